@@ -1,0 +1,121 @@
+"""Immutable accepted package runtimes and the selectors that route requests to them."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from kgfegmcp.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError
+from kgfegmcp.packages.manifest import PackageManifest
+from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode, RelationshipRecord
+from kgfegmcp.profiles.repository import LoadedProfile
+
+
+@dataclass(frozen=True, slots=True)
+class PackageRuntime:
+    """One accepted package: manifest, bound profile and decoded delivery records."""
+
+    path: Path
+    manifest: PackageManifest
+    profile: LoadedProfile
+    framework: FrameworkNode
+    items: tuple[ItemNode, ...]
+    components: tuple[ComponentNode, ...]
+    relationships: tuple[RelationshipRecord, ...]
+    accepted_from: Literal["passed", "pending"]
+
+    @property
+    def graph_package_id(self) -> str:
+        """``<framework-id>@<snapshot-id>``."""
+        return self.manifest.graph_package_id
+
+    @property
+    def framework_id(self) -> str:
+        """The framework family id."""
+        return self.manifest.framework_id
+
+    @property
+    def snapshot_id(self) -> str:
+        """The exact snapshot id."""
+        return self.manifest.snapshot_id
+
+
+@dataclass(frozen=True, slots=True)
+class ExcludedPackage:
+    """A discovered package that is not served, and why."""
+
+    graph_package_id: str
+    status: str
+    finding_codes: tuple[str, ...]
+
+
+class AcceptedCatalog:
+    """The packages one server lifespan serves; never mutated after construction."""
+
+    def __init__(self, packages: tuple[PackageRuntime, ...], excluded: tuple[ExcludedPackage, ...] = ()) -> None:
+        if not packages:
+            raise CatalogError(
+                "No accepted graph package: the server will not start with an empty catalog.",
+                hint="Build and validate packages (see README), then start again.",
+            )
+        ordered = tuple(sorted(packages, key=lambda p: (p.framework_id, p.snapshot_id)))
+        ids = [p.graph_package_id for p in ordered]
+        if len(set(ids)) != len(ids):
+            raise CatalogError("Two accepted packages share one graph-package id.")
+        self._packages = ordered
+        self._excluded = tuple(sorted(excluded, key=lambda e: e.graph_package_id))
+        self._by_id = {p.graph_package_id: p for p in ordered}
+        digest = hashlib.sha256()
+        for package in ordered:
+            digest.update(package.graph_package_id.encode())
+            digest.update(b"\0")
+            digest.update((package.manifest.validation.seal_sha256 or "pending").encode())
+            for artifact in package.manifest.all_artifacts():
+                digest.update(f"{artifact.logical_name}={artifact.sha256};".encode())
+            digest.update(package.profile.sha256.encode())
+        self._fingerprint = digest.hexdigest()
+
+    @property
+    def packages(self) -> tuple[PackageRuntime, ...]:
+        """Accepted runtimes sorted by framework id, then snapshot id."""
+        return self._packages
+
+    @property
+    def excluded(self) -> tuple[ExcludedPackage, ...]:
+        """Discovered but not served packages."""
+        return self._excluded
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 identifying exactly this accepted content (binds cursors to the catalog)."""
+        return self._fingerprint
+
+    def framework_ids(self) -> tuple[str, ...]:
+        """Distinct framework ids, sorted."""
+        return tuple(sorted({p.framework_id for p in self._packages}))
+
+    def by_graph_package_id(self, graph_package_id: str) -> PackageRuntime | None:
+        """Exact lookup by ``<framework>@<snapshot>``."""
+        return self._by_id.get(graph_package_id)
+
+    def resolve(self, framework_id: str, snapshot_id: str | None = None) -> PackageRuntime:
+        """Exact snapshot, or the unique current snapshot when ``snapshot_id`` is omitted."""
+        candidates = [p for p in self._packages if p.framework_id == framework_id]
+        if snapshot_id is not None:
+            for package in candidates:
+                if package.snapshot_id == snapshot_id:
+                    return package
+            raise FrameworkNotFoundError(f"No accepted package {framework_id}@{snapshot_id}.")
+        current = [p for p in candidates if p.manifest.is_current]
+        if not current:
+            raise FrameworkNotFoundError(
+                f"No current snapshot of framework {framework_id!r} is accepted."
+                if candidates
+                else f"No accepted framework {framework_id!r}."
+            )
+        if len(current) > 1:
+            snapshots = ", ".join(p.snapshot_id for p in current)
+            raise AmbiguousFrameworkError(f"Framework {framework_id!r} has several current snapshots: {snapshots}.")
+        return current[0]

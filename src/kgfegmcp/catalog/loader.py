@@ -1,0 +1,85 @@
+"""Builds the accepted catalog: discover, re-validate read-only, apply the policy, publish."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kgfegmcp.catalog.catalog import AcceptedCatalog, ExcludedPackage, PackageRuntime
+from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.errors import CatalogError
+from kgfegmcp.packages.findings import Finding
+from kgfegmcp.packages.tree import discover_packages
+from kgfegmcp.packages.validator import PackageValidator, ValidationOutcome
+from kgfegmcp.profiles.repository import ProfileRepository
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[str], None]
+
+
+def _codes(outcome: ValidationOutcome) -> tuple[str, ...]:
+    return tuple(sorted({f.code for f in outcome.findings if f.severity == "error"} | set(outcome.omitted)))
+
+
+@dataclass(slots=True)
+class CatalogLoader:
+    """Read-only: it never writes a package, whatever it finds."""
+
+    root: Path
+    profiles: ProfileRepository
+    policy: InvalidPackagePolicy
+    root_findings: list[Finding] = field(default_factory=list)
+
+    def load(self, progress: ProgressCallback | None = None) -> AcceptedCatalog:
+        """Publish the accepted catalog, or raise ``catalog_error``."""
+        validator = PackageValidator(self.profiles)
+        discovery = discover_packages(self.root)
+        self.root_findings = list(discovery.root_findings)
+        for finding in discovery.root_findings:
+            log.warning("graph-package root: %s %s: %s", finding.code, finding.location, finding.message)
+        accepted: list[PackageRuntime] = []
+        excluded: list[ExcludedPackage] = []
+        for location in discovery.packages:
+            if progress is not None:
+                progress(location.graph_package_id)
+            outcome = validator.validate(location, discovery.package_findings.get(location.graph_package_id, ()))
+            status = outcome.manifest.validation.status if outcome.manifest else "unreadable"
+            if status in ("failed", "quarantined"):
+                excluded.append(ExcludedPackage(outcome.graph_package_id, status, _codes(outcome)))
+                continue
+            if status == "passed" and not outcome.passed:
+                raise CatalogError(
+                    f"Package {outcome.graph_package_id} is marked passed but no longer validates "
+                    f"({', '.join(_codes(outcome))}); catalog publication stops.",
+                    hint="Rebuild the package, or restore its validated bytes.",
+                    details={"findings": [f.to_wire() for f in outcome.findings[:20]]},
+                )
+            if not outcome.passed:
+                if self.policy == InvalidPackagePolicy.FAIL:
+                    raise CatalogError(
+                        f"Pending package {outcome.graph_package_id} does not validate ({', '.join(_codes(outcome))}).",
+                        hint="Fix or remove it, or set KGFEGMCP_INVALID_PACKAGE_POLICY=quarantine.",
+                    )
+                log.warning("quarantined %s: %s", outcome.graph_package_id, ", ".join(_codes(outcome)))
+                excluded.append(ExcludedPackage(outcome.graph_package_id, "quarantined", _codes(outcome)))
+                continue
+            accepted.append(_runtime(outcome, "passed" if status == "passed" else "pending"))
+        return AcceptedCatalog(tuple(accepted), tuple(excluded))
+
+
+def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
+    content, manifest, profile = outcome.content, outcome.manifest, outcome.profile
+    assert content is not None and manifest is not None and profile is not None and content.framework is not None
+    return PackageRuntime(
+        path=outcome.location.path,
+        manifest=manifest,
+        profile=profile,
+        framework=content.framework,
+        items=tuple(content.items),
+        components=tuple(content.components),
+        relationships=tuple(content.relationships),
+        accepted_from="passed" if accepted_from == "passed" else "pending",
+    )

@@ -1,0 +1,74 @@
+"""Process settings: environment variables with the ``KGFEGMCP_`` prefix.
+
+Settings are resolved once, at bootstrap, and every bad value fails with
+``configuration_error`` naming the variable, never silently replaced by a default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from kgfegmcp.errors import ConfigurationError
+
+MIB = 1024 * 1024
+
+
+class InvalidPackagePolicy(StrEnum):
+    """What happens to a pending package that does not validate."""
+
+    FAIL = "fail"
+    QUARANTINE = "quarantine"
+
+
+class BackendSettings(BaseSettings):
+    """Every runtime knob, with its default and allowed range."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="KGFEGMCP_",
+        extra="forbid",
+        frozen=True,
+        validate_default=True,
+    )
+
+    graph_packages_dir: Path = Field(
+        Path("data/graph_packages"), description="Root of <framework-id>/<snapshot-id>/ packages."
+    )
+    profiles_dir: Path = Field(Path("config/profiles"), description="Interpretation profiles root.")
+    prompts_dir: Path = Field(Path("config/prompts"), description="Prompt configurations root.")
+    invalid_package_policy: InvalidPackagePolicy = Field(
+        InvalidPackagePolicy.FAIL,
+        description="fail: an invalid pending package aborts start-up; quarantine: it is excluded.",
+    )
+    max_source_read_bytes: int = Field(
+        32 * MIB, ge=1, le=4096 * MIB, description="Largest artifact read for one resource."
+    )
+    max_returned_resource_bytes: int = Field(
+        8 * MIB, ge=1, le=1024 * MIB, description="Largest resource document returned."
+    )
+    cache_dir: Path | None = Field(None, description="Derived-index cache; none when unset.")
+    http_host: str = Field("127.0.0.1", min_length=1, description="HTTP bind address.")
+    http_port: int = Field(8765, ge=1, le=65535, description="HTTP port.")
+    http_path: str = Field("/mcp", pattern=r"^/[A-Za-z0-9._~/-]*$", description="MCP HTTP path.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO")
+
+
+def load_settings(overrides: Mapping[str, object] | None = None) -> BackendSettings:
+    """Resolve settings from the environment (and explicit overrides, for tests and the CLI)."""
+    try:
+        return BackendSettings.model_validate(dict(overrides or {}))
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            field = ".".join(str(part) for part in error["loc"]) or "settings"
+            variable = f"KGFEGMCP_{field.upper()}"
+            problems.append(f"{variable}: {error['msg']}")
+        raise ConfigurationError(
+            "Invalid settings: " + "; ".join(problems),
+            hint="Fix the named environment variables; see docs/configuration.md.",
+        ) from None

@@ -1,0 +1,241 @@
+"""One typed hierarchy for every expected failure.
+
+Each error carries a stable public code, a public message, an optional recovery hint and
+internal details. Only :attr:`KgfegmcpError.public_message` ever crosses a public boundary;
+``details`` is for logs and diagnostics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+
+class KgfegmcpError(Exception):
+    """Base of all expected domain failures."""
+
+    code: ClassVar[str] = "internal_error"
+    default_hint: ClassVar[str | None] = None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint if hint is not None else self.default_hint
+        self.details: dict[str, Any] = dict(details or {})
+
+    @property
+    def public_message(self) -> str:
+        """``<error_code>: <message>`` plus `` Next action: <hint>`` when a hint exists."""
+        text = f"{self.code}: {self.message}"
+        if self.hint:
+            text += f" Next action: {self.hint}"
+        return text
+
+    def __str__(self) -> str:
+        return self.public_message
+
+
+class AlignmentNotFoundError(KgfegmcpError):
+    """Requested derived alignment unavailable."""
+
+    code = "alignment_not_found"
+
+
+class AmbiguousFrameworkError(KgfegmcpError):
+    """Framework selector matches multiple eligible snapshots."""
+
+    code = "ambiguous_framework"
+    default_hint = "Pass snapshotId to select one snapshot."
+
+
+class AmbiguousGraphNodeError(KgfegmcpError):
+    """Exact identifier resolves to multiple graph nodes."""
+
+    code = "ambiguous_graph_node"
+    default_hint = "Select the node by nodeId instead."
+
+
+class CapabilityUnavailableError(KgfegmcpError):
+    """Selected package does not provide requested behaviour."""
+
+    code = "capability_unavailable"
+    default_hint = "Call get_capabilities to see what this package supports."
+
+
+class CatalogError(KgfegmcpError):
+    """Catalog loading or lookup inconsistency."""
+
+    code = "catalog_error"
+
+
+class ConfigurationError(KgfegmcpError):
+    """Runtime settings cannot be resolved safely."""
+
+    code = "configuration_error"
+
+
+class DeliveryPropertyDecodingError(KgfegmcpError):
+    """A delivery record cannot be decoded."""
+
+    code = "delivery_property_decoding_error"
+
+
+class FrameworkNotFoundError(KgfegmcpError):
+    """Framework or snapshot route unavailable."""
+
+    code = "framework_not_found"
+    default_hint = "Call list_frameworks to see the accepted frameworks and snapshots."
+
+
+class GraphNodeNotFoundError(KgfegmcpError):
+    """Graph node unavailable."""
+
+    code = "graph_node_not_found"
+
+
+class InvalidComparisonSelectionError(KgfegmcpError):
+    """Cross-framework selection is inconsistent."""
+
+    code = "invalid_comparison_selection"
+
+
+class LearningProgressionNotFoundError(KgfegmcpError):
+    """Exact learning-progression id missing or not a progression link."""
+
+    code = "learning_progression_not_found"
+
+
+class InvalidProgressionRequestError(KgfegmcpError):
+    """Learning-progression filters or selection invalid."""
+
+    code = "invalid_progression_request"
+
+
+class ProgressionResultTooLargeError(KgfegmcpError):
+    """Exact link, single edge or first path exceeds the result ceiling."""
+
+    code = "progression_result_too_large"
+
+
+class InvalidEvidenceUriError(KgfegmcpError):
+    """``read_evidence`` URI is not one exact supported address."""
+
+    code = "invalid_evidence_uri"
+
+
+class UnsupportedEvidenceFormatError(KgfegmcpError):
+    """Authorised resource bytes are not UTF-8 text."""
+
+    code = "unsupported_evidence_format"
+
+
+class EvidenceResultTooLargeError(KgfegmcpError):
+    """No evidence content fits beside its metadata."""
+
+    code = "evidence_result_too_large"
+
+
+class WorkflowInstructionsTooLargeError(KgfegmcpError):
+    """Complete workflow instructions exceed the result ceiling."""
+
+    code = "workflow_instructions_too_large"
+
+
+class InvalidCursorError(KgfegmcpError):
+    """Pagination cursor malformed, stale, or request-mismatched."""
+
+    code = "invalid_cursor"
+    default_hint = "Repeat the original request without a cursor to start again."
+
+
+class JsonlParsingError(KgfegmcpError):
+    """Package JSONL record invalid."""
+
+    code = "jsonl_parsing_error"
+
+
+class ManifestBuildError(KgfegmcpError):
+    """Pending manifest cannot be built safely."""
+
+    code = "manifest_build_error"
+
+
+class PackageValidationError(KgfegmcpError):
+    """Graph package fails validation."""
+
+    code = "package_validation_error"
+
+
+class ProfileValidationError(KgfegmcpError):
+    """Interpretation profile invalid."""
+
+    code = "profile_validation_error"
+
+
+class PromptAccessDeniedError(KgfegmcpError):
+    """Rights block a generated-derivative prompt."""
+
+    code = "prompt_access_denied"
+
+
+class PromptConfigurationError(KgfegmcpError):
+    """Prompt configuration invalid."""
+
+    code = "prompt_configuration_error"
+
+
+class PromptRenderingError(KgfegmcpError):
+    """Prompt rendering fails safely."""
+
+    code = "prompt_rendering_error"
+
+
+class ResourceAccessDeniedError(KgfegmcpError):
+    """Rights, exposure or size policy blocks a resource."""
+
+    code = "resource_access_denied"
+
+
+class ResourceNotFoundError(KgfegmcpError):
+    """Resource cannot be resolved or exposed."""
+
+    code = "resource_not_found"
+
+
+class StandardNotFoundError(KgfegmcpError):
+    """Exact standard cannot be resolved."""
+
+    code = "standard_not_found"
+
+
+class UnsupportedSearchModeError(KgfegmcpError):
+    """Requested search mode is unsupported."""
+
+    code = "unsupported_search_mode"
+
+
+def _all_error_classes() -> dict[str, type[KgfegmcpError]]:
+    found: dict[str, type[KgfegmcpError]] = {}
+    pending = list(KgfegmcpError.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        found[cls.code] = cls
+        pending.extend(cls.__subclasses__())
+    return dict(sorted(found.items()))
+
+
+#: Every public domain error code, mapped to its class.
+ERROR_CLASSES: Mapping[str, type[KgfegmcpError]] = _all_error_classes()
+
+#: Fixed public messages for unexpected failures, per MCP boundary.
+INTERNAL_ERROR_MESSAGES: Mapping[str, str] = {
+    "tool": "internal_error: The server could not complete the request.",
+    "resource": "internal_error: The server could not read the resource.",
+    "prompt": "internal_error: The server could not render the prompt.",
+}

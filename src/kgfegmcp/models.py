@@ -1,0 +1,46 @@
+"""Base for every pydantic model that crosses a boundary (files, CLI, MCP)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+
+class ContractModel(BaseModel):
+    """Strict, immutable, lower-camel-case on the wire; unknown fields are errors."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        frozen=True,
+        strict=True,
+    )
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON-ready camelCase form, without unset optional fields."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def canonical_json(value: Any) -> str:
+    """Deterministic JSON text: sorted keys, no insignificant whitespace, UTF-8 kept."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Canonical JSON encoded as UTF-8."""
+    return canonical_json(value).encode("utf-8")
+
+
+def pretty_json_bytes(value: Any) -> bytes:
+    """Deterministic, human-readable JSON document bytes ending in a newline."""
+    return (json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    """Hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,1 @@
+"""Graph packages: manifest, closed-tree loader, delivery decoder, validator, lifecycle, writer."""

@@ -1,0 +1,264 @@
+"""Delivery schema 1.1 decoder: wire strings in, typed records out, nothing repaired.
+
+The decoder is the only place wire encodings are interpreted. It checks the envelope and the
+known property encodings; identifiers, endpoints and topology are later validation stages.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterator
+from typing import IO, Any, NoReturn
+
+from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
+from kgfegmcp.packages.records import (
+    COMPONENT,
+    NODE_LABELS,
+    PROPERTIES_BY_LABEL,
+    RECORD_TYPE_BY_LABEL,
+    RELATIONSHIP_LABELS,
+    SUPPORTS,
+    EntityKey,
+    NodeLabel,
+    NodeRecord,
+    PropertyKind,
+    RelationshipLabel,
+    RelationshipRecord,
+)
+
+CHUNK_BYTES = 1 << 20
+_NODE_KEYS = frozenset({"identifier", "labels", "properties", "type"})
+_RELATIONSHIP_KEYS = frozenset(
+    {
+        "identifier",
+        "label",
+        "properties",
+        "source_identifier",
+        "source_labels",
+        "target_identifier",
+        "target_labels",
+        "type",
+    }
+)
+_ENTITY_KEYS: frozenset[str] = frozenset({"caseIdentifierUUID", "identifier"})
+_CONFIDENCE = re.compile(r"(?:0(?:\.[0-9]{1,6})?|1(?:\.0{1,6})?)")
+
+
+def iter_physical_lines(
+    stream: IO[bytes], on_chunk: Callable[[bytes], None] | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """Yield ``(line_number, line_without_newline)``; every byte also goes to ``on_chunk``.
+
+    Reading in large chunks lets one pass both hash a file and feed its lines to the decoder.
+    A final line without a trailing newline is still yielded.
+    """
+    remainder = b""
+    line_number = 0
+    while True:
+        chunk = stream.read(CHUNK_BYTES)
+        if not chunk:
+            break
+        if on_chunk is not None:
+            on_chunk(chunk)
+        lines = (remainder + chunk).split(b"\n")
+        remainder = lines.pop()
+        for line in lines:
+            line_number += 1
+            yield line_number, line
+    if remainder:
+        yield line_number + 1, remainder
+
+
+def _fail_line(artifact: str, line: int, message: str) -> NoReturn:
+    raise JsonlParsingError(
+        f"{artifact} line {line}: {message}",
+        details={"artifact": artifact, "line": line, "findingCode": "invalid_json_line"},
+    )
+
+
+def _fail_property(artifact: str, line: int, message: str, finding: str = "invalid_encoding") -> NoReturn:
+    raise DeliveryPropertyDecodingError(
+        f"{artifact} line {line}: {message}",
+        details={"artifact": artifact, "line": line, "findingCode": finding},
+    )
+
+
+def _load_object(line: bytes, artifact: str, line_number: int) -> dict[str, Any]:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        _fail_property(artifact, line_number, "bytes are not valid UTF-8")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail_line(artifact, line_number, f"not one JSON value ({exc.msg})")
+    if not isinstance(value, dict):
+        _fail_line(artifact, line_number, "a delivery record must be a JSON object")
+    return value
+
+
+def _decode_string(value: object, name: str, artifact: str, line: int) -> str:
+    if not isinstance(value, str):
+        _fail_property(artifact, line, f"property {name} must be a string, got {type(value).__name__}")
+    return value
+
+
+def _decode_bool(value: object, name: str, artifact: str, line: int) -> bool:
+    if value == "true" and isinstance(value, str):
+        return True
+    if value == "false" and isinstance(value, str):
+        return False
+    _fail_property(artifact, line, f'property {name} must be exactly "true" or "false"')
+
+
+def _decode_array(value: object, name: str, artifact: str, line: int) -> tuple[str, ...]:
+    text = _decode_string(value, name, artifact, line)
+    try:
+        decoded = json.loads(text)
+    except ValueError:
+        _fail_property(artifact, line, f"property {name} must hold a JSON array in a string")
+    if not isinstance(decoded, list) or not all(isinstance(v, str) and v for v in decoded):
+        _fail_property(artifact, line, f"property {name} must hold a JSON array of non-empty strings")
+    if len(set(decoded)) != len(decoded):
+        _fail_property(artifact, line, f"property {name} repeats a value")
+    return tuple(decoded)
+
+
+def _decode_confidence(value: object, artifact: str, line: int) -> float:
+    text = _decode_string(value, "supportConfidence", artifact, line)
+    if _CONFIDENCE.fullmatch(text) is None:
+        _fail_property(artifact, line, "property supportConfidence must be a decimal between 0 and 1")
+    result = float(text)
+    if not math.isfinite(result):  # pragma: no cover - excluded by the pattern
+        _fail_property(artifact, line, "property supportConfidence must be finite")
+    return result
+
+
+_DECODERS: dict[PropertyKind, Callable[[object, str, str, int], object]] = {
+    "str": _decode_string,
+    "bool": _decode_bool,
+    "array": _decode_array,
+}
+
+
+def _decode_labels(value: object, artifact: str, line: int, field: str) -> NodeLabel:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        _fail_line(artifact, line, f"{field} must be a JSON array of strings")
+    recognised = [v for v in value if v in NODE_LABELS]
+    if len(value) != 1 or len(recognised) != 1:
+        _fail_property(
+            artifact,
+            line,
+            f"{field} must carry exactly one of {', '.join(NODE_LABELS)}; got {value!r}",
+            "invalid_label",
+        )
+    label: NodeLabel = recognised[0]
+    return label
+
+
+def _check_envelope(record: dict[str, Any], keys: frozenset[str], kind: str, artifact: str, line: int) -> None:
+    if record.get("type") != kind:
+        _fail_line(artifact, line, f'"type" must be "{kind}"')
+    if record.keys() != keys:
+        missing = sorted(keys - record.keys())
+        extra = sorted(record.keys() - keys)
+        _fail_line(artifact, line, f"{kind} envelope keys differ (missing {missing}, unexpected {extra})")
+    if not isinstance(record["identifier"], str) or not record["identifier"]:
+        _fail_line(artifact, line, "identifier must be a non-empty string")
+    if not isinstance(record["properties"], dict):
+        _fail_line(artifact, line, "properties must be a JSON object")
+
+
+def decode_node(line: bytes, artifact: str, line_number: int) -> NodeRecord:
+    """Decode one node line; raise ``jsonl_parsing_error`` or ``delivery_property_decoding_error``."""
+    record = _load_object(line, artifact, line_number)
+    _check_envelope(record, _NODE_KEYS, "node", artifact, line_number)
+    label = _decode_labels(record["labels"], artifact, line_number, "labels")
+    properties: dict[str, Any] = record["properties"]
+    values: dict[str, object] = {"identifier": record["identifier"]}
+    for attribute, wire, kind, required in PROPERTIES_BY_LABEL[label]:
+        raw = properties.get(wire)
+        if raw is None:
+            if wire in properties:
+                _fail_property(artifact, line_number, f"property {wire} must not be null")
+            if required:
+                _fail_property(artifact, line_number, f"{label} requires property {wire}", "missing_property")
+            continue
+        values[attribute] = _DECODERS[kind](raw, wire, artifact, line_number)
+    return RECORD_TYPE_BY_LABEL[label](**values)  # type: ignore[arg-type]
+
+
+def decode_relationship(line: bytes, artifact: str, line_number: int) -> RelationshipRecord:
+    """Decode one relationship line; wire rules only, endpoints are checked later."""
+    record = _load_object(line, artifact, line_number)
+    _check_envelope(record, _RELATIONSHIP_KEYS, "relationship", artifact, line_number)
+    label = record["label"]
+    if label not in RELATIONSHIP_LABELS:
+        _fail_property(artifact, line_number, f"unknown relationship label {label!r}", "invalid_label")
+    for field in ("source_identifier", "target_identifier"):
+        if not isinstance(record[field], str) or not record[field]:
+            _fail_line(artifact, line_number, f"{field} must be a non-empty string")
+    source_label = _decode_labels(record["source_labels"], artifact, line_number, "source_labels")
+    target_label = _decode_labels(record["target_labels"], artifact, line_number, "target_labels")
+    properties: dict[str, Any] = record["properties"]
+    relationship_type = properties.get("relationshipType")
+    if relationship_type != label:
+        _fail_property(
+            artifact,
+            line_number,
+            f"relationshipType {relationship_type!r} differs from label {label!r}",
+            "invalid_label",
+        )
+    keys: list[EntityKey] = []
+    for wire in ("sourceEntityKey", "targetEntityKey"):
+        if wire not in properties:
+            _fail_property(artifact, line_number, f"relationship requires property {wire}", "missing_property")
+        value = _decode_string(properties[wire], wire, artifact, line_number)
+        if value not in _ENTITY_KEYS:
+            _fail_property(artifact, line_number, f"{wire} must be caseIdentifierUUID or identifier")
+        keys.append(value)  # type: ignore[arg-type]
+    confidence: float | None = None
+    if "supportConfidence" in properties:
+        confidence = _decode_confidence(properties["supportConfidence"], artifact, line_number)
+    elif label == SUPPORTS:
+        _fail_property(artifact, line_number, "supports requires property supportConfidence", "missing_property")
+    unresolved: str | None = None
+    if "unresolvedStatus" in properties:
+        unresolved = _decode_string(properties["unresolvedStatus"], "unresolvedStatus", artifact, line_number)
+    typed_label: RelationshipLabel = label
+    return RelationshipRecord(
+        identifier=record["identifier"],
+        label=typed_label,
+        source_identifier=record["source_identifier"],
+        target_identifier=record["target_identifier"],
+        source_label=source_label,
+        target_label=target_label,
+        source_entity_key=keys[0],
+        target_entity_key=keys[1],
+        support_confidence=confidence,
+        unresolved_status=unresolved,
+    )
+
+
+def iter_nodes(stream: IO[bytes], artifact: str) -> Iterator[NodeRecord]:
+    """Stream typed nodes; the first bad line raises."""
+    for line_number, line in iter_physical_lines(stream):
+        yield decode_node(line, artifact, line_number)
+
+
+def iter_relationships(stream: IO[bytes], artifact: str) -> Iterator[RelationshipRecord]:
+    """Stream typed relationships; the first bad line raises."""
+    for line_number, line in iter_physical_lines(stream):
+        yield decode_relationship(line, artifact, line_number)
+
+
+__all__ = [
+    "COMPONENT",
+    "decode_node",
+    "decode_relationship",
+    "iter_nodes",
+    "iter_physical_lines",
+    "iter_relationships",
+]

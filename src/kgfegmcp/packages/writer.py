@@ -1,0 +1,326 @@
+"""The package writer: the single place that writes graph packages.
+
+Builders hand it typed content; it produces deterministic bytes (sorted keys, stable order,
+``\\n`` line ends), checksums, counts, the 64 checked provenance parts and a pending manifest.
+Validation outcomes are recorded through it too, so checksums are refreshed in one place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
+from kgfegmcp.models import pretty_json_bytes, sha256_hex
+from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
+from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
+from kgfegmcp.packages.manifest import (
+    MANIFEST_FILENAME,
+    PROVENANCE_PARTS,
+    ArtifactEntry,
+    Capabilities,
+    GraphType,
+    GraphTypes,
+    LearningComponentCounts,
+    PackageCounts,
+    PackageManifest,
+    RelationshipCounts,
+    SourceInfo,
+    StandardsCounts,
+    ValidationState,
+    ValidationStatus,
+    provenance_part_name,
+)
+from kgfegmcp.packages.provenance import provenance_part_of
+from kgfegmcp.packages.records import (
+    BUILDS_TOWARDS,
+    HAS_CHILD,
+    RELATES_TO,
+    RELATIONSHIP_LABELS,
+    SUPPORTS,
+    ComponentNode,
+    FrameworkNode,
+    ItemNode,
+    RelationshipRecord,
+)
+from kgfegmcp.packages.tree import PackageLocation
+from kgfegmcp.packages.validator import ValidationOutcome, seal_of
+from kgfegmcp.profiles.repository import LoadedProfile
+from kgfegmcp.rights import RightsPolicy
+
+JSON = "application/json"
+JSONL = "application/x-ndjson"
+
+
+@dataclass(frozen=True, slots=True)
+class PackageContent:
+    """Everything a builder supplies; the writer derives the rest."""
+
+    framework_id: str
+    snapshot_id: str
+    title: str
+    subject_slug: str
+    profile: LoadedProfile
+    rights: RightsPolicy
+    source: SourceInfo
+    framework: FrameworkNode
+    items: Sequence[ItemNode]
+    components: Sequence[ComponentNode] = ()
+    relationships: Sequence[RelationshipRecord] = ()
+    provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    unresolved: Sequence[Mapping[str, Any]] = ()
+    item_details: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    build_findings: Sequence[Finding] = ()
+    is_current: bool = True
+    supersedes: str | None = None
+
+
+def _jsonl(records: Sequence[Mapping[str, Any]]) -> bytes:
+    return b"".join(
+        json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
+        for r in records
+    )
+
+
+def _ordered_relationships(relationships: Sequence[RelationshipRecord]) -> list[RelationshipRecord]:
+    """hasChild, supports, buildsTowards, relatesTo; builder order within each label."""
+    rank = {label: index for index, label in enumerate(RELATIONSHIP_LABELS)}
+    return sorted(relationships, key=lambda r: rank[r.label])
+
+
+class PackageWriter:
+    """Writes pending packages and records validation outcomes."""
+
+    def write_pending(self, content: PackageContent, root: Path) -> PackageLocation:
+        """Write ``content`` as a pending package under ``root``; replaces an existing snapshot."""
+        try:
+            package_id = graph_package_id(content.framework_id, content.snapshot_id)
+            check_identifier(content.subject_slug, "subject slug")
+        except InvalidIdentifier as exc:
+            raise ManifestBuildError(f"Cannot build a package: {exc}") from None
+        files = self._artifact_files(content, package_id)
+        manifest = self._manifest(content, package_id, files)
+        target = root / content.framework_id / content.snapshot_id
+        self._replace_directory(target, files, manifest)
+        return PackageLocation(content.framework_id, content.snapshot_id, target)
+
+    def record_validation(self, outcome: ValidationOutcome, status: ValidationStatus) -> PackageManifest:
+        """Write the report of ``outcome`` and the terminal ``status`` into the package."""
+        manifest = outcome.manifest
+        if manifest is None or status == "pending":
+            raise ManifestBuildError("Only a readable manifest can record a terminal validation state.")
+        entry = manifest.artifact("validationReport")
+        if entry is None:
+            raise ManifestBuildError("The manifest declares no validationReport artifact.")
+        report = outcome.report(status)
+        report_bytes = pretty_json_bytes(report.to_wire())
+        refreshed = ArtifactEntry(
+            logical_name=entry.logical_name,
+            path=entry.path,
+            sha256=sha256_hex(report_bytes),
+            bytes=len(report_bytes),
+            media_type=entry.media_type,
+        )
+        artifacts = tuple(refreshed if a.logical_name == entry.logical_name else a for a in manifest.artifacts)
+        unsealed = manifest.model_copy(update={"artifacts": artifacts})
+        state = ValidationState(
+            status=status,
+            validator_version=report.validator_version,
+            report_sha256=refreshed.sha256,
+            seal_sha256=seal_of(unsealed),
+            findings=summarize(report.findings, report.omitted_findings),
+        )
+        final = unsealed.model_copy(update={"validation": state})
+        package_dir = outcome.location.path
+        _atomic_write(package_dir / entry.path, report_bytes)
+        _atomic_write(package_dir / MANIFEST_FILENAME, pretty_json_bytes(final.to_wire()))
+        return final
+
+    # -- artifact bytes ------------------------------------------------------------------------
+
+    def _artifact_files(self, content: PackageContent, package_id: str) -> dict[str, tuple[str, bytes, str]]:
+        """logical name → (path, bytes, media type)."""
+        subject = content.subject_slug
+        relationships = _ordered_relationships(content.relationships)
+        has_child = [relationship_wire(r) for r in relationships if r.label == HAS_CHILD]
+        parents: dict[str, list[str]] = {}
+        for rel in relationships:
+            if rel.label == HAS_CHILD:
+                parents.setdefault(rel.target_identifier, []).append(rel.source_identifier)
+        node_records = [node_wire(content.framework)]
+        node_records += [node_wire(i) for i in content.items]
+        node_records += [node_wire(c) for c in content.components]
+        detailed_items = []
+        for item in content.items:
+            record = typed_fields(item)
+            record["parentIdentifiers"] = parents.get(item.identifier, [])
+            if item.identifier in content.item_details:
+                record["sourceDetails"] = dict(content.item_details[item.identifier])
+            detailed_items.append(record)
+        entities = {key: dict(value) for key, value in sorted(content.provenance.items())}
+        parts: list[dict[str, Any]] = [{} for _ in range(PROVENANCE_PARTS)]
+        for entity_id, record in entities.items():
+            parts[provenance_part_of(entity_id)][entity_id] = record
+        report = ValidationReport(
+            graph_package_id=package_id,
+            status="pending",
+            findings=tuple(
+                sorted((f.model_copy(update={"stage": "build"}) for f in content.build_findings), key=Finding.sort_key)
+            ),
+        )
+        files: dict[str, tuple[str, bytes, str]] = {
+            "nodes": (f"delivery/as_lc_nodes_{subject}.jsonl", _jsonl(node_records), JSONL),
+            "relationships": (
+                f"delivery/as_lc_relationships_{subject}.jsonl",
+                _jsonl([relationship_wire(r) for r in relationships]),
+                JSONL,
+            ),
+            "relationshipsHasChild": ("detailed/as_relationships_has_child.jsonl", _jsonl(has_child), JSONL),
+            "standardsFramework": (
+                "detailed/as_standards_framework.json",
+                pretty_json_bytes({"graphPackageId": package_id, "framework": typed_fields(content.framework)}),
+                JSON,
+            ),
+            "standardsFrameworkItems": ("detailed/as_standards_framework_items.jsonl", _jsonl(detailed_items), JSONL),
+            "academicStandardsBundle": (
+                "detailed/as_kg_bundle.json",
+                pretty_json_bytes(
+                    {
+                        "graphPackageId": package_id,
+                        "framework": typed_fields(content.framework),
+                        "items": detailed_items,
+                        "hasChild": has_child,
+                    }
+                ),
+                JSON,
+            ),
+            "entityProvenance": (
+                "detailed/as_entity_provenance.json",
+                pretty_json_bytes({"graphPackageId": package_id, "entities": entities}),
+                JSON,
+            ),
+            "unresolvedItems": (
+                "detailed/as_unresolved_items.json",
+                pretty_json_bytes({"graphPackageId": package_id, "items": [dict(u) for u in content.unresolved]}),
+                JSON,
+            ),
+            "validationReport": ("detailed/as_validation_report.json", pretty_json_bytes(report.to_wire()), JSON),
+        }
+        for index, part in enumerate(parts):
+            files[provenance_part_name(index)] = (
+                f"detailed/entity_provenance_parts/as_entity_provenance_part_{index:02d}.json",
+                pretty_json_bytes({"graphPackageId": package_id, "part": index, "entities": part}),
+                JSON,
+            )
+        return files
+
+    def _manifest(
+        self, content: PackageContent, package_id: str, files: Mapping[str, tuple[str, bytes, str]]
+    ) -> PackageManifest:
+        profile = content.profile.profile
+        by_label = Counter(r.label for r in content.relationships)
+        by_type = Counter(i.statement_type for i in content.items)
+        roles = Counter(
+            rule.role if (rule := profile.statement_type(i.statement_type)) else "unknown" for i in content.items
+        )
+        has_codes = any(i.statement_code is not None for i in content.items)
+        links = by_label[BUILDS_TOWARDS] + by_label[RELATES_TO]
+        exact = has_codes and profile.code_policy.exact_search
+        contains: list[GraphType] = ["AcademicStandards"]
+        if content.components:
+            contains.append("LearningComponents")
+        if links:
+            contains.append("LearningProgressions")
+        try:
+            return PackageManifest(
+                manifest_schema_version="1.0",
+                graph_package_id=package_id,
+                framework_id=content.framework_id,
+                snapshot_id=content.snapshot_id,
+                title=content.title,
+                delivery_schema_version="1.1",
+                profile=content.profile.ref,
+                artifacts=tuple(
+                    ArtifactEntry(
+                        logical_name=name, path=path, sha256=sha256_hex(data), bytes=len(data), media_type=media
+                    )
+                    for name, (path, data, media) in files.items()
+                ),
+                counts=PackageCounts(
+                    standards=StandardsCounts(
+                        frameworks=1,
+                        items=len(content.items),
+                        standards=roles["standard"],
+                        groupings=roles["grouping"],
+                        items_by_statement_type=dict(sorted(by_type.items())),
+                        items_with_code=sum(1 for i in content.items if i.statement_code is not None),
+                    ),
+                    learning_components=LearningComponentCounts(components=len(content.components)),
+                    relationships=RelationshipCounts(
+                        has_child=by_label[HAS_CHILD],
+                        supports=by_label[SUPPORTS],
+                        builds_towards=by_label[BUILDS_TOWARDS],
+                        relates_to=by_label[RELATES_TO],
+                    ),
+                    unresolved_items=len(content.unresolved),
+                    provenance_entities=len(content.provenance),
+                ),
+                capabilities=Capabilities(
+                    text_search=bool(content.items),
+                    exact_code_search=exact,
+                    prefix_code_search=exact and profile.code_policy.prefix_search,
+                    learning_components=bool(content.components),
+                    learning_progressions=bool(links),
+                    has_detailed_provenance=bool(content.provenance),
+                ),
+                graph_types=GraphTypes(filed_as="AcademicStandards", contains=tuple(contains)),
+                rights=content.rights,
+                source=content.source,
+                is_current=content.is_current,
+                supersedes=content.supersedes,
+                validation=ValidationState(status="pending"),
+            )
+        except ValueError as exc:
+            raise ManifestBuildError(f"Cannot build the manifest of {package_id}: {exc}") from None
+
+    # -- files ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _replace_directory(
+        target: Path, files: Mapping[str, tuple[str, bytes, str]], manifest: PackageManifest
+    ) -> None:
+        """Write into a staging directory beside the target, then swap it in."""
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
+        try:
+            for path, data, _media in files.values():
+                destination = staging / path
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                destination.write_bytes(data)
+            (staging / MANIFEST_FILENAME).write_bytes(pretty_json_bytes(manifest.to_wire()))
+            for directory in (staging, *(p for p in staging.rglob("*") if p.is_dir())):
+                os.chmod(directory, 0o755)
+            if target.exists():
+                retired = Path(tempfile.mkdtemp(prefix=".retired-", dir=target.parent))
+                os.replace(target, retired / "old")
+                os.replace(staging, target)
+                shutil.rmtree(retired)
+            else:
+                os.replace(staging, target)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)

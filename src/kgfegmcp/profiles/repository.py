@@ -1,0 +1,95 @@
+"""Loads versioned profiles from ``<root>/<profile-id>/<version>.json`` and hashes them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from kgfegmcp.errors import ProfileValidationError
+from kgfegmcp.identifiers import identifier_problem
+from kgfegmcp.models import sha256_hex
+from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN, InterpretationProfile, ProfileRef
+
+MAX_PROFILE_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedProfile:
+    """A validated profile with the SHA-256 of the exact bytes it was read from."""
+
+    profile: InterpretationProfile
+    sha256: str
+
+    @property
+    def ref(self) -> ProfileRef:
+        """The binding a manifest records for this profile."""
+        return ProfileRef(profile_id=self.profile.profile_id, version=self.profile.version, sha256=self.sha256)
+
+
+def parse_profile(data: bytes, source: str = "profile") -> InterpretationProfile:
+    """Validate profile bytes; the error names every offending field."""
+    try:
+        return InterpretationProfile.model_validate_json(data)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            field = ".".join(str(part) for part in error["loc"]) or "(document)"
+            problems.append(f"{field}: {error['msg']}")
+        raise ProfileValidationError(
+            f"Profile {source} is invalid: " + "; ".join(problems[:20]),
+            hint="Correct the named fields in the profile file.",
+        ) from None
+
+
+class ProfileRepository:
+    """Read-only access to the profiles root; each file is read and validated once."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._cache: dict[tuple[str, str], LoadedProfile] = {}
+
+    @property
+    def root(self) -> Path:
+        """The profiles root directory."""
+        return self._root
+
+    def load(self, profile_id: str, version: str) -> LoadedProfile:
+        """Load one exact profile version; raise ``profile_validation_error`` when unusable."""
+        key = (profile_id, version)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if identifier_problem(profile_id, "profile id") or not re.fullmatch(PROFILE_VERSION_PATTERN, version):
+            raise ProfileValidationError(f"No valid profile reference {profile_id}/{version}.")
+        path = self._root / profile_id / f"{version}.json"
+        if not path.is_file() or path.is_symlink():
+            raise ProfileValidationError(
+                f"Profile {profile_id} version {version} does not exist.",
+                hint="Add the profile under config/profiles/<profile-id>/<version>.json.",
+            )
+        data = path.read_bytes()
+        if len(data) > MAX_PROFILE_BYTES:
+            raise ProfileValidationError(f"Profile {profile_id}/{version} exceeds 1 MiB.")
+        profile = parse_profile(data, f"{profile_id}/{version}")
+        if profile.profile_id != profile_id or profile.version != version:
+            raise ProfileValidationError(
+                f"Profile file {profile_id}/{version}.json declares "
+                f"profileId={profile.profile_id!r} version={profile.version!r}.",
+                hint="Make profileId and version match the file's location.",
+            )
+        loaded = LoadedProfile(profile=profile, sha256=sha256_hex(data))
+        self._cache[key] = loaded
+        return loaded
+
+    def list_refs(self) -> list[tuple[str, str]]:
+        """Every ``(profile_id, version)`` present on disk, sorted."""
+        if not self._root.is_dir():
+            return []
+        found: list[tuple[str, str]] = []
+        for folder in sorted(self._root.iterdir()):
+            if folder.is_dir():
+                found.extend((folder.name, f.stem) for f in sorted(folder.glob("*.json")))
+        return found

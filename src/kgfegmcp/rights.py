@@ -1,0 +1,46 @@
+"""The RightsPolicy contract shared by interpretation profiles and package manifests."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from kgfegmcp.models import ContractModel
+
+ReviewStatus = Literal["approved", "provisional_operator_approved", "restricted", "review_required", "unreviewed"]
+REVIEW_STATUSES: tuple[ReviewStatus, ...] = (
+    "approved",
+    "provisional_operator_approved",
+    "restricted",
+    "review_required",
+    "unreviewed",
+)
+#: Only these states count as reviewed for rights-gated content.
+REVIEWED_STATES: frozenset[str] = frozenset({"approved", "provisional_operator_approved"})
+
+GeneratedDerivatives = Literal["allowed", "denied"]
+
+
+class RightsPolicy(ContractModel):
+    """Source rights metadata plus the operator's exposure decisions."""
+
+    source_license: str = Field(min_length=1, max_length=4000)
+    license_uri: str | None = Field(None, max_length=2000)
+    attribution_statement: str = Field(min_length=1, max_length=8000)
+    review_status: ReviewStatus
+    allow_standard_resources: bool
+    allow_full_text: bool
+    allow_bulk_resource: bool
+    allow_generated_derivatives: GeneratedDerivatives
+
+    @model_validator(mode="after")
+    def _bulk_needs_text(self) -> RightsPolicy:
+        if self.allow_bulk_resource and not (self.allow_full_text and self.allow_standard_resources):
+            raise ValueError("allowBulkResource requires allowFullText and allowStandardResources")
+        return self
+
+    @property
+    def is_reviewed(self) -> bool:
+        """Whether rights-gated content may be considered at all."""
+        return self.review_status in REVIEWED_STATES
