@@ -1,0 +1,221 @@
+"""The ``kgfegmcp`` command line: package lifecycle now, serving in ``serve``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from kgfegmcp.config import BackendSettings, InvalidPackagePolicy, load_settings
+from kgfegmcp.errors import KgfegmcpError, PackageValidationError
+from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
+from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageWriter
+from kgfegmcp.profiles.repository import ProfileRepository
+
+app = typer.Typer(
+    name="kgfegmcp",
+    help="Read-only MCP server over validated curriculum graph packages.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+packages_app = typer.Typer(help="Build, validate and inspect graph packages.", no_args_is_help=True)
+app.add_typer(packages_app, name="packages")
+
+out = Console() if Console().is_terminal else Console(width=200)
+err = Console(stderr=True) if Console(stderr=True).is_terminal else Console(stderr=True, width=200)
+
+
+def _settings(**overrides: object) -> BackendSettings:
+    return load_settings({k: v for k, v in overrides.items() if v is not None})
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
+def _locations(paths: list[Path]) -> list[tuple[PackageLocation, tuple[object, ...]]]:
+    """A path is a package (it has a manifest) or a root of ``<framework>/<snapshot>/`` packages."""
+    found: list[tuple[PackageLocation, tuple[object, ...]]] = []
+    for path in paths:
+        if (path / MANIFEST_FILENAME).exists() or (path / MANIFEST_FILENAME).is_symlink():
+            found.append((locate_package(path), ()))
+            continue
+        if not path.is_dir():
+            raise PackageValidationError(f"{path} is neither a package nor a directory of packages.")
+        discovery = discover_packages(path)
+        for finding in discovery.root_findings:
+            err.print(f"[yellow]{finding.code}[/]: {finding.location}: {finding.message}")
+        for location in discovery.packages:
+            found.append((location, tuple(discovery.package_findings.get(location.graph_package_id, ()))))
+    return found
+
+
+def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
+    outcome = result.outcome
+    return {
+        "graphPackageId": outcome.graph_package_id,
+        "status": result.result,
+        "findings": [
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "artifact": f.artifact,
+                "location": f.location,
+                "message": f.message,
+            }
+            for f in outcome.findings
+        ],
+        "omittedFindings": outcome.omitted,
+    }
+
+
+@packages_app.command("build")
+def build_command(
+    source: Annotated[str, typer.Option("--source", help="Source adapter: bncc, ccss or case.")],
+    source_input: Annotated[Path | None, typer.Argument(help="Input file, for sources that take one.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Graph-package root to write into.")] = None,
+    profiles_dir: Annotated[Path | None, typer.Option(help="Profiles root (KGFEGMCP_PROFILES_DIR).")] = None,
+) -> None:
+    """Build pending packages from a source; run `packages validate` to accept them."""
+    from kgfegmcp.sources import load_adapter
+
+    settings = _settings(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
+    adapter = load_adapter(source)
+    profiles = ProfileRepository(settings.profiles_dir)
+    writer = PackageWriter()
+    with _progress() as progress:
+        task = progress.add_task(f"reading {source}", total=None)
+        contents = adapter.build(source_input, profiles, lambda step: progress.update(task, description=step))
+        progress.update(task, total=len(contents), completed=0)
+        written = []
+        for content in contents:
+            progress.update(task, description=f"writing {content.framework_id}@{content.snapshot_id}")
+            written.append((content, writer.write_pending(content, settings.graph_packages_dir)))
+            progress.advance(task)
+    table = Table("graph package", "items", "components", "relationships", "unresolved", "state")
+    for content, location in written:
+        table.add_row(
+            location.graph_package_id,
+            str(len(content.items)),
+            str(len(content.components)),
+            str(len(content.relationships)),
+            str(len(content.unresolved)),
+            "pending",
+        )
+    out.print(table)
+
+
+@packages_app.command("validate")
+def validate_command(
+    paths: Annotated[list[Path], typer.Argument(help="Package directories or graph-package roots.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON report per package.")] = False,
+    profiles_dir: Annotated[Path | None, typer.Option(help="Profiles root (KGFEGMCP_PROFILES_DIR).")] = None,
+    policy: Annotated[
+        InvalidPackagePolicy | None,
+        typer.Option(help="What a failing pending package becomes (KGFEGMCP_INVALID_PACKAGE_POLICY)."),
+    ] = None,
+) -> None:
+    """Validate packages: pending ones get a terminal state; terminal ones are checked read-only.
+
+    Exit code 0 only when every package is (still) passed.
+    """
+    settings = _settings(profiles_dir=profiles_dir, invalid_package_policy=policy)
+    lifecycle = PackageLifecycle(
+        PackageValidator(ProfileRepository(settings.profiles_dir)), PackageWriter(), settings.invalid_package_policy
+    )
+    locations = _locations(paths)
+    if not locations:
+        err.print("No graph package found.")
+        raise typer.Exit(1)
+    results: list[LifecycleOutcome] = []
+    with _progress() as progress:
+        task = progress.add_task("validating", total=len(locations))
+        for location, prior in locations:
+            progress.update(task, description=f"validating {location.graph_package_id}")
+            results.append(lifecycle.validate(location, prior))  # type: ignore[arg-type]
+            progress.advance(task)
+    if as_json:
+        for result in results:
+            sys.stdout.write(json.dumps(_outcome_json(result), ensure_ascii=False, sort_keys=True) + "\n")
+    else:
+        table = Table("graph package", "result", "recorded", "errors", "warnings", "codes")
+        for result in results:
+            findings = result.outcome.findings
+            errors = sum(1 for f in findings if f.severity == "error") + sum(result.outcome.omitted.values())
+            warnings = sum(1 for f in findings if f.severity == "warning")
+            codes = ", ".join(sorted({f.code for f in findings if f.severity == "error"}))
+            style = "green" if result.accepted else "red"
+            table.add_row(
+                result.outcome.graph_package_id,
+                f"[{style}]{result.result}[/]",
+                "yes" if result.recorded else "no",
+                str(errors),
+                str(warnings),
+                codes,
+            )
+        out.print(table)
+    if not all(r.accepted for r in results):
+        raise typer.Exit(1)
+
+
+@packages_app.command("list")
+def list_command(
+    root: Annotated[Path | None, typer.Option(help="Graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR).")] = None,
+) -> None:
+    """List discovered packages with their recorded lifecycle state (no validation)."""
+    settings = _settings(graph_packages_dir=root)
+    discovery = discover_packages(settings.graph_packages_dir)
+    table = Table("graph package", "state", "current", "items", "components", "links", "title")
+    for location in discovery.packages:
+        manifest_path = location.path / MANIFEST_FILENAME
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            counts = manifest["counts"]
+            relationships = counts["relationships"]
+            table.add_row(
+                location.graph_package_id,
+                manifest["validation"]["status"],
+                "yes" if manifest.get("isCurrent") else "no",
+                str(counts["standards"]["items"]),
+                str(counts["learningComponents"]["components"]),
+                str(relationships["buildsTowards"] + relationships["relatesTo"]),
+                manifest.get("title", ""),
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            table.add_row(location.graph_package_id, "[red]unreadable manifest[/]", "", "", "", "", "")
+    for finding in discovery.root_findings:
+        err.print(f"[yellow]{finding.code}[/]: {finding.location}: {finding.message}")
+    out.print(table)
+    if not discovery.packages:
+        err.print(f"No packages under {settings.graph_packages_dir}.")
+
+
+def main() -> None:
+    """Console-script entry: domain errors print their public message and exit 2."""
+    try:
+        app()
+    except KgfegmcpError as exc:
+        err.print(exc.public_message, markup=False)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
