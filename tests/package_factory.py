@@ -15,10 +15,7 @@ from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.manifest import SourceInfo
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
-    COMPONENT,
-    FRAMEWORK,
     HAS_CHILD,
-    ITEM,
     RELATES_TO,
     SUPPORTS,
     ComponentNode,
@@ -166,9 +163,30 @@ def base_graph(framework_id: str) -> FixtureGraph:
     graph.items += [numbers, fractions, cluster]
     standards = [
         _item(framework_id, "NBT.1", "Standard", "Count to 120, starting at any number.", ("1",), "NBT.1"),
-        _item(framework_id, "NBT.A.1", "Standard", "Understand that the three digits of a three-digit number represent amounts of hundreds, tens, and ones.", ("2",), "NBT.A.1"),
-        _item(framework_id, "NBT.A.2", "Standard", "Count within 1000; skip-count by 5s, 10s, and 100s.", ("2",), "NBT.A.2"),
-        _item(framework_id, "NF.1", "Standard", "Understand a fraction 1/b as the quantity formed by 1 part when a whole is partitioned into b equal parts (frações).", ("3",), "NF.1"),
+        _item(
+            framework_id,
+            "NBT.A.1",
+            "Standard",
+            "Understand that the three digits of a three-digit number represent amounts of hundreds, tens, and ones.",
+            ("2",),
+            "NBT.A.1",
+        ),
+        _item(
+            framework_id,
+            "NBT.A.2",
+            "Standard",
+            "Count within 1000; skip-count by 5s, 10s, and 100s.",
+            ("2",),
+            "NBT.A.2",
+        ),
+        _item(
+            framework_id,
+            "NF.1",
+            "Standard",
+            "Understand a fraction 1/b as the quantity formed by 1 part when a whole is partitioned into b equal parts (frações).",
+            ("3",),
+            "NF.1",
+        ),
     ]
     graph.items += standards
     graph.link(HAS_CHILD, root_id, numbers.identifier)
@@ -184,7 +202,9 @@ def base_graph(framework_id: str) -> FixtureGraph:
 def dag_graph(framework_id: str) -> FixtureGraph:
     """The base graph plus one standard with two parents (a real multi-parent DAG)."""
     graph = base_graph(framework_id)
-    shared = _item(framework_id, "NF.2", "Standard", "Represent a fraction on a number line diagram.", ("2", "3"), "NF.2")
+    shared = _item(
+        framework_id, "NF.2", "Standard", "Represent a fraction on a number line diagram.", ("2", "3"), "NF.2"
+    )
     graph.items.append(shared)
     domains = [i for i in graph.items if i.statement_type == "Domain"]
     for domain in domains:
@@ -306,5 +326,3 @@ def build_all(world: FixtureWorld) -> dict[str, PackageLocation]:
         DAG: world.write(dag_graph(DAG)),
         LC: world.write(lc_graph(LC)),
     }
-
-

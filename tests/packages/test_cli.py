@@ -1,0 +1,66 @@
+"""The package CLI as a user runs it: a real subprocess of the installed console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from corrupt import artifact_path
+
+from kgfegmcp.packages.tree import PackageLocation
+from package_factory import DAG, LC, TREE, FixtureWorld
+
+
+def kgfegmcp(*args: str, world: FixtureWorld, **extra_env: str) -> subprocess.CompletedProcess[str]:
+    executable = shutil.which("kgfegmcp", path=str(Path(sys.executable).parent))
+    assert executable, "the console script is installed with the project"
+    env = {
+        **os.environ,
+        "KGFEGMCP_PROFILES_DIR": str(world.profiles_root),
+        "KGFEGMCP_GRAPH_PACKAGES_DIR": str(world.packages),
+        **extra_env,
+    }
+    return subprocess.run([executable, *args], capture_output=True, text=True, env=env, timeout=120, check=False)
+
+
+def test_validate_json_and_exit_codes(built: dict[str, PackageLocation], world: FixtureWorld) -> None:
+    result = kgfegmcp("packages", "validate", str(world.packages), "--json", world=world)
+    assert result.returncode == 0, result.stderr
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["graphPackageId"] for r in reports] == [f"{DAG}@2026-01", f"{LC}@2026-01", f"{TREE}@2026-01"]
+    assert {r["status"] for r in reports} == {"passed"}
+    assert all(r["findings"] == [] for r in reports)
+
+    path = artifact_path(built[LC], "nodes")
+    path.write_bytes(path.read_bytes().replace(b"Count to 120", b"Count to 999"))
+    result = kgfegmcp("packages", "validate", str(built[LC].path), "--json", world=world)
+    assert result.returncode == 1
+    (report,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert report["status"] == "drifted"
+    assert [f["code"] for f in report["findings"]] == ["checksum_mismatch"]
+    assert set(report["findings"][0]) == {"code", "severity", "artifact", "location", "message"}
+
+
+def test_list_shows_states(built: dict[str, PackageLocation], world: FixtureWorld) -> None:
+    kgfegmcp("packages", "validate", str(built[TREE].path), world=world)
+    result = kgfegmcp("packages", "list", world=world)
+    assert result.returncode == 0, result.stderr
+    lines = {line.split("│")[1].strip(): line for line in result.stdout.splitlines() if "fixture-" in line}
+    assert "passed" in lines[f"{TREE}@2026-01"] and "pending" in lines[f"{LC}@2026-01"]
+
+
+def test_missing_path_is_a_clean_error(world: FixtureWorld) -> None:
+    result = kgfegmcp("packages", "validate", str(world.base / "nowhere"), world=world)
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("package_validation_error: ")
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_setting_is_a_configuration_error(world: FixtureWorld) -> None:
+    result = kgfegmcp("packages", "list", world=world, KGFEGMCP_INVALID_PACKAGE_POLICY="sometimes")
+    assert result.returncode == 2
+    assert "configuration_error" in result.stderr and "KGFEGMCP_INVALID_PACKAGE_POLICY" in result.stderr

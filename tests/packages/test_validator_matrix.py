@@ -1,0 +1,479 @@
+"""Corruption matrix: every finding code is produced by at least one targeted corruption.
+
+Each corruption keeps the rest of the package consistent (semantic corruptions are written by
+the real package writer; byte corruptions refresh the declared checksum), so the validator must
+report exactly the one code, and the package is never accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corrupt import (
+    artifact_path,
+    edit_document,
+    edit_lines,
+    edit_manifest,
+    edit_records,
+    error_codes,
+    find_record,
+    rewrite_bytes,
+)
+
+from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.packages.findings import FINDING_CODES
+from kgfegmcp.packages.lifecycle import PackageLifecycle
+from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, SUPPORTS, ComponentNode
+from kgfegmcp.packages.tree import PackageLocation, discover_packages
+from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageWriter
+from package_factory import (
+    DAG,
+    LC,
+    TREE,
+    FixtureGraph,
+    FixtureWorld,
+    base_graph,
+    dag_graph,
+    lc_graph,
+    provenance_for,
+)
+
+FREE = "fixture-free"
+
+
+def _items_by_code(graph: FixtureGraph) -> dict[str, Any]:
+    return {i.statement_code: i for i in graph.items if i.statement_code}
+
+
+def _domain(graph: FixtureGraph, name: str) -> Any:
+    return next(i for i in graph.items if i.statement_type == "Domain" and name in i.description)
+
+
+# -- semantic corruptions: a modified graph written by the real writer -------------------------
+
+
+def cycle(world: FixtureWorld) -> PackageLocation:
+    world.add_profile(
+        FREE,
+        rule="multiParentDag",
+        max_parents=3,
+        hierarchy={"rule": "multiParentDag", "maxDepth": 10, "maxParents": 3},
+    )
+    graph = base_graph(FREE)
+    graph.link(HAS_CHILD, _items_by_code(graph)["NBT.A.1"].identifier, _domain(graph, "base ten").identifier)
+    return world.write(graph)
+
+
+def second_parent_in_tree(world: FixtureWorld) -> PackageLocation:
+    graph = base_graph(TREE)
+    graph.link(HAS_CHILD, _domain(graph, "frações").identifier, _items_by_code(graph)["NBT.1"].identifier)
+    return world.write(graph)
+
+
+def orphan_item(world: FixtureWorld) -> PackageLocation:
+    graph = base_graph(TREE)
+    target = _items_by_code(graph)["NF.1"].identifier
+    graph.relationships = [r for r in graph.relationships if r.target_identifier != target]
+    return world.write(graph)
+
+
+def disallowed_edge(world: FixtureWorld) -> PackageLocation:
+    graph = base_graph(TREE)
+    target = _items_by_code(graph)["NBT.1"].identifier
+    graph.relationships = [r for r in graph.relationships if r.target_identifier != target]
+    graph.link(HAS_CHILD, graph.framework.identifier, target)
+    return world.write(graph)
+
+
+def too_deep(world: FixtureWorld) -> PackageLocation:
+    world.add_profile(FREE, hierarchy={"rule": "tree", "maxDepth": 2, "maxParents": 1})
+    return world.write(base_graph(FREE))
+
+
+def component_in_hierarchy(world: FixtureWorld) -> PackageLocation:
+    graph = lc_graph(LC)
+    graph.link(HAS_CHILD, _domain(graph, "frações").identifier, graph.components[1].identifier)
+    return world.write(graph)
+
+
+def supports_reversed(world: FixtureWorld) -> PackageLocation:
+    graph = lc_graph(LC)
+    graph.link(
+        SUPPORTS, _items_by_code(graph)["NBT.1"].identifier, graph.components[1].identifier, support_confidence=0.5
+    )
+    return world.write(graph)
+
+
+def component_without_support(world: FixtureWorld) -> PackageLocation:
+    graph = lc_graph(LC)
+    graph.components.append(
+        ComponentNode(
+            identifier=stable_uuid(LC, "component", "lonely"), description="Lonely component", in_language="en"
+        )
+    )
+    return world.write(graph)
+
+
+def progression_from_root(world: FixtureWorld) -> PackageLocation:
+    graph = lc_graph(LC)
+    graph.link(BUILDS_TOWARDS, graph.framework.identifier, _items_by_code(graph)["NBT.1"].identifier)
+    return world.write(graph)
+
+
+def duplicate_code(world: FixtureWorld) -> PackageLocation:
+    graph = base_graph(TREE)
+    graph.items = [replace(i, statement_code="NBT.A.1") if i.statement_code == "NBT.A.2" else i for i in graph.items]
+    return world.write(graph)
+
+
+def code_against_pattern(world: FixtureWorld) -> PackageLocation:
+    graph = base_graph(TREE)
+    graph.items = [replace(i, statement_code="nbt one") if i.statement_code == "NBT.1" else i for i in graph.items]
+    return world.write(graph)
+
+
+def standard_without_code(world: FixtureWorld) -> PackageLocation:
+    graph = base_graph(TREE)
+    graph.items = [replace(i, statement_code=None) if i.statement_code == "NF.1" else i for i in graph.items]
+    return world.write(graph)
+
+
+def unknown_grade(world: FixtureWorld) -> PackageLocation:
+    graph = base_graph(TREE)
+    graph.items = [replace(i, grade_level=("13",)) if i.statement_code == "NF.1" else i for i in graph.items]
+    return world.write(graph)
+
+
+def unknown_type(world: FixtureWorld) -> PackageLocation:
+    world.add_profile(FREE, hierarchy={"rule": "tree", "maxDepth": 5, "maxParents": 1})
+    graph = base_graph(FREE)
+    graph.items = [replace(i, statement_type="Benchmark") if i.statement_code == "NF.1" else i for i in graph.items]
+    return world.write(graph)
+
+
+def unresolved_entry_without_status(world: FixtureWorld) -> PackageLocation:
+    graph = lc_graph(LC)
+    graph.unresolved[0]["status"] = "maybe"
+    return world.write(graph)
+
+
+def relationship_with_unknown_status(world: FixtureWorld) -> PackageLocation:
+    graph = base_graph(TREE)
+    graph.relationships[0] = replace(graph.relationships[0], unresolved_status="somewhereElse")
+    return world.write(graph)
+
+
+def missing_provenance(world: FixtureWorld) -> PackageLocation:
+    graph = lc_graph(LC)
+    provenance = provenance_for(graph)
+    provenance.pop(graph.items[0].identifier)
+    return world.write(graph, provenance=provenance)
+
+
+def duplicate_unresolved_id(world: FixtureWorld) -> PackageLocation:
+    graph = lc_graph(LC)
+    graph.unresolved.append(dict(graph.unresolved[0]))
+    return world.write(graph)
+
+
+# -- manifest and byte corruptions (declared checksums refreshed) ------------------------------
+
+
+def _built(world: FixtureWorld, name: str = LC) -> PackageLocation:
+    graph = {TREE: base_graph, DAG: dag_graph, LC: lc_graph}[name](name)
+    return world.write(graph)
+
+
+def wrong_package_id(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m.update(snapshotId="2027-01", graphPackageId=f"{LC}@2027-01"))
+    return location
+
+
+def manifest_without_counts(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m.pop("counts"))
+    return location
+
+
+def deleted_part(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    artifact_path(location, "entityProvenancePart07").unlink()
+    return location
+
+
+def extra_file(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    (location.path / "detailed" / "notes.txt").write_text("sidecar")
+    return location
+
+
+def extra_directory(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    (location.path / "detailed" / "cache").mkdir()
+    return location
+
+
+def symlinked_file(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    os.symlink("/etc/hostname", location.path / "detailed" / "hostname.json")
+    return location
+
+
+def changed_bytes(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    path = artifact_path(location, "nodes")
+    path.write_bytes(path.read_bytes().replace(b"Count to 120", b"Count to 121"))
+    return location
+
+
+def foreign_profile_hash(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m["profile"].update(sha256="0" * 64))
+    return location
+
+
+def wrong_item_count(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m["counts"]["standards"].update(items=99))
+    return location
+
+
+def dangling_target(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+
+    def edit(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        find_record(records, label="relatesTo")["target_identifier"] = stable_uuid("nowhere")
+        return records
+
+    edit_records(location, "relationships", edit)
+    return location
+
+
+def wrong_entity_key(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+
+    def edit(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        find_record(records, label="buildsTowards")["properties"]["targetEntityKey"] = "identifier"
+        return records
+
+    edit_records(location, "relationships", edit)
+    return location
+
+
+def wrong_rights(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m["rights"].update(reviewStatus="fine-by-me"))
+    return location
+
+
+def bulk_without_full_text(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m["rights"].update(allowBulkResource=True, allowFullText=False))
+    return location
+
+
+def capitalised_boolean(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+
+    def edit(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        find_record(records, statementCode="NBT.1")["properties"]["isCurrent"] = "True"
+        return records
+
+    edit_records(location, "nodes", edit)
+    return location
+
+
+def unknown_label(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+
+    def edit(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        find_record(records, statementCode="NBT.1")["labels"] = ["Standard"]
+        return records
+
+    edit_records(location, "nodes", edit)
+    return location
+
+
+def truncated_line(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_lines(location, "relationships", lambda lines: [*lines[:-1], lines[-1][:-5]])
+    return location
+
+
+def missing_description(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+
+    def edit(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        del find_record(records, statementCode="NF.1")["properties"]["description"]
+        return records
+
+    edit_records(location, "nodes", edit)
+    return location
+
+
+def dropped_detailed_item(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_lines(location, "standardsFrameworkItems", lambda lines: lines[1:])
+    return location
+
+
+def false_capability(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m["capabilities"].update(learningComponents=False))
+    return location
+
+
+def moved_provenance_entry(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    moved: dict[str, Any] = {}
+
+    def take(document: dict[str, Any]) -> None:
+        key = sorted(document["entities"])[0]
+        moved[key] = document["entities"].pop(key)
+
+    edit_document(location, "entityProvenancePart01", take)
+    edit_document(location, "entityProvenancePart02", lambda d: d["entities"].update(moved))
+    return location
+
+
+CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
+    "identity_mismatch": [wrong_package_id],
+    "invalid_manifest": [manifest_without_counts],
+    "missing_artifact": [deleted_part],
+    "undeclared_entry": [extra_file, extra_directory],
+    "unsafe_path": [symlinked_file],
+    "checksum_mismatch": [changed_bytes],
+    "profile_binding_mismatch": [foreign_profile_hash],
+    "count_mismatch": [wrong_item_count],
+    "capability_mismatch": [false_capability],
+    "duplicate_identifier": [duplicate_unresolved_id],
+    "dangling_endpoint": [dangling_target],
+    "endpoint_key_mismatch": [wrong_entity_key],
+    "hierarchy_cycle": [cycle],
+    "parent_cardinality": [second_parent_in_tree, orphan_item],
+    "hierarchy_edge_type": [disallowed_edge],
+    "depth_exceeded": [too_deep],
+    "component_in_hierarchy": [component_in_hierarchy],
+    "supports_direction": [supports_reversed],
+    "unsupported_component": [component_without_support],
+    "progression_endpoint": [progression_from_root],
+    "code_policy_violation": [duplicate_code, code_against_pattern, standard_without_code],
+    "unknown_statement_type": [unknown_type],
+    "unknown_grade_label": [unknown_grade],
+    "invalid_rights_policy": [wrong_rights, bulk_without_full_text],
+    "invalid_encoding": [capitalised_boolean],
+    "invalid_label": [unknown_label],
+    "missing_property": [missing_description],
+    "invalid_json_line": [truncated_line],
+    "unresolved_without_status": [unresolved_entry_without_status, relationship_with_unknown_status],
+    "provenance_mismatch": [missing_provenance, moved_provenance_entry],
+    "detailed_artifact_mismatch": [dropped_detailed_item],
+}
+
+CASES = [(code, corruption) for code, corruptions in CORRUPTIONS.items() for corruption in corruptions]
+
+
+@pytest.mark.parametrize(("code", "corruption"), CASES, ids=[c.__name__ for _, c in CASES])
+def test_corruption_yields_exactly_its_code(world: FixtureWorld, code: str, corruption: Callable[..., Any]) -> None:
+    location = corruption(world)
+    outcome = PackageValidator(world.profiles()).validate(location)
+    assert error_codes(outcome.findings) == {code}, [f.to_wire() for f in outcome.findings]
+    assert not outcome.passed
+    result = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL).validate(
+        location
+    )
+    assert not result.accepted
+
+
+def test_case_collision_during_discovery(world: FixtureWorld) -> None:
+    location = _built(world, TREE)
+    (world.packages / TREE.upper()).mkdir()
+    discovery = discover_packages(world.packages)
+    prior = discovery.package_findings[location.graph_package_id]
+    outcome = PackageValidator(world.profiles()).validate(location, prior)
+    assert error_codes(outcome.findings) == {"case_collision"}
+    assert {f.code for f in discovery.root_findings} == {"identity_mismatch"}
+
+
+def test_case_collision_inside_a_package(world: FixtureWorld) -> None:
+    location = _built(world)
+    original = artifact_path(location, "unresolvedItems")
+    (original.parent / original.name.upper()).write_bytes(original.read_bytes())
+    outcome = PackageValidator(world.profiles()).validate(location)
+    assert "case_collision" in error_codes(outcome.findings)
+    assert not outcome.passed
+
+
+@pytest.mark.parametrize(
+    "bad_path", ["../outside.json", "/etc/passwd", "detailed\\as_unresolved_items.json", "detailed//x.json"]
+)
+def test_declared_path_escaping_the_package_is_unsafe(world: FixtureWorld, bad_path: str) -> None:
+    location = _built(world)
+    edit_manifest(
+        location,
+        lambda m: next(a for a in m["artifacts"] if a["logicalName"] == "unresolvedItems").update(path=bad_path),
+    )
+    outcome = PackageValidator(world.profiles()).validate(location)
+    assert "unsafe_path" in error_codes(outcome.findings)
+    assert not outcome.passed
+
+
+def test_duplicate_node_line_is_a_duplicate_identifier(world: FixtureWorld) -> None:
+    location = _built(world)
+    edit_lines(location, "nodes", lambda lines: [*lines, lines[3]])
+    outcome = PackageValidator(world.profiles()).validate(location)
+    assert "duplicate_identifier" in error_codes(outcome.findings)
+
+
+def test_invalid_utf8_in_delivery_is_an_encoding_finding(world: FixtureWorld) -> None:
+    location = _built(world)
+    rewrite_bytes(location, "nodes", lambda data: data.replace(b"Count to 120", b"Count to \xff\xfe"))
+    outcome = PackageValidator(world.profiles()).validate(location)
+    assert error_codes(outcome.findings) == {"invalid_encoding"}
+    finding = next(f for f in outcome.findings if f.code == "invalid_encoding")
+    assert finding.artifact == "nodes" and finding.location and finding.location.startswith("line ")
+
+
+def test_every_listed_finding_code_is_covered() -> None:
+    covered = set(CORRUPTIONS) | {"case_collision"}
+    expected = set(FINDING_CODES) - {"validation_state_mismatch", "source_text_difference", "source_mapping_gap"}
+    assert expected <= covered, sorted(expected - covered)
+
+
+def test_findings_are_bounded_per_code(world: FixtureWorld) -> None:
+    graph = base_graph(TREE)
+    graph.items = [replace(i, grade_level=("99",)) for i in graph.items]
+    location = world.write(graph)
+    outcome = PackageValidator(world.profiles(), max_findings_per_code=3).validate(location)
+    assert sum(1 for f in outcome.findings if f.code == "unknown_grade_label") == 3
+    assert outcome.omitted == {"unknown_grade_label": len(graph.items) - 3}
+    assert not outcome.passed
+
+
+def test_report_of_a_failed_package_lists_findings(world: FixtureWorld) -> None:
+    location = duplicate_code(world)
+    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
+    result = lifecycle.validate(location)
+    assert result.result == "failed" and result.recorded
+    report = json.loads(artifact_path(location, "validationReport").read_text())
+    assert report["status"] == "failed"
+    assert [f["code"] for f in report["findings"]] == ["code_policy_violation"]
+    manifest = json.loads((location.path / "package_manifest.json").read_text())
+    assert manifest["validation"]["status"] == "failed"
+    assert manifest["validation"]["findings"]["byCode"] == {"code_policy_violation": 1}
+
+
+def test_unreadable_manifest_is_reported(world: FixtureWorld, tmp_path: Path) -> None:
+    location = _built(world)
+    (location.path / "package_manifest.json").write_text("{not json")
+    outcome = PackageValidator(world.profiles()).validate(location)
+    assert error_codes(outcome.findings) == {"invalid_manifest"}
