@@ -208,6 +208,47 @@ def list_command(
         err.print(f"No packages under {settings.graph_packages_dir}.")
 
 
+@packages_app.command("stats")
+def stats_command(
+    path: Annotated[
+        Path | None, typer.Argument(help="A package directory or a graph-package root (default: the configured root).")
+    ] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print the Markdown of docs/frameworks.md.")] = False,
+    profiles_dir: Annotated[Path | None, typer.Option(help="Profiles root (KGFEGMCP_PROFILES_DIR).")] = None,
+) -> None:
+    """Per-package counts: items by statement type, grades, learning components, links, unresolved items."""
+    from kgfegmcp.packages.stats import SUMMARY_COLUMNS, package_statistics, render_markdown, summary_row
+
+    settings = _settings(graph_packages_dir=path, profiles_dir=profiles_dir)
+    profiles = ProfileRepository(settings.profiles_dir)
+    locations = _locations([settings.graph_packages_dir])
+    if not locations:
+        err.print("No graph package found.")
+        raise typer.Exit(1)
+    all_stats = [package_statistics(location, profiles) for location, _findings in locations]
+    if markdown:
+        sys.stdout.write(render_markdown(all_stats))
+        return
+    summary = Table(*SUMMARY_COLUMNS)
+    for stats in all_stats:
+        summary.add_row(*summary_row(stats))
+    out.print(summary)
+    for stats in all_stats:
+        detail = Table("statement type", "role", "items", "grade label", "standards", title=stats.graph_package_id)
+        rows = max(len(stats.types), len(stats.grades))
+        for index in range(rows):
+            kind = stats.types[index] if index < len(stats.types) else None
+            grade = stats.grades[index] if index < len(stats.grades) else None
+            detail.add_row(
+                kind.statement_type if kind else "",
+                kind.role if kind else "",
+                str(kind.items) if kind else "",
+                grade.label if grade else "",
+                str(grade.standards) if grade else "",
+            )
+        out.print(detail)
+
+
 def main() -> None:
     """Console-script entry: domain errors print their public message and exit 2."""
     try:

@@ -19,7 +19,7 @@ from typing import Any
 
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
-from kgfegmcp.models import pretty_json_bytes, sha256_hex
+from kgfegmcp.models import canonical_bytes, pretty_json_bytes, sha256_hex
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
 from kgfegmcp.packages.manifest import (
@@ -81,6 +81,11 @@ class PackageContent:
     build_findings: Sequence[Finding] = ()
     is_current: bool = True
     supersedes: str | None = None
+
+
+def _document(value: Mapping[str, Any]) -> bytes:
+    """Large detailed documents: canonical compact JSON (C encoder) plus a final newline."""
+    return canonical_bytes(value) + b"\n"
 
 
 def _jsonl(records: Sequence[Mapping[str, Any]]) -> bytes:
@@ -186,13 +191,13 @@ class PackageWriter:
             "relationshipsHasChild": ("detailed/as_relationships_has_child.jsonl", _jsonl(has_child), JSONL),
             "standardsFramework": (
                 "detailed/as_standards_framework.json",
-                pretty_json_bytes({"graphPackageId": package_id, "framework": typed_fields(content.framework)}),
+                _document({"graphPackageId": package_id, "framework": typed_fields(content.framework)}),
                 JSON,
             ),
             "standardsFrameworkItems": ("detailed/as_standards_framework_items.jsonl", _jsonl(detailed_items), JSONL),
             "academicStandardsBundle": (
                 "detailed/as_kg_bundle.json",
-                pretty_json_bytes(
+                _document(
                     {
                         "graphPackageId": package_id,
                         "framework": typed_fields(content.framework),
@@ -204,12 +209,12 @@ class PackageWriter:
             ),
             "entityProvenance": (
                 "detailed/as_entity_provenance.json",
-                pretty_json_bytes({"graphPackageId": package_id, "entities": entities}),
+                _document({"graphPackageId": package_id, "entities": entities}),
                 JSON,
             ),
             "unresolvedItems": (
                 "detailed/as_unresolved_items.json",
-                pretty_json_bytes({"graphPackageId": package_id, "items": [dict(u) for u in content.unresolved]}),
+                _document({"graphPackageId": package_id, "items": [dict(u) for u in content.unresolved]}),
                 JSON,
             ),
             "validationReport": ("detailed/as_validation_report.json", pretty_json_bytes(report.to_wire()), JSON),
@@ -217,7 +222,7 @@ class PackageWriter:
         for index, part in enumerate(parts):
             files[provenance_part_name(index)] = (
                 f"detailed/entity_provenance_parts/as_entity_provenance_part_{index:02d}.json",
-                pretty_json_bytes({"graphPackageId": package_id, "part": index, "entities": part}),
+                _document({"graphPackageId": package_id, "part": index, "entities": part}),
                 JSON,
             )
         return files

@@ -1,0 +1,206 @@
+"""Validation throughput next to its floor: reading, hashing and JSON-parsing the same bytes.
+
+Run: .venv/bin/python benchmarks/validate.py [--items 100000] [--repeat 3] [--root data/graph_packages]
+
+It measures the largest accepted package under --root (the real default catalog, when built)
+and a generated package of --items standards with learning components and progression links.
+Results go to benchmarks/results/validate.json; the ratio is what docs/performance.md reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
+from kgfegmcp.packages.records import (
+    BUILDS_TOWARDS,
+    HAS_CHILD,
+    RELATES_TO,
+    SUPPORTS,
+    ComponentNode,
+    FrameworkNode,
+    ItemNode,
+    NodeRecord,
+    RelationshipRecord,
+    entity_key_for,
+)
+from kgfegmcp.packages.tree import PackageLocation, discover_packages
+from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.profiles.repository import ProfileRepository
+from package_factory import FixtureGraph, FixtureWorld, provenance_for
+
+GENERATED = "generated-benchmark"
+
+
+def _link(graph: FixtureGraph, label: str, source: NodeRecord, target: NodeRecord, **extra: Any) -> None:
+    graph.relationships.append(
+        RelationshipRecord(
+            stable_uuid(GENERATED, label, source.identifier, target.identifier),
+            label,  # type: ignore[arg-type]
+            source.identifier,
+            target.identifier,
+            source.label,
+            target.label,
+            entity_key_for(source.label),
+            entity_key_for(target.label),
+            **extra,
+        )
+    )
+
+
+def generated_graph(items: int) -> FixtureGraph:
+    """framework → domains → clusters → standards, one component per 4 standards, chained links."""
+    root_id = stable_uuid(GENERATED, "framework")
+    graph = FixtureGraph(
+        GENERATED,
+        FrameworkNode(root_id, root_id, "Generated benchmark framework", "Benchmark", "Mathematics", "en"),
+        [],
+        [],
+        [],
+        [],
+    )
+    domains = max(1, items // 1000)
+    clusters_per_domain = 10
+    standards = items - domains - domains * clusters_per_domain
+    clusters: list[ItemNode] = []
+    for d in range(domains):
+        uid = stable_uuid(GENERATED, "domain", str(d))
+        domain = ItemNode(uid, uid, f"Domain {d} of generated measurement topics", "Domain", ("1",), True, "en")
+        graph.items.append(domain)
+        _link(graph, HAS_CHILD, graph.framework, domain)
+        for c in range(clusters_per_domain):
+            cid = stable_uuid(GENERATED, "cluster", str(d), str(c))
+            cluster = ItemNode(
+                cid, cid, f"Cluster {d}.{c} about fractions and place value", "Cluster", ("2",), True, "en"
+            )
+            graph.items.append(cluster)
+            _link(graph, HAS_CHILD, domain, cluster)
+            clusters.append(cluster)
+    previous: ItemNode | None = None
+    for s in range(standards):
+        sid = stable_uuid(GENERATED, "standard", str(s))
+        code = f"GEN.{s // 1000}.{s % 1000}"
+        text = f"Standard {s}: reason about quantity {s % 97} using models, number lines and equations."
+        standard = ItemNode(sid, sid, text, "Standard", (str(1 + s % 3),), True, "en", statement_code=code)
+        graph.items.append(standard)
+        _link(graph, HAS_CHILD, clusters[s % len(clusters)], standard)
+        if previous is not None and s % 5:
+            _link(graph, BUILDS_TOWARDS if s % 2 else RELATES_TO, previous, standard)
+        if s % 4 == 0:
+            component = ComponentNode(stable_uuid(GENERATED, "component", str(s)), f"Component for standard {s}", "en")
+            graph.components.append(component)
+            _link(graph, SUPPORTS, component, standard, support_confidence=0.9)
+        previous = standard
+    return graph
+
+
+def floor_seconds(location: PackageLocation) -> float:
+    """Read, SHA-256 and JSON-parse every declared artifact: the work no validator can skip."""
+    started = time.perf_counter()
+    manifest = PackageManifest.model_validate_json((location.path / MANIFEST_FILENAME).read_bytes())
+    for artifact in manifest.all_artifacts():
+        data = (location.path / artifact.path).read_bytes()
+        hashlib.sha256(data).hexdigest()
+        if artifact.path.endswith(".jsonl"):
+            for line in data.splitlines():
+                json.loads(line)
+        else:
+            json.loads(data)
+    return time.perf_counter() - started
+
+
+def validate_seconds(location: PackageLocation, profiles: ProfileRepository) -> tuple[float, bool]:
+    started = time.perf_counter()
+    outcome = PackageValidator(profiles).validate(location)
+    return time.perf_counter() - started, outcome.passed
+
+
+def measure(name: str, location: PackageLocation, profiles: ProfileRepository, repeat: int) -> dict[str, Any]:
+    floors, validations, passed = [], [], True
+    for _ in range(repeat):  # interleaved, so machine noise hits both sides alike
+        floors.append(floor_seconds(location))
+        seconds, ok = validate_seconds(location, profiles)
+        validations.append(seconds)
+        passed = passed and ok
+    manifest = json.loads((location.path / MANIFEST_FILENAME).read_text())
+    size = sum(a["bytes"] for a in manifest["artifacts"])
+    result = {
+        "package": name,
+        "items": manifest["counts"]["standards"]["items"],
+        "components": manifest["counts"]["learningComponents"]["components"],
+        "relationships": sum(manifest["counts"]["relationships"].values()),
+        "bytes": size,
+        "floorSeconds": min(floors),
+        "validateSeconds": min(validations),
+        "ratio": round(min(validations) / min(floors), 2),
+        "itemsPerSecond": round(manifest["counts"]["standards"]["items"] / min(validations)),
+        "passed": passed,
+    }
+    print(
+        f"{name}: {result['items']} items, {size / 1e6:.1f} MB; floor {result['floorSeconds']:.3f}s, "
+        f"validate {result['validateSeconds']:.3f}s, ratio {result['ratio']}x"
+    )
+    return result
+
+
+def largest_package(root: Path) -> PackageLocation | None:
+    best: tuple[int, PackageLocation] | None = None
+    for location in discover_packages(root).packages:
+        try:
+            items = json.loads((location.path / MANIFEST_FILENAME).read_text())["counts"]["standards"]["items"]
+        except (OSError, ValueError, KeyError):
+            continue
+        if best is None or items > best[0]:
+            best = (items, location)
+    return best[1] if best else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--items", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--root", type=Path, default=Path("data/graph_packages"))
+    parser.add_argument("--profiles", type=Path, default=Path("config/profiles"))
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/validate.json"))
+    args = parser.parse_args()
+    results = []
+    real = largest_package(args.root)
+    if real is not None:
+        results.append(measure(real.graph_package_id, real, ProfileRepository(args.profiles), args.repeat))
+    else:
+        print(f"(no package under {args.root}; run the README set-up command to include the real catalog)")
+    with tempfile.TemporaryDirectory() as scratch:
+        world = FixtureWorld(Path(scratch))
+        world.add_profile(
+            GENERATED,
+            rule="tree",
+            hierarchy={"rule": "tree", "maxDepth": 4, "maxParents": 1},
+            gradeLabels=[
+                {"sourceLabel": str(g), "facet": f"grade-{g}", "display": f"Grade {g}", "order": g} for g in (1, 2, 3)
+            ],
+        )
+        started = time.perf_counter()
+        graph = generated_graph(args.items)
+        location = world.write(graph, provenance=provenance_for(graph))
+        print(f"generated {args.items} items in {time.perf_counter() - started:.1f}s")
+        results.append(measure(f"generated-{args.items}", location, world.profiles(), args.repeat))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(
+        json.dumps({"machine": platform.platform(), "python": platform.python_version(), "results": results}, indent=2)
+        + "\n"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Run the whole test suite on a fresh machine: install everything, then pytest.
+# Extra arguments go to pytest (for example: scripts/test.sh -k cursor).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install.sh
+exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,44 @@
+"""The default catalog: every registry source built, written and validated in one call.
+
+``scripts/setup.sh`` does the same through the CLI (one ``packages build`` per source, then
+``packages validate``); tests and benchmarks call this so all three agree on what "default" is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
+from kgfegmcp.packages.tree import PackageLocation
+from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageWriter
+from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.sources import load_adapter
+from kgfegmcp.sources.base import ProgressCallback
+
+#: Sources whose data ships in pinned registry packages (no input file needed).
+DEFAULT_SOURCES: tuple[str, ...] = ("bncc", "ccss")
+
+
+def write_default_catalog(
+    root: Path, profiles: ProfileRepository, progress: ProgressCallback | None = None
+) -> list[PackageLocation]:
+    """Build every default source and write its packages as pending packages under ``root``."""
+    writer = PackageWriter()
+    locations: list[PackageLocation] = []
+    for source in DEFAULT_SOURCES:
+        for content in load_adapter(source).build(None, profiles, progress):
+            locations.append(writer.write_pending(content, root))
+    return locations
+
+
+def build_default_catalog(
+    root: Path,
+    profiles: ProfileRepository,
+    progress: ProgressCallback | None = None,
+    policy: InvalidPackagePolicy = InvalidPackagePolicy.FAIL,
+) -> list[LifecycleOutcome]:
+    """Build, write and validate the default catalog; each outcome says whether it passed."""
+    lifecycle = PackageLifecycle(PackageValidator(profiles), PackageWriter(), policy)
+    return [lifecycle.validate(location) for location in write_default_catalog(root, profiles, progress)]

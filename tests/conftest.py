@@ -1,0 +1,38 @@
+"""Session fixtures shared by every test package.
+
+``default_catalog_root`` builds the real default catalog (four BNCC packages from ``bncc`` + ``bncc-mcp``,
+CCSS ELA from ``chiron-common-core-standards``) once per session into a temporary directory,
+validates it, and returns the graph-package root. Tests must treat it as read-only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.sources.default_catalog import build_default_catalog
+
+REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+PROFILES_ROOT = REPOSITORY_ROOT / "config" / "profiles"
+
+
+@pytest.fixture(scope="session")
+def profiles_root() -> Path:
+    """The repository's interpretation profiles (``config/profiles``)."""
+    return PROFILES_ROOT
+
+
+@pytest.fixture(scope="session")
+def default_catalog_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Root of the validated default catalog, built once per session (read-only for tests)."""
+    root = tmp_path_factory.mktemp("default-catalog") / "graph_packages"
+    outcomes = build_default_catalog(root, ProfileRepository(PROFILES_ROOT))
+    problems = {
+        o.outcome.graph_package_id: sorted({f.code for f in o.outcome.findings if f.severity == "error"})
+        for o in outcomes
+        if not o.accepted
+    }
+    assert not problems, f"default catalog packages failed validation: {problems}"
+    return root

@@ -1,0 +1,269 @@
+"""The CASE adapter on a small CFPackage written here: exact output, failures, profile override."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from package_view import open_package
+
+from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.packages.lifecycle import PackageLifecycle
+from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageWriter
+from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.sources.case import CaseSource, default_snapshot_id
+
+DOC = "9a1c0000-0000-4000-8000-000000000001"
+D1, D2 = "9a1c0000-0000-4000-8000-000000000010", "9a1c0000-0000-4000-8000-000000000011"
+S1, S2, S3 = (
+    "9a1c0000-0000-4000-8000-000000000020",
+    "9a1c0000-0000-4000-8000-000000000021",
+    "9a1c0000-0000-4000-8000-000000000022",
+)
+OUTSIDE = "ffff0000-0000-4000-8000-000000000099"
+FRAMEWORK = "example-science-standards"
+SNAPSHOT = "v1-0-20240301-100000"
+
+
+def _node(identifier: str, **extra: str) -> dict[str, str]:
+    return {"identifier": identifier, **extra}
+
+
+def _association(identifier: str, kind: str, origin: dict[str, str], destination: dict[str, str]) -> dict[str, Any]:
+    return {
+        "identifier": identifier,
+        "associationType": kind,
+        "originNodeURI": origin,
+        "destinationNodeURI": destination,
+    }
+
+
+def cf_package(items: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Tree, a multi-parent item, precedes, isRelatedTo, an outside association, an unknown type."""
+    return {
+        "CFDocument": {
+            "identifier": DOC,
+            "uri": "https://case.example/doc/1",
+            "creator": "Example Board",
+            "publisher": "Example Publisher",
+            "title": "Example Science Standards",
+            "lastChangeDateTime": "2024-03-01T10:00:00Z",
+            "version": "1.0",
+            "language": "en",
+            "subject": ["Science"],
+            "licenseURI": {"title": "CC BY 4.0", "identifier": "lic-1", "uri": "https://case.example/lic/1"},
+        },
+        "CFItems": items
+        if items is not None
+        else [
+            {
+                "identifier": D1,
+                "fullStatement": "Physical Science",
+                "CFItemType": "Domain",
+                "uri": "https://case.example/i/10",
+            },
+            {"identifier": D2, "fullStatement": "Life Science", "CFItemType": "Domain", "educationLevel": ["02"]},
+            {
+                "identifier": S1,
+                "fullStatement": "Describe the properties of matter.",
+                "humanCodingScheme": "PS.1",
+                "CFItemType": "Standard",
+                "educationLevel": ["01"],
+            },
+            {
+                "identifier": S2.upper(),
+                "fullStatement": "Explain how living things use energy.",
+                "humanCodingScheme": "PS.2",
+                "CFItemType": "Standard",
+                "educationLevel": ["02", "01", "02"],
+                "notes": "Shared by both domains.",
+            },
+            {
+                "identifier": S3,
+                "fullStatement": "Observe plants.",
+                "humanCodingScheme": "LS.1",
+                "educationLevel": ["KG"],
+            },
+            {"identifier": "9a1c0000-0000-4000-8000-0000000000ff", "CFItemType": "Standard"},
+        ],
+        "CFAssociations": [
+            _association("a1", "isChildOf", _node(D1), _node(DOC)),
+            _association("a2", "isChildOf", _node(D2), _node(DOC)),
+            _association("a3", "isChildOf", _node(S1), _node(D1)),
+            _association("a4", "isChildOf", _node(S2), {"uri": "https://case.example/i/10"}),
+            _association("a5", "isChildOf", _node(S2), _node(D2)),
+            _association("a5-repeat", "isChildOf", _node(S2), _node(D2)),
+            _association("a6", "isChildOf", _node(S3), _node(D2)),
+            _association("a7", "precedes", _node(S1), _node(S2)),
+            _association("a8", "isRelatedTo", _node(S2), _node(S1)),
+            _association("a9", "isRelatedTo", _node(S1), _node(OUTSIDE, title="Other framework standard")),
+            _association("a10", "exactMatchOf", _node(S1), _node(OUTSIDE)),
+        ],
+    }
+
+
+def write_case(path: Path, document: Any) -> Path:
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def build(path: Path, profiles_root: Path, out: Path) -> tuple[Any, Any]:
+    profiles = ProfileRepository(profiles_root)
+    (content,) = CaseSource().build(path, profiles)
+    location = PackageWriter().write_pending(content, out)
+    result = PackageLifecycle(PackageValidator(profiles), PackageWriter(), InvalidPackagePolicy.FAIL).validate(location)
+    return content, result
+
+
+def test_case_package_builds_to_exactly_the_expected_package(tmp_path: Path, profiles_root: Path) -> None:
+    source = write_case(tmp_path / "science.json", cf_package())
+    content, result = build(source, profiles_root, tmp_path / "out")
+    assert result.accepted, result.outcome.findings
+    assert (content.framework_id, content.snapshot_id) == (FRAMEWORK, SNAPSHOT)
+    assert content.profile.ref.profile_id == "case-generic"
+    view = open_package(tmp_path / "out", FRAMEWORK)
+    assert view.framework.identifier == DOC
+    assert view.framework.name == "Example Science Standards"
+    assert view.manifest["rights"]["sourceLicense"] == "CC BY 4.0"
+    assert view.manifest["rights"]["licenseUri"] == "https://case.example/lic/1"
+    items = {
+        i.identifier: (i.statement_type, i.statement_code, i.description, i.grade_level, i.notes) for i in view.items
+    }
+    assert items == {
+        D1: ("Domain", None, "Physical Science", (), None),
+        D2: ("Domain", None, "Life Science", ("02",), None),
+        S1: ("Standard", "PS.1", "Describe the properties of matter.", ("01",), None),
+        S2: ("Standard", "PS.2", "Explain how living things use energy.", ("01", "02"), "Shared by both domains."),
+        S3: ("Item", "LS.1", "Observe plants.", ("KG",), None),
+    }
+    assert [i.identifier for i in view.items] == [D1, D2, S1, S2, S3]
+    edges = {(r.label, r.source_identifier, r.target_identifier, r.unresolved_status) for r in view.relationships}
+    assert edges == {
+        ("hasChild", DOC, D1, None),
+        ("hasChild", DOC, D2, None),
+        ("hasChild", D1, S1, None),
+        ("hasChild", D1, S2, None),
+        ("hasChild", D2, S2, None),
+        ("hasChild", D2, S3, None),
+        ("buildsTowards", S1, S2, None),
+        ("relatesTo", S2, S1, None),
+    }
+    assert len(view.relationships) == len(edges)
+    repeated = next(
+        r for r in view.relationships if (r.label, r.source_identifier, r.target_identifier) == ("hasChild", D2, S2)
+    )
+    assert view.provenance[repeated.identifier]["duplicateAssociations"] == ["a5-repeat"]
+    (unresolved,) = view.unresolved
+    assert unresolved["status"] == "unresolvedExternalReference"
+    assert unresolved["reference"] == OUTSIDE
+    assert unresolved["sourceEntityId"] == S1
+    assert unresolved["sourceText"] == "Other framework standard"
+    assert unresolved["relationshipLabel"] == "relatesTo"
+    findings = {(f["code"], f["severity"], f.get("location")) for f in view.report["findings"]}
+    assert findings == {
+        ("source_mapping_gap", "warning", "CFItems[5]"),  # no fullStatement
+        ("source_mapping_gap", "info", None),  # S3 has no CFItemType
+        ("source_mapping_gap", "warning", "exactMatchOf"),  # unknown association type
+    }
+    for item in view.items:
+        assert view.provenance[item.identifier]["locator"]["file"] == "science.json"
+
+
+def test_items_without_a_parent_hang_from_the_root_as_unresolved(tmp_path: Path, profiles_root: Path) -> None:
+    document = cf_package()
+    document["CFAssociations"] = [a for a in document["CFAssociations"] if a["identifier"] != "a6"]
+    document["CFRubrics"] = [{"identifier": "r1", "title": "Rubric"}]
+    content, result = build(write_case(tmp_path / "orphan.json", document), profiles_root, tmp_path / "out")
+    assert result.accepted
+    fallback = [r for r in content.relationships if r.unresolved_status == "unresolvedRootFallback"]
+    assert [(r.source_identifier, r.target_identifier) for r in fallback] == [(DOC, S3)]
+    statuses = sorted(u["status"] for u in content.unresolved)
+    assert statuses == ["unresolvedExternalReference", "unresolvedRootFallback"]
+    messages = [f.message for f in content.build_findings]
+    assert any("1 CFRubrics" in m for m in messages)
+    assert any("hang from the framework root" in m for m in messages)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "is not valid JSON"),
+        ("[1, 2]", "has no CFDocument"),
+        (json.dumps({"CFDocument": {"title": "No id"}}), "needs an identifier and a title"),
+        (json.dumps(cf_package(items=[{"identifier": S1}])), "has no usable CFItems"),
+        (json.dumps(cf_package(items=[])), "has no usable CFItems"),
+    ],
+)
+def test_broken_case_files_fail_clearly(tmp_path: Path, profiles_root: Path, text: str, message: str) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ManifestBuildError, match=message) as caught:
+        CaseSource().build(path, ProfileRepository(profiles_root))
+    assert caught.value.public_message.startswith("manifest_build_error: ")
+
+
+def test_missing_input_fails_clearly(profiles_root: Path) -> None:
+    with pytest.raises(ManifestBuildError, match="needs a CASE CFPackage JSON file"):
+        CaseSource().build(None, ProfileRepository(profiles_root))
+
+
+def test_undeclared_item_types_fail_and_a_framework_profile_fixes_them(tmp_path: Path, profiles_root: Path) -> None:
+    document = cf_package()
+    document["CFItems"][2]["CFItemType"] = "Widget"
+    document["CFItems"][3]["educationLevel"] = ["Year 7"]
+    source = write_case(tmp_path / "custom.json", document)
+    with pytest.raises(ManifestBuildError) as caught:
+        CaseSource().build(source, ProfileRepository(profiles_root))
+    message = caught.value.public_message
+    assert "'Widget' (1 items)" in message and "'Year 7' (1 items)" in message
+    assert f"config/profiles/{FRAMEWORK}/1.0.json" in message
+    local_profiles = tmp_path / "profiles"
+    shutil.copytree(profiles_root, local_profiles)
+    generic = json.loads((profiles_root / "case-generic" / "2.0.json").read_text(encoding="utf-8"))
+    generic.update(profileId=FRAMEWORK, version="1.0")
+    generic["statementTypes"].append({"sourceType": "Widget", "normalized": "widget", "role": "standard"})
+    generic["gradeLabels"].append({"sourceLabel": "Year 7", "facet": "year-07", "display": "Year 7", "order": 99})
+    (local_profiles / FRAMEWORK).mkdir()
+    (local_profiles / FRAMEWORK / "1.0.json").write_text(json.dumps(generic), encoding="utf-8")
+    content, result = build(source, local_profiles, tmp_path / "out")
+    assert result.accepted
+    assert content.profile.ref.profile_id == FRAMEWORK
+    assert {i.statement_type for i in content.items} >= {"Widget"}
+
+
+def test_cli_reports_a_broken_file_with_a_stable_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{", encoding="utf-8")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kgfegmcp.cli",
+            "packages",
+            "build",
+            "--source",
+            "case",
+            str(path),
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        check=False,
+    )
+    assert run.returncode == 2
+    assert run.stderr.startswith("manifest_build_error: CASE input broken.json is not valid JSON")
+
+
+def test_snapshot_defaults() -> None:
+    assert default_snapshot_id({"version": "1.0", "lastChangeDateTime": "2024-03-01T10:00:00Z"}, b"") == SNAPSHOT
+    assert default_snapshot_id({"lastChangeDateTime": "2024-03-01T12:00:00+02:00"}, b"") == "20240301-100000"
+    assert default_snapshot_id({}, b"x").startswith("sha-")
