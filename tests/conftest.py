@@ -7,10 +7,16 @@ validates it, and returns the graph-package root. Tests must treat it as read-on
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fastmcp import Client
 
+from kgfegmcp.app import create_app
+from kgfegmcp.bootstrap import AppState, build_app_state
+from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog
 
@@ -36,3 +42,22 @@ def default_catalog_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     }
     assert not problems, f"default catalog packages failed validation: {problems}"
     return root
+
+
+@pytest.fixture(scope="session")
+def default_settings(default_catalog_root: Path) -> BackendSettings:
+    """Settings serving the real default catalog built for this session."""
+    return load_settings({"graph_packages_dir": default_catalog_root, "profiles_dir": PROFILES_ROOT})
+
+
+@pytest.fixture(scope="session")
+def default_state(default_settings: BackendSettings) -> AppState:
+    """One immutable AppState over the real default catalog (services share it; never mutate)."""
+    return build_app_state(default_settings)
+
+
+@pytest.fixture
+async def default_client(default_state: AppState) -> AsyncIterator[Client[Any]]:
+    """FastMCP's in-memory client connected to the assembled server over the real catalog."""
+    async with Client(create_app(default_state)) as client:
+        yield client

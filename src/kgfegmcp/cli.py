@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kgfegmcp.config import BackendSettings, InvalidPackagePolicy, load_settings
-from kgfegmcp.errors import KgfegmcpError, PackageValidationError
+from kgfegmcp.errors import ConfigurationError, KgfegmcpError, PackageValidationError
 from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
@@ -247,6 +247,28 @@ def stats_command(
                 str(grade.standards) if grade else "",
             )
         out.print(detail)
+
+
+@app.command("serve")
+def serve_command(
+    transport: Annotated[str, typer.Option(help="stdio (local hosts) or http (stateless Streamable HTTP).")] = "stdio",
+    host: Annotated[str | None, typer.Option(help="HTTP bind address (KGFEGMCP_HTTP_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="HTTP port (KGFEGMCP_HTTP_PORT).")] = None,
+    path: Annotated[str | None, typer.Option(help="HTTP path (KGFEGMCP_HTTP_PATH).")] = None,
+    root: Annotated[Path | None, typer.Option(help="Graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR).")] = None,
+) -> None:
+    """Serve the accepted catalog over MCP; refuses to start with no accepted package."""
+    settings = _settings(http_host=host, http_port=port, http_path=path, graph_packages_dir=root)
+    if transport == "stdio":
+        from kgfegmcp.mcpb_server import serve_stdio
+
+        serve_stdio(settings)
+    elif transport == "http":
+        from kgfegmcp.http_server import serve_http
+
+        serve_http(settings)
+    else:
+        raise ConfigurationError(f"Unknown transport {transport!r}.", hint="Use --transport stdio or http.")
 
 
 def main() -> None:

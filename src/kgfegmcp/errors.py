@@ -147,6 +147,12 @@ class WorkflowInstructionsTooLargeError(KgfegmcpError):
     code = "workflow_instructions_too_large"
 
 
+class InvalidRequestError(KgfegmcpError):
+    """Arguments do not match the published schema (raised at the MCP boundary, never coerced)."""
+
+    code = "invalid_request"
+
+
 class InvalidCursorError(KgfegmcpError):
     """Pagination cursor malformed, stale, or request-mismatched."""
 

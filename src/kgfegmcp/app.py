@@ -1,0 +1,47 @@
+"""FastMCP assembly: lifespan-built state, strict input validation, duplicate rejection, masked errors.
+
+Importing this module loads nothing; the catalog is built when the lifespan starts (or handed in
+already built by an entry point that wants to fail before opening a transport).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastmcp import FastMCP
+from fastmcp.server.lifespan import lifespan
+
+from kgfegmcp import __version__
+from kgfegmcp.bootstrap import AppState, build_app_state
+from kgfegmcp.config import BackendSettings, load_settings
+from kgfegmcp.mcp.boundary import RequestValidationMiddleware
+from kgfegmcp.mcp.register import register
+
+INSTRUCTIONS = (
+    "KGForEdGlobalMCP serves curriculum evidence from validated, versioned graph packages: standards, "
+    "their hierarchy, learning components and stored learning progressions. It never generates text. "
+    "Start with list_frameworks, then search_standards / get_standard / get_standard_context. Keep each "
+    "framework's own terms, cite the resource links, and preserve warnings and disclosures."
+)
+
+
+def create_app(state: AppState | None = None, settings: BackendSettings | None = None) -> FastMCP:
+    """The one assembled server; entry points only choose the transport."""
+
+    @lifespan
+    async def app_lifespan(server: FastMCP) -> AsyncIterator[dict[str, Any]]:
+        yield {"state": state if state is not None else build_app_state(settings or load_settings())}
+
+    server = FastMCP(
+        name="kgfegmcp",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        lifespan=app_lifespan,
+        strict_input_validation=True,
+        on_duplicate="error",
+        mask_error_details=True,
+        middleware=[RequestValidationMiddleware()],
+    )
+    register(server)
+    return server

@@ -1,0 +1,46 @@
+"""Stateless Streamable HTTP entry point (hosted deployments). No registration or domain logic here."""
+
+from __future__ import annotations
+
+import sys
+
+from kgfegmcp.app import create_app
+from kgfegmcp.bootstrap import build_app_state
+from kgfegmcp.config import BackendSettings, load_settings
+from kgfegmcp.errors import KgfegmcpError
+from kgfegmcp.logging_setup import configure_logging
+
+
+def serve_http(settings: BackendSettings) -> None:
+    """Build the catalog first (fail fast), then serve stateless Streamable HTTP."""
+    configure_logging(settings.log_level)
+    state = build_app_state(settings)
+    url = f"http://{settings.http_host}:{settings.http_port}{settings.http_path}"
+    print(
+        f"kgfegmcp: serving {len(state.catalog.packages)} packages at {url} (stateless Streamable HTTP).\n"
+        f"Connect an MCP client to that URL, for example: fastmcp list {url}",
+        file=sys.stderr,
+        flush=True,
+    )
+    create_app(state).run(
+        transport="http",
+        host=settings.http_host,
+        port=settings.http_port,
+        path=settings.http_path,
+        stateless_http=True,
+        show_banner=False,
+        log_level=settings.log_level.lower(),
+    )
+
+
+def main() -> None:
+    """``python -m kgfegmcp.http_server``: settings from the environment."""
+    try:
+        serve_http(load_settings())
+    except KgfegmcpError as exc:
+        print(exc.public_message, file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

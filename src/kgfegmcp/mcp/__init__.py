@@ -1,0 +1,1 @@
+"""Thin MCP adapters. ``register.py`` is the only place the public surface is declared."""

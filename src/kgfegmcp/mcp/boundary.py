@@ -1,0 +1,123 @@
+"""The MCP error boundary and tool-result assembly.
+
+Domain errors leave as ``<error_code>: <message>``; anything unexpected is logged with an incident
+id and replaced by the fixed public message, so no path, trace or detail reaches a client.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+import mcp.types as mt
+from fastmcp.exceptions import ToolError, ValidationError
+from fastmcp.server.context import Context
+from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+from fastmcp.tools.base import ToolResult
+from mcp.types import ContentBlock, ResourceLink, TextContent
+from pydantic import BaseModel
+from pydantic import ValidationError as PydanticValidationError
+
+from kgfegmcp.bootstrap import AppState
+from kgfegmcp.errors import INTERNAL_ERROR_MESSAGES, InvalidRequestError, KgfegmcpError
+from kgfegmcp.models import canonical_json
+
+log = logging.getLogger("kgfegmcp.mcp")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def app_state(ctx: Context) -> AppState:
+    """The lifespan's immutable state."""
+    state = ctx.lifespan_context.get("state")
+    if not isinstance(state, AppState):
+        raise RuntimeError("the server lifespan has not built its state")
+    return state
+
+
+def tool_boundary(handler: Callable[P, R]) -> Callable[P, R]:
+    """Translate domain errors; mask and log everything unexpected."""
+
+    @functools.wraps(handler)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return handler(*args, **kwargs)
+        except KgfegmcpError as exc:
+            if exc.details:
+                log.info("%s: %s", exc.code, exc.details)
+            raise ToolError(exc.public_message) from None
+        except ToolError:
+            raise
+        except Exception:
+            incident = uuid.uuid4().hex[:12]
+            log.exception("incident %s in tool %s", incident, handler.__name__)
+            raise ToolError(INTERNAL_ERROR_MESSAGES["tool"]) from None
+
+    return wrapper
+
+
+def text_block(text: str) -> TextContent:
+    """One text content block."""
+    return TextContent(type="text", text=text)
+
+
+def link_block(uri: str, name: str, description: str | None = None) -> ResourceLink:
+    """A resource_link content block citing evidence."""
+    return ResourceLink(type="resource_link", uri=uri, name=name, description=description)
+
+
+def continuation_block(tool: str, request: BaseModel, next_cursor: str | None) -> TextContent | None:
+    """The model-visible ``nextRequest`` block: the request with defaults omitted, cursor replaced."""
+    if next_cursor is None:
+        return None
+    wire = request.model_dump(mode="json", by_alias=True, exclude_defaults=True, exclude={"cursor"})
+    wire["cursor"] = next_cursor
+    body = {"continuationTool": tool, "nextRequest": {"request": wire}}
+    return text_block("Continue with:\n" + json.dumps(body, ensure_ascii=False, sort_keys=True))
+
+
+def summary_result(
+    structured: dict[str, Any], summary: str, extra: list[ContentBlock | None] | None = None
+) -> ToolResult:
+    """Structured content plus a deterministic text summary (and optional extra blocks)."""
+    blocks: list[ContentBlock] = [text_block(summary)]
+    blocks.extend(block for block in (extra or []) if block is not None)
+    return ToolResult(content=blocks, structured_content=structured)
+
+
+def canonical_result(structured: dict[str, Any], extra: list[ContentBlock] | None = None) -> ToolResult:
+    """The complete canonical JSON as text, parsing to exactly the structured content."""
+    return ToolResult(content=[text_block(canonical_json(structured)), *(extra or [])], structured_content=structured)
+
+
+def _validation_summary(error: PydanticValidationError) -> str:
+    """Field paths and reasons only: the rejected values are not echoed back."""
+    problems = []
+    for item in error.errors()[:10]:
+        where = ".".join(str(part) for part in item["loc"]) or "request"
+        problems.append(f"{where}: {item['msg']}")
+    return "; ".join(problems)
+
+
+class RequestValidationMiddleware(Middleware):
+    """Rejected arguments become ``invalid_request: <field>: <reason>``; nothing is coerced."""
+
+    async def on_call_tool(
+        self,
+        context: MiddlewareContext[mt.CallToolRequestParams],
+        call_next: CallNext[mt.CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
+        try:
+            return await call_next(context)
+        except ValidationError as exc:
+            cause = exc.__cause__
+            detail = _validation_summary(cause) if isinstance(cause, PydanticValidationError) else "arguments rejected"
+            error = InvalidRequestError(
+                f"{detail}.", hint="Send exactly the published schema: camelCase fields, no extras, JSON types."
+            )
+            raise ToolError(error.public_message) from None

@@ -1,0 +1,31 @@
+"""STDIO entry point (local MCP hosts, the MCPB bundle). No registration or domain logic here."""
+
+from __future__ import annotations
+
+import sys
+
+from kgfegmcp.app import create_app
+from kgfegmcp.bootstrap import build_app_state
+from kgfegmcp.config import BackendSettings, load_settings
+from kgfegmcp.errors import KgfegmcpError
+from kgfegmcp.logging_setup import configure_logging
+
+
+def serve_stdio(settings: BackendSettings) -> None:
+    """Build the catalog first (fail fast, non-zero exit), then serve over STDIO."""
+    configure_logging(settings.log_level)
+    state = build_app_state(settings)
+    create_app(state).run(transport="stdio", show_banner=False)
+
+
+def main() -> None:
+    """``python -m kgfegmcp.mcpb_server``: settings from the environment."""
+    try:
+        serve_stdio(load_settings())
+    except KgfegmcpError as exc:
+        print(exc.public_message, file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Rights-aware resources: URI templates, rights and size policy, representations."""

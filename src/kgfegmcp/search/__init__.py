@@ -1,0 +1,1 @@
+"""Package-local lexical and code search (no embeddings, no hidden synonyms)."""

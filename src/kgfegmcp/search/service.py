@@ -1,0 +1,236 @@
+"""SearchService: package-local indexes built once from the accepted catalog.
+
+Ranking is deterministic: exact/derived code matches first (package order, file order), then
+lexical matches by BM25 score with (package order, file position) as the stable tie-break.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.graph.store import GraphStore
+from kgfegmcp.packages.records import ItemNode
+from kgfegmcp.search.code_index import CodeIndex
+from kgfegmcp.search.normalize import query_tokens
+from kgfegmcp.search.text_index import TextIndex
+
+MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    """Facet filters; each value matches a source term or its normalised facet exactly."""
+
+    grade_levels: frozenset[str] = frozenset()
+    statement_types: frozenset[str] = frozenset()
+    academic_subjects: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One matching item of one package."""
+
+    package_order: int
+    item: ItemNode
+    position: int
+    score: float
+    match_type: MatchType
+
+
+@dataclass(frozen=True, slots=True)
+class SearchWarning:
+    """A capability or evidence limitation met while searching."""
+
+    code: str
+    message: str
+    graph_package_id: str
+
+
+class PackageSearchIndex:
+    """Text and code indexes of one package (standards items only, never components)."""
+
+    def __init__(self, store: GraphStore) -> None:
+        runtime = store.runtime
+        self.store = store
+        self.runtime = runtime
+        policy = runtime.profile.profile.code_policy
+        caps = runtime.manifest.capabilities
+        positions = {item.identifier: store.item_order(item.identifier) for item in runtime.items}
+        self.text = (
+            TextIndex((positions[i.identifier], f"{i.statement_code or ''} {i.description}") for i in runtime.items)
+            if caps.text_search
+            else None
+        )
+        self.codes = (
+            CodeIndex(
+                ((i.statement_code, positions[i.identifier]) for i in runtime.items if i.statement_code),
+                policy.normalization,
+            )
+            if caps.exact_code_search and policy.exact_search
+            else None
+        )
+        self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
+        self.partial_codes = policy.codes_present != "allStandards"
+        self.derived_separator = policy.derived_parent_separator
+
+    def item_at(self, position: int) -> ItemNode:
+        node = self.store.node_at(position)
+        assert isinstance(node, ItemNode)
+        return node
+
+
+class SearchService:
+    """All package-local indexes of one catalog."""
+
+    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore]) -> None:
+        self.catalog = catalog
+        self._indexes = {p.graph_package_id: PackageSearchIndex(stores[p.graph_package_id]) for p in catalog.packages}
+
+    def index(self, runtime: PackageRuntime) -> PackageSearchIndex:
+        """The index of one accepted package."""
+        return self._indexes[runtime.graph_package_id]
+
+    def search(
+        self,
+        packages: Sequence[PackageRuntime],
+        query: str,
+        mode: Literal["auto", "text", "code"],
+        code_match: Literal["exact", "prefix"],
+        filters: SearchFilters,
+    ) -> tuple[list[SearchHit], list[SearchWarning]]:
+        """Every hit in final order, plus warnings (sorted, deterministic)."""
+        code_hits: list[SearchHit] = []
+        text_hits: list[SearchHit] = []
+        warnings: list[SearchWarning] = []
+        tokens = query_tokens(query) if mode != "code" else []
+        for order, runtime in enumerate(packages):
+            index = self._indexes[runtime.graph_package_id]
+            if mode in ("code", "auto"):
+                code_hits.extend(self._code(order, index, query, mode, code_match, warnings))
+            if mode in ("text", "auto"):
+                if index.text is None:
+                    warnings.append(
+                        SearchWarning(
+                            "text_search_unavailable",
+                            "This package does not support lexical text search.",
+                            runtime.graph_package_id,
+                        )
+                    )
+                else:
+                    text_hits.extend(
+                        SearchHit(order, index.item_at(position), position, score, "text")
+                        for position, score in index.text.search(tokens)
+                    )
+        seen: set[tuple[int, int]] = set()
+        ordered: list[SearchHit] = []
+        text_hits.sort(key=lambda h: (-h.score, h.package_order, h.position))
+        for hit in [*code_hits, *text_hits]:
+            key = (hit.package_order, hit.position)
+            if key in seen or not _passes(hit.item, packages[hit.package_order], filters):
+                continue
+            seen.add(key)
+            ordered.append(hit)
+        warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
+        return ordered, warnings
+
+    @staticmethod
+    def _code(
+        order: int,
+        index: PackageSearchIndex,
+        query: str,
+        mode: str,
+        code_match: str,
+        warnings: list[SearchWarning],
+    ) -> list[SearchHit]:
+        package_id = index.runtime.graph_package_id
+        if index.codes is None:
+            if mode == "code":
+                warnings.append(
+                    SearchWarning("code_search_unavailable", "This package does not support code search.", package_id)
+                )
+            return []
+        if index.partial_codes and mode == "code":
+            warnings.append(
+                SearchWarning(
+                    "partial_code_coverage",
+                    "Not every item in this package carries a code; code search cannot find the others.",
+                    package_id,
+                )
+            )
+        if code_match == "prefix":
+            if not index.prefix_allowed:
+                warnings.append(
+                    SearchWarning(
+                        "code_prefix_unavailable", "This package does not allow prefix code search.", package_id
+                    )
+                )
+                return []
+            return [SearchHit(order, index.item_at(p), p, 0.0, "code_prefix") for p in index.codes.prefix(query)]
+        positions = index.codes.exact(query)
+        if len(positions) > 1:
+            warnings.append(
+                SearchWarning(
+                    "multiple_code_matches",
+                    f"The code matches {len(positions)} items in this package; select one by nodeId.",
+                    package_id,
+                )
+            )
+        if positions or mode != "code":
+            return [SearchHit(order, index.item_at(p), p, 0.0, "code_exact") for p in positions]
+        return SearchService._derived_parent(order, index, query, warnings)
+
+    @staticmethod
+    def _derived_parent(
+        order: int, index: PackageSearchIndex, query: str, warnings: list[SearchWarning]
+    ) -> list[SearchHit]:
+        separator = index.derived_separator
+        assert index.codes is not None
+        package_id = index.runtime.graph_package_id
+        if not separator or separator not in query.strip():
+            return []
+        parent_code = query.strip().rsplit(separator, 1)[0]
+        positions = index.codes.exact(parent_code)
+        if not positions:
+            warnings.append(
+                SearchWarning(
+                    "derived_parent_code_not_found",
+                    f"No item has the code {query.strip()!r}, nor its derived parent code {parent_code!r}.",
+                    package_id,
+                )
+            )
+            return []
+        if len(positions) > 1:
+            warnings.append(
+                SearchWarning(
+                    "derived_parent_code_multiple",
+                    f"The derived parent code {parent_code!r} matches {len(positions)} items.",
+                    package_id,
+                )
+            )
+        return [SearchHit(order, index.item_at(p), p, 0.0, "derived_parent_code") for p in positions]
+
+
+def _passes(item: ItemNode, runtime: PackageRuntime, filters: SearchFilters) -> bool:
+    profile = runtime.profile.profile
+    if filters.grade_levels:
+        terms: set[str] = set()
+        for label in item.grade_level:
+            terms.add(label)
+            declared = profile.grade_label(label)
+            if declared is not None:
+                terms.add(declared.facet)
+        if not terms & filters.grade_levels:
+            return False
+    if filters.statement_types:
+        rule = profile.statement_type(item.statement_type)
+        types = {item.statement_type, *([rule.normalized] if rule else [])}
+        if not types & filters.statement_types:
+            return False
+    if filters.academic_subjects:
+        subject = item.academic_subject or runtime.framework.academic_subject
+        if subject not in filters.academic_subjects:
+            return False
+    return True

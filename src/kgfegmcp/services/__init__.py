@@ -1,0 +1,1 @@
+"""Application services: behaviour beneath the protocol boundary (they never import ``mcp``)."""

@@ -1,0 +1,335 @@
+"""Catalog, framework metadata, capabilities and statistics (package-level, so shared by both kinds)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.errors import InvalidCursorError
+from kgfegmcp.graph.store import GraphStore
+from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS
+from kgfegmcp.profiles.model import InterpretationProfile
+from kgfegmcp.resources import uris
+from kgfegmcp.services.requests import (
+    MAX_CODE_QUERY_CHARS,
+    MAX_FACETS,
+    MAX_SELECTORS,
+    GetCapabilitiesRequest,
+    GetFrameworkRequest,
+    GetFrameworkStatisticsRequest,
+    ListFrameworksRequest,
+)
+from kgfegmcp.services.views import (
+    DisclosureView,
+    PackageIdentity,
+    PageInfo,
+    ResultModel,
+    disclosures,
+    package_identity,
+)
+
+LIST_FRAMEWORKS = "list_frameworks"
+
+
+class GraphTypesView(ResultModel):
+    """How a package is filed and what it contains."""
+
+    filed_as: str
+    contains: list[str]
+
+
+class FrameworkSummary(ResultModel):
+    """One accepted package in catalog listings."""
+
+    graph_package_id: str
+    framework_id: str
+    snapshot_id: str
+    title: str
+    name: str
+    jurisdiction: str
+    academic_subject: str
+    in_language: str
+    is_current: bool
+    graph_types: GraphTypesView
+    standards_items: int
+    learning_components: int
+    learning_progression_links: int
+    uri: str
+    manifest_uri: str
+
+
+class ListFrameworksResult(ResultModel):
+    """One catalog page."""
+
+    frameworks: list[FrameworkSummary]
+    total: int
+    page: PageInfo
+    catalog_fingerprint: str
+
+
+class FrameworkDetail(ResultModel):
+    """Everything public about one package, with its rights and disclosures."""
+
+    framework: FrameworkSummary
+    description: str | None = None
+    source: dict[str, Any]
+    rights: dict[str, Any]
+    capabilities: dict[str, bool]
+    validation: dict[str, Any]
+    supersedes: str | None = None
+    disclosures: list[DisclosureView]
+    package: PackageIdentity
+
+
+class PackageCapabilities(ResultModel):
+    """What one package supports, straight from its validated manifest and bound profile."""
+
+    graph_package_id: str
+    capabilities: dict[str, bool]
+    hierarchy_rule: str
+    max_hierarchy_depth: int
+    code_policy: dict[str, Any]
+    search_facets: list[str]
+    progression_labels: list[str]
+    graph_types: GraphTypesView
+
+
+class CapabilitiesResult(ResultModel):
+    """Server-wide behaviour plus, when selected, one package's capabilities."""
+
+    server: dict[str, Any]
+    packages: list[PackageCapabilities]
+
+
+class StatisticsResult(ResultModel):
+    """Standards and learning components as separately labelled blocks; never combined totals."""
+
+    package: PackageIdentity
+    standards: dict[str, Any]
+    learning_components: dict[str, Any]
+    learning_progressions: dict[str, Any]
+    unresolved_items: int
+    disclosures: list[DisclosureView]
+
+
+def _graph_types(runtime: PackageRuntime) -> GraphTypesView:
+    types = runtime.manifest.graph_types
+    return GraphTypesView(filed_as=types.filed_as, contains=list(types.contains))
+
+
+def framework_summary(runtime: PackageRuntime) -> FrameworkSummary:
+    """The catalog entry of one package."""
+    manifest, framework = runtime.manifest, runtime.framework
+    relationships = manifest.counts.relationships
+    return FrameworkSummary(
+        graph_package_id=runtime.graph_package_id,
+        framework_id=runtime.framework_id,
+        snapshot_id=runtime.snapshot_id,
+        title=manifest.title,
+        name=framework.name,
+        jurisdiction=framework.jurisdiction,
+        academic_subject=framework.academic_subject,
+        in_language=framework.in_language,
+        is_current=manifest.is_current,
+        graph_types=_graph_types(runtime),
+        standards_items=manifest.counts.standards.items,
+        learning_components=manifest.counts.learning_components.components,
+        learning_progression_links=relationships.builds_towards + relationships.relates_to,
+        uri=uris.snapshot_uri(runtime.framework_id, runtime.snapshot_id),
+        manifest_uri=uris.manifest_uri(runtime.framework_id, runtime.snapshot_id),
+    )
+
+
+class FrameworkService:
+    """Catalog discovery and package-level metadata."""
+
+    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], cursors: CursorCodec) -> None:
+        self._catalog = catalog
+        self._stores = stores
+        self._cursors = cursors
+
+    def list_frameworks(self, request: ListFrameworksRequest) -> ListFrameworksResult:
+        """Filtered, paged catalog in (framework id, snapshot id) order."""
+        fingerprint = request_fingerprint(request)
+        offset = 0
+        if request.cursor is not None:
+            offset = int(self._cursors.decode(request.cursor, LIST_FRAMEWORKS, fingerprint).get("offset", -1))
+        selected = [p for p in self._catalog.packages if self._matches(p, request)]
+        if not 0 <= offset <= len(selected):
+            raise InvalidCursorError("The cursor points outside this catalog page sequence.")
+        page = selected[offset : offset + request.limit]
+        next_offset = offset + len(page)
+        has_more = next_offset < len(selected)
+        return ListFrameworksResult(
+            frameworks=[framework_summary(p) for p in page],
+            total=len(selected),
+            page=PageInfo(
+                limit=request.limit,
+                returned=len(page),
+                has_more=has_more,
+                next_cursor=self._cursors.encode(LIST_FRAMEWORKS, fingerprint, {"offset": next_offset})
+                if has_more
+                else None,
+            ),
+            catalog_fingerprint=self._catalog.fingerprint,
+        )
+
+    @staticmethod
+    def _matches(runtime: PackageRuntime, request: ListFrameworksRequest) -> bool:
+        framework = runtime.framework
+        if not request.include_non_current and not runtime.manifest.is_current:
+            return False
+        if request.framework_ids is not None and runtime.framework_id not in request.framework_ids:
+            return False
+        if request.jurisdiction is not None and framework.jurisdiction != request.jurisdiction:
+            return False
+        if request.academic_subject is not None and framework.academic_subject != request.academic_subject:
+            return False
+        if request.in_language is not None and framework.in_language != request.in_language:
+            return False
+        contains = set(runtime.manifest.graph_types.contains)
+        return request.graph_types is None or set(request.graph_types) <= contains
+
+    def get_framework(self, request: GetFrameworkRequest) -> FrameworkDetail:
+        """One package's public metadata."""
+        runtime = self._catalog.resolve(request.framework_id, request.snapshot_id)
+        manifest = runtime.manifest
+        return FrameworkDetail(
+            framework=framework_summary(runtime),
+            description=runtime.framework.description,
+            source=manifest.source.to_wire(),
+            rights=manifest.rights.to_wire(),
+            capabilities=manifest.capabilities.to_wire(),
+            validation={
+                "status": manifest.validation.status,
+                "acceptedFrom": runtime.accepted_from,
+                "validatorVersion": manifest.validation.validator_version,
+                "reportUri": uris.validation_uri(runtime.framework_id, runtime.snapshot_id),
+            },
+            supersedes=manifest.supersedes,
+            disclosures=disclosures(runtime),
+            package=package_identity(runtime),
+        )
+
+    def get_capabilities(self, request: GetCapabilitiesRequest) -> CapabilitiesResult:
+        """Truthful server behaviour, and package capabilities for the selection (or every package)."""
+        if request.framework_id is not None:
+            selected = [self._catalog.resolve(request.framework_id, request.snapshot_id)]
+        else:
+            selected = list(self._catalog.packages)
+        server = {
+            "readOnly": True,
+            "callsModels": False,
+            "semanticSearch": False,
+            "embeddings": False,
+            "searchModes": ["auto", "text", "code"],
+            "codeMatches": ["exact", "prefix"],
+            "crossFrameworkLinks": False,
+            "acceptedPackages": len(self._catalog.packages),
+            "catalogFingerprint": self._catalog.fingerprint,
+            "limits": {
+                "listFrameworksLimit": {"min": 1, "max": 100, "default": 25},
+                "searchStandardsLimit": {"min": 1, "max": 100, "default": 25},
+                "textQueryCharacters": {"min": 1, "max": 512},
+                "textQueryTokens": {"max": 32},
+                "codeQueryCharacters": {"min": 1, "max": MAX_CODE_QUERY_CHARS},
+                "selectorArrays": {"max": MAX_SELECTORS},
+                "facetArrays": {"max": MAX_FACETS},
+                "cursorCharacters": {"max": 4096},
+            },
+        }
+        return CapabilitiesResult(server=server, packages=[self._package_capabilities(p) for p in selected])
+
+    @staticmethod
+    def _package_capabilities(runtime: PackageRuntime) -> PackageCapabilities:
+        profile = runtime.profile.profile
+        policy = profile.code_policy
+        return PackageCapabilities(
+            graph_package_id=runtime.graph_package_id,
+            capabilities=runtime.manifest.capabilities.to_wire(),
+            hierarchy_rule=profile.hierarchy.rule,
+            max_hierarchy_depth=profile.hierarchy.max_depth,
+            code_policy={
+                "codesPresent": policy.codes_present,
+                "unique": policy.unique,
+                "normalization": policy.normalization,
+                "exactSearch": runtime.manifest.capabilities.exact_code_search,
+                "prefixSearch": runtime.manifest.capabilities.prefix_code_search,
+                "derivedParentSeparator": policy.derived_parent_separator,
+            },
+            search_facets=list(profile.search_facets),
+            progression_labels=list(profile.progression_labels),
+            graph_types=_graph_types(runtime),
+        )
+
+    def get_framework_statistics(self, request: GetFrameworkStatisticsRequest) -> StatisticsResult:
+        """Counts computed from the accepted runtime, standards and components kept apart."""
+        runtime = self._catalog.resolve(request.framework_id, request.snapshot_id)
+        store = self._stores[runtime.graph_package_id]
+        profile = runtime.profile.profile
+        by_type = Counter(item.statement_type for item in runtime.items)
+        by_grade: Counter[str] = Counter()
+        multi_parent = 0
+        for item in runtime.items:
+            rule = profile.statement_type(item.statement_type)
+            if rule is not None and rule.role == "standard":
+                by_grade.update(item.grade_level)
+            if len(store.parents(item.identifier)) > 1:
+                multi_parent += 1
+        types = []
+        for source_type, count in sorted(by_type.items()):
+            rule = profile.statement_type(source_type)
+            types.append(
+                {
+                    "sourceType": source_type,
+                    "normalized": rule.normalized if rule else None,
+                    "role": rule.role if rule else None,
+                    "items": count,
+                }
+            )
+        grades = []
+        for label in sorted(by_grade, key=lambda g: (_grade_order(profile, g), g)):
+            declared = profile.grade_label(label)
+            grades.append(
+                {
+                    "sourceLabel": label,
+                    "facet": declared.facet if declared else None,
+                    "display": declared.display if declared else None,
+                    "standards": by_grade[label],
+                }
+            )
+        counts = runtime.manifest.counts
+        supported = {rel.target_identifier for rel in runtime.relationships if rel.label == SUPPORTS}
+        return StatisticsResult(
+            package=package_identity(runtime),
+            standards={
+                "items": counts.standards.items,
+                "standards": counts.standards.standards,
+                "groupings": counts.standards.groupings,
+                "itemsWithCode": counts.standards.items_with_code,
+                "byStatementType": types,
+                "standardsByGradeLevel": grades,
+                "hasChildRelationships": counts.relationships.has_child,
+                "multiParentItems": multi_parent,
+                "hierarchyRule": profile.hierarchy.rule,
+            },
+            learning_components={
+                "components": counts.learning_components.components,
+                "supportsRelationships": counts.relationships.supports,
+                "standardsWithComponents": len(supported),
+            },
+            learning_progressions={
+                BUILDS_TOWARDS: counts.relationships.builds_towards,
+                RELATES_TO: counts.relationships.relates_to,
+            },
+            unresolved_items=counts.unresolved_items,
+            disclosures=disclosures(runtime),
+        )
+
+
+def _grade_order(profile: InterpretationProfile, label: str) -> int:
+    """Position of a grade label in the profile's local sequence (unknown labels last)."""
+    declared = profile.grade_label(label)
+    return declared.order if declared is not None else 10_000
