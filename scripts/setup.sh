@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Set up KGForEdGlobalMCP on a fresh machine and build + validate the default catalog.
+# Set up KGForEdGlobalMCP on a fresh machine, build + validate the default catalog, and serve it.
 #
-#   scripts/setup.sh
+#   scripts/setup.sh              set up, build, validate, then serve over HTTP on 127.0.0.1
+#   scripts/setup.sh --no-serve   stop after building and validating
 #
 # 1. scripts/install.sh: create .venv if missing, `pip install -e '.[dev,sources]'` (the `sources`
 #    extra pins bncc==0.5.1), then bncc-mcp==0.1.0 and chiron-common-core-standards==0.1.0 with
@@ -9,6 +10,8 @@
 # 2. Build the BNCC (4 packages) and CCSS ELA graph packages as pending packages into the
 #    graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR, default data/graph_packages).
 # 3. Validate the root: pending packages get their terminal state; terminal ones are re-checked.
+# 4. Serve the accepted catalog over stateless Streamable HTTP at
+#    http://127.0.0.1:${KGFEGMCP_HTTP_PORT:-8765}/mcp until interrupted (Ctrl-C).
 #
 # Running it again rebuilds the same pending bytes and revalidates them, so the packages end up
 # byte-identical (check with: find data/graph_packages -type f | sort | xargs sha256sum).
@@ -16,9 +19,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROOT="${KGFEGMCP_GRAPH_PACKAGES_DIR:-data/graph_packages}"
+SERVE=1
+for argument in "$@"; do
+  case "$argument" in
+    --no-serve) SERVE=0 ;;
+    *) echo "usage: scripts/setup.sh [--no-serve]" >&2; exit 2 ;;
+  esac
+done
 
 scripts/install.sh
 mkdir -p "${ROOT}"
 .venv/bin/kgfegmcp packages build --source bncc --out "${ROOT}"
 .venv/bin/kgfegmcp packages build --source ccss --out "${ROOT}"
 .venv/bin/kgfegmcp packages validate "${ROOT}"
+
+if [ "$SERVE" -eq 1 ]; then
+  exec .venv/bin/kgfegmcp serve --transport http --host 127.0.0.1 --root "${ROOT}"
+fi

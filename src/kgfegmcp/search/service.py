@@ -41,6 +41,15 @@ class SearchHit:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchOutcome:
+    """The first ``needed`` hits in final order, the exact total, and warnings."""
+
+    hits: list[SearchHit]
+    total: int
+    warnings: list[SearchWarning]
+
+
+@dataclass(frozen=True, slots=True)
 class SearchWarning:
     """A capability or evidence limitation met while searching."""
 
@@ -60,7 +69,14 @@ class PackageSearchIndex:
         caps = runtime.manifest.capabilities
         positions = {item.identifier: store.item_order(item.identifier) for item in runtime.items}
         self.text = (
-            TextIndex((positions[i.identifier], f"{i.statement_code or ''} {i.description}") for i in runtime.items)
+            TextIndex(
+                (
+                    positions[i.identifier],
+                    f"{i.statement_code or ''} {i.description}",
+                    " ".join(self._parent_text(store, i.identifier)),
+                )
+                for i in runtime.items
+            )
             if caps.text_search
             else None
         )
@@ -72,9 +88,23 @@ class PackageSearchIndex:
             if caps.exact_code_search and policy.exact_search
             else None
         )
+        self.facets = {positions[i.identifier]: _facet_terms(i, runtime) for i in runtime.items}
         self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
         self.partial_codes = policy.codes_present != "allStandards"
         self.derived_separator = policy.derived_parent_separator
+
+    @staticmethod
+    def _parent_text(store: GraphStore, identifier: str) -> list[str]:
+        return [parent.description for parent in (store.item(p) for p in store.parents(identifier)) if parent]
+
+    def passes(self, position: int, filters: SearchFilters) -> bool:
+        """Whether the item at ``position`` satisfies every facet filter."""
+        grades, types, subject = self.facets[position]
+        return (
+            (not filters.grade_levels or bool(grades & filters.grade_levels))
+            and (not filters.statement_types or bool(types & filters.statement_types))
+            and (not filters.academic_subjects or subject in filters.academic_subjects)
+        )
 
     def item_at(self, position: int) -> ItemNode:
         node = self.store.node_at(position)
@@ -100,41 +130,63 @@ class SearchService:
         mode: Literal["auto", "text", "code"],
         code_match: Literal["exact", "prefix"],
         filters: SearchFilters,
-    ) -> tuple[list[SearchHit], list[SearchWarning]]:
-        """Every hit in final order, plus warnings (sorted, deterministic)."""
-        code_hits: list[SearchHit] = []
-        text_hits: list[SearchHit] = []
+        needed: int,
+    ) -> SearchOutcome:
+        """The first ``needed`` hits in final order, the exact total and sorted warnings.
+
+        Without filters each package's index returns only the rows that can reach the first
+        ``needed`` places, and totals come from a count, so a page costs little however many
+        documents match; with filters every match is checked.
+        """
         warnings: list[SearchWarning] = []
         tokens = query_tokens(query) if mode != "code" else []
+        filtered = bool(filters.grade_levels or filters.statement_types or filters.academic_subjects)
+        code_hits: list[SearchHit] = []
+        text_rows: list[tuple[float, int, int]] = []
+        text_total = 0
         for order, runtime in enumerate(packages):
             index = self._indexes[runtime.graph_package_id]
+            package_codes: list[SearchHit] = []
             if mode in ("code", "auto"):
-                code_hits.extend(self._code(order, index, query, mode, code_match, warnings))
-            if mode in ("text", "auto"):
-                if index.text is None:
-                    warnings.append(
-                        SearchWarning(
-                            "text_search_unavailable",
-                            "This package does not support lexical text search.",
-                            runtime.graph_package_id,
-                        )
-                    )
-                else:
-                    text_hits.extend(
-                        SearchHit(order, index.item_at(position), position, score, "text")
-                        for position, score in index.text.search(tokens)
-                    )
-        seen: set[tuple[int, int]] = set()
-        ordered: list[SearchHit] = []
-        text_hits.sort(key=lambda h: (-h.score, h.package_order, h.position))
-        for hit in [*code_hits, *text_hits]:
-            key = (hit.package_order, hit.position)
-            if key in seen or not _passes(hit.item, packages[hit.package_order], filters):
+                package_codes = self._code(order, index, query, mode, code_match, warnings)
+                code_hits.extend(package_codes)
+            if mode == "code":
                 continue
-            seen.add(key)
-            ordered.append(hit)
+            if index.text is None:
+                warnings.append(
+                    SearchWarning(
+                        "text_search_unavailable",
+                        "This package does not support lexical text search.",
+                        runtime.graph_package_id,
+                    )
+                )
+                continue
+            limit = None if filtered else needed + len(package_codes)
+            rows, count = index.text.ranked(tokens, limit)
+            text_rows.extend((-score, order, position) for position, score in rows)
+            if not filtered:
+                overlap = sum(1 for hit in package_codes if index.text.matches(tokens, hit.position))
+                text_total += count - overlap
+        code_hits = [
+            h
+            for h in code_hits
+            if not filtered or self._indexes[packages[h.package_order].graph_package_id].passes(h.position, filters)
+        ]
+        claimed = {(h.package_order, h.position) for h in code_hits}
+        text_rows.sort()
+        text_hits: list[SearchHit] = []
+        for negative_score, order, position in text_rows:
+            if (order, position) in claimed:
+                continue
+            index = self._indexes[packages[order].graph_package_id]
+            if filtered and not index.passes(position, filters):
+                continue
+            text_hits.append(SearchHit(order, index.item_at(position), position, -negative_score, "text"))
+            if not filtered and len(code_hits) + len(text_hits) >= needed:
+                break
+        total = len(code_hits) + (len(text_hits) if filtered else text_total)
         warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
-        return ordered, warnings
+        return SearchOutcome([*code_hits, *text_hits][:needed], total, warnings)
 
     @staticmethod
     def _code(
@@ -213,24 +265,15 @@ class SearchService:
         return [SearchHit(order, index.item_at(p), p, 0.0, "derived_parent_code") for p in positions]
 
 
-def _passes(item: ItemNode, runtime: PackageRuntime, filters: SearchFilters) -> bool:
+def _facet_terms(item: ItemNode, runtime: PackageRuntime) -> tuple[frozenset[str], frozenset[str], str]:
+    """Source terms and their normalised facets, which filters may name either way."""
     profile = runtime.profile.profile
-    if filters.grade_levels:
-        terms: set[str] = set()
-        for label in item.grade_level:
-            terms.add(label)
-            declared = profile.grade_label(label)
-            if declared is not None:
-                terms.add(declared.facet)
-        if not terms & filters.grade_levels:
-            return False
-    if filters.statement_types:
-        rule = profile.statement_type(item.statement_type)
-        types = {item.statement_type, *([rule.normalized] if rule else [])}
-        if not types & filters.statement_types:
-            return False
-    if filters.academic_subjects:
-        subject = item.academic_subject or runtime.framework.academic_subject
-        if subject not in filters.academic_subjects:
-            return False
-    return True
+    grades: set[str] = set()
+    for label in item.grade_level:
+        grades.add(label)
+        declared = profile.grade_label(label)
+        if declared is not None:
+            grades.add(declared.facet)
+    rule = profile.statement_type(item.statement_type)
+    types = {item.statement_type, *([rule.normalized] if rule else [])}
+    return frozenset(grades), frozenset(types), item.academic_subject or runtime.framework.academic_subject

@@ -1,34 +1,87 @@
-"""Lexical index on SQLite FTS5 (BM25, ``unicode61 remove_diacritics 2``), one per package."""
+"""Lexical index on SQLite FTS5 (BM25, ``unicode61 remove_diacritics 2``), one per package.
+
+Each document has its own text and an optional context column (the names of the groupings it sits
+directly under, weighted like the text: the source's own classification), so a query naming an
+object of knowledge finds the standards beneath it.
+Tokens present in more than half of the documents carry no BM25 weight (FTS5 clamps their IDF);
+they select matches only when the query has no other token, which keeps ranking identical and
+avoids scoring nearly every document for words such as "de" or "the".
+"""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+TEXT_WEIGHT = 1.0
+CONTEXT_WEIGHT = 1.0
 
 
 class TextIndex:
-    """Documents are (position, text); results rank by BM25 with position as the tie-break."""
+    """Documents are (position, text[, context]); ranked by BM25, position breaks ties."""
 
-    def __init__(self, documents: Iterable[tuple[int, str]]) -> None:
+    def __init__(self, documents: Iterable[Sequence[object]]) -> None:
         self._connection = sqlite3.connect(":memory:", check_same_thread=False)
         self._lock = threading.Lock()
+        rows = []
+        for document in documents:
+            position, text, *rest = document
+            rows.append((position, text, rest[0] if rest else ""))
         with self._connection:
             self._connection.execute(
-                "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 2')"
+                "CREATE VIRTUAL TABLE docs USING fts5(body, context, tokenize='unicode61 remove_diacritics 2')"
             )
-            self._connection.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", documents)
+            self._connection.executemany("INSERT INTO docs(rowid, body, context) VALUES (?, ?, ?)", rows)
             self._connection.execute("INSERT INTO docs(docs) VALUES ('optimize')")
+            self._connection.execute("CREATE VIRTUAL TABLE vocab USING fts5vocab(docs, 'row')")
+            self._document_frequency = dict(self._connection.execute("SELECT term, doc FROM vocab").fetchall())
+        self._documents = len(rows)
+
+    @property
+    def documents(self) -> int:
+        """Indexed documents."""
+        return self._documents
+
+    def selecting_tokens(self, folded_tokens: list[str]) -> list[str]:
+        """The tokens that select matches: the informative ones, or all when none is informative."""
+        informative = [t for t in folded_tokens if 0 < self._document_frequency.get(t, 0) * 2 <= self._documents]
+        return informative or [t for t in folded_tokens if self._document_frequency.get(t, 0) > 0]
+
+    @staticmethod
+    def _expression(tokens: list[str]) -> str:
+        return " OR ".join('"' + token.replace('"', '""') + '"' for token in tokens)
+
+    def ranked(self, folded_tokens: list[str], limit: int | None = None) -> tuple[list[tuple[int, float]], int]:
+        """Best-first ``(position, score)`` rows (at most ``limit``) and the total number of matches."""
+        tokens = self.selecting_tokens(folded_tokens)
+        if not tokens:
+            return [], 0
+        expression = self._expression(tokens)
+        order = f"ORDER BY bm25(docs, {TEXT_WEIGHT}, {CONTEXT_WEIGHT}), rowid"
+        with self._lock:
+            total = int(
+                self._connection.execute("SELECT count(*) FROM docs WHERE docs MATCH ?", (expression,)).fetchone()[0]
+            )
+            query = f"SELECT rowid, bm25(docs, {TEXT_WEIGHT}, {CONTEXT_WEIGHT}) FROM docs WHERE docs MATCH ? {order}"
+            rows = self._connection.execute(
+                query + (" LIMIT ?" if limit is not None else ""),
+                (expression, limit) if limit is not None else (expression,),
+            ).fetchall()
+        # SQLite's BM25 is negative-better; publish a positive, rounded score so output is stable.
+        return [(int(rowid), round(-float(score), 6)) for rowid, score in rows], total
 
     def search(self, folded_tokens: list[str]) -> list[tuple[int, float]]:
-        """Every document matching any token, best first: ``(position, score)`` (higher is better)."""
-        if not folded_tokens:
-            return []
-        expression = " OR ".join('"' + token.replace('"', '""') + '"' for token in folded_tokens)
+        """Every match, best first."""
+        return self.ranked(folded_tokens)[0]
+
+    def matches(self, folded_tokens: list[str], position: int) -> bool:
+        """Whether one document is among the matches of ``folded_tokens``."""
+        tokens = self.selecting_tokens(folded_tokens)
+        if not tokens:
+            return False
         with self._lock:
-            rows = self._connection.execute(
-                "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs), rowid",
-                (expression,),
-            ).fetchall()
-        # BM25 in SQLite is negative-better; publish a positive, rounded score so output is stable.
-        return [(int(rowid), round(-float(score), 6)) for rowid, score in rows]
+            row = self._connection.execute(
+                "SELECT 1 FROM docs WHERE docs MATCH ? AND rowid = ?", (self._expression(tokens), position)
+            ).fetchone()
+        return row is not None

@@ -197,12 +197,17 @@ class StandardsService:
             statement_types=frozenset(request.statement_types or ()),
             academic_subjects=frozenset(request.academic_subjects or ()),
         )
-        hits, warnings = self._search.search(packages, request.query, request.search_mode, request.code_match, filters)
-        if not isinstance(offset, int) or not 0 <= offset <= len(hits):
+        if not isinstance(offset, int) or offset < 0:
             raise InvalidCursorError("The cursor points outside this result sequence.")
+        outcome = self._search.search(
+            packages, request.query, request.search_mode, request.code_match, filters, offset + request.limit
+        )
+        if offset > outcome.total:
+            raise InvalidCursorError("The cursor points outside this result sequence.")
+        hits, warnings = outcome.hits, outcome.warnings
         page = hits[offset : offset + request.limit]
         next_offset = offset + len(page)
-        has_more = next_offset < len(hits)
+        has_more = next_offset < outcome.total
         return SearchStandardsResult(
             query=request.query,
             search_mode=request.search_mode,
@@ -215,7 +220,7 @@ class StandardsService:
                 )
                 for i, hit in enumerate(page)
             ],
-            total=len(hits),
+            total=outcome.total,
             page=PageInfo(
                 limit=request.limit,
                 returned=len(page),
