@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,8 +12,9 @@ from kgfegmcp.catalog.catalog import AcceptedCatalog, ExcludedPackage, PackageRu
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.findings import Finding
-from kgfegmcp.packages.tree import discover_packages
-from kgfegmcp.packages.validator import PackageValidator, ValidationOutcome
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.tree import PackageLocation, discover_packages
+from kgfegmcp.packages.validator import VALIDATOR_VERSION, PackageValidator, ValidationOutcome
 from kgfegmcp.profiles.repository import ProfileRepository
 
 log = logging.getLogger(__name__)
@@ -45,7 +47,8 @@ class CatalogLoader:
         for location in discovery.packages:
             if progress is not None:
                 progress(location.graph_package_id)
-            outcome = validator.validate(location, discovery.package_findings.get(location.graph_package_id, ()))
+            prior = discovery.package_findings.get(location.graph_package_id, ())
+            outcome = validator.validate(location, prior, recheck_semantics=not _sealed_by_this_validator(location))
             status = outcome.manifest.validation.status if outcome.manifest else "unreadable"
             if status in ("failed", "quarantined"):
                 excluded.append(ExcludedPackage(outcome.graph_package_id, status, _codes(outcome)))
@@ -68,6 +71,19 @@ class CatalogLoader:
                 continue
             accepted.append(_runtime(outcome, "passed" if status == "passed" else "pending"))
         return AcceptedCatalog(tuple(accepted), tuple(excluded))
+
+
+def _sealed_by_this_validator(location: PackageLocation) -> bool:
+    """Whether the manifest claims ``passed`` by this validator version (the seal is verified anyway)."""
+    try:
+        state = json.loads((location.path / MANIFEST_FILENAME).read_bytes()).get("validation", {})
+    except (OSError, ValueError, AttributeError):
+        return False
+    return (
+        isinstance(state, dict)
+        and state.get("status") == "passed"
+        and state.get("validatorVersion") == VALIDATOR_VERSION
+    )
 
 
 def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:

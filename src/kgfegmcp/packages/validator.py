@@ -228,8 +228,16 @@ class PackageValidator:
         self._profiles = profiles
         self._limit = max_findings_per_code
 
-    def validate(self, location: PackageLocation, prior_findings: Iterable[Finding] = ()) -> ValidationOutcome:
-        """Validate one package directory; the outcome carries findings and decoded content."""
+    def validate(
+        self, location: PackageLocation, prior_findings: Iterable[Finding] = (), *, recheck_semantics: bool = True
+    ) -> ValidationOutcome:
+        """Validate one package directory; the outcome carries findings and decoded content.
+
+        ``recheck_semantics=False`` is for re-opening a package this validator version already passed:
+        identity, tree, every byte (SHA-256), the profile binding, decoding and the recorded state are
+        all checked again, but topology and detailed-artifact rules are not re-derived, because they
+        are a deterministic function of exactly those verified bytes, profile and validator version.
+        """
         out = FindingCollector(self._limit)
         out.extend(prior_findings)
         manifest = self._read_manifest(location, out)
@@ -246,7 +254,7 @@ class PackageValidator:
 
         content, decoded_cleanly = self._decode_delivery(reader, out)
         build_findings = self._read_report(reader, manifest, out)
-        if decoded_cleanly:
+        if decoded_cleanly and recheck_semantics:
             checks = _SemanticChecks(manifest, profile.profile if profile else None, content, out)
             checks.run()
             _DetailedChecks(manifest, reader, content, out).run()
