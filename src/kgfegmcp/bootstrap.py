@@ -17,9 +17,18 @@ from kgfegmcp.config import BackendSettings
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.prompts.repository import PromptConfigRepository
+from kgfegmcp.search.components import ComponentSearch
 from kgfegmcp.search.service import SearchService
+from kgfegmcp.services.comparison import ComparisonService
+from kgfegmcp.services.components import LearningComponentService
+from kgfegmcp.services.evidence import EvidenceService
 from kgfegmcp.services.frameworks import FrameworkService
+from kgfegmcp.services.progressions import ProgressionService
+from kgfegmcp.services.prompts import PromptService
+from kgfegmcp.services.resources import ResourceService
 from kgfegmcp.services.standards import StandardsService
+from kgfegmcp.services.unresolved import UnresolvedEvidence
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +44,26 @@ class AppState:
     cursors: CursorCodec
     frameworks: FrameworkService
     standards: StandardsService
+    resources: ResourceService
+    evidence: EvidenceService
+    prompts: PromptService
+    unresolved: UnresolvedEvidence
+    component_search: ComponentSearch
+    components: LearningComponentService
+    progressions: ProgressionService
+    comparison: ComparisonService
 
     def __post_init__(self) -> None:
         if set(self.stores) != {p.graph_package_id for p in self.catalog.packages}:
             raise AssertionError("graph stores must cover exactly the accepted catalog")
         if self.search.catalog is not self.catalog:
             raise AssertionError("the search service must index this state's catalog")
+        if self.component_search.catalog is not self.catalog:
+            raise AssertionError("the component search must index this state's catalog")
+        if self.resources.catalog is not self.catalog:
+            raise AssertionError("the resource service must read this state's catalog")
+        if self.prompts.catalog is not self.catalog:
+            raise AssertionError("the prompt service must render for this state's catalog")
 
 
 def build_app_state(settings: BackendSettings, progress: Callable[[str], None] | None = None) -> AppState:
@@ -48,9 +71,15 @@ def build_app_state(settings: BackendSettings, progress: Callable[[str], None] |
     started = time.perf_counter()
     profiles = ProfileRepository(settings.profiles_dir)
     catalog = CatalogLoader(settings.graph_packages_dir, profiles, settings.invalid_package_policy).load(progress)
+    # Prompt configurations are resolved against the accepted catalog; a bad one stops start-up here.
+    prompt_registry = PromptConfigRepository(settings.prompts_dir).load(catalog.framework_ids())
     stores = {p.graph_package_id: GraphStore(p) for p in catalog.packages}
     search = SearchService(catalog, stores)
     cursors = CursorCodec(catalog.fingerprint)
+    standards = StandardsService(catalog, stores, search, cursors)
+    unresolved = UnresolvedEvidence.load(catalog)
+    component_search = ComponentSearch(catalog, stores)
+    resources = ResourceService(catalog, stores, settings)
     state = AppState(
         settings=settings,
         catalog=catalog,
@@ -58,7 +87,15 @@ def build_app_state(settings: BackendSettings, progress: Callable[[str], None] |
         search=search,
         cursors=cursors,
         frameworks=FrameworkService(catalog, stores, cursors),
-        standards=StandardsService(catalog, stores, search, cursors),
+        standards=standards,
+        resources=resources,
+        evidence=EvidenceService(resources, cursors),
+        prompts=PromptService(catalog, prompt_registry),
+        unresolved=unresolved,
+        component_search=component_search,
+        components=LearningComponentService(catalog, stores, standards, component_search, cursors),
+        progressions=ProgressionService(catalog, stores, standards, search, unresolved, cursors),
+        comparison=ComparisonService(catalog, stores, search, unresolved),
     )
     log.info(
         "catalog ready: %d packages accepted, %d excluded, in %.2fs",

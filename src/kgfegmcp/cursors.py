@@ -77,3 +77,12 @@ class CursorCodec:
         if not isinstance(position, dict):
             raise InvalidCursorError("The cursor payload is unreadable.")
         return position
+
+    def decode_offset(self, cursor: str | None, tool: str, fingerprint: str) -> int:
+        """The page offset a cursor carries (0 without a cursor); anything but a non-negative int is refused."""
+        if cursor is None:
+            return 0
+        offset = self.decode(cursor, tool, fingerprint).get("offset")
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            raise InvalidCursorError("The cursor points outside this result sequence.")
+        return offset

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.errors import INTERNAL_ERROR_MESSAGES, InvalidRequestError, KgfegmcpError
+from kgfegmcp.errors import INTERNAL_ERROR_MESSAGES, InvalidCursorError, InvalidRequestError, KgfegmcpError
 from kgfegmcp.models import canonical_json
 
 log = logging.getLogger("kgfegmcp.mcp")
@@ -59,6 +59,46 @@ def tool_boundary(handler: Callable[P, R]) -> Callable[P, R]:
             raise ToolError(INTERNAL_ERROR_MESSAGES["tool"]) from None
 
     return wrapper
+
+
+def resource_boundary(handler: Callable[P, R]) -> Callable[P, R]:
+    """The resource twin of :func:`tool_boundary`.
+
+    Domain errors become ``<code>: <message>`` (JSON-RPC invalid params, the code in ``data``); anything
+    unexpected is logged once with an incident id and becomes the fixed resource message. The public
+    ``MCPError`` travels as the ``__cause__`` of a quiet ``ResourceError`` so FastMCP does not log a
+    traceback for an ordinary refusal; ``public_resource_error`` unwraps it at the read boundary.
+    """
+    from fastmcp.exceptions import ResourceError
+    from mcp.types import INTERNAL_ERROR, INVALID_PARAMS
+
+    from mcp import MCPError
+
+    @functools.wraps(handler)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return handler(*args, **kwargs)
+        except KgfegmcpError as exc:
+            if exc.details:
+                log.info("%s: %s", exc.code, exc.details)
+            public = MCPError(code=INVALID_PARAMS, message=exc.public_message, data={"errorCode": exc.code})
+            raise ResourceError(exc.public_message, log_level=logging.DEBUG) from public
+        except Exception:
+            incident = uuid.uuid4().hex[:12]
+            log.exception("incident %s in resource %s", incident, handler.__name__)
+            message = INTERNAL_ERROR_MESSAGES["resource"]
+            public = MCPError(code=INTERNAL_ERROR, message=message, data={"errorCode": "internal_error"})
+            raise ResourceError(message, log_level=logging.DEBUG) from public
+
+    return wrapper
+
+
+def public_resource_error(error: Exception) -> Exception:
+    """The public ``MCPError`` a :func:`resource_boundary` refusal carries, else ``error`` unchanged."""
+    from mcp import MCPError
+
+    cause = error.__cause__
+    return cause if isinstance(cause, MCPError) else error
 
 
 def text_block(text: str) -> TextContent:
@@ -104,6 +144,11 @@ def _validation_summary(error: PydanticValidationError) -> str:
     return "; ".join(problems)
 
 
+def _only_cursor_rejected(error: PydanticValidationError) -> bool:
+    """Whether every problem is the top-level ``request.cursor`` field."""
+    return all(tuple(item["loc"]) == ("request", "cursor") for item in error.errors())
+
+
 class RequestValidationMiddleware(Middleware):
     """Rejected arguments become ``invalid_request: <field>: <reason>``; nothing is coerced."""
 
@@ -116,6 +161,10 @@ class RequestValidationMiddleware(Middleware):
             return await call_next(context)
         except ValidationError as exc:
             cause = exc.__cause__
+            if isinstance(cause, PydanticValidationError) and _only_cursor_rejected(cause):
+                # A malformed cursor (padded, over-long, not base64url) is invalid_cursor, as the spec says.
+                malformed = InvalidCursorError("The cursor is not unpadded base64url text of 1 to 4096 characters.")
+                raise ToolError(malformed.public_message) from None
             detail = _validation_summary(cause) if isinstance(cause, PydanticValidationError) else "arguments rejected"
             error = InvalidRequestError(
                 f"{detail}.", hint="Send exactly the published schema: camelCase fields, no extras, JSON types."

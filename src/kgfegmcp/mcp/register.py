@@ -8,7 +8,16 @@ from typing import Any
 from fastmcp import FastMCP
 from mcp.types import ToolAnnotations
 
-from kgfegmcp.mcp import standards_tools
+from kgfegmcp.mcp import (
+    access_tools,
+    comparison_tools,
+    component_tools,
+    progression_tools,
+    resources,
+    standards_tools,
+    workflow_tools,
+)
+from kgfegmcp.mcp.prompts import workflow_prompt
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
@@ -21,6 +30,66 @@ TOOLS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("search_standards", standards_tools.search_standards),
     ("get_standard", standards_tools.get_standard),
     ("get_standard_context", standards_tools.get_standard_context),
+    ("compare_framework_evidence", comparison_tools.compare_framework_evidence),
+    # Learning components (never mixed with standards).
+    ("search_learning_components", component_tools.search_learning_components),
+    ("get_learning_component", component_tools.get_learning_component),
+    ("get_learning_components_for_standard", component_tools.get_learning_components_for_standard),
+    ("get_standards_for_learning_component", component_tools.get_standards_for_learning_component),
+    # The five progression tools (complete canonical JSON text; one package each).
+    ("get_standard_progressions", progression_tools.get_standard_progressions),
+    ("search_learning_progressions", progression_tools.search_learning_progressions),
+    ("get_learning_progression", progression_tools.get_learning_progression),
+    ("traverse_learning_progressions", progression_tools.traverse_learning_progressions),
+    ("find_learning_progression_paths", progression_tools.find_learning_progression_paths),
+    # Access (DESIGN §7: after the five progression tools): read_evidence, get_workflow_instructions.
+    ("read_evidence", access_tools.read_evidence),
+    # Keep last (DESIGN §7).
+    ("get_workflow_instructions", workflow_tools.get_workflow_instructions),
+)
+
+_SNAPSHOT = "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}"
+
+#: URI (template) → resource name → handler: 1 resource and 14 templates, DESIGN §7 order. All are
+#: read-only, resolved from the accepted catalog and gated by the rights policy.
+RESOURCES: tuple[tuple[str, str, Callable[..., Any]], ...] = (
+    ("kgfegmcp://catalog", "catalog", resources.catalog),
+    ("kgfegmcp://framework/{framework_id}", "framework", resources.framework),
+    (_SNAPSHOT, "snapshot", resources.snapshot),
+    (f"{_SNAPSHOT}/manifest", "manifest", resources.manifest),
+    (f"{_SNAPSHOT}/validation", "validation", resources.validation),
+    (f"{_SNAPSHOT}/profile", "profile", resources.profile),
+    (f"{_SNAPSHOT}/unresolved", "unresolved", resources.unresolved),
+    (f"{_SNAPSHOT}/standard/{{node_id}}", "standard", resources.standard),
+    (f"{_SNAPSHOT}/standard/{{node_id}}/provenance", "standard_provenance", resources.standard_provenance),
+    (f"{_SNAPSHOT}/relationship/{{relationship_id}}", "relationship", resources.relationship),
+    (f"{_SNAPSHOT}/learning-component/{{node_id}}", "learning_component", resources.learning_component),
+    (
+        f"{_SNAPSHOT}/learning-component/{{node_id}}/provenance",
+        "learning_component_provenance",
+        resources.learning_component_provenance,
+    ),
+    (
+        f"{_SNAPSHOT}/learning-progression/{{relationship_id}}",
+        "learning_progression",
+        resources.learning_progression,
+    ),
+    (f"{_SNAPSHOT}/provenance-part/{{part}}", "provenance_part", resources.provenance_part),
+    (f"{_SNAPSHOT}/artifact/{{logical_name}}", "artifact", resources.artifact),
+)
+
+
+#: The nine workflow prompts, DESIGN §7 order: deterministic instruction renderers, never generation.
+PROMPTS: tuple[str, ...] = (
+    "teacher_guide_draft",
+    "student_handbook_section",
+    "multigrade_lesson_plan",
+    "practice_item_set",
+    "learning_progression_teaching_sequence",
+    "learning_progression_support_plan",
+    "learning_progression_curriculum_review",
+    "administrator_alignment_review",
+    "cross_framework_comparison",
 )
 
 
@@ -28,3 +97,8 @@ def register(server: FastMCP) -> None:
     """Declare the public surface on ``server``; duplicates are rejected by the server itself."""
     for name, handler in TOOLS:
         server.tool(handler, name=name, annotations=READ_ONLY)
+    for uri, name, read in RESOURCES:
+        server.resource(uri, name=name, mime_type="application/json")(read)
+    server.add_middleware(resources.ResourceAddressMiddleware())
+    for name in PROMPTS:
+        server.add_prompt(workflow_prompt(name))

@@ -53,7 +53,11 @@ def search_standards(request: SearchStandardsRequest, ctx: Context) -> ToolResul
     """Deterministic lexical or code search over standards (never learning components), paged."""
     result = app_state(ctx).standards.search_standards(request)
     continuation = continuation_block("search_standards", request, result.page.next_cursor)
-    return summary_result(result.to_wire(), text.search_standards(result), [continuation])
+    links = [
+        link_block(hit.standard.uri, f"standard {hit.standard.statement_code or hit.standard.node_id}")
+        for hit in result.hits
+    ]
+    return summary_result(result.to_wire(), text.search_standards(result), [continuation, *links])
 
 
 @tool_boundary
@@ -72,4 +76,9 @@ def get_standard(request: GetStandardRequest, ctx: Context) -> ToolResult:
 def get_standard_context(request: GetStandardContextRequest, ctx: Context) -> ToolResult:
     """Parents, children, bounded ancestors/descendants and complete root paths, with explicit truncation."""
     result = app_state(ctx).standards.get_standard_context(request)
-    return summary_result(result.to_wire(), text.get_standard_context(result))
+    standard = result.standard
+    links = [
+        link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}"),
+        link_block(standard.provenance_uri, "standard provenance"),
+    ]
+    return summary_result(result.to_wire(), text.get_standard_context(result), [*links])

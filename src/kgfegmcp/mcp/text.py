@@ -56,10 +56,12 @@ def _warning_lines(warnings: Iterable[ResultWarning]) -> list[str]:
 
 
 def _disclosure_lines(disclosures: Iterable[DisclosureView]) -> list[str]:
-    seen: dict[str, str] = {}
+    # Several packages may share a disclosure: say it once. Two profiles may reuse an id with
+    # different text: say both (keying on the id alone silently dropped one of them).
+    seen: dict[tuple[str, str], None] = {}
     for disclosure in disclosures:
-        seen.setdefault(disclosure.disclosure_id, disclosure.text)
-    return [f"Disclosure: {text}" for text in seen.values()]
+        seen.setdefault((disclosure.disclosure_id, disclosure.text), None)
+    return [f"Disclosure: {text}" for _, text in seen]
 
 
 def _framework_line(summary: FrameworkSummary) -> str:
@@ -74,6 +76,8 @@ def _framework_line(summary: FrameworkSummary) -> str:
 def list_frameworks(result: ListFrameworksResult) -> str:
     lines = [f"{result.page.returned} of {result.total} accepted packages (more: {result.page.has_more})."]
     lines += [f"- {_framework_line(f)}" for f in result.frameworks]
+    lines += _package_lines(result.packages)
+    lines += _disclosure_lines(result.disclosures)
     return "\n".join(lines)
 
 
@@ -103,6 +107,8 @@ def get_capabilities(result: CapabilitiesResult) -> str:
             f"- {package.graph_package_id}: {', '.join(enabled) or 'no optional capabilities'}; "
             f"hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth})"
         )
+    lines += _package_lines(p.package for p in result.packages)
+    lines += _disclosure_lines(d for p in result.packages for d in p.disclosures)
     return "\n".join(lines)
 
 

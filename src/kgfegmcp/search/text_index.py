@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 TEXT_WEIGHT = 1.0
 CONTEXT_WEIGHT = 1.0
+SCORE_DECIMALS = 6
 
 
 class TextIndex:
@@ -58,18 +59,21 @@ class TextIndex:
         if not tokens:
             return [], 0
         expression = self._expression(tokens)
-        order = f"ORDER BY bm25(docs, {TEXT_WEIGHT}, {CONTEXT_WEIGHT}), rowid"
+        # Order by exactly the rounded score that is published (then position): callers merge and page
+        # on that same key, so a LIMIT here keeps the very rows that rank first there. Ordering by the
+        # raw BM25 instead lets near-ties (rounded equal, raw different) swap between page sizes.
+        score = f"round(bm25(docs, {TEXT_WEIGHT}, {CONTEXT_WEIGHT}), {SCORE_DECIMALS})"
         with self._lock:
             total = int(
                 self._connection.execute("SELECT count(*) FROM docs WHERE docs MATCH ?", (expression,)).fetchone()[0]
             )
-            query = f"SELECT rowid, bm25(docs, {TEXT_WEIGHT}, {CONTEXT_WEIGHT}) FROM docs WHERE docs MATCH ? {order}"
+            query = f"SELECT rowid, {score} AS score FROM docs WHERE docs MATCH ? ORDER BY score, rowid"
             rows = self._connection.execute(
                 query + (" LIMIT ?" if limit is not None else ""),
                 (expression, limit) if limit is not None else (expression,),
             ).fetchall()
-        # SQLite's BM25 is negative-better; publish a positive, rounded score so output is stable.
-        return [(int(rowid), round(-float(score), 6)) for rowid, score in rows], total
+        # SQLite's BM25 is negative-better; publish it positive (negation is exact, so the order holds).
+        return [(int(rowid), -float(score)) for rowid, score in rows], total
 
     def search(self, folded_tokens: list[str]) -> list[tuple[int, float]]:
         """Every match, best first."""

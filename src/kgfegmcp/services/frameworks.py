@@ -61,12 +61,14 @@ class FrameworkSummary(ResultModel):
 
 
 class ListFrameworksResult(ResultModel):
-    """One catalog page."""
+    """One catalog page, with the identity block and disclosures of every listed package."""
 
     frameworks: list[FrameworkSummary]
     total: int
     page: PageInfo
     catalog_fingerprint: str
+    packages: list[PackageIdentity]
+    disclosures: list[DisclosureView]
 
 
 class FrameworkDetail(ResultModel):
@@ -94,6 +96,8 @@ class PackageCapabilities(ResultModel):
     search_facets: list[str]
     progression_labels: list[str]
     graph_types: GraphTypesView
+    package: PackageIdentity
+    disclosures: list[DisclosureView]
 
 
 class CapabilitiesResult(ResultModel):
@@ -153,11 +157,9 @@ class FrameworkService:
     def list_frameworks(self, request: ListFrameworksRequest) -> ListFrameworksResult:
         """Filtered, paged catalog in (framework id, snapshot id) order."""
         fingerprint = request_fingerprint(request)
-        offset = 0
-        if request.cursor is not None:
-            offset = int(self._cursors.decode(request.cursor, LIST_FRAMEWORKS, fingerprint).get("offset", -1))
+        offset = self._cursors.decode_offset(request.cursor, LIST_FRAMEWORKS, fingerprint)
         selected = [p for p in self._catalog.packages if self._matches(p, request)]
-        if not 0 <= offset <= len(selected):
+        if offset > len(selected):
             raise InvalidCursorError("The cursor points outside this catalog page sequence.")
         page = selected[offset : offset + request.limit]
         next_offset = offset + len(page)
@@ -174,6 +176,8 @@ class FrameworkService:
                 else None,
             ),
             catalog_fingerprint=self._catalog.fingerprint,
+            packages=[package_identity(p) for p in page],
+            disclosures=[d for p in page for d in disclosures(p)],
         )
 
     @staticmethod
@@ -262,6 +266,8 @@ class FrameworkService:
             search_facets=list(profile.search_facets),
             progression_labels=list(profile.progression_labels),
             graph_types=_graph_types(runtime),
+            package=package_identity(runtime),
+            disclosures=disclosures(runtime),
         )
 
     def get_framework_statistics(self, request: GetFrameworkStatisticsRequest) -> StatisticsResult:

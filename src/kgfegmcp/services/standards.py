@@ -12,7 +12,13 @@ from typing import Literal
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
-from kgfegmcp.errors import AmbiguousGraphNodeError, FrameworkNotFoundError, InvalidCursorError, StandardNotFoundError
+from kgfegmcp.errors import (
+    AmbiguousGraphNodeError,
+    CapabilityUnavailableError,
+    FrameworkNotFoundError,
+    InvalidCursorError,
+    StandardNotFoundError,
+)
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, ItemNode
 from kgfegmcp.search.service import SearchFilters, SearchService
@@ -143,7 +149,13 @@ class StandardsService:
         else:
             assert selector.statement_code is not None
             index = self._search.index(runtime)
-            positions = index.codes.exact(selector.statement_code) if index.codes is not None else ()
+            if index.codes is None:
+                # Not "not found": the package may well hold that code, it just cannot be looked up by it.
+                raise CapabilityUnavailableError(
+                    f"{runtime.graph_package_id} does not support statement-code lookup.",
+                    hint="Select the standard by nodeId or caseIdentifierUUID (search_standards finds them).",
+                )
+            positions = index.codes.exact(selector.statement_code)
             if len(positions) > 1:
                 raise AmbiguousGraphNodeError(
                     f"statementCode {selector.statement_code!r} matches {len(positions)} items in "
@@ -188,17 +200,13 @@ class StandardsService:
     def search_standards(self, request: SearchStandardsRequest) -> SearchStandardsResult:
         """Ranked, filtered, paged hits; warnings kept beside them."""
         fingerprint = request_fingerprint(request)
-        offset = 0
-        if request.cursor is not None:
-            offset = self._cursors.decode(request.cursor, SEARCH_STANDARDS, fingerprint).get("offset", -1)
+        offset = self._cursors.decode_offset(request.cursor, SEARCH_STANDARDS, fingerprint)
         packages = self._search_packages(request)
         filters = SearchFilters(
             grade_levels=frozenset(request.grade_levels or ()),
             statement_types=frozenset(request.statement_types or ()),
             academic_subjects=frozenset(request.academic_subjects or ()),
         )
-        if not isinstance(offset, int) or offset < 0:
-            raise InvalidCursorError("The cursor points outside this result sequence.")
         outcome = self._search.search(
             packages, request.query, request.search_mode, request.code_match, filters, offset + request.limit
         )

@@ -1,0 +1,52 @@
+"""Learning-component tool handlers: request in, service call, deterministic text summary out."""
+
+from __future__ import annotations
+
+from fastmcp.server.context import Context
+from fastmcp.tools.base import ToolResult
+
+from kgfegmcp.mcp import evidence_text
+from kgfegmcp.mcp.boundary import app_state, continuation_block, link_block, summary_result, tool_boundary
+from kgfegmcp.services.requests import (
+    GetLearningComponentRequest,
+    GetLearningComponentsForStandardRequest,
+    GetStandardsForLearningComponentRequest,
+    SearchLearningComponentsRequest,
+)
+
+
+@tool_boundary
+def search_learning_components(request: SearchLearningComponentsRequest, ctx: Context) -> ToolResult:
+    """Deterministic lexical search over learning components (never standards), paged with a cursor."""
+    result = app_state(ctx).components.search_learning_components(request)
+    continuation = continuation_block("search_learning_components", request, result.page.next_cursor)
+    return summary_result(result.to_wire(), evidence_text.search_learning_components(result), [continuation])
+
+
+@tool_boundary
+def get_learning_component(request: GetLearningComponentRequest, ctx: Context) -> ToolResult:
+    """One exact learning component by frameworkId and nodeId, with the ids of its supports links."""
+    result = app_state(ctx).components.get_learning_component(request)
+    links = [
+        link_block(result.component.uri, "learning component"),
+        link_block(result.component.provenance_uri, "learning component provenance"),
+    ]
+    return summary_result(result.to_wire(), evidence_text.get_learning_component(result), [*links])
+
+
+@tool_boundary
+def get_learning_components_for_standard(request: GetLearningComponentsForStandardRequest, ctx: Context) -> ToolResult:
+    """The learning components supporting one standard: each supports relationship id, supportConfidence,
+    and the links to cite it and open its evidence (also printed in the text)."""
+    result = app_state(ctx).components.get_learning_components_for_standard(request)
+    standard = result.standard
+    links = [link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}")]
+    return summary_result(result.to_wire(), evidence_text.get_learning_components_for_standard(result), [*links])
+
+
+@tool_boundary
+def get_standards_for_learning_component(request: GetStandardsForLearningComponentRequest, ctx: Context) -> ToolResult:
+    """The standards one learning component supports, with their local grade labels and statement types."""
+    result = app_state(ctx).components.get_standards_for_learning_component(request)
+    links = [link_block(result.component.uri, "learning component")]
+    return summary_result(result.to_wire(), evidence_text.get_standards_for_learning_component(result), [*links])

@@ -1,0 +1,1 @@
+"""Prompt configurations (versioned data) and the deterministic workflow-instruction renderer."""

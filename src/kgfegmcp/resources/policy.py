@@ -1,0 +1,118 @@
+"""Rights and size policy for resources: who may read what, and how much.
+
+Access is decided from the accepted manifest's RightsPolicy and this closed table, never from
+the presence of a file. Size limits are a separate gate: exceeding one denies the read; nothing
+is ever truncated silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from kgfegmcp.config import BackendSettings
+from kgfegmcp.errors import ResourceAccessDeniedError
+from kgfegmcp.packages.manifest import CORE_ARTIFACTS, PackageManifest
+from kgfegmcp.resources.addresses import Family
+from kgfegmcp.rights import RightsPolicy
+
+AccessClass = Literal["public_metadata", "full_text", "standard_resource", "bulk_content"]
+
+#: The access class of every dedicated resource family (the rights page's table, plus the component
+#: and progression equivalents of the standard families). ``artifact`` is decided per logical name.
+FAMILY_ACCESS: dict[Family, AccessClass] = {
+    Family.CATALOG: "public_metadata",
+    Family.FRAMEWORK: "public_metadata",
+    Family.SNAPSHOT: "public_metadata",
+    Family.MANIFEST: "public_metadata",
+    Family.VALIDATION: "public_metadata",
+    Family.PROFILE: "public_metadata",
+    Family.UNRESOLVED: "full_text",
+    Family.STANDARD: "standard_resource",
+    Family.STANDARD_PROVENANCE: "standard_resource",
+    Family.RELATIONSHIP: "standard_resource",
+    Family.LEARNING_COMPONENT: "standard_resource",
+    Family.LEARNING_COMPONENT_PROVENANCE: "standard_resource",
+    Family.LEARNING_PROGRESSION: "standard_resource",
+    Family.PROVENANCE_PART: "standard_resource",
+}
+
+#: The closed artifact policy of the rights page, used by the generic ``artifact`` family. Anything
+#: else (the provenance parts have their own family) needs an explicit exposure contract.
+ARTIFACT_ACCESS: dict[str, AccessClass] = {
+    "validationReport": "public_metadata",
+    "unresolvedItems": "full_text",
+    "academicStandardsBundle": "bulk_content",
+    "entityProvenance": "bulk_content",
+    "nodes": "bulk_content",
+    "relationships": "bulk_content",
+    "relationshipsHasChild": "bulk_content",
+    "standardsFramework": "bulk_content",
+    "standardsFrameworkItems": "bulk_content",
+}
+if ARTIFACT_ACCESS != CORE_ARTIFACTS:  # the manifest contract and the resource policy must not drift
+    raise AssertionError("ARTIFACT_ACCESS must list exactly the manifest's core artifacts and classes")
+
+
+def artifact_access(manifest: PackageManifest, logical_name: str) -> AccessClass | None:
+    """The access class of an artifact, or ``None`` when it has no exposure contract (fail closed)."""
+    if logical_name in ARTIFACT_ACCESS:
+        return ARTIFACT_ACCESS[logical_name]
+    for entry in manifest.additional_artifacts:
+        if entry.logical_name == logical_name:
+            return entry.exposure.access_class if entry.exposure is not None else None
+    return None
+
+
+def denial_reason(rights: RightsPolicy, access: AccessClass) -> str | None:
+    """Why ``rights`` do not permit ``access``; ``None`` when they do."""
+    if access == "public_metadata":
+        return None
+    if not rights.is_reviewed:
+        return f"the package's rights review status is {rights.review_status!r}, not approved"
+    if not rights.allow_full_text:
+        return "the package's rights do not allow full text (allowFullText is false)"
+    if access in ("standard_resource", "bulk_content") and not rights.allow_standard_resources:
+        return "the package's rights do not allow standard resources (allowStandardResources is false)"
+    if access == "bulk_content" and not rights.allow_bulk_resource:
+        return "the package's rights do not allow bulk content (allowBulkResource is false)"
+    return None
+
+
+def require_access(rights: RightsPolicy, access: AccessClass, what: str) -> None:
+    """Raise ``resource_access_denied`` unless ``rights`` permit ``access``."""
+    reason = denial_reason(rights, access)
+    if reason is not None:
+        raise ResourceAccessDeniedError(
+            f"{what} is not exposed: {reason}.",
+            hint="Use the tools for cited evidence, or ask the operator to review the package's rights.",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SizePolicy:
+    """The configured source-read and returned-document limits."""
+
+    max_source_read_bytes: int
+    max_returned_bytes: int
+
+    @staticmethod
+    def from_settings(settings: BackendSettings) -> SizePolicy:
+        """Limits from ``KGFEGMCP_MAX_SOURCE_READ_BYTES`` and ``KGFEGMCP_MAX_RETURNED_RESOURCE_BYTES``."""
+        return SizePolicy(settings.max_source_read_bytes, settings.max_returned_resource_bytes)
+
+    def check_source(self, size: int, what: str) -> None:
+        """Deny reading more than the source-read limit from one artifact."""
+        if size > self.max_source_read_bytes:
+            raise ResourceAccessDeniedError(
+                f"{what} is {size} bytes; the source-read limit is {self.max_source_read_bytes} bytes.",
+                hint="Read a smaller resource (one standard, relationship or provenance part) instead.",
+            )
+
+    def check_returned(self, size: int, what: str) -> None:
+        """Deny returning a document larger than the returned-resource limit."""
+        if size > self.max_returned_bytes:
+            raise ResourceAccessDeniedError(
+                f"{what} is {size} bytes; the returned-resource limit is {self.max_returned_bytes} bytes.",
+                hint="Read a smaller resource (one standard, relationship or provenance part) instead.",
+            )

@@ -1,0 +1,293 @@
+"""Cross-framework evidence without graph merging: independent bounded retrieval inside each package.
+
+Each selected framework is searched on its own (the same SearchService as search_standards), its
+quota applied independently, and each candidate returned with its parent chain inside its own
+package and its provenance link. Nothing is ranked, aligned, matched or scored across frameworks:
+the result is candidate evidence for review, and says so.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.errors import InvalidComparisonSelectionError
+from kgfegmcp.graph.store import GraphStore
+from kgfegmcp.packages.records import ItemNode
+from kgfegmcp.search.service import SearchFilters, SearchService
+from kgfegmcp.services.requests import CompareFrameworkEvidenceRequest
+from kgfegmcp.services.unresolved import UnresolvedEvidence
+from kgfegmcp.services.views import (
+    DisclosureView,
+    PackageIdentity,
+    ResultModel,
+    ResultWarning,
+    StandardView,
+    disclosures,
+    package_identity,
+    standard_view,
+)
+
+REVIEW_NOTICE = (
+    "These are candidates retrieved independently inside each framework, for review. The server asserts no "
+    "alignment, equivalence, grade correspondence, prerequisite or score across frameworks; scores are local "
+    "to one package and are not comparable between packages. No link between frameworks is created."
+)
+#: Upper bound on a candidate's parent chain (profiles allow hierarchies of at most 64 levels).
+MAX_CONTEXT_DEPTH = 64
+
+
+class ContextNodeView(ResultModel):
+    """One ancestor of a candidate inside its own package."""
+
+    node_id: str
+    kind: Literal["framework", "item"]
+    statement_code: str | None = None
+    statement_type: str | None = None
+    description: str
+
+
+class ComparisonCandidate(ResultModel):
+    """One standard retrieved in one framework, with its context and provenance link."""
+
+    rank: int
+    match_type: str
+    package_local_score: float
+    standard: StandardView
+    context: list[ContextNodeView]
+    context_complete: bool
+    other_parent_chains: int
+    provenance_uri: str
+    unresolved_references: int
+
+
+class FrameworkEvidence(ResultModel):
+    """One framework's independently retrieved candidates."""
+
+    framework_id: str
+    snapshot_id: str
+    graph_package_id: str
+    grade_levels: list[str] | None = None
+    candidates: list[ComparisonCandidate]
+    total_matches: int
+    returned: int
+    warnings: list[ResultWarning]
+    package: PackageIdentity
+    disclosures: list[DisclosureView]
+
+
+class ComparisonResult(ResultModel):
+    """Per-framework candidate evidence, never a cross-framework conclusion."""
+
+    query: str
+    search_mode: str
+    max_matches_per_framework: int
+    frameworks: list[FrameworkEvidence]
+    warnings: list[ResultWarning]
+    alignment_asserted: Literal[False] = False
+    review_notice: str = REVIEW_NOTICE
+
+
+class ComparisonService:
+    """compare_framework_evidence over the shared catalog and search indexes."""
+
+    def __init__(
+        self,
+        catalog: AcceptedCatalog,
+        stores: dict[str, GraphStore],
+        search: SearchService,
+        unresolved: UnresolvedEvidence,
+    ) -> None:
+        self._catalog = catalog
+        self._stores = stores
+        self._search = search
+        self._unresolved = unresolved
+
+    def _select(self, request: CompareFrameworkEvidenceRequest) -> list[tuple[PackageRuntime, list[str] | None]]:
+        """One package per framework and its grade filter; ``invalid_comparison_selection`` when inconsistent."""
+        frameworks = request.framework_ids
+        if len(set(frameworks)) != len(frameworks):
+            raise InvalidComparisonSelectionError(
+                "frameworkIds repeats a framework; compare 2 to 8 distinct frameworks.",
+                hint="Name each framework once.",
+            )
+        snapshots = request.snapshot_ids or []
+        if len(set(snapshots)) != len(snapshots):
+            raise InvalidComparisonSelectionError("snapshotIds repeats a snapshot.", hint="Name each snapshot once.")
+        pinned: dict[str, PackageRuntime] = {}
+        for snapshot_id in snapshots:
+            matching = [
+                p for p in self._catalog.packages if p.snapshot_id == snapshot_id and p.framework_id in frameworks
+            ]
+            if not matching:
+                raise InvalidComparisonSelectionError(
+                    f"snapshotId {snapshot_id!r} is not an accepted snapshot of any selected framework.",
+                    hint="Each snapshotId must pin one of the frameworks named in frameworkIds.",
+                )
+            for package in matching:
+                if package.framework_id in pinned:
+                    raise InvalidComparisonSelectionError(
+                        f"snapshotIds pin framework {package.framework_id!r} twice; "
+                        "compare one snapshot per framework.",
+                        hint="Keep one snapshotId per framework.",
+                    )
+                pinned[package.framework_id] = package
+        per_framework: dict[str, list[str]] = {}
+        for entry in request.framework_grade_levels or []:
+            if entry.framework_id not in frameworks:
+                raise InvalidComparisonSelectionError(
+                    f"frameworkGradeLevels names {entry.framework_id!r}, which is not in frameworkIds.",
+                    hint="Give grade filters only for selected frameworks.",
+                )
+            if entry.framework_id in per_framework:
+                raise InvalidComparisonSelectionError(
+                    f"frameworkGradeLevels names {entry.framework_id!r} twice.", hint="Give one entry per framework."
+                )
+            if len(set(entry.grade_levels)) != len(entry.grade_levels):
+                raise InvalidComparisonSelectionError(
+                    f"frameworkGradeLevels for {entry.framework_id!r} repeats a grade.", hint="Name each grade once."
+                )
+            per_framework[entry.framework_id] = list(entry.grade_levels)
+        if request.grade_levels is not None and len(set(request.grade_levels)) != len(request.grade_levels):
+            raise InvalidComparisonSelectionError("gradeLevels repeats a grade.", hint="Name each grade once.")
+        selected = []
+        for framework_id in frameworks:
+            runtime = pinned.get(framework_id) or self._catalog.resolve(framework_id)
+            selected.append((runtime, per_framework.get(framework_id, request.grade_levels)))
+        return sorted(selected, key=lambda pair: (pair[0].framework_id, pair[0].snapshot_id))
+
+    def compare_framework_evidence(self, request: CompareFrameworkEvidenceRequest) -> ComparisonResult:
+        """Independent, bounded retrieval in each selected framework."""
+        sections = [self._section(runtime, grades, request) for runtime, grades in self._select(request)]
+        return ComparisonResult(
+            query=request.query,
+            search_mode=request.search_mode,
+            max_matches_per_framework=request.max_matches_per_framework,
+            frameworks=sections,
+            warnings=[w for section in sections for w in section.warnings],
+        )
+
+    def _section(
+        self, runtime: PackageRuntime, grades: list[str] | None, request: CompareFrameworkEvidenceRequest
+    ) -> FrameworkEvidence:
+        package_id = runtime.graph_package_id
+        store = self._stores[package_id]
+        index = self._search.index(runtime)
+        filters = SearchFilters(grade_levels=frozenset(grades or ()))
+        outcome = self._search.search(
+            [runtime], request.query, request.search_mode, "exact", filters, request.max_matches_per_framework
+        )
+        warnings: list[ResultWarning] = []
+        if request.search_mode in ("code", "auto") and index.codes is None:
+            warnings.append(
+                ResultWarning(
+                    code="code_search_unsupported",
+                    message="This framework does not support statement-code search; only its text was searched."
+                    if request.search_mode == "auto"
+                    else "This framework does not support statement-code search; nothing was searched in it.",
+                    graph_package_id=package_id,
+                )
+            )
+        for warning in outcome.warnings:
+            if warning.code != "code_search_unavailable":  # reported above as code_search_unsupported
+                warnings.append(ResultWarning(code=warning.code, message=warning.message, graph_package_id=package_id))
+        unresolved = self._unresolved.package(runtime)
+        candidates = []
+        incomplete = 0
+        unresolved_total = 0
+        for rank, hit in enumerate(outcome.hits[: request.max_matches_per_framework], start=1):
+            context, complete, others = self._context(runtime, store, hit.item)
+            concerning = len(unresolved.concerning([hit.item.identifier]))
+            unresolved_total += concerning
+            incomplete += 0 if complete else 1
+            view = standard_view(runtime, hit.item)
+            candidates.append(
+                ComparisonCandidate(
+                    rank=rank,
+                    match_type=hit.match_type,
+                    package_local_score=hit.score,
+                    standard=view,
+                    context=context,
+                    context_complete=complete,
+                    other_parent_chains=others,
+                    provenance_uri=view.provenance_uri,
+                    unresolved_references=concerning,
+                )
+            )
+        if incomplete:
+            warnings.append(
+                ResultWarning(
+                    code="context_incomplete",
+                    message=f"{incomplete} candidate(s) sit under several parents; one parent chain is shown for "
+                    "each (otherParentChains counts the rest). Call get_standard_context for every root path.",
+                    graph_package_id=package_id,
+                )
+            )
+        if not candidates:
+            warnings.append(
+                ResultWarning(
+                    code="no_matches",
+                    message="No standard of this framework matched the query and filters. This means only that "
+                    "the lexical expression did not match here, not that the framework lacks the idea.",
+                    graph_package_id=package_id,
+                )
+            )
+        if unresolved_total:
+            warnings.append(
+                ResultWarning(
+                    code="unresolved_evidence_present",
+                    message=f"{unresolved_total} unresolved reference(s) in this package concern the candidates "
+                    "shown (see each candidate's unresolvedReferences and the package's unresolved resource).",
+                    graph_package_id=package_id,
+                )
+            )
+        return FrameworkEvidence(
+            framework_id=runtime.framework_id,
+            snapshot_id=runtime.snapshot_id,
+            graph_package_id=package_id,
+            grade_levels=grades,
+            candidates=candidates,
+            total_matches=outcome.total,
+            returned=len(candidates),
+            warnings=warnings,
+            package=package_identity(runtime),
+            disclosures=disclosures(runtime),
+        )
+
+    @staticmethod
+    def _context(runtime: PackageRuntime, store: GraphStore, item: ItemNode) -> tuple[list[ContextNodeView], bool, int]:
+        """The first-parent chain from the root down to the item's parent; complete when it is the only chain."""
+        chain: list[ContextNodeView] = []
+        complete = True
+        others = 0
+        node_id = item.identifier
+        seen = {node_id}
+        for _ in range(MAX_CONTEXT_DEPTH):
+            parents = store.parents(node_id)
+            if not parents:
+                break
+            if len(parents) > 1:
+                complete = False
+                others += len(parents) - 1
+            node_id = parents[0]
+            if node_id in seen:  # validation forbids hierarchy cycles; never loop if one slipped through
+                complete = False
+                break
+            seen.add(node_id)
+            parent = store.item(node_id)
+            if parent is None:
+                chain.append(ContextNodeView(node_id=node_id, kind="framework", description=runtime.framework.name))
+                break
+            chain.append(
+                ContextNodeView(
+                    node_id=node_id,
+                    kind="item",
+                    statement_code=parent.statement_code,
+                    statement_type=parent.statement_type,
+                    description=parent.description,
+                )
+            )
+        else:
+            complete = False
+        chain.reverse()
+        return chain, complete, others

@@ -1,0 +1,1030 @@
+"""Stored learning progressions: the five tools' behaviour, one package at a time.
+
+Links are read exactly as the package stores them (``buildsTowards`` and ``relatesTo`` between two
+items of the same package); nothing here creates, infers or crosses links between packages. Every
+result is measured as a whole (canonical JSON text plus the structured content it parses to) against
+the 1 MiB / 100,000-character ceiling, so a page may hold fewer items than asked and says why it
+stopped. Judgement warnings and coverage notices (such as unresolved references the package keeps)
+travel with the evidence they qualify, with total and omitted counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import Literal, TypeVar
+
+from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.errors import (
+    CapabilityUnavailableError,
+    InvalidCursorError,
+    InvalidProgressionRequestError,
+    LearningProgressionNotFoundError,
+    ProgressionResultTooLargeError,
+)
+from kgfegmcp.graph.progressions import (
+    LABEL_ORDER,
+    MAX_ADMISSIONS,
+    PathReason,
+    PathSearch,
+    ProgressionPath,
+    ProgressionPaths,
+    ProgressionTraversal,
+    TraversalLimits,
+    TraversalReason,
+    TraversalRun,
+    TraversalView,
+    incident_links,
+    ordered_labels,
+)
+from kgfegmcp.graph.store import GraphStore
+from kgfegmcp.packages.provenance import provenance_part_of
+from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, ItemNode, RelationshipLabel, RelationshipRecord
+from kgfegmcp.profiles.model import InterpretationProfile
+from kgfegmcp.resources import uris
+from kgfegmcp.search.normalize import query_tokens
+from kgfegmcp.search.service import SearchService
+from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS, whole_result_size
+from kgfegmcp.services.requests import (
+    FindLearningProgressionPathsRequest,
+    GetLearningProgressionRequest,
+    GetStandardProgressionsRequest,
+    ProgressionLinkType,
+    SearchLearningProgressionsRequest,
+    TraverseLearningProgressionsRequest,
+)
+from kgfegmcp.services.standards import StandardsService
+from kgfegmcp.services.unresolved import UnresolvedEvidence, UnresolvedReference
+from kgfegmcp.services.views import (
+    DisclosureView,
+    PackageIdentity,
+    ResultModel,
+    StandardView,
+    disclosures,
+    package_identity,
+    standard_view,
+)
+
+GET_STANDARD_PROGRESSIONS = "get_standard_progressions"
+SEARCH_LEARNING_PROGRESSIONS = "search_learning_progressions"
+#: Candidates examined per page of the two paged tools.
+MAX_CANDIDATES = 5_000
+#: Coverage notices listed per result; the rest are counted as omitted.
+MAX_COVERAGE_NOTICES = 20
+
+PageStop = Literal["limit", "exhausted", "byte_limit", "candidate_limit"]
+NoticeCategory = Literal["judgement_warning", "coverage_notice"]
+
+# -- result models -----------------------------------------------------------------------------
+
+
+class ProgressionEndpoint(ResultModel):
+    """A standard at one end of a link: enough to read it, with its resource link."""
+
+    node_id: str
+    statement_code: str | None = None
+    description: str
+    statement_type: str
+    grade_levels: list[str]
+    uri: str
+
+
+class ProgressionLinkView(ResultModel):
+    """One stored link with the links needed to cite it and open its evidence."""
+
+    relationship_id: str
+    link_type: str
+    source_node_id: str
+    target_node_id: str
+    unresolved_status: str | None = None
+    uri: str
+    relationship_uri: str
+
+
+class DirectLinkView(ProgressionLinkView):
+    """A link of the selected standard, seen from it, with the standard at its other end."""
+
+    direction: Literal["outgoing", "incoming"]
+    counterpart: ProgressionEndpoint
+
+
+class DiscoveredLinkView(ProgressionLinkView):
+    """A link found by discovery, with both of its standards."""
+
+    source: ProgressionEndpoint
+    target: ProgressionEndpoint
+
+
+class ProgressionNotice(ResultModel):
+    """A judgement warning or a coverage notice: keep it with the evidence it qualifies."""
+
+    code: str
+    category: NoticeCategory
+    message: str
+    node_id: str | None = None
+    reference: str | None = None
+    status: str | None = None
+    relationship_label: str | None = None
+    unresolved_id: str | None = None
+    uri: str | None = None
+
+
+class NoticeSummary(ResultModel):
+    """Warnings and notices listed, with how many exist and how many were left out."""
+
+    items: list[ProgressionNotice]
+    total: int
+    omitted: int
+
+
+class ProgressionPage(ResultModel):
+    """Where a progression page stands, and why it stopped."""
+
+    limit: int
+    returned: int
+    has_more: bool
+    next_cursor: str | None = None
+    stopped_by: PageStop
+    candidates_examined: int
+    max_candidates: int = MAX_CANDIDATES
+
+
+class ResultCeilingView(ResultModel):
+    """The ceiling every progression result is held to (text block plus structured content)."""
+
+    max_chars: int = RESULT_MAX_CHARS
+    max_bytes: int = RESULT_MAX_BYTES
+
+
+class LearningProgressionResult(ResultModel):
+    """One exact stored link with both standards in full."""
+
+    link: ProgressionLinkView
+    provenance_part_uri: str
+    source: StandardView
+    target: StandardView
+    warnings: NoticeSummary
+    ceiling: ResultCeilingView
+    package: PackageIdentity
+    disclosures: list[DisclosureView]
+
+
+class StandardProgressionsResult(ResultModel):
+    """One page of a standard's direct links, buildsTowards before relatesTo."""
+
+    standard: StandardView
+    direction: str
+    link_types: list[str]
+    links: list[DirectLinkView]
+    total_links: int
+    page: ProgressionPage
+    warnings: NoticeSummary
+    ceiling: ResultCeilingView
+    package: PackageIdentity
+    disclosures: list[DisclosureView]
+
+
+class ProgressionFilters(ResultModel):
+    """The discovery filters as applied."""
+
+    query: str | None = None
+    grade_levels: list[str] | None = None
+    academic_subjects: list[str] | None = None
+    link_types: list[str]
+
+
+class SearchProgressionsResult(ResultModel):
+    """One page of links discovered inside one package."""
+
+    filters: ProgressionFilters
+    match_rule: str
+    links: list[DiscoveredLinkView]
+    page: ProgressionPage
+    warnings: NoticeSummary
+    ceiling: ResultCeilingView
+    package: PackageIdentity
+    disclosures: list[DisclosureView]
+
+
+class TraversalNodeView(ProgressionEndpoint):
+    """A reached standard and its shortest distance from the start."""
+
+    depth: int
+
+
+class TraversalEdgeView(ProgressionLinkView):
+    """A followed link, seen from the node it was followed from."""
+
+    from_node_id: str
+    direction: Literal["outgoing", "incoming"]
+
+
+class FrontierView(ResultModel):
+    """A returned standard whose stored links of the requested kinds are not all in the result."""
+
+    node_id: str
+    depth: int
+    unreturned_links: int
+    reason: Literal["max_depth", "not_expanded"]
+
+
+class TraversalLimitsView(ResultModel):
+    """The bounds this traversal ran under."""
+
+    max_depth: int
+    max_nodes: int
+    max_edges: int
+    max_admissions: int
+
+
+class TraversalCounters(ResultModel):
+    """What the traversal did (``…Reached``/``…Followed``/``…Expanded``/admissions) and what the result holds."""
+
+    nodes_reached: int
+    edges_followed: int
+    nodes_expanded: int
+    work_admissions: int
+    nodes_returned: int
+    edges_returned: int
+    frontier_nodes: int
+    max_depth_returned: int
+
+
+class TraversalResult(ResultModel):
+    """Bounded traversal evidence; completeness is stated, never implied."""
+
+    start: StandardView
+    direction: str
+    link_types: list[str]
+    limits: TraversalLimitsView
+    nodes: list[TraversalNodeView]
+    edges: list[TraversalEdgeView]
+    frontier: list[FrontierView]
+    scope_complete: bool
+    graph_exhausted: bool
+    truncation_reasons: list[TraversalReason]
+    counters: TraversalCounters
+    interpretation: str
+    warnings: NoticeSummary
+    ceiling: ResultCeilingView
+    package: PackageIdentity
+    disclosures: list[DisclosureView]
+
+
+class PathView(ResultModel):
+    """One directed path: node ids from start to end, and the relationship id of each link."""
+
+    rank: int
+    length: int
+    node_ids: list[str]
+    relationship_ids: list[str]
+
+
+class UnreturnedPathView(ResultModel):
+    """The next path found that did not fit in this result."""
+
+    length: int
+    node_ids: list[str]
+    relationship_ids: list[str]
+
+
+class PathLimitsView(ResultModel):
+    """The bounds this path search ran under."""
+
+    max_depth: int
+    max_paths: int
+    max_admissions: int
+
+
+class PathCounters(ResultModel):
+    """What the path search did."""
+
+    paths_returned: int
+    path_admissions: int
+    nodes_examined: int
+    links_examined: int
+
+
+class PathsResult(ResultModel):
+    """Bounded directed buildsTowards paths between two standards of one package."""
+
+    from_standard: StandardView
+    to_standard: StandardView
+    limits: PathLimitsView
+    paths: list[PathView]
+    nodes: list[ProgressionEndpoint]
+    links: list[ProgressionLinkView]
+    search_complete: bool
+    paths_complete: bool
+    more_paths_exist: bool
+    truncation_reasons: list[PathReason]
+    next_unreturned_path: UnreturnedPathView | None = None
+    counters: PathCounters
+    interpretation: str
+    warnings: NoticeSummary
+    ceiling: ResultCeilingView
+    package: PackageIdentity
+    disclosures: list[DisclosureView]
+
+
+# -- shared helpers ----------------------------------------------------------------------------
+
+ResultT = TypeVar("ResultT", bound=ResultModel)
+
+
+def fit_result(build: Callable[[int], ResultT], count: int, what: str) -> tuple[ResultT, int]:
+    """The result holding the most of ``count`` items (in order) that fits the ceiling.
+
+    At least one item must fit when there is one: an oversized single link, edge or first path is
+    ``progression_result_too_large``, never an empty result that would hide it. Sizes grow almost
+    linearly with the items held, so the search interpolates (falling back to bisection when an
+    estimate gains little); it needs a handful of trial builds, not one per item.
+    """
+    full = build(count)
+    full_size = whole_result_size(full.to_wire())
+    if full_size.fits:
+        return full, count
+    low = 1 if count else 0
+    best = build(low)
+    low_size = whole_result_size(best.to_wire())
+    if low >= count or not low_size.fits:
+        raise ProgressionResultTooLargeError(
+            f"Even {'one ' + what if count else 'this result'} does not fit in one tool result "
+            f"({RESULT_MAX_CHARS:,} characters / {RESULT_MAX_BYTES:,} bytes, text plus structured content).",
+            hint="Open the link's resource or provenance links with read_evidence instead.",
+        )
+    high, high_chars, low_chars = count, full_size.chars, low_size.chars
+    bisect = False
+    while high - low > 1:
+        if bisect or high_chars <= low_chars:
+            guess = (low + high) // 2
+        else:
+            guess = low + (RESULT_MAX_CHARS - low_chars) * (high - low) // (high_chars - low_chars)
+        guess = min(max(guess, low + 1), high - 1)
+        width = high - low
+        candidate = build(guess)
+        size = whole_result_size(candidate.to_wire())
+        if size.fits:
+            low, low_chars, best = guess, size.chars, candidate
+        else:
+            high, high_chars = guess, size.chars
+        bisect = (high - low) * 2 > width  # the estimate gained little: bisect next time
+    return best, low
+
+
+def _ensure_fits(result: ResultT, what: str) -> ResultT:
+    if not whole_result_size(result.to_wire()).fits:
+        raise ProgressionResultTooLargeError(
+            f"The {what} does not fit in one tool result ({RESULT_MAX_CHARS:,} characters / "
+            f"{RESULT_MAX_BYTES:,} bytes, text plus structured content).",
+            hint="Open the link's resource or provenance links with read_evidence instead.",
+        )
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class _PackageFacts:
+    """Per-package lookups computed once: links per kind and the grade/subject vocabulary."""
+
+    links: dict[str, tuple[RelationshipRecord, ...]]
+    grade_terms: frozenset[str]
+    subjects: frozenset[str]
+
+
+class ProgressionService:
+    """The five progression tools over the accepted catalog's graph stores."""
+
+    def __init__(
+        self,
+        catalog: AcceptedCatalog,
+        stores: dict[str, GraphStore],
+        standards: StandardsService,
+        search: SearchService,
+        unresolved: UnresolvedEvidence,
+        cursors: CursorCodec,
+    ) -> None:
+        self._catalog = catalog
+        self._stores = stores
+        self._standards = standards
+        self._search = search
+        self._unresolved = unresolved
+        self._cursors = cursors
+        self._facts = {p.graph_package_id: self._package_facts(p, stores[p.graph_package_id]) for p in catalog.packages}
+
+    @staticmethod
+    def _package_facts(runtime: PackageRuntime, store: GraphStore) -> _PackageFacts:
+        profile = runtime.profile.profile
+        links: dict[str, list[RelationshipRecord]] = {label: [] for label in LABEL_ORDER}
+        for rel in runtime.relationships:
+            if rel.label in links:
+                links[rel.label].append(rel)
+        grades: set[str] = set()
+        for label in profile.grade_labels:
+            grades.update((label.source_label, label.facet))
+        subjects = {runtime.framework.academic_subject}
+        for item in store.items:
+            grades.update(item.grade_level)
+            if item.academic_subject:
+                subjects.add(item.academic_subject)
+        return _PackageFacts({k: tuple(v) for k, v in links.items()}, frozenset(grades), frozenset(subjects))
+
+    # -- views ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _endpoint(runtime: PackageRuntime, item: ItemNode) -> ProgressionEndpoint:
+        return ProgressionEndpoint(
+            node_id=item.identifier,
+            statement_code=item.statement_code,
+            description=item.description,
+            statement_type=item.statement_type,
+            grade_levels=list(item.grade_level),
+            uri=uris.standard_uri(runtime.framework_id, runtime.snapshot_id, item.identifier),
+        )
+
+    @staticmethod
+    def _link_fields(runtime: PackageRuntime, rel: RelationshipRecord) -> dict[str, object]:
+        fid, sid = runtime.framework_id, runtime.snapshot_id
+        return {
+            "relationship_id": rel.identifier,
+            "link_type": rel.label,
+            "source_node_id": rel.source_identifier,
+            "target_node_id": rel.target_identifier,
+            "unresolved_status": rel.unresolved_status,
+            "uri": uris.learning_progression_uri(fid, sid, rel.identifier),
+            "relationship_uri": uris.relationship_uri(fid, sid, rel.identifier),
+        }
+
+    def _link(self, runtime: PackageRuntime, rel: RelationshipRecord) -> ProgressionLinkView:
+        return ProgressionLinkView.model_validate(self._link_fields(runtime, rel))
+
+    @staticmethod
+    def _item(store: GraphStore, identifier: str) -> ItemNode:
+        item = store.item(identifier)
+        assert item is not None  # validation guarantees progression endpoints are items
+        return item
+
+    # -- notices -------------------------------------------------------------------------------
+
+    def _notices(
+        self,
+        runtime: PackageRuntime,
+        links: Iterable[RelationshipRecord],
+        node_ids: Iterable[str],
+        requested: tuple[RelationshipLabel, ...],
+        extra: Sequence[ProgressionNotice] = (),
+    ) -> NoticeSummary:
+        """Judgement warnings for the link kinds present; coverage notices about the returned standards."""
+        present = {rel.label for rel in links}
+        judgements: list[ProgressionNotice] = []
+        if present:
+            judgements.append(
+                ProgressionNotice(
+                    code="stored_link_judgement",
+                    category="judgement_warning",
+                    message=(
+                        "Each link is the source's own pedagogical judgement, returned exactly as the package "
+                        "stores it (see the disclosures and each link's provenance). The server infers no "
+                        "prerequisite, sequence or equivalence, and never links standards across packages."
+                    ),
+                )
+            )
+        if RELATES_TO in present:
+            judgements.append(
+                ProgressionNotice(
+                    code="relates_to_unordered",
+                    category="judgement_warning",
+                    message=(
+                        "relatesTo links record that two standards are related, not an order of learning; "
+                        "do not read them as a sequence."
+                    ),
+                )
+            )
+        coverage: list[ProgressionNotice] = list(extra)
+        fid, sid = runtime.framework_id, runtime.snapshot_id
+        references = self._unresolved.package(runtime).concerning(node_ids, requested)
+        coverage.extend(self._unresolved_notice(reference, fid, sid) for reference in references)
+        shown = judgements + coverage[:MAX_COVERAGE_NOTICES]
+        total = len(judgements) + len(coverage)
+        return NoticeSummary(items=shown, total=total, omitted=total - len(shown))
+
+    @staticmethod
+    def _unresolved_notice(reference: UnresolvedReference, fid: str, sid: str) -> ProgressionNotice:
+        target = reference.reference or "a reference"
+        reason = reference.reason or "the package could not resolve it to a standard of this package"
+        return ProgressionNotice(
+            code="unresolved_reference",
+            category="coverage_notice",
+            message=(
+                f"The source also cites {target} ({reference.status}"
+                + (f", {reference.relationship_label}" if reference.relationship_label else "")
+                + f"): {reason}. It is kept as unresolved evidence, not as a link."
+            ),
+            node_id=reference.source_entity_id,
+            reference=reference.reference,
+            status=reference.status,
+            relationship_label=reference.relationship_label,
+            unresolved_id=reference.unresolved_id,
+            uri=uris.unresolved_uri(fid, sid),
+        )
+
+    @staticmethod
+    def _coverage(runtime: PackageRuntime, kinds: tuple[RelationshipLabel, ...]) -> list[ProgressionNotice]:
+        """Notices for requested link kinds this package cannot hold (its profile does not declare them)."""
+        declared = set(runtime.profile.profile.progression_labels)
+        notices: list[ProgressionNotice] = []
+        if not declared:
+            notices.append(
+                ProgressionNotice(
+                    code="no_progression_links",
+                    category="coverage_notice",
+                    message=(
+                        f"{runtime.graph_package_id} stores no learning-progression links: an empty result "
+                        "here says nothing about how its standards relate."
+                    ),
+                )
+            )
+            return notices
+        for kind in kinds:
+            if kind not in declared:
+                notices.append(
+                    ProgressionNotice(
+                        code="link_type_not_stored",
+                        category="coverage_notice",
+                        message=(
+                            f"{runtime.graph_package_id} does not store {kind} links (it stores "
+                            f"{', '.join(sorted(declared))}); none can appear in this result."
+                        ),
+                        relationship_label=kind,
+                    )
+                )
+        return notices
+
+    @staticmethod
+    def _kinds(link_types: list[ProgressionLinkType] | None) -> tuple[RelationshipLabel, ...]:
+        if link_types is None:
+            return LABEL_ORDER
+        if len(set(link_types)) != len(link_types):
+            raise InvalidProgressionRequestError("linkTypes repeats a value.", hint="Name each link type once.")
+        return ordered_labels(link_types)
+
+    def _offset(self, cursor: str | None, tool: str, fingerprint: str) -> int:
+        if cursor is None:
+            return 0
+        offset = self._cursors.decode(cursor, tool, fingerprint).get("offset")
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            raise InvalidCursorError("The cursor points outside this result sequence.")
+        return offset
+
+    # -- get_learning_progression ----------------------------------------------------------------
+
+    def get_learning_progression(self, request: GetLearningProgressionRequest) -> LearningProgressionResult:
+        """One exact stored link; ``learning_progression_not_found`` for anything else."""
+        runtime = self._catalog.resolve(request.framework_id, request.snapshot_id)
+        store = self._stores[runtime.graph_package_id]
+        rel = store.relationship(request.progression_id)
+        if rel is None or rel.label not in LABEL_ORDER:
+            raise LearningProgressionNotFoundError(
+                f"No learning-progression link with id {request.progression_id!r} in {runtime.graph_package_id}.",
+                hint="Use get_standard_progressions or search_learning_progressions to find link ids.",
+            )
+        source, target = self._item(store, rel.source_identifier), self._item(store, rel.target_identifier)
+        result = LearningProgressionResult(
+            link=self._link(runtime, rel),
+            provenance_part_uri=uris.provenance_part_uri(
+                runtime.framework_id, runtime.snapshot_id, provenance_part_of(rel.identifier)
+            ),
+            source=standard_view(runtime, source),
+            target=standard_view(runtime, target),
+            warnings=self._notices(runtime, [rel], [source.identifier, target.identifier], (rel.label,)),
+            ceiling=ResultCeilingView(),
+            package=package_identity(runtime),
+            disclosures=disclosures(runtime),
+        )
+        return _ensure_fits(result, "stored link")
+
+    # -- get_standard_progressions -------------------------------------------------------------
+
+    def get_standard_progressions(self, request: GetStandardProgressionsRequest) -> StandardProgressionsResult:
+        """A page of the standard's direct links in result order, cut to the ceiling."""
+        runtime, item = self._standards.resolve_standard(request)
+        store = self._stores[runtime.graph_package_id]
+        kinds = self._kinds(request.link_types)
+        fingerprint = request_fingerprint(request)
+        offset = self._offset(request.cursor, GET_STANDARD_PROGRESSIONS, fingerprint)
+        total = 0
+        for kind in kinds:
+            if request.direction in ("out", "both"):
+                total += len(store.outgoing(item.identifier, kind))
+            if request.direction in ("in", "both"):
+                total += len(store.incoming(item.identifier, kind))
+        if offset > total:
+            raise InvalidCursorError("The cursor points outside this result sequence.")
+        budget = min(request.limit, MAX_CANDIDATES)
+        steps = list(islice(incident_links(store, item.identifier, kinds, request.direction), offset, offset + budget))
+        coverage = self._coverage(runtime, kinds)
+        standard = standard_view(runtime, item)
+        views = [
+            DirectLinkView.model_validate(
+                {
+                    **self._link_fields(runtime, step.relationship),
+                    "direction": step.direction,
+                    "counterpart": self._endpoint(runtime, self._item(store, step.neighbour)),
+                }
+            )
+            for step in steps
+        ]
+
+        def build(count: int) -> StandardProgressionsResult:
+            shown = steps[:count]
+            end = offset + count
+            has_more = end < total
+            stop: PageStop
+            if count < len(steps):
+                stop = "byte_limit"
+            elif not has_more:
+                stop = "exhausted"
+            elif len(steps) == request.limit:
+                stop = "limit"
+            else:
+                stop = "candidate_limit"
+            return StandardProgressionsResult(
+                standard=standard,
+                direction=request.direction,
+                link_types=list(kinds),
+                links=views[:count],
+                total_links=total,
+                page=ProgressionPage(
+                    limit=request.limit,
+                    returned=count,
+                    has_more=has_more,
+                    next_cursor=self._cursors.encode(GET_STANDARD_PROGRESSIONS, fingerprint, {"offset": end})
+                    if has_more
+                    else None,
+                    stopped_by=stop,
+                    candidates_examined=count,
+                ),
+                warnings=self._notices(runtime, (s.relationship for s in shown), [item.identifier], kinds, coverage),
+                ceiling=ResultCeilingView(),
+                package=package_identity(runtime),
+                disclosures=disclosures(runtime),
+            )
+
+        result, _ = fit_result(build, len(steps), "link")
+        return result
+
+    # -- search_learning_progressions ----------------------------------------------------------
+
+    def search_learning_progressions(self, request: SearchLearningProgressionsRequest) -> SearchProgressionsResult:
+        """Links of one package matching every given filter (on either standard), in result order."""
+        runtime = self._catalog.resolve(request.framework_id, request.snapshot_id)
+        store = self._stores[runtime.graph_package_id]
+        facts = self._facts[runtime.graph_package_id]
+        kinds = self._kinds(request.link_types)
+        grades = self._known(request.grade_levels, facts.grade_terms, "gradeLevels", "grade label or facet")
+        subjects = self._known(request.academic_subjects, facts.subjects, "academicSubjects", "academic subject")
+        matching_positions: set[int] | None = None
+        if request.query is not None:
+            index = self._search.index(runtime).text
+            if index is None:
+                raise CapabilityUnavailableError(f"{runtime.graph_package_id} does not support lexical text search.")
+            rows, _ = index.ranked(query_tokens(request.query))
+            matching_positions = {position for position, _ in rows}
+        fingerprint = request_fingerprint(request)
+        offset = self._offset(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint)
+        sequence: list[RelationshipRecord] = [rel for kind in kinds for rel in facts.links[kind]]
+        if offset > len(sequence):
+            raise InvalidCursorError("The cursor points outside this result sequence.")
+        profile = runtime.profile.profile
+
+        def matches(rel: RelationshipRecord) -> bool:
+            ends = (self._item(store, rel.source_identifier), self._item(store, rel.target_identifier))
+            if grades is not None and not any(_grade_terms(profile, end) & grades for end in ends):
+                return False
+            if subjects is not None and not any(
+                (end.academic_subject or runtime.framework.academic_subject) in subjects for end in ends
+            ):
+                return False
+            return matching_positions is None or any(
+                store.item_order(end.identifier) in matching_positions for end in ends
+            )
+
+        found: list[tuple[int, RelationshipRecord]] = []
+        next_match: int | None = None
+        index_ = offset
+        examined = 0
+        while index_ < len(sequence) and examined < MAX_CANDIDATES:
+            rel = sequence[index_]
+            examined += 1
+            if matches(rel):
+                if len(found) == request.limit:
+                    next_match = index_
+                    break
+                found.append((index_, rel))
+            index_ += 1
+        scan_end = index_  # first position not examined (or the peeked next match)
+        exhausted = next_match is None and scan_end >= len(sequence)
+        coverage = self._coverage(runtime, kinds)
+        filters = ProgressionFilters(
+            query=request.query,
+            grade_levels=request.grade_levels,
+            academic_subjects=request.academic_subjects,
+            link_types=list(kinds),
+        )
+        views = [
+            DiscoveredLinkView.model_validate(
+                {
+                    **self._link_fields(runtime, rel),
+                    "source": self._endpoint(runtime, self._item(store, rel.source_identifier)),
+                    "target": self._endpoint(runtime, self._item(store, rel.target_identifier)),
+                }
+            )
+            for _, rel in found
+        ]
+
+        def build(count: int) -> SearchProgressionsResult:
+            shown = found[:count]
+            stop: PageStop
+            resume: int | None
+            if count < len(found):
+                stop, resume = "byte_limit", found[count][0]
+            elif next_match is not None:
+                stop, resume = "limit", next_match
+            elif exhausted:
+                stop, resume = "exhausted", None
+            else:
+                stop, resume = "candidate_limit", scan_end
+            links = views[:count]
+            ends = [node for _, rel in shown for node in (rel.source_identifier, rel.target_identifier)]
+            return SearchProgressionsResult(
+                filters=filters,
+                match_rule=(
+                    "A link matches when every given filter holds for its source or its target standard; "
+                    "the text query matches as in search_standards (lexical, accent-insensitive)."
+                ),
+                links=links,
+                page=ProgressionPage(
+                    limit=request.limit,
+                    returned=count,
+                    has_more=resume is not None,
+                    next_cursor=self._cursors.encode(SEARCH_LEARNING_PROGRESSIONS, fingerprint, {"offset": resume})
+                    if resume is not None
+                    else None,
+                    stopped_by=stop,
+                    candidates_examined=examined,
+                ),
+                warnings=self._notices(runtime, (rel for _, rel in shown), ends, kinds, coverage),
+                ceiling=ResultCeilingView(),
+                package=package_identity(runtime),
+                disclosures=disclosures(runtime),
+            )
+
+        result, _ = fit_result(build, len(found), "link")
+        return result
+
+    @staticmethod
+    def _known(values: list[str] | None, known: frozenset[str], field_name: str, what: str) -> frozenset[str] | None:
+        if values is None:
+            return None
+        if len(set(values)) != len(values):
+            raise InvalidProgressionRequestError(f"{field_name} repeats a value.", hint="Name each value once.")
+        unknown = [v for v in values if v not in known]
+        if unknown:
+            sample = ", ".join(sorted(known)[:24])
+            raise InvalidProgressionRequestError(
+                f"{field_name} names {', '.join(repr(v) for v in unknown[:5])}, not a {what} of this package.",
+                hint=f"Use this package's own terms, for example: {sample}.",
+            )
+        return frozenset(values)
+
+    # -- traverse_learning_progressions --------------------------------------------------------
+
+    def traverse_learning_progressions(self, request: TraverseLearningProgressionsRequest) -> TraversalResult:
+        """Bounded breadth-first traversal; completeness computed from what the result holds."""
+        runtime, item = self._standards.resolve_standard(request)
+        store = self._stores[runtime.graph_package_id]
+        kinds = self._kinds(request.link_types)
+        limits = TraversalLimits(request.max_depth, request.max_nodes, request.max_edges)
+        traversal = ProgressionTraversal(store)
+        run = traversal.run(item.identifier, kinds, request.direction, limits)
+        coverage = self._coverage(runtime, kinds)
+        start = standard_view(runtime, item)
+        node_views = {
+            n.node_id: TraversalNodeView.model_validate(
+                {**self._endpoint(runtime, self._item(store, n.node_id)).model_dump(), "depth": n.depth}
+            )
+            for n in run.nodes
+        }
+        edge_views = [
+            TraversalEdgeView.model_validate(
+                {**self._link_fields(runtime, e.relationship), "from_node_id": e.from_node, "direction": e.direction}
+            )
+            for e in run.edges
+        ]
+
+        def build(count: int) -> TraversalResult:
+            view = traversal.view(run, count)
+            nodes = [node_views[n.node_id] for n in view.nodes]
+            return self._traversal_result(runtime, run, view, nodes, edge_views[:count], start, coverage)
+
+        result, _ = fit_result(build, len(run.edges), "link")
+        return result
+
+    def _traversal_result(
+        self,
+        runtime: PackageRuntime,
+        run: TraversalRun,
+        view: TraversalView,
+        nodes: list[TraversalNodeView],
+        edges: list[TraversalEdgeView],
+        start: StandardView,
+        coverage: list[ProgressionNotice],
+    ) -> TraversalResult:
+        if view.graph_exhausted:
+            interpretation = (
+                "Every stored link of the requested kinds and direction reachable from the start is in this "
+                "result (within this package; links never cross packages)."
+            )
+        elif view.scope_complete:
+            interpretation = (
+                f"Everything within {run.limits.max_depth} links of the start is in this result; the frontier "
+                "lists standards with further links beyond that depth, which were not followed."
+            )
+        else:
+            interpretation = (
+                "This traversal stopped at a bound before covering its depth: links beyond the frontier were not "
+                "examined, so an absent standard or link is not evidence that none exists."
+            )
+        return TraversalResult(
+            start=start,
+            direction=run.direction,
+            link_types=list(run.labels),
+            limits=TraversalLimitsView(
+                max_depth=run.limits.max_depth,
+                max_nodes=run.limits.max_nodes,
+                max_edges=run.limits.max_edges,
+                max_admissions=run.limits.max_admissions,
+            ),
+            nodes=nodes,
+            edges=edges,
+            frontier=[
+                FrontierView(node_id=f.node_id, depth=f.depth, unreturned_links=f.unreturned_links, reason=f.reason)
+                for f in view.frontier
+            ],
+            scope_complete=view.scope_complete,
+            graph_exhausted=view.graph_exhausted,
+            truncation_reasons=list(view.truncation_reasons),
+            counters=TraversalCounters(
+                nodes_reached=len(run.nodes),
+                edges_followed=len(run.edges),
+                nodes_expanded=run.expanded,
+                work_admissions=run.admissions,
+                nodes_returned=len(view.nodes),
+                edges_returned=len(view.edges),
+                frontier_nodes=len(view.frontier),
+                max_depth_returned=view.max_depth_reached,
+            ),
+            interpretation=interpretation,
+            warnings=self._notices(
+                runtime, (e.relationship for e in view.edges), [n.node_id for n in view.nodes], run.labels, coverage
+            ),
+            ceiling=ResultCeilingView(),
+            package=package_identity(runtime),
+            disclosures=disclosures(runtime),
+        )
+
+    # -- find_learning_progression_paths -------------------------------------------------------
+
+    def find_learning_progression_paths(self, request: FindLearningProgressionPathsRequest) -> PathsResult:
+        """Shortest-first directed buildsTowards paths; a path that does not fit stops with ``byte_limit``."""
+        runtime, source = self._standards.resolve_standard(request.from_)
+        target_runtime, target = self._standards.resolve_standard(request.to)
+        if target_runtime.graph_package_id != runtime.graph_package_id:
+            raise InvalidProgressionRequestError(
+                f"from is in {runtime.graph_package_id} and to is in {target_runtime.graph_package_id}: "
+                "paths follow stored links inside one package and never cross packages.",
+                hint="Select two standards of the same framework snapshot.",
+            )
+        if source.identifier == target.identifier:
+            raise InvalidProgressionRequestError(
+                "from and to select the same standard; a path joins two different standards.",
+                hint="Use get_standard_progressions for one standard's links.",
+            )
+        store = self._stores[runtime.graph_package_id]
+        search = ProgressionPaths(store).find(
+            source.identifier, target.identifier, request.max_depth, request.max_paths, MAX_ADMISSIONS
+        )
+        coverage = self._coverage(runtime, (BUILDS_TOWARDS,))
+        views = (standard_view(runtime, source), standard_view(runtime, target))
+        endpoints: dict[str, ProgressionEndpoint] = {}
+        links: dict[str, ProgressionLinkView] = {}
+        for path in search.paths:
+            for node in path.node_ids:
+                if node not in endpoints:
+                    endpoints[node] = self._endpoint(runtime, self._item(store, node))
+            for rel in path.relationships:
+                if rel.identifier not in links:
+                    links[rel.identifier] = self._link(runtime, rel)
+
+        def build(count: int) -> PathsResult:
+            return self._paths_result(runtime, request, search, count, views, coverage, endpoints, links)
+
+        result, _ = fit_result(build, len(search.paths), "path")
+        return result
+
+    def _paths_result(
+        self,
+        runtime: PackageRuntime,
+        request: FindLearningProgressionPathsRequest,
+        search: PathSearch,
+        count: int,
+        views: tuple[StandardView, StandardView],
+        coverage: list[ProgressionNotice],
+        endpoints: dict[str, ProgressionEndpoint],
+        links: dict[str, ProgressionLinkView],
+    ) -> PathsResult:
+        shown = search.paths[:count]
+        node_order: dict[str, None] = {}
+        link_order: dict[str, RelationshipRecord] = {}
+        for path in shown:
+            node_order.update(dict.fromkeys(path.node_ids))
+            link_order.update({rel.identifier: rel for rel in path.relationships})
+        cut = count < len(search.paths)
+        reasons: list[PathReason] = list(search.truncation_reasons)
+        if cut:
+            reasons.append("byte_limit")
+        unreturned: ProgressionPath | None = search.paths[count] if cut else None
+        if shown:
+            interpretation = (
+                "Each path chains stored buildsTowards links of this package, shortest first; the source asserts "
+                "each link, not the path as a teaching sequence."
+            )
+        elif search.search_complete:
+            interpretation = (
+                f"No directed buildsTowards path of at most {request.max_depth} links joins these standards in "
+                "this package. Longer paths were not searched and links in other packages are never followed, "
+                "so this is not evidence that the standards are unrelated."
+            )
+        else:
+            interpretation = (
+                "The search stopped at a bound before finding a path; this is not evidence that no path exists."
+            )
+        notices = self._notices(
+            runtime,
+            (rel for path in shown for rel in path.relationships),
+            list(node_order) or [views[0].node_id, views[1].node_id],
+            (BUILDS_TOWARDS,),
+            coverage,
+        )
+        return PathsResult(
+            from_standard=views[0],
+            to_standard=views[1],
+            limits=PathLimitsView(
+                max_depth=request.max_depth, max_paths=request.max_paths, max_admissions=MAX_ADMISSIONS
+            ),
+            paths=[
+                PathView(
+                    rank=rank,
+                    length=path.length,
+                    node_ids=list(path.node_ids),
+                    relationship_ids=[rel.identifier for rel in path.relationships],
+                )
+                for rank, path in enumerate(shown, start=1)
+            ],
+            nodes=[endpoints[node] for node in node_order],
+            links=[links[rel_id] for rel_id in link_order],
+            search_complete=search.search_complete,
+            paths_complete=search.search_complete and not cut,
+            more_paths_exist=search.more_paths_exist or cut,
+            truncation_reasons=reasons,
+            next_unreturned_path=UnreturnedPathView(
+                length=unreturned.length,
+                node_ids=list(unreturned.node_ids),
+                relationship_ids=[rel.identifier for rel in unreturned.relationships],
+            )
+            if unreturned is not None
+            else None,
+            counters=PathCounters(
+                paths_returned=len(shown),
+                path_admissions=search.admissions,
+                nodes_examined=search.nodes_examined,
+                links_examined=search.links_examined,
+            ),
+            interpretation=interpretation,
+            warnings=notices,
+            ceiling=ResultCeilingView(),
+            package=package_identity(runtime),
+            disclosures=disclosures(runtime),
+        )
+
+
+def _grade_terms(profile: InterpretationProfile, item: ItemNode) -> frozenset[str]:
+    """An item's grade labels and their declared facets."""
+    terms: set[str] = set()
+    for label in item.grade_level:
+        terms.add(label)
+        declared = profile.grade_label(label)
+        if declared is not None:
+            terms.add(declared.facet)
+    return frozenset(terms)

@@ -1,0 +1,115 @@
+"""Unresolved evidence kept by each package (its ``unresolvedItems`` artifact), read once at bootstrap.
+
+References a source makes that the package could not turn into a link (codes in another package,
+codes that match nothing) are evidence too: progression and comparison results surface the ones
+that concern the standards they return, so a missing link is never mistaken for no relationship.
+The artifact's bytes are checked against the manifest's SHA-256 before they are trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.errors import CatalogError
+
+UNRESOLVED_ARTIFACT = "unresolvedItems"
+
+
+@dataclass(frozen=True, slots=True)
+class UnresolvedReference:
+    """One unresolved reference, as the package records it."""
+
+    unresolved_id: str
+    status: str
+    reference: str | None
+    relationship_label: str | None
+    source_entity_id: str | None
+    direction: str | None
+    reason: str | None
+    source_text: str | None
+    target_framework_id: str | None
+
+
+def _text(entry: dict[str, Any], key: str) -> str | None:
+    value = entry.get(key)
+    return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True, slots=True)
+class PackageUnresolved:
+    """The unresolved references of one package, indexed by the package entity they concern."""
+
+    total: int
+    by_entity: dict[str, tuple[UnresolvedReference, ...]]
+
+    def concerning(self, entity_ids: Iterable[str], labels: Iterable[str] | None = None) -> list[UnresolvedReference]:
+        """References about these entities (in the order given, then file order), optionally per link label."""
+        wanted = None if labels is None else set(labels)
+        found: list[UnresolvedReference] = []
+        seen: set[str] = set()
+        for entity_id in entity_ids:
+            for reference in self.by_entity.get(entity_id, ()):
+                if reference.unresolved_id in seen:
+                    continue
+                label = reference.relationship_label
+                if wanted is not None and label is not None and label not in wanted:
+                    continue  # a reference without a label may concern any link kind, so it stays
+                seen.add(reference.unresolved_id)
+                found.append(reference)
+        return found
+
+
+class UnresolvedEvidence:
+    """Every accepted package's unresolved references."""
+
+    def __init__(self, packages: dict[str, PackageUnresolved]) -> None:
+        self._packages = packages
+
+    @classmethod
+    def load(cls, catalog: AcceptedCatalog) -> UnresolvedEvidence:
+        """Read each package's artifact once; ``catalog_error`` when bytes no longer match the manifest."""
+        return cls({runtime.graph_package_id: _load_package(runtime) for runtime in catalog.packages})
+
+    def package(self, runtime: PackageRuntime) -> PackageUnresolved:
+        """One accepted package's references."""
+        return self._packages[runtime.graph_package_id]
+
+
+def _load_package(runtime: PackageRuntime) -> PackageUnresolved:
+    entry = runtime.manifest.artifact(UNRESOLVED_ARTIFACT)
+    if entry is None:
+        raise CatalogError(f"Package {runtime.graph_package_id} declares no {UNRESOLVED_ARTIFACT} artifact.")
+    data = (runtime.path / entry.path).read_bytes()
+    if len(data) != entry.bytes or hashlib.sha256(data).hexdigest() != entry.sha256:
+        raise CatalogError(
+            f"The {UNRESOLVED_ARTIFACT} artifact of {runtime.graph_package_id} no longer matches the "
+            "checksum in its manifest.",
+            hint="Rebuild the package, or restore its validated bytes.",
+        )
+    document = json.loads(data)
+    entries = document.get("items", []) if isinstance(document, dict) else []
+    by_entity: dict[str, list[UnresolvedReference]] = {}
+    total = 0
+    for raw in entries:
+        if not isinstance(raw, dict) or not isinstance(raw.get("unresolvedId"), str):
+            continue  # the validator rejects these; nothing unreadable is ever reported as evidence
+        total += 1
+        reference = UnresolvedReference(
+            unresolved_id=raw["unresolvedId"],
+            status=_text(raw, "status") or "unresolved",
+            reference=_text(raw, "reference"),
+            relationship_label=_text(raw, "relationshipLabel"),
+            source_entity_id=_text(raw, "sourceEntityId"),
+            direction=_text(raw, "direction"),
+            reason=_text(raw, "reason"),
+            source_text=_text(raw, "sourceText"),
+            target_framework_id=_text(raw, "targetFrameworkId"),
+        )
+        if reference.source_entity_id is not None:
+            by_entity.setdefault(reference.source_entity_id, []).append(reference)
+    return PackageUnresolved(total=total, by_entity={k: tuple(v) for k, v in by_entity.items()})

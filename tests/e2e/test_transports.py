@@ -1,0 +1,140 @@
+"""The server as a real subprocess over STDIO and Streamable HTTP, driven by three client libraries.
+
+Each run lists the tools, searches, pages through with ``nextRequest`` unchanged and fetches
+context; every transport and client must see exactly what the in-memory reference sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_support import (
+    ISSUE4_TOOLS,
+    KGFEGMCP,
+    REPOSITORY_ROOT,
+    SDK1_DRIVER,
+    SDK1_PYTHON,
+    HttpServer,
+    Reply,
+    fastmcp_caller,
+    full_env,
+    scenario,
+    server_env,
+)
+from fastmcp import Client
+from fastmcp.client.transports import StdioTransport
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from mcp import ClientSession
+
+SCENARIO_TIMEOUT = 120
+
+
+def assert_same(seen: dict[str, Any], reference: dict[str, Any]) -> None:
+    assert seen["ids"] == reference["ids"]
+    assert seen["nextRequests"] == reference["nextRequests"]
+    assert seen["firstPageText"] == reference["firstPageText"]
+    assert seen["context"] == reference["context"]
+
+
+def sdk_caller(session: ClientSession) -> Any:
+    """The scenario's ``call_tool`` over the official SDK 2.x session."""
+
+    async def call_tool(name: str, arguments: dict[str, Any]) -> Reply:
+        result = await session.call_tool(name, arguments, read_timeout_seconds=60)
+        texts = [block.text for block in result.content if getattr(block, "type", None) == "text"]
+        return Reply(texts, result.structured_content, bool(result.is_error))
+
+    return call_tool
+
+
+async def sdk_scenario(session: ClientSession) -> dict[str, Any]:
+    await session.initialize()
+    names = [tool.name for tool in (await session.list_tools()).tools]
+    return await scenario(names, sdk_caller(session))
+
+
+async def test_stdio_with_fastmcp_client(default_catalog_root: Path, reference: dict[str, Any]) -> None:
+    transport = StdioTransport(
+        command=KGFEGMCP,
+        args=["serve", "--transport", "stdio"],
+        env=server_env(default_catalog_root),
+        cwd=str(REPOSITORY_ROOT),
+        keep_alive=False,
+    )
+    async with asyncio.timeout(SCENARIO_TIMEOUT), Client(transport) as client:
+        names = [tool.name for tool in await client.list_tools()]
+        assert_same(await scenario(names, fastmcp_caller(client)), reference)
+
+
+async def test_stdio_with_official_sdk_client(default_catalog_root: Path, reference: dict[str, Any]) -> None:
+    params = StdioServerParameters(
+        command=KGFEGMCP,
+        args=["serve", "--transport", "stdio"],
+        env=server_env(default_catalog_root),
+        cwd=REPOSITORY_ROOT,
+    )
+    async with (
+        asyncio.timeout(SCENARIO_TIMEOUT),
+        stdio_client(params) as (read, write),
+        ClientSession(read, write, read_timeout_seconds=60) as session,
+    ):
+        assert_same(await sdk_scenario(session), reference)
+
+
+async def test_http_with_fastmcp_client(default_http_server: HttpServer, reference: dict[str, Any]) -> None:
+    async with asyncio.timeout(SCENARIO_TIMEOUT), Client(default_http_server.url) as client:
+        names = [tool.name for tool in await client.list_tools()]
+        assert_same(await scenario(names, fastmcp_caller(client)), reference)
+
+
+async def test_http_with_official_sdk_client(default_http_server: HttpServer, reference: dict[str, Any]) -> None:
+    async with asyncio.timeout(SCENARIO_TIMEOUT), streamable_http_client(default_http_server.url) as streams:
+        read, write = streams[0], streams[1]
+        async with ClientSession(read, write, read_timeout_seconds=60) as session:
+            assert_same(await sdk_scenario(session), reference)
+
+
+def run_sdk1(arguments: list[str], env: dict[str, str]) -> dict[str, Any]:
+    if not SDK1_PYTHON.exists():
+        pytest.fail(f"{SDK1_PYTHON} is missing: run scripts/install.sh (it creates the SDK 1.x environment)")
+    completed = subprocess.run(
+        [str(SDK1_PYTHON), str(SDK1_DRIVER), *arguments],
+        cwd=REPOSITORY_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=SCENARIO_TIMEOUT,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr.decode(errors="replace")[-3000:]
+    result: dict[str, Any] = json.loads(completed.stdout)
+    return result
+
+
+def assert_sdk1(seen: dict[str, Any], reference: dict[str, Any]) -> None:
+    assert seen["sdkVersion"].startswith("1.")
+    assert [name for name in seen["tools"] if name in ISSUE4_TOOLS] == ISSUE4_TOOLS
+    assert seen["total"] == len(seen["ids"]) == len(set(seen["ids"]))
+    assert seen["lastPage"]["hasMore"] is False
+    assert seen["contextIsError"] is False
+    assert seen["invalidIsError"] is True and seen["invalidText"].startswith("invalid_request: ")
+    assert_same(seen, reference)
+
+
+def test_stdio_with_sdk1_client(default_catalog_root: Path, reference: dict[str, Any]) -> None:
+    env = {**full_env(default_catalog_root), "PATH": os.environ.get("PATH", "")}
+    seen = run_sdk1(["stdio", KGFEGMCP, "serve", "--transport", "stdio"], env)
+    assert_sdk1(seen, reference)
+
+
+def test_http_with_sdk1_client(default_http_server: HttpServer, reference: dict[str, Any]) -> None:
+    seen = run_sdk1(["http", default_http_server.url], dict(os.environ))
+    assert_sdk1(seen, reference)

@@ -1,0 +1,241 @@
+"""list_frameworks, get_framework, get_capabilities and get_framework_statistics through the in-memory client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastmcp import Client
+from mcp.types import ResourceLink
+from standards_worlds import NOCODE, NOTEXT, TWIN
+from tool_calls import call, error, error_code, structured, texts
+
+from kgfegmcp.bootstrap import AppState
+from kgfegmcp.resources import uris
+from kgfegmcp.services.views import package_identity
+from package_factory import DAG, LC, TREE
+
+EF = "brazil-bncc-ensino-fundamental"
+CCSS = "us-ccss-ela-literacy-grades-2-4"
+DEFAULT_FRAMEWORKS = [
+    "brazil-bncc-computacao",
+    "brazil-bncc-educacao-infantil",
+    "brazil-bncc-ensino-fundamental",
+    "brazil-bncc-ensino-medio",
+    "us-ccss-ela-literacy-grades-2-4",
+]
+
+
+def identity_of(state: AppState, framework_id: str, snapshot_id: str | None = None) -> dict[str, Any]:
+    """The identity block computed independently from the accepted runtime."""
+    return package_identity(state.catalog.resolve(framework_id, snapshot_id)).to_wire()
+
+
+def profile_disclosures(state: AppState, framework_id: str, snapshot_id: str | None = None) -> list[dict[str, str]]:
+    runtime = state.catalog.resolve(framework_id, snapshot_id)
+    return [{"disclosureId": d.disclosure_id, "text": d.text} for d in runtime.profile.profile.disclosures]
+
+
+# -- list_frameworks ---------------------------------------------------------------------------
+
+
+async def test_list_frameworks_default_catalog(default_client: Client[Any], default_state: AppState) -> None:
+    result = await call(default_client, "list_frameworks", {})
+    body = structured(result)
+    assert [f["frameworkId"] for f in body["frameworks"]] == DEFAULT_FRAMEWORKS
+    assert body["total"] == 5
+    assert body["page"] == {"limit": 25, "returned": 5, "hasMore": False}
+    assert body["catalogFingerprint"] == default_state.catalog.fingerprint
+    for entry in body["frameworks"]:
+        runtime = default_state.catalog.resolve(entry["frameworkId"])
+        assert entry["graphPackageId"] == runtime.graph_package_id
+        assert entry["manifestUri"] == uris.manifest_uri(runtime.framework_id, runtime.snapshot_id)
+        assert entry["standardsItems"] == len(runtime.items)
+        assert entry["learningComponents"] == len(runtime.components)
+    assert body["packages"] == [identity_of(default_state, f) for f in DEFAULT_FRAMEWORKS]
+    assert body["disclosures"] == [d for f in DEFAULT_FRAMEWORKS for d in profile_disclosures(default_state, f)]
+    ef = next(f for f in body["frameworks"] if f["frameworkId"] == EF)
+    assert ef["graphTypes"]["contains"] == ["AcademicStandards", "LearningComponents", "LearningProgressions"]
+    (summary,) = texts(result)
+    assert summary.startswith("5 of 5 accepted packages (more: False).")
+    for package in body["packages"]:
+        assert f"Package {package['graphPackageId']}: manifest {package['manifestUri']}" in summary
+    for disclosure in body["disclosures"]:
+        assert f"Disclosure: {disclosure['text']}" in summary
+
+
+async def test_list_frameworks_filters_default_catalog(default_client: Client[Any]) -> None:
+    async def ids(request: dict[str, Any]) -> list[str]:
+        return [
+            f["frameworkId"] for f in structured(await call(default_client, "list_frameworks", request))["frameworks"]
+        ]
+
+    assert await ids({"graphTypes": ["LearningComponents"]}) == [EF]
+    assert await ids({"graphTypes": ["AcademicStandards", "LearningProgressions"]}) == [
+        "brazil-bncc-educacao-infantil",
+        EF,
+    ]
+    assert await ids({"inLanguage": "en"}) == [CCSS]
+    assert await ids({"jurisdiction": "Brasil", "academicSubject": "Computação"}) == ["brazil-bncc-computacao"]
+    assert await ids({"frameworkIds": [CCSS, EF]}) == [EF, CCSS]
+    assert await ids({"frameworkIds": ["no-such-framework"]}) == []
+
+
+async def test_list_frameworks_non_current_and_graph_types_on_fixtures(fixture_client: Client[Any]) -> None:
+    current = structured(await call(fixture_client, "list_frameworks", {"frameworkIds": [TREE]}))
+    assert [f["snapshotId"] for f in current["frameworks"]] == ["2026-01"]
+    every = structured(
+        await call(fixture_client, "list_frameworks", {"frameworkIds": [TREE], "includeNonCurrent": True})
+    )
+    assert [(f["snapshotId"], f["isCurrent"]) for f in every["frameworks"]] == [("2025-01", False), ("2026-01", True)]
+    lc_only = structured(await call(fixture_client, "list_frameworks", {"graphTypes": ["LearningProgressions"]}))
+    assert [f["frameworkId"] for f in lc_only["frameworks"]] == [LC]
+    twins = structured(await call(fixture_client, "list_frameworks", {"frameworkIds": [TWIN]}))
+    assert [f["graphPackageId"] for f in twins["frameworks"]] == [f"{TWIN}@2026-01", f"{TWIN}@2026-02"]
+    assert [p["graphPackageId"] for p in twins["packages"]] == [f"{TWIN}@2026-01", f"{TWIN}@2026-02"]
+    page = structured(await call(fixture_client, "list_frameworks", {"frameworkIds": [TWIN], "limit": 1}))
+    assert [p["graphPackageId"] for p in page["packages"]] == [f"{TWIN}@2026-01"]
+
+
+# -- get_framework -----------------------------------------------------------------------------
+
+
+async def test_get_framework_default_catalog(default_client: Client[Any], default_state: AppState) -> None:
+    result = await call(default_client, "get_framework", {"frameworkId": EF})
+    body = structured(result)
+    runtime = default_state.catalog.resolve(EF)
+    assert body["framework"]["graphPackageId"] == runtime.graph_package_id
+    assert body["package"] == identity_of(default_state, EF)
+    assert body["disclosures"] == profile_disclosures(default_state, EF)
+    assert body["validation"]["status"] == "passed"
+    assert body["rights"]["sourceLicense"] == runtime.manifest.rights.source_license
+    assert body["capabilities"]["learningComponents"] is True
+    links = [block for block in result.content if isinstance(block, ResourceLink)]
+    assert [str(link.uri) for link in links] == [uris.manifest_uri(runtime.framework_id, runtime.snapshot_id)]
+    summary = texts(result)[0]
+    assert runtime.graph_package_id in summary and "Validation: passed" in summary
+    for disclosure in body["disclosures"]:
+        assert disclosure["text"] in summary
+
+
+async def test_get_framework_fixture_snapshots(fixture_client: Client[Any], fixture_state: AppState) -> None:
+    old = structured(await call(fixture_client, "get_framework", {"frameworkId": TREE, "snapshotId": "2025-01"}))
+    assert old["framework"]["isCurrent"] is False
+    assert old["package"] == identity_of(fixture_state, TREE, "2025-01")
+    current = structured(await call(fixture_client, "get_framework", {"frameworkId": TREE}))
+    assert current["framework"]["snapshotId"] == "2026-01"
+    assert current["disclosures"] == [{"disclosureId": "fixture", "text": "Fixture data written by tests."}]
+    notext = structured(await call(fixture_client, "get_framework", {"frameworkId": NOTEXT}))
+    assert notext["capabilities"]["textSearch"] is False
+
+
+async def test_framework_errors(fixture_client: Client[Any], default_client: Client[Any]) -> None:
+    for tool in ("get_framework", "get_framework_statistics", "get_capabilities"):
+        assert await error_code(default_client, tool, {"frameworkId": "no-such-framework"}) == "framework_not_found"
+        assert (
+            await error_code(fixture_client, tool, {"frameworkId": TREE, "snapshotId": "1999-01"})
+            == "framework_not_found"
+        )
+        message = await error(fixture_client, tool, {"frameworkId": TWIN})
+        assert message.startswith("ambiguous_framework: ")
+        assert "2026-01" in message and "2026-02" in message
+        chosen = structured(await call(fixture_client, tool, {"frameworkId": TWIN, "snapshotId": "2026-02"}))
+        assert f"{TWIN}@2026-02" in str(chosen)
+    message = await error(default_client, "get_framework", {"frameworkId": "no-such-framework"})
+    assert "Next action:" in message
+
+
+# -- get_capabilities --------------------------------------------------------------------------
+
+
+async def test_get_capabilities_server_and_every_package(default_client: Client[Any], default_state: AppState) -> None:
+    result = await call(default_client, "get_capabilities", {})
+    body = structured(result)
+    server = body["server"]
+    assert server["readOnly"] is True and server["callsModels"] is False
+    assert server["semanticSearch"] is False and server["embeddings"] is False
+    assert server["acceptedPackages"] == 5
+    assert server["catalogFingerprint"] == default_state.catalog.fingerprint
+    assert server["limits"]["searchStandardsLimit"] == {"min": 1, "max": 100, "default": 25}
+    assert server["limits"]["listFrameworksLimit"] == {"min": 1, "max": 100, "default": 25}
+    assert server["limits"]["textQueryTokens"] == {"max": 32}
+    assert server["limits"]["cursorCharacters"] == {"max": 4096}
+    assert [p["graphPackageId"] for p in body["packages"]] == [
+        p.graph_package_id for p in default_state.catalog.packages
+    ]
+    for package in body["packages"]:
+        runtime = default_state.catalog.by_graph_package_id(package["graphPackageId"])
+        assert runtime is not None
+        assert package["capabilities"] == runtime.manifest.capabilities.to_wire()
+        assert package["hierarchyRule"] == runtime.profile.profile.hierarchy.rule
+        assert package["package"] == identity_of(default_state, runtime.framework_id)
+        assert package["disclosures"] == profile_disclosures(default_state, runtime.framework_id)
+    ccss = next(p for p in body["packages"] if p["graphPackageId"].startswith(CCSS))
+    assert ccss["codePolicy"]["unique"] is False and ccss["codePolicy"]["derivedParentSeparator"] == "."
+    assert "5 accepted packages" in texts(result)[0]
+
+
+async def test_get_capabilities_is_truthful_per_fixture_package(fixture_client: Client[Any]) -> None:
+    async def package(framework_id: str) -> dict[str, Any]:
+        (only,) = structured(await call(fixture_client, "get_capabilities", {"frameworkId": framework_id}))["packages"]
+        return only
+
+    assert (await package(NOTEXT))["capabilities"]["textSearch"] is False
+    nocode = await package(NOCODE)
+    assert nocode["capabilities"]["exactCodeSearch"] is False
+    assert nocode["codePolicy"]["exactSearch"] is False
+    dag = await package(DAG)
+    assert dag["hierarchyRule"] == "multiParentDag"
+    assert dag["graphTypes"]["contains"] == ["AcademicStandards"]
+    lc = await package(LC)
+    assert lc["capabilities"]["learningComponents"] is True
+    assert lc["capabilities"]["learningProgressions"] is True
+    assert await error_code(fixture_client, "get_capabilities", {"snapshotId": "2026-01"}) == "invalid_request"
+
+
+# -- get_framework_statistics ------------------------------------------------------------------
+
+
+async def test_statistics_keep_standards_and_components_apart(
+    default_client: Client[Any], default_state: AppState
+) -> None:
+    result = await call(default_client, "get_framework_statistics", {"frameworkId": EF})
+    body = structured(result)
+    runtime = default_state.catalog.resolve(EF)
+    assert body["package"] == identity_of(default_state, EF)
+    assert body["disclosures"] == profile_disclosures(default_state, EF)
+    standards, components = body["standards"], body["learningComponents"]
+    assert standards["items"] == len(runtime.items)
+    assert components["components"] == len(runtime.components) > 0
+    assert standards["multiParentItems"] == 259
+    assert standards["hierarchyRule"] == "multiParentDag"
+    assert "components" not in standards and "items" not in components
+    assert not any(key.startswith("total") for key in body)
+    grades = standards["standardsByGradeLevel"]
+    assert [g["sourceLabel"] for g in grades][:2] == ["1º ano", "2º ano"]
+    assert grades[0]["facet"] == "ef-ano-01"
+    by_type = {t["sourceType"]: t for t in standards["byStatementType"]}
+    assert by_type["Habilidade"] == {
+        "sourceType": "Habilidade",
+        "normalized": "habilidade",
+        "role": "standard",
+        "items": 1304,
+    }
+    summary = texts(result)[0]
+    assert "Learning components (separate from standards)" in summary
+    assert "1º ano" in summary
+
+
+async def test_statistics_of_fixture_packages(fixture_client: Client[Any]) -> None:
+    lc = structured(await call(fixture_client, "get_framework_statistics", {"frameworkId": LC}))
+    assert lc["standards"]["multiParentItems"] == 1
+    assert lc["learningComponents"] == {"components": 2, "supportsRelationships": 3, "standardsWithComponents": 3}
+    assert lc["learningProgressions"] == {"buildsTowards": 3, "relatesTo": 1}
+    assert lc["unresolvedItems"] == 1
+    tree = structured(await call(fixture_client, "get_framework_statistics", {"frameworkId": TREE}))
+    assert tree["standards"]["multiParentItems"] == 0
+    assert tree["learningComponents"]["components"] == 0
+    assert [(g["sourceLabel"], g["facet"], g["standards"]) for g in tree["standards"]["standardsByGradeLevel"]] == [
+        ("1", "grade-1", 1),
+        ("2", "grade-2", 2),
+        ("3", "grade-3", 1),
+    ]

@@ -1,0 +1,318 @@
+"""search_standards: lexical and code search, filters, selectors and every search warning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastmcp import Client
+from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, TWIN
+from tool_calls import call, error, error_code, structured, texts
+
+from kgfegmcp.bootstrap import AppState
+from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.services.views import package_identity
+from package_factory import DAG, LC, TREE
+
+EF = "brazil-bncc-ensino-fundamental"
+CCSS = "us-ccss-ela-literacy-grades-2-4"
+
+
+async def search(client: Client[Any], **request: Any) -> dict[str, Any]:
+    return structured(await call(client, "search_standards", {"limit": 100, **request}))
+
+
+def codes(body: dict[str, Any]) -> list[str | None]:
+    return [hit["standard"].get("statementCode") for hit in body["hits"]]
+
+
+def warning_codes(body: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(w["code"], w["graphPackageId"]) for w in body["warnings"]]
+
+
+# -- lexical search ----------------------------------------------------------------------------
+
+
+async def test_accent_and_case_insensitive(default_client: Client[Any]) -> None:
+    plain = await search(default_client, query="fracoes")
+    assert plain["total"] >= 5
+    assert "fraç" in plain["hits"][0]["standard"]["description"].casefold()
+    assert sum("fraç" in hit["standard"]["description"].casefold() for hit in plain["hits"]) >= 5
+    for variant in ("frações", "FRAÇÕES", "Fracoes"):
+        other = await search(default_client, query=variant)
+        assert other["hits"] == plain["hits"] and other["total"] == plain["total"]
+    first = plain["hits"][0]
+    assert first["matchType"] == "text" and first["rank"] == 1 and first["score"] > 0
+    scores = [hit["score"] for hit in plain["hits"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+async def test_fixture_accent_folding(fixture_client: Client[Any]) -> None:
+    body = await search(fixture_client, query="fracoes", frameworkIds=[TREE])
+    assert {hit["standard"]["nodeId"] for hit in body["hits"]} == {
+        stable_uuid(TREE, "item", "NF.1"),
+        stable_uuid(TREE, "item", "NF"),
+    }
+
+
+async def test_query_token_and_length_bounds(default_client: Client[Any]) -> None:
+    distinct = [f"palavra{i}" for i in range(33)]
+    message = await error(default_client, "search_standards", {"query": " ".join(distinct)})
+    assert message.startswith("invalid_request: ") and "32 normalised tokens" in message
+    assert (await search(default_client, query=" ".join(distinct[:32])))["total"] == 0
+    repeated = await search(default_client, query=" ".join(["fracoes"] * 40))
+    assert repeated["total"] > 0
+    assert await error_code(default_client, "search_standards", {"query": "a" * 513}) == "invalid_request"
+    assert await error_code(default_client, "search_standards", {"query": ""}) == "invalid_request"
+    assert await error_code(default_client, "search_standards", {"query": "   "}) == "invalid_request"
+    code_query = {"query": "E" * 257, "searchMode": "code"}
+    assert await error_code(default_client, "search_standards", code_query) == "invalid_request"
+    assert (await search(default_client, query="E" * 256, searchMode="code"))["total"] == 0
+    # Code queries are not tokenised: 40 distinct words are one (unmatched) code.
+    assert (await search(default_client, query=" ".join(f"w{i}" for i in range(40)), searchMode="code"))["total"] == 0
+
+
+async def test_zero_results_are_explained(default_client: Client[Any]) -> None:
+    result = await call(default_client, "search_standards", {"query": "zzyzxqv"})
+    body = structured(result)
+    assert body["hits"] == [] and body["total"] == 0 and body["page"]["hasMore"] is False
+    summary = texts(result)[0]
+    assert "A zero-result page means only that this lexical expression did not match" in summary
+
+
+# -- code search -------------------------------------------------------------------------------
+
+
+async def test_code_exact_and_prefix(default_client: Client[Any], default_state: AppState) -> None:
+    exact = await search(default_client, query="ef05ma04", searchMode="code")
+    assert codes(exact) == ["EF05MA04"] and exact["hits"][0]["matchType"] == "code_exact"
+    auto = await search(default_client, query="EF05MA04")
+    assert auto["hits"][0]["standard"]["statementCode"] == "EF05MA04" and auto["hits"][0]["matchType"] == "code_exact"
+    prefix = await search(default_client, query="EF05MA", searchMode="code", codeMatch="prefix")
+    runtime = default_state.catalog.resolve(EF)
+    expected = sorted(i.statement_code for i in runtime.items if (i.statement_code or "").startswith("EF05MA"))
+    assert codes(prefix) == expected and len(expected) == 25
+    assert {hit["matchType"] for hit in prefix["hits"]} == {"code_prefix"}
+    assert prefix["warnings"] == []
+    message = await error(default_client, "search_standards", {"query": "EF05", "codeMatch": "prefix"})
+    assert message.startswith("invalid_request: ") and "codeMatch 'prefix' requires searchMode 'code'" in message
+
+
+async def test_fixture_code_search(fixture_client: Client[Any]) -> None:
+    assert codes(await search(fixture_client, query="nbt.a.2", searchMode="code", frameworkIds=[TREE])) == ["NBT.A.2"]
+    prefix = await search(fixture_client, query="NBT.A", searchMode="code", codeMatch="prefix", frameworkIds=[TREE])
+    assert codes(prefix) == ["NBT.A.1", "NBT.A.2"]
+    derived = await search(fixture_client, query="NBT.A.1.b", searchMode="code", frameworkIds=[TREE])
+    assert codes(derived) == ["NBT.A.1"] and derived["hits"][0]["matchType"] == "derived_parent_code"
+    assert derived["warnings"] == []
+
+
+# -- warnings ----------------------------------------------------------------------------------
+
+
+async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
+    package = f"{NOTEXT}@2026-01"
+    text = await search(fixture_client, query="fraction", searchMode="text", frameworkIds=[NOTEXT])
+    assert text["hits"] == [] and warning_codes(text) == [("text_search_unavailable", package)]
+    auto = await search(fixture_client, query="NF.1", frameworkIds=[NOTEXT, TREE])
+    assert warning_codes(auto) == [("text_search_unavailable", package)]
+    assert [(h["standard"]["graphPackageId"], h["matchType"]) for h in auto["hits"]][:2] == [
+        (package, "code_exact"),
+        (f"{TREE}@2026-01", "code_exact"),
+    ]
+    result = await call(fixture_client, "search_standards", {"query": "fraction", "frameworkIds": [NOTEXT, TREE]})
+    summary = texts(result)[0]
+    assert f"Warning text_search_unavailable ({package})" in summary
+    # Both profiles use the disclosure id "fixture" with different texts: structured and text keep both.
+    assert structured(result)["disclosures"] == [
+        {"disclosureId": "fixture", "text": NOTEXT_DISCLOSURE},
+        {"disclosureId": "fixture", "text": "Fixture data written by tests."},
+    ]
+    assert f"Disclosure: {NOTEXT_DISCLOSURE}" in summary
+    assert "Disclosure: Fixture data written by tests.\n" in summary + "\n"
+
+
+async def test_code_search_unavailable(fixture_client: Client[Any]) -> None:
+    body = await search(fixture_client, query="NBT.1", searchMode="code", frameworkIds=[NOCODE])
+    assert body["hits"] == [] and warning_codes(body) == [("code_search_unavailable", f"{NOCODE}@2026-01")]
+    prefix = await search(fixture_client, query="NBT", searchMode="code", codeMatch="prefix", frameworkIds=[NOCODE])
+    assert warning_codes(prefix) == [("code_search_unavailable", f"{NOCODE}@2026-01")]
+    # In auto mode the lexical index still answers (the code is part of the indexed text).
+    auto = await search(fixture_client, query="count", frameworkIds=[NOCODE])
+    assert auto["total"] > 0 and {h["matchType"] for h in auto["hits"]} == {"text"}
+
+
+async def test_code_prefix_unavailable(fixture_client: Client[Any]) -> None:
+    body = await search(
+        fixture_client, query="NBT", searchMode="code", codeMatch="prefix", frameworkIds=[NOPREFIX, TREE]
+    )
+    assert warning_codes(body) == [("code_prefix_unavailable", f"{NOPREFIX}@2026-01")]
+    assert {h["standard"]["graphPackageId"] for h in body["hits"]} == {f"{TREE}@2026-01"}
+    exact = await search(fixture_client, query="NBT.1", searchMode="code", frameworkIds=[NOPREFIX])
+    assert codes(exact) == ["NBT.1"] and exact["warnings"] == []
+
+
+async def test_multiple_code_matches_and_partial_coverage(fixture_client: Client[Any]) -> None:
+    package = f"{SOME}@2026-01"
+    body = await search(fixture_client, query="NBT.A.1", searchMode="code", frameworkIds=[SOME])
+    assert codes(body) == ["NBT.A.1", "NBT.A.1"]
+    assert warning_codes(body) == [("multiple_code_matches", package), ("partial_code_coverage", package)]
+    assert "matches 2 items" in body["warnings"][0]["message"]
+    single = await search(fixture_client, query="NF.1", searchMode="code", frameworkIds=[SOME])
+    assert codes(single) == ["NF.1"] and warning_codes(single) == [("partial_code_coverage", package)]
+
+
+async def test_derived_parent_code_warnings(fixture_client: Client[Any]) -> None:
+    package = f"{SOME}@2026-01"
+    multiple = await search(fixture_client, query="NBT.A.1.c", searchMode="code", frameworkIds=[SOME])
+    assert codes(multiple) == ["NBT.A.1", "NBT.A.1"]
+    assert {h["matchType"] for h in multiple["hits"]} == {"derived_parent_code"}
+    assert ("derived_parent_code_multiple", package) in warning_codes(multiple)
+    missing = await search(fixture_client, query="NBT.Z.9", searchMode="code", frameworkIds=[TREE])
+    assert missing["hits"] == []
+    assert warning_codes(missing) == [("derived_parent_code_not_found", f"{TREE}@2026-01")]
+
+
+async def test_warnings_on_the_real_ccss_anchor_codes(default_client: Client[Any]) -> None:
+    package = structured(await call(default_client, "get_framework", {"frameworkId": CCSS}))["framework"][
+        "graphPackageId"
+    ]
+    anchors = await search(default_client, query="CCR.R.1", searchMode="code", frameworkIds=[CCSS])
+    assert codes(anchors) == ["CCR.R.1"] * 3
+    assert warning_codes(anchors) == [("multiple_code_matches", package)]
+    assert len({h["standard"]["nodeId"] for h in anchors["hits"]}) == 3
+    assert len({tuple(g["sourceLabel"] for g in h["standard"]["gradeLevels"]) for h in anchors["hits"]}) == 3
+    derived = await search(default_client, query="CCR.R.1.a", searchMode="code", frameworkIds=[CCSS])
+    assert codes(derived) == ["CCR.R.1"] * 3
+    assert warning_codes(derived) == [("derived_parent_code_multiple", package)]
+    missing = await search(default_client, query="RL.2.99.z", searchMode="code", frameworkIds=[CCSS])
+    assert missing["total"] == 0 and warning_codes(missing) == [("derived_parent_code_not_found", package)]
+
+
+# -- filters -----------------------------------------------------------------------------------
+
+
+async def test_grade_filters_by_source_label_and_facet(default_client: Client[Any]) -> None:
+    by_label = await search(default_client, query="fracoes", gradeLevels=["5º ano"])
+    by_facet = await search(default_client, query="fracoes", gradeLevels=["ef-ano-05"])
+    assert by_label["hits"] == by_facet["hits"] and by_label["total"] == by_facet["total"] > 0
+    for hit in by_label["hits"]:
+        assert any(g["sourceLabel"] == "5º ano" and g["facet"] == "ef-ano-05" for g in hit["standard"]["gradeLevels"])
+    everything = await search(default_client, query="fracoes")
+    assert by_label["total"] < everything["total"]
+    both = await search(default_client, query="fracoes", gradeLevels=["5º ano", "ef-ano-06"])
+    assert both["total"] > by_label["total"]
+    assert (await search(default_client, query="fracoes", gradeLevels=["Grade 5"]))["total"] == 0
+
+
+async def test_statement_type_and_subject_filters(default_client: Client[Any]) -> None:
+    source = await search(default_client, query="fracoes", statementTypes=["Objeto de conhecimento"])
+    normal = await search(default_client, query="fracoes", statementTypes=["objeto-de-conhecimento"])
+    assert source["hits"] == normal["hits"] and source["total"] > 0
+    assert {h["standard"]["statementType"]["sourceType"] for h in source["hits"]} == {"Objeto de conhecimento"}
+    maths = await search(default_client, query="leitura", academicSubjects=["Matemática"])
+    assert maths["total"] > 0 and {h["standard"]["academicSubject"] for h in maths["hits"]} == {"Matemática"}
+    english = await search(default_client, query="reading", academicSubjects=["Matemática"])
+    assert english["total"] == 0
+
+
+async def test_fixture_filters(fixture_client: Client[Any]) -> None:
+    body = await search(fixture_client, query="count", frameworkIds=[TREE], gradeLevels=["grade-2"])
+    assert codes(body) == ["NBT.A.2"]
+    body = await search(fixture_client, query="count", frameworkIds=[TREE], gradeLevels=["1"])
+    assert codes(body) == ["NBT.1"]
+    groupings = await search(fixture_client, query="number", frameworkIds=[TREE], statementTypes=["Domain"])
+    assert {h["standard"]["statementType"]["normalized"] for h in groupings["hits"]} == {"domain"}
+    standards = await search(fixture_client, query="number", frameworkIds=[TREE], statementTypes=["standard"])
+    assert {h["standard"]["statementType"]["sourceType"] for h in standards["hits"]} == {"Standard"}
+    coded = await search(
+        fixture_client, query="NBT", searchMode="code", codeMatch="prefix", frameworkIds=[TREE], gradeLevels=["2"]
+    )
+    assert codes(coded) == ["NBT.A.1", "NBT.A.2"]
+
+
+# -- selectors and identity --------------------------------------------------------------------
+
+
+async def test_selectors(fixture_client: Client[Any]) -> None:
+    default = await search(fixture_client, query="count")
+    packages = {p["graphPackageId"] for p in default["packages"]}
+    assert f"{TREE}@2026-01" in packages and f"{TREE}@2025-01" not in packages
+    old = await search(fixture_client, query="count", snapshotIds=["2025-01"])
+    assert [p["graphPackageId"] for p in old["packages"]] == [f"{TREE}@2025-01"]
+    twin = await search(fixture_client, query="count", frameworkIds=[TWIN], snapshotIds=["2026-02"])
+    assert [p["graphPackageId"] for p in twin["packages"]] == [f"{TWIN}@2026-02"]
+    assert await error_code(fixture_client, "search_standards", {"query": "count", "frameworkIds": [TWIN]}) == (
+        "ambiguous_framework"
+    )
+    for request in (
+        {"frameworkIds": ["no-such-framework"]},
+        {"snapshotIds": ["1999-01"]},
+        {"frameworkIds": [TREE], "snapshotIds": ["1999-01"]},
+    ):
+        assert await error_code(fixture_client, "search_standards", {"query": "count", **request}) == (
+            "framework_not_found"
+        )
+    assert await error_code(fixture_client, "search_standards", {"query": "x", "frameworkIds": [TREE, TREE]}) == (
+        "invalid_request"
+    )
+
+
+async def test_every_result_carries_identity_disclosures_and_source_terms(
+    default_client: Client[Any], default_state: AppState
+) -> None:
+    result = await call(default_client, "search_standards", {"query": "leitura reading", "limit": 100})
+    body = structured(result)
+    current = [p for p in default_state.catalog.packages if p.manifest.is_current]
+    assert body["packages"] == [package_identity(p).to_wire() for p in current]
+    expected_disclosures = [
+        {"disclosureId": d.disclosure_id, "text": d.text} for p in current for d in p.profile.profile.disclosures
+    ]
+    assert body["disclosures"] == expected_disclosures
+    listed = {p["graphPackageId"] for p in body["packages"]}
+    english = structured(await call(default_client, "search_standards", {"query": "reading", "limit": 100}))
+    hits = [*body["hits"], *english["hits"]]
+    assert {h["standard"]["graphPackageId"].split("@")[0] for h in hits} >= {EF, CCSS}
+    for hit in hits:
+        standard = hit["standard"]
+        assert standard["graphPackageId"] in listed
+        runtime = default_state.catalog.by_graph_package_id(standard["graphPackageId"])
+        assert runtime is not None
+        profile = runtime.profile.profile
+        assert standard["gradeLevels"], standard
+        for grade in standard["gradeLevels"]:
+            declared = profile.grade_label(grade["sourceLabel"])
+            assert declared is not None and grade["facet"] == declared.facet and grade["display"] == declared.display
+        rule = profile.statement_type(standard["statementType"]["sourceType"])
+        assert rule is not None and standard["statementType"]["normalized"] == rule.normalized
+        assert standard["uri"].startswith(
+            f"kgfegmcp://framework/{runtime.framework_id}/snapshot/{runtime.snapshot_id}/"
+        )
+    summary = texts(result)[0]
+    for package in body["packages"]:
+        assert f"Package {package['graphPackageId']}: manifest {package['manifestUri']}" in summary
+
+
+@pytest.mark.parametrize("framework_id", [LC, EF])
+async def test_search_never_returns_learning_components(
+    framework_id: str, fixture_client: Client[Any], default_client: Client[Any], default_state: AppState
+) -> None:
+    client = fixture_client if framework_id == LC else default_client
+    if framework_id == LC:
+        components = {stable_uuid(LC, "component", "0"): "Partition a whole into equal parts"}
+        components[stable_uuid(LC, "component", "1")] = "Identify hundreds, tens and ones in a three-digit number"
+    else:
+        components = {c.identifier: c.description for c in default_state.catalog.resolve(EF).components[:5]}
+    for description in components.values():
+        query = " ".join(description.split()[:12])
+        body = await search(client, query=query, frameworkIds=[framework_id])
+        found = {hit["standard"]["nodeId"] for hit in body["hits"]}
+        assert not found & set(components)
+        assert all(hit["standard"]["statementType"]["role"] in ("standard", "grouping") for hit in body["hits"])
+
+
+async def test_dag_standard_is_returned_once(fixture_client: Client[Any]) -> None:
+    body = await search(fixture_client, query="fraction number line", frameworkIds=[DAG])
+    ids = [hit["standard"]["nodeId"] for hit in body["hits"]]
+    assert len(ids) == len(set(ids)) == body["total"]
+    assert ids[0] == stable_uuid(DAG, "item", "NF.2")

@@ -1,0 +1,97 @@
+"""The public tool surface of issue 4 against DESIGN §7: names, order, annotations and published schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastmcp import Client
+
+#: DESIGN §7, the 19 tools in their declared order.
+DESIGN_TOOLS = [
+    "list_frameworks",
+    "get_framework",
+    "get_capabilities",
+    "get_framework_statistics",
+    "search_standards",
+    "get_standard",
+    "get_standard_context",
+    "compare_framework_evidence",
+    "search_learning_components",
+    "get_learning_component",
+    "get_learning_components_for_standard",
+    "get_standards_for_learning_component",
+    "get_standard_progressions",
+    "search_learning_progressions",
+    "get_learning_progression",
+    "traverse_learning_progressions",
+    "find_learning_progression_paths",
+    "read_evidence",
+    "get_workflow_instructions",
+]
+ISSUE4_TOOLS = DESIGN_TOOLS[:7]
+
+
+async def test_issue4_tools_match_design_section_7(default_client: Client[Any]) -> None:
+    tools = await default_client.list_tools()
+    names = [tool.name for tool in tools]
+    assert len(names) == len(set(names))
+    assert [name for name in names if name in ISSUE4_TOOLS] == ISSUE4_TOOLS
+    assert set(names) <= set(DESIGN_TOOLS), f"undeclared public tools: {sorted(set(names) - set(DESIGN_TOOLS))}"
+    for tool in tools:
+        if tool.name not in ISSUE4_TOOLS:
+            continue
+        assert tool.description
+        annotations = tool.annotations
+        assert annotations is not None
+        assert annotations.read_only_hint is True and annotations.destructive_hint is False
+        assert annotations.idempotent_hint is True and annotations.open_world_hint is False
+        schema = tool.input_schema
+        assert list(schema["properties"]) == ["request"] and schema["required"] == ["request"]
+        assert schema.get("additionalProperties") is False
+        request = schema["properties"]["request"]
+        request = schema.get("$defs", {}).get(request["$ref"].split("/")[-1], request) if "$ref" in request else request
+        assert request.get("additionalProperties") is False
+        for field in request.get("properties", {}):
+            assert "_" not in field and field[0].islower(), f"{tool.name}.{field} is not lower camel case"
+
+
+async def test_published_schemas_carry_the_spec_bounds(default_client: Client[Any]) -> None:
+    schemas = {tool.name: tool.input_schema["properties"]["request"] for tool in await default_client.list_tools()}
+
+    def field(tool: str, name: str) -> dict[str, Any]:
+        spec = schemas[tool]["properties"][name]
+        return next((s for s in spec.get("anyOf", []) if s.get("type") != "null"), spec)
+
+    for tool in ("list_frameworks", "search_standards"):
+        assert field(tool, "limit") | {"default": schemas[tool]["properties"]["limit"].get("default")} == {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 25,
+        }
+        cursor = field(tool, "cursor")
+        assert cursor["maxLength"] == 4096 and cursor["pattern"] == "^[A-Za-z0-9_-]+$"
+    search = schemas["search_standards"]
+    assert field("search_standards", "query")["maxLength"] == 512
+    assert search["required"] == ["query"]
+    for name in ("frameworkIds", "snapshotIds", "gradeLevels", "statementTypes", "academicSubjects"):
+        assert field("search_standards", name)["maxItems"] == 64
+    assert field("search_standards", "searchMode")["enum"] == ["auto", "text", "code"]
+    expected = {
+        "ancestorDepth": (0, 64, 16),
+        "childDepth": (0, 64, 1),
+        "maxNodes": (1, 2000, 250),
+        "maxPaths": (1, 1000, 128),
+        "maxPathNodeOccurrences": (1, 100000, 8192),
+    }
+    context = schemas["get_standard_context"]["properties"]
+    for name, (low, high, default) in expected.items():
+        assert (context[name]["minimum"], context[name]["maximum"], context[name]["default"]) == (low, high, default)
+    for tool in ("get_standard", "get_standard_context"):
+        assert set(schemas[tool]["properties"]) >= {
+            "frameworkId",
+            "snapshotId",
+            "nodeId",
+            "caseIdentifierUUID",
+            "statementCode",
+        }
