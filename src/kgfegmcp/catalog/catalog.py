@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -119,3 +120,32 @@ class AcceptedCatalog:
             snapshots = ", ".join(p.snapshot_id for p in current)
             raise AmbiguousFrameworkError(f"Framework {framework_id!r} has several current snapshots: {snapshots}.")
         return current[0]
+
+    def select(self, framework_ids: Sequence[str] | None, snapshot_ids: Sequence[str] | None) -> list[PackageRuntime]:
+        """Packages for a multi-package request, sorted and without repeats.
+
+        Framework ids alone resolve to each unique current snapshot; with snapshot ids, every named
+        snapshot of those frameworks; snapshot ids alone, every package with such a snapshot; neither,
+        every current package.
+        """
+        chosen: list[PackageRuntime] = []
+        if framework_ids:
+            for framework_id in framework_ids:
+                if not snapshot_ids:
+                    chosen.append(self.resolve(framework_id))
+                    continue
+                matching = [
+                    p for p in self._packages if p.framework_id == framework_id and p.snapshot_id in snapshot_ids
+                ]
+                if not matching:
+                    raise FrameworkNotFoundError(
+                        f"No accepted snapshot of {framework_id!r} among snapshotIds {list(snapshot_ids)}."
+                    )
+                chosen.extend(matching)
+        elif snapshot_ids:
+            chosen = [p for p in self._packages if p.snapshot_id in snapshot_ids]
+            if not chosen:
+                raise FrameworkNotFoundError(f"No accepted package has a snapshotId in {list(snapshot_ids)}.")
+        else:
+            chosen = [p for p in self._packages if p.manifest.is_current]
+        return sorted({p.graph_package_id: p for p in chosen}.values(), key=lambda p: (p.framework_id, p.snapshot_id))

@@ -15,7 +15,6 @@ from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
     CapabilityUnavailableError,
-    FrameworkNotFoundError,
     GraphNodeNotFoundError,
     InvalidCursorError,
 )
@@ -222,30 +221,10 @@ class LearningComponentService:
 
     def _packages(self, request: SearchLearningComponentsRequest) -> tuple[list[PackageRuntime], list[ResultWarning]]:
         """Selected packages (sorted) that have components, plus warnings for explicitly chosen ones without."""
-        packages = self._catalog.packages
-        if request.framework_ids:
-            chosen: list[PackageRuntime] = []
-            for framework_id in request.framework_ids:
-                if request.snapshot_ids:
-                    matching = [
-                        p for p in packages if p.framework_id == framework_id and p.snapshot_id in request.snapshot_ids
-                    ]
-                    if not matching:
-                        raise FrameworkNotFoundError(
-                            f"No accepted snapshot of {framework_id!r} among snapshotIds {request.snapshot_ids}."
-                        )
-                    chosen.extend(matching)
-                else:
-                    chosen.append(self._catalog.resolve(framework_id))
-        elif request.snapshot_ids:
-            chosen = [p for p in packages if p.snapshot_id in request.snapshot_ids]
-            if not chosen:
-                raise FrameworkNotFoundError(f"No accepted package has a snapshotId in {request.snapshot_ids}.")
+        if request.framework_ids or request.snapshot_ids:
+            ordered = self._catalog.select(request.framework_ids, request.snapshot_ids)
         else:
-            chosen = [p for p in packages if p.manifest.is_current and self._search.has_components(p)]
-        ordered = sorted(
-            {p.graph_package_id: p for p in chosen}.values(), key=lambda p: (p.framework_id, p.snapshot_id)
-        )
+            ordered = [p for p in self._catalog.select(None, None) if self._search.has_components(p)]
         with_components = [p for p in ordered if self._search.has_components(p)]
         if not with_components:
             raise CapabilityUnavailableError(
@@ -266,11 +245,7 @@ class LearningComponentService:
     def search_learning_components(self, request: SearchLearningComponentsRequest) -> SearchLearningComponentsResult:
         """Ranked, paged component hits (lexical, accent-insensitive)."""
         fingerprint = request_fingerprint(request)
-        offset = 0
-        if request.cursor is not None:
-            offset = self._cursors.decode(request.cursor, SEARCH_LEARNING_COMPONENTS, fingerprint).get("offset", -1)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidCursorError("The cursor points outside this result sequence.")
+        offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_COMPONENTS, fingerprint)
         packages, warnings = self._packages(request)
         outcome = self._search.search(
             packages, request.query, frozenset(request.academic_subjects or ()), offset + request.limit

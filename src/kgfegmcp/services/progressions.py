@@ -569,14 +569,6 @@ class ProgressionService:
             raise InvalidProgressionRequestError("linkTypes repeats a value.", hint="Name each link type once.")
         return ordered_labels(link_types)
 
-    def _offset(self, cursor: str | None, tool: str, fingerprint: str) -> int:
-        if cursor is None:
-            return 0
-        offset = self._cursors.decode(cursor, tool, fingerprint).get("offset")
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidCursorError("The cursor points outside this result sequence.")
-        return offset
-
     # -- get_learning_progression ----------------------------------------------------------------
 
     def get_learning_progression(self, request: GetLearningProgressionRequest) -> LearningProgressionResult:
@@ -612,7 +604,7 @@ class ProgressionService:
         store = self._stores[runtime.graph_package_id]
         kinds = self._kinds(request.link_types)
         fingerprint = request_fingerprint(request)
-        offset = self._offset(request.cursor, GET_STANDARD_PROGRESSIONS, fingerprint)
+        offset = self._cursors.decode_offset(request.cursor, GET_STANDARD_PROGRESSIONS, fingerprint)
         total = 0
         for kind in kinds:
             if request.direction in ("out", "both"):
@@ -692,7 +684,7 @@ class ProgressionService:
             rows, _ = index.ranked(query_tokens(request.query))
             matching_positions = {position for position, _ in rows}
         fingerprint = request_fingerprint(request)
-        offset = self._offset(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint)
+        offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint)
         sequence: list[RelationshipRecord] = [rel for kind in kinds for rel in facts.links[kind]]
         if offset > len(sequence):
             raise InvalidCursorError("The cursor points outside this result sequence.")

@@ -397,8 +397,8 @@ class GetWorkflowInstructionsRequest(RequestModel):
     grade_levels: list[Annotated[str, StringConstraints(min_length=1, max_length=MAX_FACET_CHARS)]] | None = Field(
         None, min_length=1, max_length=MAX_PROGRESSION_FACETS
     )
-    academic_subjects: list[Annotated[str, StringConstraints(min_length=1, max_length=MAX_FACET_CHARS)]] | None = (
-        Field(None, min_length=1, max_length=MAX_PROGRESSION_FACETS)
+    academic_subjects: list[Annotated[str, StringConstraints(min_length=1, max_length=MAX_FACET_CHARS)]] | None = Field(
+        None, min_length=1, max_length=MAX_PROGRESSION_FACETS
     )
     practice_count: int | None = Field(
         None, ge=PRACTICE_COUNT.minimum, le=PRACTICE_COUNT.maximum, description="Default 5."

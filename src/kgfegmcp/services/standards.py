@@ -15,7 +15,6 @@ from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
     AmbiguousGraphNodeError,
     CapabilityUnavailableError,
-    FrameworkNotFoundError,
     InvalidCursorError,
     StandardNotFoundError,
 )
@@ -171,37 +170,13 @@ class StandardsService:
             )
         return runtime, item
 
-    def _search_packages(self, request: SearchStandardsRequest) -> list[PackageRuntime]:
-        packages = self._catalog.packages
-        if request.framework_ids:
-            chosen: list[PackageRuntime] = []
-            for framework_id in request.framework_ids:
-                if request.snapshot_ids:
-                    matching = [
-                        p for p in packages if p.framework_id == framework_id and p.snapshot_id in request.snapshot_ids
-                    ]
-                    if not matching:
-                        raise FrameworkNotFoundError(
-                            f"No accepted snapshot of {framework_id!r} among snapshotIds {request.snapshot_ids}."
-                        )
-                    chosen.extend(matching)
-                else:
-                    chosen.append(self._catalog.resolve(framework_id))
-        elif request.snapshot_ids:
-            chosen = [p for p in packages if p.snapshot_id in request.snapshot_ids]
-            if not chosen:
-                raise FrameworkNotFoundError(f"No accepted package has a snapshotId in {request.snapshot_ids}.")
-        else:
-            chosen = [p for p in packages if p.manifest.is_current]
-        return sorted({p.graph_package_id: p for p in chosen}.values(), key=lambda p: (p.framework_id, p.snapshot_id))
-
     # -- operations ----------------------------------------------------------------------------
 
     def search_standards(self, request: SearchStandardsRequest) -> SearchStandardsResult:
         """Ranked, filtered, paged hits; warnings kept beside them."""
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, SEARCH_STANDARDS, fingerprint)
-        packages = self._search_packages(request)
+        packages = self._catalog.select(request.framework_ids, request.snapshot_ids)
         filters = SearchFilters(
             grade_levels=frozenset(request.grade_levels or ()),
             statement_types=frozenset(request.statement_types or ()),
