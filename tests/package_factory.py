@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from kgfegmcp.bootstrap import AppState, build_app_state
+from kgfegmcp.config import load_settings
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.manifest import SourceInfo
 from kgfegmcp.packages.records import (
@@ -28,6 +30,7 @@ from kgfegmcp.packages.records import (
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.prompts.repository import copy_generic_configs
 from kgfegmcp.rights import RightsPolicy
 
 RIGHTS: dict[str, Any] = {
@@ -326,3 +329,19 @@ def build_all(world: FixtureWorld) -> dict[str, PackageLocation]:
         DAG: world.write(dag_graph(DAG)),
         LC: world.write(lc_graph(LC)),
     }
+
+
+REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+
+
+def state_for(world: FixtureWorld, **settings: Any) -> AppState:
+    """Settings → bootstrap over one fixture world, exactly as the server does it.
+
+    The generic prompt configurations are used without the repository's framework overlays, which
+    name the default catalog's frameworks (start-up refuses overlays for frameworks it does not serve).
+    """
+    prompts = world.base / "prompts"
+    if not prompts.exists():
+        copy_generic_configs(REPOSITORY_ROOT / "config" / "prompts", prompts)
+    overrides = {"graph_packages_dir": world.packages, "profiles_dir": world.profiles_root, "prompts_dir": prompts}
+    return build_app_state(load_settings({**overrides, **settings}))

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
-from resource_worlds import rights_world, state_for
+from resource_worlds import rights_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from package_factory import FixtureWorld
+from package_factory import FixtureWorld, state_for
 
 
 @pytest.fixture(scope="session")

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import InvalidPackagePolicy, load_settings
+from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
@@ -30,7 +28,17 @@ from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.rights import REVIEW_STATUSES, RightsPolicy
-from package_factory import DAG, LC, TREE, FixtureGraph, FixtureWorld, base_graph, dag_graph, lc_graph, standard_world
+from package_factory import (
+    DAG,
+    LC,
+    TREE,
+    FixtureGraph,
+    FixtureWorld,
+    base_graph,
+    dag_graph,
+    lc_graph,
+    standard_world,
+)
 
 #: (allowFullText, allowStandardResources, allowBulkResource) combinations RightsPolicy accepts.
 FLAG_COMBINATIONS: tuple[tuple[bool, bool, bool], ...] = (
@@ -184,27 +192,6 @@ def small_lc_world(base: Path) -> FixtureWorld:
 
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
-
-
-def state_for(world: FixtureWorld, **settings: Any) -> AppState:
-    """Settings → bootstrap, exactly as the server does it, over one fixture world.
-
-    The generic prompt configurations are used without the repository's framework overlays, which
-    name the default catalog's frameworks (start-up refuses overlays for frameworks it does not serve).
-    """
-    prompts = world.base / "prompts"
-    if not prompts.exists():
-        shutil.copytree(REPOSITORY_ROOT / "config" / "prompts", prompts, ignore=shutil.ignore_patterns("overlays"))
-    return build_app_state(
-        load_settings(
-            {
-                "graph_packages_dir": world.packages,
-                "profiles_dir": world.profiles_root,
-                "prompts_dir": prompts,
-                **settings,
-            }
-        )
-    )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import pytest
 from fastmcp import Client
 from mcp.types import ResourceLink
 from resource_calls import outcome, read, read_error
-from resource_worlds import EXTRAS, VARIANTS, lc_ids, small_lc_world, state_for
+from resource_worlds import EXTRAS, VARIANTS, lc_ids, small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
@@ -22,7 +22,7 @@ from kgfegmcp.models import canonical_bytes, sha256_hex
 from kgfegmcp.resources import uris
 from kgfegmcp.services.views import package_identity, standard_view
 from mcp import MCPError
-from package_factory import LC, FixtureWorld
+from package_factory import LC, FixtureWorld, state_for
 
 IDS = lc_ids()
 SID = next(v.snapshot_id for v in VARIANTS if v.review_status == "approved" and all(v.flags))

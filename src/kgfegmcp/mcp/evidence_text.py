@@ -6,8 +6,7 @@ confidences, citation links, warnings, disclosures) and adds no claim the struct
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
+from kgfegmcp.mcp.text import disclosure_lines, package_lines, standard_line, warning_lines
 from kgfegmcp.services.comparison import ComparisonResult
 from kgfegmcp.services.components import (
     ComponentsForStandardResult,
@@ -16,16 +15,6 @@ from kgfegmcp.services.components import (
     SearchLearningComponentsResult,
     StandardsForComponentResult,
 )
-from kgfegmcp.services.views import DisclosureView, PackageIdentity, ResultWarning, StandardView
-
-
-def _standard(standard: StandardView) -> str:
-    code = f"[{standard.statement_code}] " if standard.statement_code else ""
-    grades = ", ".join(g.source_label for g in standard.grade_levels) or "no grade"
-    return (
-        f"{code}{standard.description} ({standard.statement_type.source_type}; {grades}; "
-        f"nodeId {standard.node_id}; {standard.graph_package_id})"
-    )
 
 
 def _component(component: LearningComponentView) -> str:
@@ -38,25 +27,6 @@ def _component(component: LearningComponentView) -> str:
 
 def _confidence(value: float | None) -> str:
     return "not stated" if value is None else f"{value:g}"
-
-
-def _packages(packages: Iterable[PackageIdentity]) -> list[str]:
-    return [
-        f"Package {p.graph_package_id}: manifest {p.manifest_uri}; nodes sha256 {p.nodes.sha256[:16]}…, "
-        f"profile {p.profile.profile_id} {p.profile.version}"
-        for p in packages
-    ]
-
-
-def _warnings(warnings: Iterable[ResultWarning]) -> list[str]:
-    return [f"Warning {w.code} ({w.graph_package_id or 'all'}): {w.message}" for w in warnings]
-
-
-def _disclosures(disclosures: Iterable[DisclosureView]) -> list[str]:
-    seen: dict[str, str] = {}
-    for disclosure in disclosures:
-        seen.setdefault(disclosure.disclosure_id, disclosure.text)
-    return [f"Disclosure: {text}" for text in seen.values()]
 
 
 def search_learning_components(result: SearchLearningComponentsResult) -> str:
@@ -73,9 +43,9 @@ def search_learning_components(result: SearchLearningComponentsResult) -> str:
         lines.append(f"{hit.rank}. {_component(hit.component)}")
         lines.append(f"   Resource: {hit.component.uri}; provenance: {hit.component.provenance_uri}")
     lines.append(result.nature)
-    lines += _warnings(result.warnings)
-    lines += _packages(result.packages)
-    lines += _disclosures(result.disclosures)
+    lines += warning_lines(result.warnings)
+    lines += package_lines(result.packages)
+    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)
 
 
@@ -99,15 +69,15 @@ def get_learning_component(result: LearningComponentDetail) -> str:
             f"(supportConfidence {_confidence(support.support_confidence)}; {support.relationship_uri})"
         )
     lines.append(result.nature)
-    lines += _packages([result.package])
-    lines += _disclosures(result.disclosures)
+    lines += package_lines([result.package])
+    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)
 
 
 def get_learning_components_for_standard(result: ComponentsForStandardResult) -> str:
     """Each supports link into the standard, with every citation link printed."""
     lines = [
-        f"Standard: {_standard(result.standard)}",
+        f"Standard: {standard_line(result.standard)}",
         f"{result.total} learning component(s) support this standard; {result.returned} shown"
         + (f", {result.omitted} omitted by the limit." if result.omitted else "."),
     ]
@@ -122,8 +92,8 @@ def get_learning_components_for_standard(result: ComponentsForStandardResult) ->
             f"   standard: {support.standard_uri}",
         ]
     lines.append(result.nature)
-    lines += _packages([result.package])
-    lines += _disclosures(result.disclosures)
+    lines += package_lines([result.package])
+    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)
 
 
@@ -136,15 +106,15 @@ def get_standards_for_learning_component(result: StandardsForComponentResult) ->
     ]
     for index, support in enumerate(result.standards, start=1):
         lines += [
-            f"{index}. {_standard(support.standard)}",
+            f"{index}. {standard_line(support.standard)}",
             f"   supports relationship {support.relationship_id}; "
             f"supportConfidence {_confidence(support.support_confidence)}",
             f"   relationship: {support.relationship_uri}",
             f"   standard: {support.standard_uri}; provenance: {support.standard.provenance_uri}",
         ]
     lines.append(result.nature)
-    lines += _packages([result.package])
-    lines += _disclosures(result.disclosures)
+    lines += package_lines([result.package])
+    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)
 
 
@@ -165,7 +135,7 @@ def compare_framework_evidence(result: ComparisonResult) -> str:
                 (f"[{node.statement_code}] " if node.statement_code else "") + node.description
                 for node in candidate.context
             )
-            lines.append(f"{candidate.rank}. {_standard(candidate.standard)} [{candidate.match_type}]")
+            lines.append(f"{candidate.rank}. {standard_line(candidate.standard)} [{candidate.match_type}]")
             lines.append(
                 f"   context: {context or 'none'}"
                 + ("" if candidate.context_complete else f" (+{candidate.other_parent_chains} other parent chain(s))")
@@ -173,7 +143,7 @@ def compare_framework_evidence(result: ComparisonResult) -> str:
             lines.append(f"   resource: {candidate.standard.uri}; provenance: {candidate.provenance_uri}")
             if candidate.unresolved_references:
                 lines.append(f"   unresolved references concerning it: {candidate.unresolved_references}")
-        lines += _warnings(section.warnings)
-        lines += _packages([section.package])
-        lines += _disclosures(section.disclosures)
+        lines += warning_lines(section.warnings)
+        lines += package_lines([section.package])
+        lines += disclosure_lines(section.disclosures)
     return "\n".join(lines)

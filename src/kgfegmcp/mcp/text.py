@@ -28,7 +28,8 @@ from kgfegmcp.services.views import (
 )
 
 
-def _standard_line(standard: StandardView) -> str:
+def standard_line(standard: StandardView) -> str:
+    """One standard in its own terms, with its node id and package."""
     code = f"[{standard.statement_code}] " if standard.statement_code else ""
     grades = ", ".join(g.source_label for g in standard.grade_levels) or "no grade"
     return (
@@ -40,10 +41,11 @@ def _standard_line(standard: StandardView) -> str:
 def _node_line(node: StandardView | FrameworkRootView) -> str:
     if isinstance(node, FrameworkRootView):
         return f"framework root: {node.name} (nodeId {node.node_id})"
-    return _standard_line(node)
+    return standard_line(node)
 
 
-def _package_lines(packages: Iterable[PackageIdentity]) -> list[str]:
+def package_lines(packages: Iterable[PackageIdentity]) -> list[str]:
+    """The short package identity of each package a result came from."""
     return [
         f"Package {p.graph_package_id}: manifest {p.manifest_uri}; nodes sha256 {p.nodes.sha256[:16]}…, "
         f"profile {p.profile.profile_id} {p.profile.version}"
@@ -51,11 +53,13 @@ def _package_lines(packages: Iterable[PackageIdentity]) -> list[str]:
     ]
 
 
-def _warning_lines(warnings: Iterable[ResultWarning]) -> list[str]:
+def warning_lines(warnings: Iterable[ResultWarning]) -> list[str]:
+    """Warnings are evidence: one line each, with the package they concern."""
     return [f"Warning {w.code} ({w.graph_package_id or 'all'}): {w.message}" for w in warnings]
 
 
-def _disclosure_lines(disclosures: Iterable[DisclosureView]) -> list[str]:
+def disclosure_lines(disclosures: Iterable[DisclosureView]) -> list[str]:
+    """Each distinct disclosure once."""
     # Several packages may share a disclosure: say it once. Two profiles may reuse an id with
     # different text: say both (keying on the id alone silently dropped one of them).
     seen: dict[tuple[str, str], None] = {}
@@ -76,8 +80,8 @@ def _framework_line(summary: FrameworkSummary) -> str:
 def list_frameworks(result: ListFrameworksResult) -> str:
     lines = [f"{result.page.returned} of {result.total} accepted packages (more: {result.page.has_more})."]
     lines += [f"- {_framework_line(f)}" for f in result.frameworks]
-    lines += _package_lines(result.packages)
-    lines += _disclosure_lines(result.disclosures)
+    lines += package_lines(result.packages)
+    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)
 
 
@@ -89,8 +93,8 @@ def get_framework(result: FrameworkDetail) -> str:
         f"Licence: {rights.get('sourceLicense')}",
         f"Attribution: {rights.get('attributionStatement')}",
         f"Validation: {result.validation.get('status')} (validator {result.validation.get('validatorVersion')})",
-        *(_package_lines([result.package])),
-        *(_disclosure_lines(result.disclosures)),
+        *(package_lines([result.package])),
+        *(disclosure_lines(result.disclosures)),
     ]
     return "\n".join(lines)
 
@@ -107,8 +111,8 @@ def get_capabilities(result: CapabilitiesResult) -> str:
             f"- {package.graph_package_id}: {', '.join(enabled) or 'no optional capabilities'}; "
             f"hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth})"
         )
-    lines += _package_lines(p.package for p in result.packages)
-    lines += _disclosure_lines(d for p in result.packages for d in p.disclosures)
+    lines += package_lines(p.package for p in result.packages)
+    lines += disclosure_lines(d for p in result.packages for d in p.disclosures)
     return "\n".join(lines)
 
 
@@ -125,7 +129,7 @@ def get_framework_statistics(result: StatisticsResult) -> str:
         f"{components['supportsRelationships']} supports links to {components['standardsWithComponents']} standards.",
         f"Learning progressions: buildsTowards {links['buildsTowards']}, relatesTo {links['relatesTo']}.",
         f"Unresolved items: {result.unresolved_items}.",
-        *(_disclosure_lines(result.disclosures)),
+        *(disclosure_lines(result.disclosures)),
     ]
     return "\n".join(lines)
 
@@ -139,31 +143,31 @@ def search_standards(result: SearchStandardsResult) -> str:
     ]
     if not result.total:
         lines.append("A zero-result page means only that this lexical expression did not match these packages.")
-    lines += [f"{hit.rank}. {_standard_line(hit.standard)} [{hit.match_type}]" for hit in result.hits]
-    lines += _warning_lines(result.warnings)
-    lines += _package_lines(result.packages)
-    lines += _disclosure_lines(result.disclosures)
+    lines += [f"{hit.rank}. {standard_line(hit.standard)} [{hit.match_type}]" for hit in result.hits]
+    lines += warning_lines(result.warnings)
+    lines += package_lines(result.packages)
+    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)
 
 
 def get_standard(result: StandardDetail) -> str:
     lines = [
-        _standard_line(result.standard),
+        standard_line(result.standard),
         f"Resource: {result.standard.uri}",
         f"Provenance: {result.standard.provenance_uri}",
         *(f"Parent: {_node_line(parent)}" for parent in result.parents),
         f"Children: {result.child_count}",
-        *(_package_lines([result.package])),
-        *(_disclosure_lines(result.disclosures)),
+        *(package_lines([result.package])),
+        *(disclosure_lines(result.disclosures)),
     ]
     return "\n".join(lines)
 
 
 def get_standard_context(result: StandardContextResult) -> str:
     lines = [
-        _standard_line(result.standard),
+        standard_line(result.standard),
         *(f"Parent: {_node_line(parent)}" for parent in result.parents),
-        *(f"Child: {_standard_line(child)}" for child in result.children),
+        *(f"Child: {standard_line(child)}" for child in result.children),
         f"Ancestors returned: {len(result.ancestors)} (complete: {result.ancestors_complete}); "
         f"descendants returned: {len(result.descendants)} (complete: {result.descendants_complete}).",
         f"Root paths: {len(result.root_paths)} (complete: {result.root_paths_complete}).",
@@ -182,6 +186,6 @@ def get_standard_context(result: StandardContextResult) -> str:
         f"buildsTowards {direct.builds_towards_outgoing} out / {direct.builds_towards_incoming} in; "
         f"relatesTo {direct.relates_to_outgoing} out / {direct.relates_to_incoming} in."
     )
-    lines += _package_lines([result.package])
-    lines += _disclosure_lines(result.disclosures)
+    lines += package_lines([result.package])
+    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)
