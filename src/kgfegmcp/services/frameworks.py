@@ -5,17 +5,27 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from pydantic import BaseModel
+
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import InvalidCursorError
+from kgfegmcp.graph.progressions import MAX_ADMISSIONS
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.resources import uris
+from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS
+from kgfegmcp.services.progressions import MAX_CANDIDATES
 from kgfegmcp.services.requests import (
+    COMPARISON_SNAPSHOTS_MAX,
+    EVIDENCE_WINDOW_DEFAULT,
+    EVIDENCE_WINDOW_MAX,
     MAX_CODE_QUERY_CHARS,
     MAX_FACETS,
     MAX_SELECTORS,
+    PROGRESSION_PAGE_DEFAULT,
+    PROGRESSION_PAGE_MAX,
     GetCapabilitiesRequest,
     GetFrameworkRequest,
     GetFrameworkStatisticsRequest,
@@ -242,6 +252,22 @@ class FrameworkService:
                 "selectorArrays": {"max": MAX_SELECTORS},
                 "facetArrays": {"max": MAX_FACETS},
                 "cursorCharacters": {"max": 4096},
+                "progressionPage": {"min": 1, "max": PROGRESSION_PAGE_MAX, "default": PROGRESSION_PAGE_DEFAULT},
+                "progressionCandidatesExamined": {"max": MAX_CANDIDATES},
+                "traversal": {
+                    "depth": [8, 12],
+                    "nodes": [100, 250],
+                    "edges": [100, 100],
+                    "queueAdmissions": MAX_ADMISSIONS,
+                },
+                "paths": {"depth": [6, 12], "paths": [3, 20], "queueAdmissions": MAX_ADMISSIONS},
+                "comparison": {
+                    "frameworks": [2, 8],
+                    "snapshots": COMPARISON_SNAPSHOTS_MAX,
+                    "matchesPerFramework": [1, 10],
+                },
+                "evidenceWindowBytes": {"default": EVIDENCE_WINDOW_DEFAULT, "max": EVIDENCE_WINDOW_MAX},
+                "toolResult": {"maxBytes": RESULT_MAX_BYTES, "maxCharacters": RESULT_MAX_CHARS},
             },
         }
         return CapabilitiesResult(server=server, packages=[self._package_capabilities(p) for p in selected])
@@ -339,3 +365,17 @@ def _grade_order(profile: InterpretationProfile, label: str) -> int:
     """Position of a grade label in the profile's local sequence (unknown labels last)."""
     declared = profile.grade_label(label)
     return declared.order if declared is not None else 10_000
+
+
+def _bounds(model: type[BaseModel], *fields: str) -> dict[str, dict[str, Any]]:
+    """Default and range of integer request fields, read from the request model itself."""
+    found: dict[str, dict[str, Any]] = {}
+    for name in fields:
+        info = model.model_fields[name]
+        entry: dict[str, Any] = {"default": info.default}
+        for constraint in info.metadata:
+            for key, label in (("ge", "min"), ("le", "max")):
+                if hasattr(constraint, key):
+                    entry[label] = getattr(constraint, key)
+        found[info.alias or name] = entry
+    return found
