@@ -16,6 +16,7 @@ from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.graph.store import GraphStore
+from kgfegmcp.identifiers import split_graph_package_id
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import PromptConfigRepository
 from kgfegmcp.search.components import ComponentSearch
@@ -72,7 +73,8 @@ def build_app_state(settings: BackendSettings, progress: Callable[[str], None] |
     profiles = ProfileRepository(settings.profiles_dir)
     catalog = CatalogLoader(settings.graph_packages_dir, profiles, settings.invalid_package_policy).load(progress)
     # Prompt configurations are resolved against the accepted catalog; a bad one stops start-up here.
-    prompt_registry = PromptConfigRepository(settings.prompts_dir).load(catalog.framework_ids())
+    excluded = {split_graph_package_id(e.graph_package_id)[0] for e in catalog.excluded}
+    prompt_registry = PromptConfigRepository(settings.prompts_dir).load(catalog.framework_ids(), excluded)
     stores = {p.graph_package_id: GraphStore(p) for p in catalog.packages}
     search = SearchService(catalog, stores)
     cursors = CursorCodec(catalog.fingerprint)

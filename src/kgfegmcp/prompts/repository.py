@@ -14,6 +14,7 @@ start-up with ``prompt_configuration_error``: configuration is never half-applie
 
 from __future__ import annotations
 
+import logging
 import re
 import shutil
 from collections.abc import Iterable, Iterator
@@ -60,6 +61,8 @@ _HINT = "Correct the named prompt configuration file under the prompts directory
 
 M = TypeVar("M", bound=BaseModel)
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True, slots=True)
 class PromptRegistry:
@@ -98,9 +101,15 @@ class PromptConfigRepository:
         """The prompts root directory."""
         return self._root
 
-    def load(self, framework_ids: Iterable[str]) -> PromptRegistry:
-        """Validate everything under the root against the accepted framework ids."""
+    def load(self, framework_ids: Iterable[str], excluded_framework_ids: Iterable[str] = ()) -> PromptRegistry:
+        """Validate everything under the root against the accepted framework ids.
+
+        An overlay for a framework that was discovered but not accepted (quarantined, failed) is still
+        validated, then left out, so the invalid-package policy can exclude a package without stopping
+        start-up; an overlay naming a framework the catalog never saw is an error.
+        """
         known = frozenset(framework_ids)
+        excluded = frozenset(excluded_framework_ids) - known
         if not self._root.is_dir() or self._root.is_symlink():
             raise _error("The prompts directory does not exist or is not a directory.")
         for entry in sorted(self._root.iterdir()):
@@ -130,11 +139,14 @@ class PromptConfigRepository:
                 overlay = self._latest(folder, OverlayConfig, where)
                 if overlay.framework_id != folder.name:
                     raise _error(f"{where} declares frameworkId {overlay.framework_id!r}.")
-                if overlay.framework_id not in known:
+                if overlay.framework_id not in known | excluded:
                     raise _error(
                         f"{where} names framework {overlay.framework_id!r}, which is not in the accepted catalog."
                     )
                 _check_prose_free(overlay, where)
+                if overlay.framework_id in excluded:
+                    log.warning("%s: framework %s is not served; its overlay is left out", where, overlay.framework_id)
+                    continue
                 overlays[folder.name] = overlay
         ordered = {name: workflows[name] for name in WORKFLOW_NAMES}
         return PromptRegistry(common=common, workflows=ordered, overlays=dict(sorted(overlays.items())))
