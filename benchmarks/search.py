@@ -8,6 +8,9 @@ Both engines get the same query texts; ``bncc.buscar`` is restricted to etapa EF
 restricted to the EF package. ``bncc.buscar`` ranks habilidades only, so our search is measured twice:
 over every item (groupings included) and with ``statementTypes: ["Habilidade"]`` (the like-for-like
 comparison). Recall@10 = relevant results in the top 10 / min(10, relevant).
+The index engine itself is also measured against the alternative it replaced: the same documents in
+tantivy (``kgfegmcp.search.text_index``) and in SQLite FTS5 (``benchmarks/fts5_index.py``), top 10
+plus the exact total for every query.
 Results go to benchmarks/results/search.json.
 """
 
@@ -24,10 +27,13 @@ from typing import Any
 
 import bncc
 
+from fts5_index import TextIndex as Fts5TextIndex
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import load_settings
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.search.normalize import query_tokens
+from kgfegmcp.search.text_index import TextIndex
 from kgfegmcp.services.requests import SearchStandardsRequest
 from kgfegmcp.sources.default_catalog import build_default_catalog
 
@@ -84,7 +90,18 @@ def main() -> None:
             ]
             for name, extra in (("allItems", {}), ("habilidadesOnly", {"statementTypes": ["Habilidade"]}))
         }
-        latency: dict[str, list[float]] = {name: [] for name in (*variants, "bnccBuscar")}
+        runtime = state.catalog.resolve(FRAMEWORK)
+        store = state.stores[runtime.graph_package_id]
+        documents = [
+            (
+                store.item_order(item.identifier),
+                f"{item.statement_code or ''} {item.description}",
+                " ".join(p.description for p in (store.item(x) for x in store.parents(item.identifier)) if p),
+            )
+            for item in runtime.items
+        ]
+        engines = {"engineTantivy": TextIndex(documents), "engineFts5": Fts5TextIndex(documents)}
+        latency: dict[str, list[float]] = {name: [] for name in (*variants, "bnccBuscar", *engines)}
         recall: dict[str, list[float]] = {name: [] for name in latency}
         for round_number in range(args.repeat):
             for index, (text, relevant) in enumerate(queries):
@@ -94,6 +111,14 @@ def main() -> None:
                     latency[name].append(time.perf_counter() - started)
                     if round_number == 0:
                         codes = [h.standard.statement_code or "" for h in result.hits]
+                        recall[name].append(recall_at_10(codes, relevant))
+                folded = query_tokens(text[:512])
+                for name, engine in engines.items():
+                    started = time.perf_counter()
+                    rows, _total = engine.ranked(folded, 10)
+                    latency[name].append(time.perf_counter() - started)
+                    if round_number == 0:
+                        codes = [store.node_at(position).statement_code or "" for position, _ in rows]  # type: ignore[union-attr]
                         recall[name].append(recall_at_10(codes, relevant))
                 started = time.perf_counter()
                 reference = bncc.buscar(text, etapa="EF")
@@ -112,6 +137,9 @@ def main() -> None:
             "p99Ms": round(percentile(latency[name], 0.99) * 1000, 4),
             "recallAt10": round(statistics.fmean(recall[name]), 4),
         }
+    report["engineTantivy"]["speedupP50VsFts5"] = round(
+        report["engineFts5"]["p50Ms"] / report["engineTantivy"]["p50Ms"], 1
+    )
     for name in variants:
         report[name]["speedupP50VsBuscar"] = round(report["bnccBuscar"]["p50Ms"] / report[name]["p50Ms"], 1)
         report[name]["speedupP99VsBuscar"] = round(report["bnccBuscar"]["p99Ms"] / report[name]["p99Ms"], 1)

@@ -28,6 +28,22 @@ class SearchFilters:
     statement_types: frozenset[str] = frozenset()
     academic_subjects: frozenset[str] = frozenset()
 
+    def required_terms(self) -> list[frozenset[str]]:
+        """The facet-term groups an index match must satisfy (one term of each)."""
+        groups = []
+        for kind, values in (
+            ("grade", self.grade_levels),
+            ("type", self.statement_types),
+            ("subject", self.academic_subjects),
+        ):
+            if values:
+                groups.append(frozenset(_facet_term(kind, v) for v in values))
+        return groups
+
+
+def _facet_term(kind: str, value: str) -> str:
+    return f"{kind}\x1f{value}"
+
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
@@ -74,6 +90,7 @@ class PackageSearchIndex:
                     positions[i.identifier],
                     f"{i.statement_code or ''} {i.description}",
                     " ".join(self._parent_text(store, i.identifier)),
+                    _index_terms(_facet_terms(i, runtime)),
                 )
                 for i in runtime.items
             )
@@ -134,13 +151,13 @@ class SearchService:
     ) -> SearchOutcome:
         """The first ``needed`` hits in final order, the exact total and sorted warnings.
 
-        Without filters each package's index returns only the rows that can reach the first
-        ``needed`` places, and totals come from a count, so a page costs little however many
-        documents match; with filters every match is checked.
+        Each package's index returns only the rows that can reach the first ``needed`` places, with
+        facet filters applied inside the index, and totals come from its count, so a page costs
+        little however many documents match.
         """
         warnings: list[SearchWarning] = []
         tokens = query_tokens(query) if mode != "code" else []
-        filtered = bool(filters.grade_levels or filters.statement_types or filters.academic_subjects)
+        required = filters.required_terms()
         code_hits: list[SearchHit] = []
         text_rows: list[tuple[float, int, int]] = []
         text_total = 0
@@ -148,7 +165,8 @@ class SearchService:
             index = self._indexes[runtime.graph_package_id]
             package_codes: list[SearchHit] = []
             if mode in ("code", "auto"):
-                package_codes = self._code(order, index, query, mode, code_match, warnings)
+                found = self._code(order, index, query, mode, code_match, warnings)
+                package_codes = [hit for hit in found if index.passes(hit.position, filters)]
                 code_hits.extend(package_codes)
             if mode == "code":
                 continue
@@ -161,32 +179,22 @@ class SearchService:
                     )
                 )
                 continue
-            limit = None if filtered else needed + len(package_codes)
-            rows, count = index.text.ranked(tokens, limit)
+            rows, count = index.text.ranked(tokens, needed + len(package_codes), required)
             text_rows.extend((-score, order, position) for position, score in rows)
-            if not filtered:
-                overlap = sum(1 for hit in package_codes if index.text.matches(tokens, hit.position))
-                text_total += count - overlap
-        code_hits = [
-            h
-            for h in code_hits
-            if not filtered or self._indexes[packages[h.package_order].graph_package_id].passes(h.position, filters)
-        ]
+            overlap = sum(1 for hit in package_codes if index.text.matches(tokens, hit.position, required))
+            text_total += count - overlap
         claimed = {(h.package_order, h.position) for h in code_hits}
         text_rows.sort()
         text_hits: list[SearchHit] = []
         for negative_score, order, position in text_rows:
+            if len(code_hits) + len(text_hits) >= needed:
+                break
             if (order, position) in claimed:
                 continue
             index = self._indexes[packages[order].graph_package_id]
-            if filtered and not index.passes(position, filters):
-                continue
             text_hits.append(SearchHit(order, index.item_at(position), position, -negative_score, "text"))
-            if not filtered and len(code_hits) + len(text_hits) >= needed:
-                break
-        total = len(code_hits) + (len(text_hits) if filtered else text_total)
         warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
-        return SearchOutcome([*code_hits, *text_hits][:needed], total, warnings)
+        return SearchOutcome([*code_hits, *text_hits][:needed], len(code_hits) + text_total, warnings)
 
     @staticmethod
     def _code(
@@ -277,3 +285,12 @@ def _facet_terms(item: ItemNode, runtime: PackageRuntime) -> tuple[frozenset[str
     rule = profile.statement_type(item.statement_type)
     types = {item.statement_type, *([rule.normalized] if rule else [])}
     return frozenset(grades), frozenset(types), item.academic_subject or runtime.framework.academic_subject
+
+
+def _index_terms(facets: tuple[frozenset[str], frozenset[str], str]) -> list[str]:
+    grades, types, subject = facets
+    return [
+        *(_facet_term("grade", g) for g in grades),
+        *(_facet_term("type", t) for t in types),
+        _facet_term("subject", subject),
+    ]

@@ -1,91 +1,132 @@
-"""Lexical index on SQLite FTS5 (BM25, ``unicode61 remove_diacritics 2``), one per package.
+"""Lexical index on tantivy (BM25, top-k with pruning), one per package and document kind.
 
 Each document has its own text and an optional context column (the names of the groupings it sits
 directly under, weighted like the text: the source's own classification), so a query naming an
-object of knowledge finds the standards beneath it.
-Tokens present in more than half of the documents carry no BM25 weight (FTS5 clamps their IDF);
-they select matches only when the query has no other token, which keeps ranking identical and
-avoids scoring nearly every document for words such as "de" or "the".
+object of knowledge finds the standards beneath it. Text is folded and tokenised here, in Python,
+exactly as queries are (``search.normalize``), and tantivy only splits on the spaces between those
+tokens, so index and query can never disagree about a word.
+
+Tokens present in more than half of the documents carry almost no BM25 weight; they select matches
+only when the query has no other token, which keeps ranking stable and avoids scoring nearly every
+document for words such as "de" or "the". Documents are added in position order into one segment,
+so a document's tantivy id is its index in that order; ties break by position.
 """
 
 from __future__ import annotations
 
-import sqlite3
-import threading
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
-TEXT_WEIGHT = 1.0
-CONTEXT_WEIGHT = 1.0
+import tantivy
+
+from kgfegmcp.search.normalize import tokens
+
 SCORE_DECIMALS = 6
+_FIELDS = ("body", "context")
+_TOKENIZER = "kgfegmcp_words"
 
 
 class TextIndex:
-    """Documents are (position, text[, context]); ranked by BM25, position breaks ties."""
+    """Documents are (position, text[, context[, facet terms]]); ranked by BM25, position breaks ties.
+
+    Facet terms are exact strings (a grade label, a statement type, …) that filters require without
+    affecting the score, so a filtered page costs what an unfiltered one does.
+    """
 
     def __init__(self, documents: Iterable[Sequence[object]]) -> None:
-        self._connection = sqlite3.connect(":memory:", check_same_thread=False)
-        self._lock = threading.Lock()
-        rows = []
+        builder = tantivy.SchemaBuilder()
+        for field in _FIELDS:
+            builder.add_text_field(field, tokenizer_name=_TOKENIZER)
+        builder.add_integer_field("position", indexed=True, fast=True)
+        builder.add_text_field("facet", tokenizer_name="raw")
+        self._schema = builder.build()
+        index = tantivy.Index(self._schema)
+        index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
+        writer = index.writer(heap_size=64_000_000, num_threads=1)
+        positions: list[int] = []
+        frequency: Counter[str] = Counter()
         for document in documents:
             position, text, *rest = document
-            rows.append((position, text, rest[0] if rest else ""))
-        with self._connection:
-            self._connection.execute(
-                "CREATE VIRTUAL TABLE docs USING fts5(body, context, tokenize='unicode61 remove_diacritics 2')"
+            assert isinstance(position, int)
+            body = tokens(str(text))
+            context = tokens(str(rest[0])) if rest else []
+            facets = sorted(str(term) for term in rest[1]) if len(rest) > 1 else []  # type: ignore[attr-defined]
+            frequency.update(set(body) | set(context))
+            writer.add_document(
+                tantivy.Document(body=" ".join(body), context=" ".join(context), position=position, facet=facets)
             )
-            self._connection.executemany("INSERT INTO docs(rowid, body, context) VALUES (?, ?, ?)", rows)
-            self._connection.execute("INSERT INTO docs(docs) VALUES ('optimize')")
-            self._connection.execute("CREATE VIRTUAL TABLE vocab USING fts5vocab(docs, 'row')")
-            self._document_frequency = dict(self._connection.execute("SELECT term, doc FROM vocab").fetchall())
-        self._documents = len(rows)
+            positions.append(position)
+        writer.commit()
+        writer.wait_merging_threads()
+        index.reload()
+        self._searcher = index.searcher()
+        if positions and self._searcher.num_segments != 1:  # pragma: no cover - single writer, one commit
+            raise RuntimeError("a text index must be one segment so document ids follow positions")
+        self._positions = positions
+        self._document_frequency = dict(frequency)
 
     @property
     def documents(self) -> int:
         """Indexed documents."""
-        return self._documents
+        return len(self._positions)
 
     def selecting_tokens(self, folded_tokens: list[str]) -> list[str]:
         """The tokens that select matches: the informative ones, or all when none is informative."""
-        informative = [t for t in folded_tokens if 0 < self._document_frequency.get(t, 0) * 2 <= self._documents]
+        total = len(self._positions)
+        informative = [t for t in folded_tokens if 0 < self._document_frequency.get(t, 0) * 2 <= total]
         return informative or [t for t in folded_tokens if self._document_frequency.get(t, 0) > 0]
 
-    @staticmethod
-    def _expression(tokens: list[str]) -> str:
-        return " OR ".join('"' + token.replace('"', '""') + '"' for token in tokens)
+    def _query(self, selecting: list[str], required: Sequence[frozenset[str]] = ()) -> tantivy.Query:
+        text = tantivy.Query.boolean_query(
+            [
+                (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, field, token))
+                for token in selecting
+                for field in _FIELDS
+            ]
+        )
+        if not required:
+            return text
+        clauses = [(tantivy.Occur.Must, text)]
+        for group in required:  # each group: at least one of its terms; groups are ANDed; no score
+            terms = [(tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "facet", t)) for t in sorted(group)]
+            clauses.append((tantivy.Occur.Must, tantivy.Query.boost_query(tantivy.Query.boolean_query(terms), 0.0)))
+        return tantivy.Query.boolean_query(clauses)
 
-    def ranked(self, folded_tokens: list[str], limit: int | None = None) -> tuple[list[tuple[int, float]], int]:
-        """Best-first ``(position, score)`` rows (at most ``limit``) and the total number of matches."""
-        tokens = self.selecting_tokens(folded_tokens)
-        if not tokens:
+    def ranked(
+        self, folded_tokens: list[str], limit: int | None = None, required: Sequence[frozenset[str]] = ()
+    ) -> tuple[list[tuple[int, float]], int]:
+        """Best-first ``(position, score)`` rows (at most ``limit``) and the total number of matches.
+
+        ``required`` lists facet groups a match must satisfy (one term of each group).
+        """
+        selecting = self.selecting_tokens(folded_tokens)
+        if not selecting:
             return [], 0
-        expression = self._expression(tokens)
-        # Order by exactly the rounded score that is published (then position): callers merge and page
-        # on that same key, so a LIMIT here keeps the very rows that rank first there. Ordering by the
-        # raw BM25 instead lets near-ties (rounded equal, raw different) swap between page sizes.
-        score = f"round(bm25(docs, {TEXT_WEIGHT}, {CONTEXT_WEIGHT}), {SCORE_DECIMALS})"
-        with self._lock:
-            total = int(
-                self._connection.execute("SELECT count(*) FROM docs WHERE docs MATCH ?", (expression,)).fetchone()[0]
-            )
-            query = f"SELECT rowid, {score} AS score FROM docs WHERE docs MATCH ? ORDER BY score, rowid"
-            rows = self._connection.execute(
-                query + (" LIMIT ?" if limit is not None else ""),
-                (expression, limit) if limit is not None else (expression,),
-            ).fetchall()
-        # SQLite's BM25 is negative-better; publish it positive (negation is exact, so the order holds).
-        return [(int(rowid), -float(score)) for rowid, score in rows], total
+        if limit == 0:
+            return [], self._count(self._query(selecting, required))
+        size = len(self._positions) if limit is None else min(limit, len(self._positions))
+        result = self._searcher.search(self._query(selecting, required), size, count=True)
+        rows = sorted(((-score, self._positions[address.doc]) for score, address in result.hits))
+        return [(position, round(-negative, SCORE_DECIMALS)) for negative, position in rows], int(
+            getattr(result, "count", 0) or 0
+        )
+
+    def _count(self, query: tantivy.Query) -> int:
+        return int(getattr(self._searcher.search(query, 1, count=True), "count", 0) or 0)
 
     def search(self, folded_tokens: list[str]) -> list[tuple[int, float]]:
         """Every match, best first."""
         return self.ranked(folded_tokens)[0]
 
-    def matches(self, folded_tokens: list[str], position: int) -> bool:
-        """Whether one document is among the matches of ``folded_tokens``."""
-        tokens = self.selecting_tokens(folded_tokens)
-        if not tokens:
+    def matches(self, folded_tokens: list[str], position: int, required: Sequence[frozenset[str]] = ()) -> bool:
+        """Whether one document is among the matches of ``folded_tokens`` (and ``required``)."""
+        selecting = self.selecting_tokens(folded_tokens)
+        if not selecting:
             return False
-        with self._lock:
-            row = self._connection.execute(
-                "SELECT 1 FROM docs WHERE docs MATCH ? AND rowid = ?", (self._expression(tokens), position)
-            ).fetchone()
-        return row is not None
+        query = tantivy.Query.boolean_query(
+            [
+                (tantivy.Occur.Must, self._query(selecting, required)),
+                (tantivy.Occur.Must, tantivy.Query.term_query(self._schema, "position", position)),
+            ]
+        )
+        return self._count(query) > 0
