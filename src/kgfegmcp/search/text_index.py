@@ -42,7 +42,7 @@ class TextIndex:
         self._schema = builder.build()
         index = tantivy.Index(self._schema)
         index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
-        writer = index.writer(heap_size=64_000_000, num_threads=1)
+        writer = index.writer(heap_size=15_000_000, num_threads=1)
         positions: list[int] = []
         frequency: Counter[str] = Counter()
         for document in documents:
