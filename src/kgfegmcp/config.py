@@ -6,6 +6,7 @@ Settings are resolved once, at bootstrap, and every bad value fails with
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
@@ -51,7 +52,6 @@ class BackendSettings(BaseSettings):
     max_returned_resource_bytes: int = Field(
         8 * MIB, ge=1, le=1024 * MIB, description="Largest resource document returned."
     )
-    cache_dir: Path | None = Field(None, description="Derived-index cache; none when unset.")
     http_host: str = Field("127.0.0.1", min_length=1, description="HTTP bind address.")
     http_port: int = Field(8765, ge=1, le=65535, description="HTTP port.")
     http_path: str = Field("/mcp", pattern=r"^/[A-Za-z0-9._~/-]*$", description="MCP HTTP path.")
@@ -59,7 +59,16 @@ class BackendSettings(BaseSettings):
 
 
 def load_settings(overrides: Mapping[str, object] | None = None) -> BackendSettings:
-    """Resolve settings from the environment (and explicit overrides, for tests and the CLI)."""
+    """Resolve settings from the environment (and explicit overrides, for tests and the CLI).
+
+    An unknown ``KGFEGMCP_*`` variable is an error too: a misspelt setting must not be ignored.
+    """
+    known = {f"KGFEGMCP_{name.upper()}" for name in BackendSettings.model_fields}
+    unknown = sorted(k for k in os.environ if k.upper().startswith("KGFEGMCP_") and k.upper() not in known)
+    if unknown:
+        raise ConfigurationError(
+            f"Unknown settings: {', '.join(unknown)}.", hint="See docs/configuration.md for every setting."
+        )
     try:
         return BackendSettings.model_validate(dict(overrides or {}))
     except ValidationError as exc:

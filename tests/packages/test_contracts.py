@@ -112,6 +112,12 @@ def test_bad_settings_are_configuration_errors(monkeypatch: pytest.MonkeyPatch, 
     assert variable in caught.value.public_message
 
 
+def test_unknown_setting_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KGFEGMCP_GRAPH_PACKAGE_DIR", "typo")
+    with pytest.raises(ConfigurationError, match="KGFEGMCP_GRAPH_PACKAGE_DIR"):
+        load_settings()
+
+
 def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KGFEGMCP_INVALID_PACKAGE_POLICY", "quarantine")
     monkeypatch.setenv("KGFEGMCP_MAX_SOURCE_READ_BYTES", "1024")
