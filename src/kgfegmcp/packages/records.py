@@ -6,7 +6,7 @@ they are produced only by the decoder, which has already enforced every wire rul
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Final, Literal
 
 NodeLabel = Literal["StandardsFramework", "StandardsFrameworkItem", "LearningComponent"]
@@ -181,3 +181,13 @@ RECORD_TYPE_BY_LABEL: Final[dict[str, type[NodeRecord]]] = {
     ITEM: ItemNode,
     COMPONENT: ComponentNode,
 }
+
+
+@dataclass(slots=True)
+class DecodedPackage:
+    """Typed delivery content of one package, in file order."""
+
+    framework: FrameworkNode | None = None
+    items: list[ItemNode] = field(default_factory=list)
+    components: list[ComponentNode] = field(default_factory=list)
+    relationships: list[RelationshipRecord] = field(default_factory=list)
