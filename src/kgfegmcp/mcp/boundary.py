@@ -14,17 +14,18 @@ from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 import mcp.types as mt
-from fastmcp.exceptions import ToolError, ValidationError
+from fastmcp.exceptions import ResourceError, ToolError, ValidationError
 from fastmcp.server.context import Context
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools.base import ToolResult
-from mcp.types import ContentBlock, ResourceLink, TextContent
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, ContentBlock, ResourceLink, TextContent
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.errors import INTERNAL_ERROR_MESSAGES, InvalidCursorError, InvalidRequestError, KgfegmcpError
 from kgfegmcp.models import canonical_json
+from mcp import MCPError
 
 log = logging.getLogger("kgfegmcp.mcp")
 
@@ -69,10 +70,6 @@ def resource_boundary(handler: Callable[P, R]) -> Callable[P, R]:
     ``MCPError`` travels as the ``__cause__`` of a quiet ``ResourceError`` so FastMCP does not log a
     traceback for an ordinary refusal; ``public_resource_error`` unwraps it at the read boundary.
     """
-    from fastmcp.exceptions import ResourceError
-    from mcp.types import INTERNAL_ERROR, INVALID_PARAMS
-
-    from mcp import MCPError
 
     @functools.wraps(handler)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -95,7 +92,6 @@ def resource_boundary(handler: Callable[P, R]) -> Callable[P, R]:
 
 def public_resource_error(error: Exception) -> Exception:
     """The public ``MCPError`` a :func:`resource_boundary` refusal carries, else ``error`` unchanged."""
-    from mcp import MCPError
 
     cause = error.__cause__
     return cause if isinstance(cause, MCPError) else error
