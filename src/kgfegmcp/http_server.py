@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
@@ -18,7 +19,7 @@ def serve_http(settings: BackendSettings) -> None:
     url = f"http://{settings.http_host}:{settings.http_port}{settings.http_path}"
     print(
         f"kgfegmcp: serving {len(state.catalog.packages)} packages at {url} (stateless Streamable HTTP).\n"
-        f"Connect an MCP client to that URL, for example: fastmcp list {url}",
+        f"Connect an MCP client to that URL, for example: {Path(sys.executable).parent / 'fastmcp'} list {url}",
         file=sys.stderr,
         flush=True,
     )
