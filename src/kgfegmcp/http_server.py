@@ -29,6 +29,7 @@ def serve_http(settings: BackendSettings) -> None:
         port=settings.http_port,
         path=settings.http_path,
         stateless_http=True,
+        host_origin_protection="auto",  # a loopback-bound server refuses foreign Host/Origin (DNS rebinding)
         show_banner=False,
         log_level=settings.log_level.lower(),
     )
