@@ -18,3 +18,7 @@ if ! .venv-sdk1/bin/python -c 'import importlib.metadata as m; assert m.version(
   "$PYTHON" -m venv .venv-sdk1
   .venv-sdk1/bin/python -m pip install --quiet --disable-pip-version-check 'mcp>=1.20,<2'
 fi
+# The MCP conformance suite (a peer's tests, run by tests/e2e/test_conformance.py), from the npm registry.
+if [ ! -x .tools/conformance/node_modules/.bin/conformance ]; then
+  npm install --silent --no-audit --no-fund --prefix .tools/conformance '@modelcontextprotocol/conformance@0.1.13'
+fi
