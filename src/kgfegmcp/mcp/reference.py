@@ -7,6 +7,7 @@ model, so the page cannot drift from the code; a test compares the committed pag
 from __future__ import annotations
 
 import inspect
+import typing
 import json
 from typing import Any
 
@@ -24,7 +25,7 @@ HEADER = (
 
 
 def _request_model(handler: Any) -> type[BaseModel]:
-    annotation = inspect.signature(handler, eval_str=True).parameters["request"].annotation
+    annotation = typing.get_type_hints(inspect.unwrap(handler))["request"]
     assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
     return annotation
 
