@@ -7,8 +7,8 @@ model, so the page cannot drift from the code; a test compares the committed pag
 from __future__ import annotations
 
 import inspect
-import typing
 import json
+import typing
 from typing import Any
 
 from pydantic import BaseModel
