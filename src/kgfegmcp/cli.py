@@ -81,7 +81,7 @@ def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
                 "location": f.location,
                 "message": f.message,
             }
-            for f in outcome.findings
+            for f in [*outcome.build_findings, *outcome.findings]
         ],
         "omittedFindings": outcome.omitted,
     }
@@ -160,7 +160,7 @@ def validate_command(
         for result in results:
             findings = result.outcome.findings
             errors = sum(1 for f in findings if f.severity == "error") + sum(result.outcome.omitted.values())
-            warnings = sum(1 for f in findings if f.severity == "warning")
+            warnings = sum(1 for f in [*result.outcome.build_findings, *findings] if f.severity == "warning")
             codes = ", ".join(sorted({f.code for f in findings if f.severity == "error"}))
             style = "green" if result.accepted else "red"
             table.add_row(
