@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -138,16 +140,28 @@ class InterpretationProfile(ContractModel):
                     raise ValueError(f"hierarchy childType {edge.child_type!r} is not a statement type")
         return self
 
+    @cached_property
+    def _statement_type_index(self) -> dict[str, StatementTypeRule]:
+        return {rule.source_type: rule for rule in self.statement_types}
+
+    @cached_property
+    def _grade_label_index(self) -> dict[str, GradeLabel]:
+        return {label.source_label: label for label in self.grade_labels}
+
     def statement_type(self, source_type: str) -> StatementTypeRule | None:
-        """The rule for one source statement type, if declared."""
-        for rule in self.statement_types:
-            if rule.source_type == source_type:
-                return rule
-        return None
+        """The rule for one source statement type, if declared (looked up for every item: indexed)."""
+        return self._statement_type_index.get(source_type)
+
+    def grade_terms(self, source_labels: Iterable[str]) -> frozenset[str]:
+        """Local grade labels plus their declared facets: what a grade filter may name."""
+        terms: set[str] = set()
+        for label in source_labels:
+            terms.add(label)
+            declared = self.grade_label(label)
+            if declared is not None:
+                terms.add(declared.facet)
+        return frozenset(terms)
 
     def grade_label(self, source_label: str) -> GradeLabel | None:
         """The declared local grade label, if any."""
-        for label in self.grade_labels:
-            if label.source_label == source_label:
-                return label
-        return None
+        return self._grade_label_index.get(source_label)

@@ -276,15 +276,10 @@ class SearchService:
 def _facet_terms(item: ItemNode, runtime: PackageRuntime) -> tuple[frozenset[str], frozenset[str], str]:
     """Source terms and their normalised facets, which filters may name either way."""
     profile = runtime.profile.profile
-    grades: set[str] = set()
-    for label in item.grade_level:
-        grades.add(label)
-        declared = profile.grade_label(label)
-        if declared is not None:
-            grades.add(declared.facet)
     rule = profile.statement_type(item.statement_type)
     types = {item.statement_type, *([rule.normalized] if rule else [])}
-    return frozenset(grades), frozenset(types), item.academic_subject or runtime.framework.academic_subject
+    subject = item.academic_subject or runtime.framework.academic_subject
+    return profile.grade_terms(item.grade_level), frozenset(types), subject
 
 
 def _index_terms(facets: tuple[frozenset[str], frozenset[str], str]) -> list[str]:

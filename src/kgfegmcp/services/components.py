@@ -38,6 +38,7 @@ from kgfegmcp.services.views import (
     ResultWarning,
     StandardView,
     disclosures,
+    offset_page,
     package_identity,
     standard_view,
 )
@@ -253,8 +254,6 @@ class LearningComponentService:
         if offset > outcome.total:
             raise InvalidCursorError("The cursor points outside this result sequence.")
         page = outcome.hits[offset : offset + request.limit]
-        next_offset = offset + len(page)
-        has_more = next_offset < outcome.total
         return SearchLearningComponentsResult(
             query=request.query,
             hits=[
@@ -266,13 +265,8 @@ class LearningComponentService:
                 for i, hit in enumerate(page)
             ],
             total=outcome.total,
-            page=PageInfo(
-                limit=request.limit,
-                returned=len(page),
-                has_more=has_more,
-                next_cursor=self._cursors.encode(SEARCH_LEARNING_COMPONENTS, fingerprint, {"offset": next_offset})
-                if has_more
-                else None,
+            page=offset_page(
+                self._cursors, SEARCH_LEARNING_COMPONENTS, fingerprint, offset, request.limit, len(page), outcome.total
             ),
             warnings=warnings,
             packages=[package_identity(p) for p in packages],

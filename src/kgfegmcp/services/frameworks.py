@@ -37,6 +37,7 @@ from kgfegmcp.services.views import (
     PageInfo,
     ResultModel,
     disclosures,
+    offset_page,
     package_identity,
 )
 
@@ -172,18 +173,11 @@ class FrameworkService:
         if offset > len(selected):
             raise InvalidCursorError("The cursor points outside this catalog page sequence.")
         page = selected[offset : offset + request.limit]
-        next_offset = offset + len(page)
-        has_more = next_offset < len(selected)
         return ListFrameworksResult(
             frameworks=[framework_summary(p) for p in page],
             total=len(selected),
-            page=PageInfo(
-                limit=request.limit,
-                returned=len(page),
-                has_more=has_more,
-                next_cursor=self._cursors.encode(LIST_FRAMEWORKS, fingerprint, {"offset": next_offset})
-                if has_more
-                else None,
+            page=offset_page(
+                self._cursors, LIST_FRAMEWORKS, fingerprint, offset, request.limit, len(page), len(selected)
             ),
             catalog_fingerprint=self._catalog.fingerprint,
             packages=[package_identity(p) for p in page],

@@ -41,7 +41,6 @@ from kgfegmcp.graph.progressions import (
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, ItemNode, RelationshipLabel, RelationshipRecord
-from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.resources import uris
 from kgfegmcp.search.normalize import query_tokens
 from kgfegmcp.search.service import SearchService
@@ -456,7 +455,7 @@ class ProgressionService:
 
         def matches(rel: RelationshipRecord) -> bool:
             ends = (self._item(store, rel.source_identifier), self._item(store, rel.target_identifier))
-            if grades is not None and not any(_grade_terms(profile, end) & grades for end in ends):
+            if grades is not None and not any(profile.grade_terms(end.grade_level) & grades for end in ends):
                 return False
             if subjects is not None and not any(
                 (end.academic_subject or runtime.framework.academic_subject) in subjects for end in ends
@@ -773,14 +772,3 @@ class ProgressionService:
             package=package_identity(runtime),
             disclosures=disclosures(runtime),
         )
-
-
-def _grade_terms(profile: InterpretationProfile, item: ItemNode) -> frozenset[str]:
-    """An item's grade labels and their declared facets."""
-    terms: set[str] = set()
-    for label in item.grade_level:
-        terms.add(label)
-        declared = profile.grade_label(label)
-        if declared is not None:
-            terms.add(declared.facet)
-    return frozenset(terms)

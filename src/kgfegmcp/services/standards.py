@@ -37,6 +37,7 @@ from kgfegmcp.services.views import (
     StandardView,
     disclosures,
     framework_root_view,
+    offset_page,
     package_identity,
     standard_view,
 )
@@ -189,8 +190,6 @@ class StandardsService:
             raise InvalidCursorError("The cursor points outside this result sequence.")
         hits, warnings = outcome.hits, outcome.warnings
         page = hits[offset : offset + request.limit]
-        next_offset = offset + len(page)
-        has_more = next_offset < outcome.total
         return SearchStandardsResult(
             query=request.query,
             search_mode=request.search_mode,
@@ -204,13 +203,8 @@ class StandardsService:
                 for i, hit in enumerate(page)
             ],
             total=outcome.total,
-            page=PageInfo(
-                limit=request.limit,
-                returned=len(page),
-                has_more=has_more,
-                next_cursor=self._cursors.encode(SEARCH_STANDARDS, fingerprint, {"offset": next_offset})
-                if has_more
-                else None,
+            page=offset_page(
+                self._cursors, SEARCH_STANDARDS, fingerprint, offset, request.limit, len(page), outcome.total
             ),
             warnings=[
                 ResultWarning(code=w.code, message=w.message, graph_package_id=w.graph_package_id) for w in warnings

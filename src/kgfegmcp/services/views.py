@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from kgfegmcp.catalog.catalog import PackageRuntime
+from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
 
@@ -124,6 +125,20 @@ class PageInfo(ResultModel):
     returned: int
     has_more: bool
     next_cursor: str | None = None
+
+
+def offset_page(
+    cursors: CursorCodec, tool: str, fingerprint: str, offset: int, limit: int, returned: int, total: int
+) -> PageInfo:
+    """Page facts of an offset-paged result, with the cursor to the next page when there is one."""
+    next_offset = offset + returned
+    has_more = next_offset < total
+    return PageInfo(
+        limit=limit,
+        returned=returned,
+        has_more=has_more,
+        next_cursor=cursors.encode(tool, fingerprint, {"offset": next_offset}) if has_more else None,
+    )
 
 
 def package_identity(runtime: PackageRuntime) -> PackageIdentity:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 
@@ -30,3 +31,15 @@ class SourceAdapter(Protocol):
         with a clear message when the input cannot be represented.
         """
         ...
+
+
+def refuse_input(
+    source: str, source_input: Path | None, reads: str, progress: ProgressCallback | None
+) -> ProgressCallback:
+    """For sources that read installed registry data: refuse an input file; return a usable reporter."""
+    if source_input is not None:
+        raise ManifestBuildError(
+            f"The {source} source reads {reads}; it takes no input file.",
+            hint=f"Run `kgfegmcp packages build --source {source}` without an input.",
+        )
+    return progress or (lambda _step: None)

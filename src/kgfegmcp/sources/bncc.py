@@ -22,7 +22,7 @@ from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecks
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
-from kgfegmcp.sources.base import ProgressCallback
+from kgfegmcp.sources.base import ProgressCallback, refuse_input
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, grade_by_facet, identifier_from
 from kgfegmcp.sources.installed import InstalledFile, read_installed
 from kgfegmcp.sources.mapa_de_foco import HabilidadeTarget, MapaDeFocoData, apply_mapa_de_foco
@@ -741,12 +741,7 @@ class BnccSource:
         progress: ProgressCallback | None = None,
     ) -> list[PackageContent]:
         """Read the installed data files and return EI, EF, EM and Computação package contents."""
-        if source_input is not None:
-            raise ManifestBuildError(
-                "The bncc source reads the installed bncc and bncc-mcp packages; it takes no input file.",
-                hint="Run `kgfegmcp packages build --source bncc` without an input.",
-            )
-        report = progress or (lambda _step: None)
+        report = refuse_input("bncc", source_input, "the installed bncc and bncc-mcp packages", progress)
         report("reading bncc data files")
         dataset = BnccDataset.load()
         report("reading the Mapa de Foco layer (bncc-mcp)")

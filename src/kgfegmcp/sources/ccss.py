@@ -19,7 +19,7 @@ from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecks
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources.base import ProgressCallback
+from kgfegmcp.sources.base import ProgressCallback, refuse_input
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, identifier_from
 from kgfegmcp.sources.installed import InstalledFile, read_installed
 
@@ -105,12 +105,7 @@ class CcssSource:
         progress: ProgressCallback | None = None,
     ) -> list[PackageContent]:
         """Read the SQLite data file and return one package content."""
-        if source_input is not None:
-            raise ManifestBuildError(
-                "The ccss source reads the installed chiron-common-core-standards data file; it takes no input.",
-                hint="Run `kgfegmcp packages build --source ccss` without an input.",
-            )
-        report = progress or (lambda _step: None)
+        report = refuse_input("ccss", source_input, "the installed chiron-common-core-standards data file", progress)
         report("reading the chiron-common-core-standards SQLite file")
         installed = read_installed(IMPORT_NAME, DISTRIBUTION, DB_PATH, INSTALL_HINT)
         rows = read_rows(installed)
