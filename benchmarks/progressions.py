@@ -61,6 +61,7 @@ from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, ItemNode, Rela
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.search.package_indexes import PackageTextIndexes
 from kgfegmcp.search.service import SearchService
 from kgfegmcp.services.progressions import ProgressionService
 from kgfegmcp.services.requests import FindLearningProgressionPathsRequest, TraverseLearningProgressionsRequest
@@ -273,7 +274,7 @@ def dense_runtime(base: PackageRuntime, size: int, seed: int = 11) -> PackageRun
 
 def services_for(catalog: AcceptedCatalog) -> tuple[ProgressionService, dict[str, GraphStore]]:
     stores = {p.graph_package_id: GraphStore(p) for p in catalog.packages}
-    search = SearchService(catalog, stores)
+    search = SearchService(catalog, stores, {k: PackageTextIndexes.build(v) for k, v in stores.items()})
     cursors = CursorCodec(catalog.fingerprint)
     standards = StandardsService(catalog, stores, search, cursors)
     return ProgressionService(catalog, stores, standards, search, UnresolvedEvidence.load(catalog), cursors), stores

@@ -100,7 +100,7 @@ def main() -> None:
             )
             for item in runtime.items
         ]
-        engines = {"engineTantivy": TextIndex(documents), "engineFts5": Fts5TextIndex(documents)}
+        engines = {"engineTantivy": TextIndex.build(documents), "engineFts5": Fts5TextIndex(documents)}
         latency: dict[str, list[float]] = {name: [] for name in (*variants, "bnccBuscar", *engines)}
         recall: dict[str, list[float]] = {name: [] for name in latency}
         for round_number in range(args.repeat):

@@ -7,6 +7,10 @@ validates it, and returns the graph-package root. Tests must treat it as read-on
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +26,12 @@ from kgfegmcp.sources.default_catalog import build_default_catalog
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 PROFILES_ROOT = REPOSITORY_ROOT / "config" / "profiles"
+
+# Hermetic derived-index cache: every state and server process of this session caches into one
+# temporary directory, never into the checkout's ./data/cache. Tests of the cache use their own.
+SESSION_CACHE_ROOT = tempfile.mkdtemp(prefix="kgfegmcp-test-cache-")
+os.environ["KGFEGMCP_CACHE_DIR"] = SESSION_CACHE_ROOT
+atexit.register(shutil.rmtree, SESSION_CACHE_ROOT, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

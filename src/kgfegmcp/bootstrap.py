@@ -1,5 +1,8 @@
 """Composition root: settings → profiles → packages → validation gate → catalog → indexes → services.
 
+The derived-index cache (``KGFEGMCP_CACHE_DIR``) spares decoding and indexing packages whose
+verified bytes it has seen before; it never spares verifying them.
+
 Everything the server serves for one lifespan hangs off one immutable :class:`AppState`, and every
 service in it shares the same catalog and graph stores.
 """
@@ -15,11 +18,13 @@ from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.cursors import CursorCodec
+from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.identifiers import split_graph_package_id
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import PromptConfigRepository
 from kgfegmcp.search.components import ComponentSearch
+from kgfegmcp.search.package_indexes import PackageTextIndexes
 from kgfegmcp.search.service import SearchService
 from kgfegmcp.services.comparison import ComparisonService
 from kgfegmcp.services.components import LearningComponentService
@@ -71,16 +76,22 @@ def build_app_state(settings: BackendSettings, progress: Callable[[str], None] |
     """Run the bootstrap sequence; raises a domain error (``catalog_error`` …) when it cannot."""
     started = time.perf_counter()
     profiles = ProfileRepository(settings.profiles_dir)
-    catalog = CatalogLoader(settings.graph_packages_dir, profiles, settings.invalid_package_policy).load(progress)
+    cache = DerivedIndexCache(settings.cache_dir) if settings.cache_dir is not None else None
+    loader = CatalogLoader(settings.graph_packages_dir, profiles, settings.invalid_package_policy, cache)
+    catalog = loader.load(progress)
     # Prompt configurations are resolved against the accepted catalog; a bad one stops start-up here.
     excluded = {split_graph_package_id(e.graph_package_id)[0] for e in catalog.excluded}
     prompt_registry = PromptConfigRepository(settings.prompts_dir).load(catalog.framework_ids(), excluded)
     stores = {p.graph_package_id: GraphStore(p) for p in catalog.packages}
-    search = SearchService(catalog, stores)
+    text = {
+        package_id: cache.text_indexes(store) if cache is not None else PackageTextIndexes.build(store)
+        for package_id, store in stores.items()
+    }
+    search = SearchService(catalog, stores, text)
     cursors = CursorCodec(catalog.fingerprint)
     standards = StandardsService(catalog, stores, search, cursors)
     unresolved = UnresolvedEvidence.load(catalog)
-    component_search = ComponentSearch(catalog, stores)
+    component_search = ComponentSearch(catalog, stores, text)
     resources = ResourceService(catalog, stores, settings)
     state = AppState(
         settings=settings,

@@ -12,7 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kgfegmcp.errors import ConfigurationError
@@ -52,10 +52,20 @@ class BackendSettings(BaseSettings):
     max_returned_resource_bytes: int = Field(
         8 * MIB, ge=1, le=1024 * MIB, description="Largest resource document returned."
     )
+    cache_dir: Path | None = Field(
+        Path("data/cache"),
+        description="Derived-index cache root (decoded records, text indexes); empty disables it.",
+    )
     http_host: str = Field("127.0.0.1", min_length=1, description="HTTP bind address.")
     http_port: int = Field(8765, ge=1, le=65535, description="HTTP port.")
     http_path: str = Field("/mcp", pattern=r"^/[A-Za-z0-9._~/-]*$", description="MCP HTTP path.")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO")
+
+    @field_validator("cache_dir", mode="before")
+    @classmethod
+    def _empty_disables_cache(cls, value: object) -> object:
+        """``KGFEGMCP_CACHE_DIR=`` (empty) turns the cache off; it must not become the working directory."""
+        return None if value == "" else value
 
 
 def load_settings(overrides: Mapping[str, object] | None = None) -> BackendSettings:

@@ -55,8 +55,9 @@ def server_env(graph_packages_dir: Path) -> dict[str, str]:
         "KGFEGMCP_PROMPTS_DIR": str(PROMPTS_ROOT),
         "KGFEGMCP_LOG_LEVEL": "WARNING",
     }
-    if "PYTHONPATH" in os.environ:  # the server runs the very code the tests import
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    for inherited in ("PYTHONPATH", "KGFEGMCP_CACHE_DIR"):  # the tests' code and their session cache
+        if inherited in os.environ:
+            env[inherited] = os.environ[inherited]
     return env
 
 

@@ -26,6 +26,7 @@ class PackageRuntime:
     components: tuple[ComponentNode, ...]
     relationships: tuple[RelationshipRecord, ...]
     accepted_from: Literal["passed", "pending"]
+    manifest_sha256: str
 
     @property
     def graph_package_id(self) -> str:

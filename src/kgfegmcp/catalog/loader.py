@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog, ExcludedPackage, PackageRuntime
 from kgfegmcp.config import InvalidPackagePolicy
@@ -16,6 +18,9 @@ from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import VALIDATOR_VERSION, PackageValidator, ValidationOutcome
 from kgfegmcp.profiles.repository import ProfileRepository
+
+if TYPE_CHECKING:
+    from kgfegmcp.derived.cache import DerivedIndexCache
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +33,17 @@ def _codes(outcome: ValidationOutcome) -> tuple[str, ...]:
 
 @dataclass(slots=True)
 class CatalogLoader:
-    """Read-only: it never writes a package, whatever it finds."""
+    """Read-only: it never writes a package, whatever it finds.
+
+    With a derived-index cache, a package this validator version sealed is verified byte for byte
+    as always, but its records come from the cache entry for exactly those bytes instead of being
+    decoded again.
+    """
 
     root: Path
     profiles: ProfileRepository
     policy: InvalidPackagePolicy
+    cache: DerivedIndexCache | None = None
     root_findings: list[Finding] = field(default_factory=list)
 
     def load(self, progress: ProgressCallback | None = None) -> AcceptedCatalog:
@@ -48,7 +59,7 @@ class CatalogLoader:
             if progress is not None:
                 progress(location.graph_package_id)
             prior = discovery.package_findings.get(location.graph_package_id, ())
-            outcome = validator.validate(location, prior, recheck_semantics=not _sealed_by_this_validator(location))
+            outcome = self._validate(validator, location, prior)
             status = outcome.manifest.validation.status if outcome.manifest else "unreadable"
             if status in ("failed", "quarantined"):
                 excluded.append(ExcludedPackage(outcome.graph_package_id, status, _codes(outcome)))
@@ -72,23 +83,45 @@ class CatalogLoader:
             accepted.append(_runtime(outcome, "passed" if status == "passed" else "pending"))
         return AcceptedCatalog(tuple(accepted), tuple(excluded))
 
+    def _validate(
+        self, validator: PackageValidator, location: PackageLocation, prior: Iterable[Finding]
+    ) -> ValidationOutcome:
+        manifest_sha256 = _sealed_manifest_sha256(location)
+        if manifest_sha256 is None:
+            return validator.validate(location, prior)
+        entry = self.cache.lookup(location.graph_package_id, manifest_sha256) if self.cache else None
+        decoded = None
+        if entry is not None:
+            try:
+                decoded = entry.content()
+            except (OSError, ValueError) as exc:
+                log.warning("derived-index cache: records of %s unreadable (%s)", location.graph_package_id, exc)
+        outcome = validator.validate(location, prior, recheck_semantics=False, decoded=decoded)
+        if decoded is not None and outcome.manifest_sha256 != manifest_sha256:
+            # The manifest changed while this package was loading: check the new bytes from scratch.
+            return validator.validate(location, prior)
+        return outcome
 
-def _sealed_by_this_validator(location: PackageLocation) -> bool:
-    """Whether the manifest claims ``passed`` by this validator version (the seal is verified anyway)."""
+
+def _sealed_manifest_sha256(location: PackageLocation) -> str | None:
+    """The manifest's SHA-256 when it claims ``passed`` by this validator version (verified later anyway)."""
     try:
-        state = json.loads((location.path / MANIFEST_FILENAME).read_bytes()).get("validation", {})
+        data = (location.path / MANIFEST_FILENAME).read_bytes()
+        state = json.loads(data).get("validation", {})
     except (OSError, ValueError, AttributeError):
-        return False
-    return (
+        return None
+    sealed = (
         isinstance(state, dict)
         and state.get("status") == "passed"
         and state.get("validatorVersion") == VALIDATOR_VERSION
     )
+    return hashlib.sha256(data).hexdigest() if sealed else None
 
 
 def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
     content, manifest, profile = outcome.content, outcome.manifest, outcome.profile
     assert content is not None and manifest is not None and profile is not None and content.framework is not None
+    assert outcome.manifest_sha256 is not None
     return PackageRuntime(
         path=outcome.location.path,
         manifest=manifest,
@@ -98,4 +131,5 @@ def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
         components=tuple(content.components),
         relationships=tuple(content.relationships),
         accepted_from="passed" if accepted_from == "passed" else "pending",
+        manifest_sha256=outcome.manifest_sha256,
     )

@@ -14,6 +14,8 @@ from kgfegmcp.packages.manifest import (
     PackageManifest,
 )
 
+_CHUNK = 1 << 20
+
 
 class ArtifactReader:
     """Reads each declared, present artifact once, verifying size and SHA-256 on the way."""
@@ -33,7 +35,19 @@ class ArtifactReader:
         """Hash every available artifact no check has read yet."""
         for entry in self._manifest.all_artifacts():
             if entry.logical_name not in self._read and self.available(entry.logical_name):
-                self.raw(entry.logical_name)
+                self._hash(entry.logical_name)
+
+    def _hash(self, logical_name: str) -> None:
+        """Verify an artifact without holding it in memory."""
+        entry = self._manifest.artifact(logical_name)
+        assert entry is not None
+        hasher = hashlib.sha256()
+        size = 0
+        with (self._dir / entry.path).open("rb") as stream:
+            while chunk := stream.read(_CHUNK):
+                hasher.update(chunk)
+                size += len(chunk)
+        self._verify(logical_name, hasher.hexdigest(), size)
 
     def _verify(self, logical_name: str, digest: str, size: int) -> None:
         self._read.add(logical_name)

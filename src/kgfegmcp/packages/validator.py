@@ -51,6 +51,7 @@ class ValidationOutcome:
     omitted: dict[str, int]
     content: DecodedPackage | None
     build_findings: list[Finding] = field(default_factory=list)
+    manifest_sha256: str | None = None
 
     @property
     def graph_package_id(self) -> str:
@@ -87,7 +88,12 @@ class PackageValidator:
         self._limit = max_findings_per_code
 
     def validate(
-        self, location: PackageLocation, prior_findings: Iterable[Finding] = (), *, recheck_semantics: bool = True
+        self,
+        location: PackageLocation,
+        prior_findings: Iterable[Finding] = (),
+        *,
+        recheck_semantics: bool = True,
+        decoded: DecodedPackage | None = None,
     ) -> ValidationOutcome:
         """Validate one package directory; the outcome carries findings and decoded content.
 
@@ -95,12 +101,15 @@ class PackageValidator:
         identity, tree, every byte (SHA-256), the profile binding, decoding and the recorded state are
         all checked again, but topology and detailed-artifact rules are not re-derived, because they
         are a deterministic function of exactly those verified bytes, profile and validator version.
+        On that path ``decoded`` may supply the records this code decoded earlier from the bytes this
+        manifest pins (the derived-index cache): every byte is still verified, only decoding is spared.
         """
         out = FindingCollector(self._limit)
         out.extend(prior_findings)
-        manifest = self._read_manifest(location, out)
-        if manifest is None:
+        read = self._read_manifest(location, out)
+        if read is None:
             return ValidationOutcome(location, None, None, out.findings, dict(out.omitted), None)
+        manifest, manifest_sha256 = read
         self._check_identity(location, manifest, out)
         declared = {a.path: a.logical_name for a in manifest.all_artifacts()}
         for missing in sorted(set(REQUIRED_ARTIFACTS) - {a.logical_name for a in manifest.artifacts}):
@@ -110,7 +119,10 @@ class PackageValidator:
         reader = ArtifactReader(location.path, manifest, scan.present, out)
         profile = self._check_profile(manifest, out)
 
-        content, decoded_cleanly = self._decode_delivery(reader, out)
+        if decoded is not None and not recheck_semantics:
+            content, decoded_cleanly = decoded, True
+        else:
+            content, decoded_cleanly = self._decode_delivery(reader, out)
         build_findings = self._read_report(reader, manifest, out)
         if decoded_cleanly and recheck_semantics:
             checks = SemanticRules(manifest, profile.profile if profile else None, content, out)
@@ -120,13 +132,21 @@ class PackageValidator:
         self._check_recorded_state(manifest, out)
         findings = sorted(out.findings, key=Finding.sort_key)
         return ValidationOutcome(
-            location, manifest, profile, findings, dict(sorted(out.omitted.items())), content, build_findings
+            location,
+            manifest,
+            profile,
+            findings,
+            dict(sorted(out.omitted.items())),
+            content,
+            build_findings,
+            manifest_sha256,
         )
 
     # -- manifest, identity, profile -------------------------------------------------------
 
     @staticmethod
-    def _read_manifest(location: PackageLocation, out: FindingCollector) -> PackageManifest | None:
+    def _read_manifest(location: PackageLocation, out: FindingCollector) -> tuple[PackageManifest, str] | None:
+        """The manifest and the SHA-256 of the bytes read, or ``None`` with findings when unusable."""
         path = location.path / MANIFEST_FILENAME
         if path.is_symlink() or (path.exists() and not path.is_file()):
             out.add("unsafe_path", "the manifest must be a regular file", location=MANIFEST_FILENAME)
@@ -139,7 +159,7 @@ class PackageValidator:
             out.add("invalid_manifest", "the manifest exceeds 16 MiB", location=MANIFEST_FILENAME)
             return None
         try:
-            return PackageManifest.model_validate_json(data)
+            return PackageManifest.model_validate_json(data), sha256_hex(data)
         except ValidationError as exc:
             for error in exc.errors():
                 loc = ".".join(str(part) for part in error["loc"])

@@ -1,4 +1,4 @@
-"""Lexical search over learning components: its own FTS5 index per package, never mixed with standards.
+"""Lexical search over learning components: its own text index per package, never mixed with standards.
 
 Components carry no code, grade or statement type, so only their text is indexed. Ranking is the
 same deterministic BM25 as standards search, with (package order, file position) as the tie-break.
@@ -6,13 +6,14 @@ same deterministic BM25 as standards search, with (package order, file position)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ComponentNode
 from kgfegmcp.search.normalize import query_tokens
+from kgfegmcp.search.package_indexes import PackageTextIndexes
 from kgfegmcp.search.text_index import TextIndex
 
 
@@ -37,16 +38,16 @@ class ComponentSearchOutcome:
 class ComponentSearch:
     """One component text index per accepted package that has components."""
 
-    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore]) -> None:
+    def __init__(
+        self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], text: Mapping[str, PackageTextIndexes]
+    ) -> None:
         self.catalog = catalog
         self._stores = stores
         self._indexes: dict[str, TextIndex] = {}
         for runtime in catalog.packages:
-            store = stores[runtime.graph_package_id]
-            if runtime.components:
-                self._indexes[runtime.graph_package_id] = TextIndex(
-                    (_position(store, c.identifier), c.description) for c in runtime.components
-                )
+            index = text[runtime.graph_package_id].components
+            if index is not None:
+                self._indexes[runtime.graph_package_id] = index
 
     def has_components(self, runtime: PackageRuntime) -> bool:
         """Whether the package has a component index (it has learning components)."""
@@ -83,9 +84,3 @@ def _subject(store: GraphStore, runtime: PackageRuntime, position: int) -> str:
     node = store.node_at(position)
     subject = node.academic_subject if isinstance(node, ComponentNode) else None
     return subject or runtime.framework.academic_subject
-
-
-def _position(store: GraphStore, identifier: str) -> int:
-    position = store.position(identifier)
-    assert position is not None  # every component of the runtime is in its store
-    return position

@@ -6,7 +6,7 @@ lexical matches by BM25 score with (package order, file position) as the stable 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -15,9 +15,11 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.code_index import CodeIndex
 from kgfegmcp.search.normalize import query_tokens
+from kgfegmcp.search.package_indexes import PackageTextIndexes, facet_term, facet_terms
 from kgfegmcp.search.text_index import TextIndex
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
+TextIndexes = Mapping[str, PackageTextIndexes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +39,8 @@ class SearchFilters:
             ("subject", self.academic_subjects),
         ):
             if values:
-                groups.append(frozenset(_facet_term(kind, v) for v in values))
+                groups.append(frozenset(facet_term(kind, v) for v in values))
         return groups
-
-
-def _facet_term(kind: str, value: str) -> str:
-    return f"{kind}\x1f{value}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,42 +75,25 @@ class SearchWarning:
 class PackageSearchIndex:
     """Text and code indexes of one package (standards items only, never components)."""
 
-    def __init__(self, store: GraphStore) -> None:
+    def __init__(self, store: GraphStore, text: TextIndex | None) -> None:
         runtime = store.runtime
         self.store = store
         self.runtime = runtime
+        self.text = text
         policy = runtime.profile.profile.code_policy
         caps = runtime.manifest.capabilities
-        positions = {item.identifier: store.item_order(item.identifier) for item in runtime.items}
-        self.text = (
-            TextIndex(
-                (
-                    positions[i.identifier],
-                    f"{i.statement_code or ''} {i.description}",
-                    " ".join(self._parent_text(store, i.identifier)),
-                    _index_terms(_facet_terms(i, runtime)),
-                )
-                for i in runtime.items
-            )
-            if caps.text_search
-            else None
-        )
         self.codes = (
             CodeIndex(
-                ((i.statement_code, positions[i.identifier]) for i in runtime.items if i.statement_code),
+                ((i.statement_code, store.item_order(i.identifier)) for i in runtime.items if i.statement_code),
                 policy.normalization,
             )
             if caps.exact_code_search and policy.exact_search
             else None
         )
-        self.facets = {positions[i.identifier]: _facet_terms(i, runtime) for i in runtime.items}
+        self.facets = {store.item_order(i.identifier): facet_terms(i, runtime) for i in runtime.items}
         self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
         self.partial_codes = policy.codes_present != "allStandards"
         self.derived_separator = policy.derived_parent_separator
-
-    @staticmethod
-    def _parent_text(store: GraphStore, identifier: str) -> list[str]:
-        return [parent.description for parent in (store.item(p) for p in store.parents(identifier)) if parent]
 
     def passes(self, position: int, filters: SearchFilters) -> bool:
         """Whether the item at ``position`` satisfies every facet filter."""
@@ -132,9 +113,12 @@ class PackageSearchIndex:
 class SearchService:
     """All package-local indexes of one catalog."""
 
-    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore]) -> None:
+    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], text: TextIndexes) -> None:
         self.catalog = catalog
-        self._indexes = {p.graph_package_id: PackageSearchIndex(stores[p.graph_package_id]) for p in catalog.packages}
+        self._indexes = {
+            p.graph_package_id: PackageSearchIndex(stores[p.graph_package_id], text[p.graph_package_id].standards)
+            for p in catalog.packages
+        }
 
     def index(self, runtime: PackageRuntime) -> PackageSearchIndex:
         """The index of one accepted package."""
@@ -271,21 +255,3 @@ class SearchService:
                 )
             )
         return [SearchHit(order, index.item_at(p), p, 0.0, "derived_parent_code") for p in positions]
-
-
-def _facet_terms(item: ItemNode, runtime: PackageRuntime) -> tuple[frozenset[str], frozenset[str], str]:
-    """Source terms and their normalised facets, which filters may name either way."""
-    profile = runtime.profile.profile
-    rule = profile.statement_type(item.statement_type)
-    types = {item.statement_type, *([rule.normalized] if rule else [])}
-    subject = item.academic_subject or runtime.framework.academic_subject
-    return profile.grade_terms(item.grade_level), frozenset(types), subject
-
-
-def _index_terms(facets: tuple[frozenset[str], frozenset[str], str]) -> list[str]:
-    grades, types, subject = facets
-    return [
-        *(_facet_term("grade", g) for g in grades),
-        *(_facet_term("type", t) for t in types),
-        _facet_term("subject", subject),
-    ]

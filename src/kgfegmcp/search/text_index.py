@@ -14,8 +14,10 @@ so a document's tantivy id is its index in that order; ties break by position.
 
 from __future__ import annotations
 
+import marshal
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import tantivy
 
@@ -24,23 +26,43 @@ from kgfegmcp.search.normalize import tokens
 SCORE_DECIMALS = 6
 _FIELDS = ("body", "context")
 _TOKENIZER = "kgfegmcp_words"
+_STATISTICS = "statistics.marshal"
+_STATISTICS_FORMAT = 1
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    for field in _FIELDS:
+        builder.add_text_field(field, tokenizer_name=_TOKENIZER)
+    builder.add_integer_field("position", indexed=True, fast=True)
+    builder.add_text_field("facet", tokenizer_name="raw")
+    return builder.build()
 
 
 class TextIndex:
     """Documents are (position, text[, context[, facet terms]]); ranked by BM25, position breaks ties.
 
     Facet terms are exact strings (a grade label, a statement type, …) that filters require without
-    affecting the score, so a filtered page costs what an unfiltered one does.
+    affecting the score, so a filtered page costs what an unfiltered one does. An index lives in
+    memory, or in a directory (the derived-index cache) from which :meth:`open` serves it again.
     """
 
-    def __init__(self, documents: Iterable[Sequence[object]]) -> None:
-        builder = tantivy.SchemaBuilder()
-        for field in _FIELDS:
-            builder.add_text_field(field, tokenizer_name=_TOKENIZER)
-        builder.add_integer_field("position", indexed=True, fast=True)
-        builder.add_text_field("facet", tokenizer_name="raw")
-        self._schema = builder.build()
-        index = tantivy.Index(self._schema)
+    def __init__(self, index: tantivy.Index, positions: list[int], document_frequency: dict[str, int]) -> None:
+        index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
+        index.reload()
+        self._schema = index.schema
+        self._searcher = index.searcher()
+        if positions and self._searcher.num_segments != 1:
+            raise ValueError("a text index must be one segment so document ids follow positions")
+        if self._searcher.num_docs != len(positions):
+            raise ValueError("a text index must hold one document per position")
+        self._positions = positions
+        self._document_frequency = document_frequency
+
+    @classmethod
+    def build(cls, documents: Iterable[Sequence[object]], directory: Path | None = None) -> TextIndex:
+        """Index ``documents`` in memory, or into the empty ``directory`` (then :meth:`open` serves it)."""
+        index = tantivy.Index(_schema(), path=None if directory is None else str(directory), reuse=False)
         index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
         writer = index.writer(heap_size=15_000_000, num_threads=1)
         positions: list[int] = []
@@ -58,12 +80,25 @@ class TextIndex:
             positions.append(position)
         writer.commit()
         writer.wait_merging_threads()
-        index.reload()
-        self._searcher = index.searcher()
-        if positions and self._searcher.num_segments != 1:  # pragma: no cover - single writer, one commit
-            raise RuntimeError("a text index must be one segment so document ids follow positions")
-        self._positions = positions
-        self._document_frequency = dict(frequency)
+        statistics = dict(sorted(frequency.items()))
+        if directory is not None:
+            (directory / _STATISTICS).write_bytes(marshal.dumps((_STATISTICS_FORMAT, positions, statistics)))
+        return cls(index, positions, statistics)
+
+    @classmethod
+    def open(cls, directory: Path) -> TextIndex:
+        """Serve an index :meth:`build` wrote into ``directory``; ``ValueError`` when it is not one.
+
+        The caller vouches for the directory's bytes (the derived-index cache checks every file's
+        SHA-256 against its ledger first): marshal, like the index files, is not for untrusted input.
+        """
+        try:
+            format_, positions, statistics = marshal.loads((directory / _STATISTICS).read_bytes())
+        except (OSError, EOFError, TypeError, ValueError) as exc:
+            raise ValueError(f"text index statistics unreadable: {type(exc).__name__}") from None
+        if format_ != _STATISTICS_FORMAT or not isinstance(positions, list) or not isinstance(statistics, dict):
+            raise ValueError("text index statistics have another format")
+        return cls(tantivy.Index.open(str(directory)), positions, statistics)
 
     @property
     def documents(self) -> int:

@@ -1,0 +1,219 @@
+"""The derived-index cache (DESIGN §10): decoded records and text indexes of passed packages.
+
+An entry is keyed by the SHA-256 of a package's manifest, which pins the SHA-256 of every artifact
+and of the bound profile, together with a fingerprint of the code that derives it. An entry is thus
+only ever reused for the same bytes, profile and code. Start-up still verifies every package byte
+against its manifest; the cache spares re-decoding and re-indexing them, nothing else.
+
+Entries are written into a staging directory and renamed into place whole. Every file is checked
+against the entry's ledger (size and SHA-256) before it is read, so a torn or edited entry is
+rebuilt, never served. Losing the cache costs one cold start; it never stops the server.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import marshal
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import tantivy
+
+import kgfegmcp
+from kgfegmcp.catalog.catalog import PackageRuntime
+from kgfegmcp.derived.content_codec import decode_content, encode_content
+from kgfegmcp.graph.store import GraphStore
+from kgfegmcp.identifiers import split_graph_package_id
+from kgfegmcp.packages.records import DecodedPackage
+from kgfegmcp.packages.validator import VALIDATOR_VERSION
+from kgfegmcp.search.package_indexes import PackageTextIndexes
+
+log = logging.getLogger(__name__)
+
+CACHE_FORMAT = 1
+LEDGER = "ledger.json"
+CONTENT = "content.marshal"
+STAGING_PREFIX = ".staging-"
+ABANDONED_STAGING_SECONDS = 3600
+_UNLEDGERED = frozenset({LEDGER, ".tantivy-meta.lock", ".tantivy-writer.lock"})
+_CHUNK = 1 << 20
+
+
+@functools.cache
+def derivation_fingerprint() -> str:
+    """SHA-256 of everything that shapes an entry: formats, interpreter, tantivy, and this code."""
+    digest = hashlib.sha256()
+    for part in (
+        f"cache={CACHE_FORMAT}",
+        f"python={sys.version_info[0]}.{sys.version_info[1]}",
+        f"marshal={marshal.version}",
+        "tantivy=" + str(getattr(tantivy, "__version__", "unknown")),
+        f"validator={VALIDATOR_VERSION}",
+    ):
+        digest.update(part.encode() + b"\0")
+    source_root = Path(kgfegmcp.__file__).parent
+    for path in sorted(source_root.rglob("*.py"), key=lambda p: p.relative_to(source_root).as_posix()):
+        digest.update(path.relative_to(source_root).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def cacheable(runtime: PackageRuntime) -> bool:
+    """Only packages this validator version passed and sealed have entries."""
+    validation = runtime.manifest.validation
+    return runtime.accepted_from == "passed" and validation.validator_version == VALIDATOR_VERSION
+
+
+def _file_digest(path: Path) -> tuple[int, str]:
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as stream:
+        while chunk := stream.read(_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return size, digest.hexdigest()
+
+
+def _ledgered_files(directory: Path) -> list[Path]:
+    return sorted(
+        (p for p in directory.rglob("*") if p.is_file() and p.name not in _UNLEDGERED),
+        key=lambda p: p.relative_to(directory).as_posix(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CachedPackage:
+    """One entry whose files all matched its ledger when it was looked up."""
+
+    directory: Path
+
+    def content(self) -> DecodedPackage:
+        """The package's decoded records; ``ValueError`` when they cannot be read back."""
+        return decode_content((self.directory / CONTENT).read_bytes())
+
+    def text_indexes(self, runtime: PackageRuntime) -> PackageTextIndexes:
+        """The package's text indexes, served from the entry; ``ValueError`` when they do not fit."""
+        return PackageTextIndexes.open(runtime, self.directory)
+
+
+class DerivedIndexCache:
+    """Entries under ``root/<framework-id>/<snapshot-id>/<key>/``; safe for concurrent replicas."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._verified: dict[Path, CachedPackage] = {}
+
+    def entry_directory(self, graph_package_id: str, manifest_sha256: str) -> Path:
+        """Where the entry for this manifest and this code lives (whether or not it exists)."""
+        framework_id, snapshot_id = split_graph_package_id(graph_package_id)
+        key = hashlib.sha256(f"{derivation_fingerprint()}:{manifest_sha256}".encode()).hexdigest()
+        return self.root / framework_id / snapshot_id / key
+
+    def lookup(self, graph_package_id: str, manifest_sha256: str) -> CachedPackage | None:
+        """The verified entry for these bytes, or ``None`` (absent, torn or edited entries alike)."""
+        directory = self.entry_directory(graph_package_id, manifest_sha256)
+        if directory in self._verified:
+            return self._verified[directory]
+        if not directory.is_dir():
+            return None
+        try:
+            self._verify(directory, graph_package_id, manifest_sha256)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("derived-index cache: ignoring the entry of %s (%s)", graph_package_id, exc)
+            return None
+        self._verified[directory] = CachedPackage(directory)
+        return self._verified[directory]
+
+    def text_indexes(self, store: GraphStore) -> PackageTextIndexes:
+        """The package's text indexes: from its entry, else built into a new entry, else in memory."""
+        runtime = store.runtime
+        if not cacheable(runtime):
+            return PackageTextIndexes.build(store)
+        entry = self.lookup(runtime.graph_package_id, runtime.manifest_sha256)
+        try:
+            if entry is None:
+                entry = self._store(store)
+                log.info("derived-index cache: stored %s", runtime.graph_package_id)
+            return entry.text_indexes(runtime)
+        except (OSError, ValueError) as exc:
+            log.warning("derived-index cache: not used for %s (%s); indexing in memory", runtime.graph_package_id, exc)
+            return PackageTextIndexes.build(store)
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def _store(self, store: GraphStore) -> CachedPackage:
+        runtime = store.runtime
+        final = self.entry_directory(runtime.graph_package_id, runtime.manifest_sha256)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=final.parent))
+        try:
+            content = DecodedPackage(
+                runtime.framework, list(runtime.items), list(runtime.components), list(runtime.relationships)
+            )
+            (staging / CONTENT).write_bytes(encode_content(content))
+            PackageTextIndexes.build(store, staging)
+            self._write_ledger(staging, runtime.graph_package_id, runtime.manifest_sha256)
+            try:
+                staging.rename(final)
+            except OSError:
+                if not final.is_dir():
+                    raise  # otherwise a concurrent replica stored the same entry first
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        self._prune(final)
+        entry = self.lookup(runtime.graph_package_id, runtime.manifest_sha256)
+        if entry is None:
+            raise ValueError("the stored entry did not verify")
+        return entry
+
+    @staticmethod
+    def _write_ledger(directory: Path, graph_package_id: str, manifest_sha256: str) -> None:
+        files = []
+        for path in _ledgered_files(directory):
+            size, sha256 = _file_digest(path)
+            files.append({"path": path.relative_to(directory).as_posix(), "bytes": size, "sha256": sha256})
+        ledger = {
+            "format": CACHE_FORMAT,
+            "graphPackageId": graph_package_id,
+            "manifestSha256": manifest_sha256,
+            "derivation": derivation_fingerprint(),
+            "files": files,
+        }
+        (directory / LEDGER).write_text(json.dumps(ledger, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+    @staticmethod
+    def _verify(directory: Path, graph_package_id: str, manifest_sha256: str) -> None:
+        ledger = json.loads((directory / LEDGER).read_text(encoding="utf-8"))
+        expected = (CACHE_FORMAT, graph_package_id, manifest_sha256, derivation_fingerprint())
+        found = tuple(ledger.get(k) for k in ("format", "graphPackageId", "manifestSha256", "derivation"))
+        if found != expected:
+            raise ValueError("the ledger belongs to another package, manifest or code")
+        listed = {f["path"]: (f["bytes"], f["sha256"]) for f in ledger["files"]}
+        present = {p.relative_to(directory).as_posix(): p for p in _ledgered_files(directory)}
+        if set(present) != set(listed):
+            raise ValueError("files differ from the ledger")
+        for name, path in present.items():
+            if _file_digest(path) != tuple(listed[name]):
+                raise ValueError(f"{name} differs from the ledger")
+
+    @staticmethod
+    def _prune(current: Path) -> None:
+        """Remove the package's other entries (older code or bytes) and abandoned staging directories."""
+        for sibling in current.parent.iterdir():
+            if sibling == current or not sibling.is_dir():
+                continue
+            if sibling.name.startswith(STAGING_PREFIX):
+                try:
+                    if time.time() - sibling.stat().st_mtime < ABANDONED_STAGING_SECONDS:
+                        continue  # possibly another replica's work in progress
+                except OSError:
+                    continue
+            shutil.rmtree(sibling, ignore_errors=True)
+            log.info("derived-index cache: removed the stale entry %s", sibling.name)

@@ -1,0 +1,112 @@
+"""The lexical indexes of one package, built from its graph store or opened from a directory.
+
+Standards items and learning components are indexed separately and never mixed. Each standards
+document carries the item's code and text, the names of the groupings directly above it, and its
+facet terms (source terms beside their normalised facets), so filters never need a second pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgfegmcp.catalog.catalog import PackageRuntime
+from kgfegmcp.graph.store import GraphStore
+from kgfegmcp.packages.records import ItemNode
+from kgfegmcp.search.text_index import TextIndex
+
+STANDARDS = "standards"
+COMPONENTS = "components"
+
+Facets = tuple[frozenset[str], frozenset[str], str]
+
+
+def facet_term(kind: str, value: str) -> str:
+    """One exact facet term of the index (``grade``, ``type`` or ``subject`` and a value)."""
+    return f"{kind}\x1f{value}"
+
+
+def facet_terms(item: ItemNode, runtime: PackageRuntime) -> Facets:
+    """Source terms and their normalised facets, which filters may name either way."""
+    profile = runtime.profile.profile
+    rule = profile.statement_type(item.statement_type)
+    types = {item.statement_type, *([rule.normalized] if rule else [])}
+    subject = item.academic_subject or runtime.framework.academic_subject
+    return profile.grade_terms(item.grade_level), frozenset(types), subject
+
+
+def _index_terms(facets: Facets) -> list[str]:
+    grades, types, subject = facets
+    return [
+        *(facet_term("grade", g) for g in grades),
+        *(facet_term("type", t) for t in types),
+        facet_term("subject", subject),
+    ]
+
+
+def _standards_documents(store: GraphStore) -> Iterator[tuple[int, str, str, list[str]]]:
+    runtime = store.runtime
+    for item in runtime.items:
+        parents = (store.item(p) for p in store.parents(item.identifier))
+        yield (
+            _position(store, item.identifier),
+            f"{item.statement_code or ''} {item.description}",
+            " ".join(parent.description for parent in parents if parent),
+            _index_terms(facet_terms(item, runtime)),
+        )
+
+
+def _component_documents(store: GraphStore) -> Iterator[tuple[int, str]]:
+    for component in store.runtime.components:
+        yield _position(store, component.identifier), component.description
+
+
+def _position(store: GraphStore, identifier: str) -> int:
+    position = store.position(identifier)
+    assert position is not None  # every record of the runtime is in its store
+    return position
+
+
+@dataclass(frozen=True, slots=True)
+class PackageTextIndexes:
+    """A package's standards index (when it allows text search) and component index (when it has any)."""
+
+    standards: TextIndex | None
+    components: TextIndex | None
+
+    @staticmethod
+    def expected(runtime: PackageRuntime) -> tuple[str, ...]:
+        """The index names this package has, in a fixed order."""
+        return (
+            *((STANDARDS,) if runtime.manifest.capabilities.text_search else ()),
+            *((COMPONENTS,) if runtime.components else ()),
+        )
+
+    @classmethod
+    def build(cls, store: GraphStore, directory: Path | None = None) -> PackageTextIndexes:
+        """Index the package in memory, or into ``directory/<name>/`` for :meth:`open`."""
+        names = cls.expected(store.runtime)
+
+        def target(name: str) -> Path | None:
+            if directory is None:
+                return None
+            (directory / name).mkdir()
+            return directory / name
+
+        return cls(
+            TextIndex.build(_standards_documents(store), target(STANDARDS)) if STANDARDS in names else None,
+            TextIndex.build(_component_documents(store), target(COMPONENTS)) if COMPONENTS in names else None,
+        )
+
+    @classmethod
+    def open(cls, runtime: PackageRuntime, directory: Path) -> PackageTextIndexes:
+        """Serve what :meth:`build` wrote into ``directory``; ``ValueError`` when it does not fit."""
+        names = cls.expected(runtime)
+        present = tuple(name for name in (STANDARDS, COMPONENTS) if (directory / name).is_dir())
+        if present != names:
+            raise ValueError(f"derived indexes {present} differ from the package's {names}")
+        return cls(
+            TextIndex.open(directory / STANDARDS) if STANDARDS in names else None,
+            TextIndex.open(directory / COMPONENTS) if COMPONENTS in names else None,
+        )
