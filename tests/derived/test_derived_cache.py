@@ -57,8 +57,7 @@ def wire(result: Any) -> str:
 async def answers(state: AppState) -> list[str]:
     async with Client(create_app(state)) as client:
         return [
-            wire(await client.call_tool(tool, {"request": request}, raise_on_error=False))
-            for tool, request in REQUESTS
+            wire(await client.call_tool(tool, {"request": request}, raise_on_error=False)) for tool, request in REQUESTS
         ]
 
 
@@ -107,9 +106,7 @@ def test_a_warm_start_does_not_decode_packages(
     assert {p.graph_package_id.split("@")[0] for p in state.catalog.packages} == {TREE, DAG, LC}
 
 
-def test_changed_package_bytes_stop_start_up_even_with_a_warm_cache(
-    sealed_world: FixtureWorld, tmp_path: Path
-) -> None:
+def test_changed_package_bytes_stop_start_up_even_with_a_warm_cache(sealed_world: FixtureWorld, tmp_path: Path) -> None:
     cache_root = tmp_path / "cache"
     state_for(sealed_world, cache_dir=cache_root)
     nodes = next((sealed_world.packages / TREE).rglob("delivery/*nodes*.jsonl"))
@@ -175,8 +172,8 @@ def test_storing_prunes_stale_entries_and_tolerates_a_concurrent_replica(
     store = GraphStore(runtime)
     first = cache.text_indexes(store)
     assert final.is_dir() and not stale.exists()
-    # Another replica that raced to the same entry finds it in place and serves it.
-    again = DerivedIndexCache(cache_root)._store(store)  # noqa: SLF001 - the rename-conflict path itself
+    # Another replica that raced to the same entry finds it in place and serves it (the rename-conflict path).
+    again = DerivedIndexCache(cache_root)._store(store)
     assert again.directory == final
     assert first.components is not None
     assert again.text_indexes(runtime).components is not None
@@ -215,9 +212,7 @@ def test_cache_dir_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _content(runtime: PackageRuntime) -> DecodedPackage:
-    return DecodedPackage(
-        runtime.framework, list(runtime.items), list(runtime.components), list(runtime.relationships)
-    )
+    return DecodedPackage(runtime.framework, list(runtime.items), list(runtime.components), list(runtime.relationships))
 
 
 def _runtime_without_components(tmp_path: Path) -> PackageRuntime:
