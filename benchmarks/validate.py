@@ -105,6 +105,24 @@ def generated_graph(items: int) -> FixtureGraph:
     return graph
 
 
+def generated_package(scratch: Path, items: int) -> tuple[FixtureWorld, PackageLocation]:
+    """A pending package of ``items`` generated standards (with its profile) under ``scratch``."""
+    world = FixtureWorld(scratch)
+    world.add_profile(
+        GENERATED,
+        rule="tree",
+        hierarchy={"rule": "tree", "maxDepth": 4, "maxParents": 1},
+        gradeLabels=[
+            {"sourceLabel": str(g), "facet": f"grade-{g}", "display": f"Grade {g}", "order": g} for g in (1, 2, 3)
+        ],
+    )
+    started = time.perf_counter()
+    graph = generated_graph(items)
+    location = world.write(graph, provenance=provenance_for(graph))
+    print(f"generated {items} items in {time.perf_counter() - started:.1f}s")
+    return world, location
+
+
 def floor_seconds(location: PackageLocation) -> float:
     """Read, SHA-256 and JSON-parse every declared artifact: the work no validator can skip."""
     started = time.perf_counter()
@@ -181,19 +199,7 @@ def main() -> None:
     else:
         print(f"(no package under {args.root}; run the README set-up command to include the real catalog)")
     with tempfile.TemporaryDirectory() as scratch:
-        world = FixtureWorld(Path(scratch))
-        world.add_profile(
-            GENERATED,
-            rule="tree",
-            hierarchy={"rule": "tree", "maxDepth": 4, "maxParents": 1},
-            gradeLabels=[
-                {"sourceLabel": str(g), "facet": f"grade-{g}", "display": f"Grade {g}", "order": g} for g in (1, 2, 3)
-            ],
-        )
-        started = time.perf_counter()
-        graph = generated_graph(args.items)
-        location = world.write(graph, provenance=provenance_for(graph))
-        print(f"generated {args.items} items in {time.perf_counter() - started:.1f}s")
+        world, location = generated_package(Path(scratch), args.items)
         results.append(measure(f"generated-{args.items}", location, world.profiles(), args.repeat))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(

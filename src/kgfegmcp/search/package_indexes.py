@@ -36,6 +36,25 @@ def facet_terms(item: ItemNode, runtime: PackageRuntime) -> Facets:
     return profile.grade_terms(item.grade_level), frozenset(types), subject
 
 
+class FacetCache:
+    """Facets per item, computed once per distinct (grades, statement type, subject) and shared.
+
+    A package has a handful of such combinations and may have a million items, so sharing saves
+    both the profile lookups and one pair of frozensets per item.
+    """
+
+    def __init__(self, runtime: PackageRuntime) -> None:
+        self._runtime = runtime
+        self._seen: dict[tuple[tuple[str, ...], str, str | None], Facets] = {}
+
+    def __call__(self, item: ItemNode) -> Facets:
+        key = (item.grade_level, item.statement_type, item.academic_subject)
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = facet_terms(item, self._runtime)
+        return found
+
+
 def _index_terms(facets: Facets) -> list[str]:
     grades, types, subject = facets
     return [
@@ -46,14 +65,14 @@ def _index_terms(facets: Facets) -> list[str]:
 
 
 def _standards_documents(store: GraphStore) -> Iterator[tuple[int, str, str, list[str]]]:
-    runtime = store.runtime
-    for item in runtime.items:
+    facets = FacetCache(store.runtime)
+    for item in store.runtime.items:
         parents = (store.item(p) for p in store.parents(item.identifier))
         yield (
             _position(store, item.identifier),
             f"{item.statement_code or ''} {item.description}",
             " ".join(parent.description for parent in parents if parent),
-            _index_terms(facet_terms(item, runtime)),
+            _index_terms(facets(item)),
         )
 
 

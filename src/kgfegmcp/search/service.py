@@ -15,7 +15,7 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.code_index import CodeIndex
 from kgfegmcp.search.normalize import query_tokens
-from kgfegmcp.search.package_indexes import PackageTextIndexes, facet_term, facet_terms
+from kgfegmcp.search.package_indexes import FacetCache, PackageTextIndexes, facet_term
 from kgfegmcp.search.text_index import TextIndex
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
@@ -90,7 +90,8 @@ class PackageSearchIndex:
             if caps.exact_code_search and policy.exact_search
             else None
         )
-        self.facets = {store.item_order(i.identifier): facet_terms(i, runtime) for i in runtime.items}
+        facets = FacetCache(runtime)
+        self.facets = {store.item_order(i.identifier): facets(i) for i in runtime.items}
         self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
         self.partial_codes = policy.codes_present != "allStandards"
         self.derived_separator = policy.derived_parent_separator

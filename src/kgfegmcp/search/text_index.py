@@ -28,6 +28,10 @@ _FIELDS = ("body", "context")
 _TOKENIZER = "kgfegmcp_words"
 _STATISTICS = "statistics.marshal"
 _STATISTICS_FORMAT = 1
+#: tantivy's per-thread ceiling (just under 4 GiB). The writer takes memory as documents arrive and
+#: flushes a segment only when this fills, so every package up to tens of millions of items is
+#: indexed as the one segment that keeps document ids in position order.
+_WRITER_HEAP_BYTES = 4_000_000_000
 
 
 def _schema() -> tantivy.Schema:
@@ -64,7 +68,7 @@ class TextIndex:
         """Index ``documents`` in memory, or into the empty ``directory`` (then :meth:`open` serves it)."""
         index = tantivy.Index(_schema(), path=None if directory is None else str(directory), reuse=False)
         index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
-        writer = index.writer(heap_size=15_000_000, num_threads=1)
+        writer = index.writer(heap_size=_WRITER_HEAP_BYTES, num_threads=1)
         positions: list[int] = []
         frequency: Counter[str] = Counter()
         for document in documents:
