@@ -97,7 +97,7 @@ class CatalogLoader:
             except (OSError, ValueError) as exc:
                 log.warning("derived-index cache: records of %s unreadable (%s)", location.graph_package_id, exc)
         outcome = validator.validate(location, prior, recheck_semantics=False, decoded=decoded)
-        if decoded is not None and outcome.manifest_sha256 != manifest_sha256:
+        if outcome.manifest_sha256 != manifest_sha256:
             # The manifest changed while this package was loading: check the new bytes from scratch.
             return validator.validate(location, prior)
         return outcome
