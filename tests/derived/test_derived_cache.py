@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +221,31 @@ def _runtime_without_components(tmp_path: Path) -> PackageRuntime:
     world = standard_world(tmp_path / "w")
     build_all(world)
     return next(p for p in state_for(world, cache_dir=None).catalog.packages if p.framework_id == TREE)
+
+
+RACE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from package_factory import FixtureWorld, state_for
+state = state_for(FixtureWorld(Path(sys.argv[2])), cache_dir=Path(sys.argv[3]))
+print(len(state.catalog.packages))
+"""
+
+
+def test_replicas_starting_together_on_a_cold_cache_share_one_entry_each(
+    sealed_world: FixtureWorld, tmp_path: Path
+) -> None:
+    cache_root = tmp_path / "cache"
+    tests_dir = str(Path(__file__).resolve().parents[1])
+    command = [sys.executable, "-c", RACE, tests_dir, str(sealed_world.base), str(cache_root)]
+    replicas = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    for replica in replicas:
+        stdout, stderr = replica.communicate(timeout=120)
+        assert replica.returncode == 0, stderr
+        assert stdout.strip() == "3"
+    assert len(entries(cache_root)) == 3
+    assert not [p for p in cache_root.rglob(".staging-*")]
+    cache = DerivedIndexCache(cache_root)
+    for runtime in state_for(sealed_world, cache_dir=None).catalog.packages:
+        assert cache.lookup(runtime.graph_package_id, runtime.manifest_sha256) is not None
