@@ -129,13 +129,19 @@ async def test_an_edited_entry_is_rebuilt_never_served(
     data[len(data) // 2] ^= 0x01
     target.write_bytes(bytes(data))
     caplog.set_level(logging.INFO, logger=CACHE_LOG)
+    caplog.clear()
     state = state_for(sealed_world, cache_dir=cache_root)
-    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING and r.name == CACHE_LOG]
-    assert warnings and all(LC in w for w in warnings)
+    messages = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == CACHE_LOG]
+    assert [m for level, m in messages if level == logging.WARNING] == [
+        next(m for level, m in messages if level == logging.WARNING and "discarding the entry of " + LC in m)
+    ]
+    assert [m for _, m in messages if "stored" in m] == [f"derived-index cache: stored {LC}@2026-01"]
     assert await answers(state) == expected
-    # The rebuilt entry replaced the edited one and verifies again.
+    # The rebuilt entry took the damaged one's place and verifies again.
     assert [e for e in entries(cache_root) if e.parts[-3] == LC] == [entry]
-    assert len(stored(caplog)) == 1
+    assert target.read_bytes() != bytes(data)
+    runtime = next(p for p in state.catalog.packages if p.framework_id == LC)
+    assert DerivedIndexCache(cache_root).lookup(runtime.graph_package_id, runtime.manifest_sha256) is not None
 
 
 def test_an_unwritable_cache_only_costs_the_warm_start(

@@ -126,7 +126,10 @@ class DerivedIndexCache:
         try:
             self._verify(directory, graph_package_id, manifest_sha256)
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.warning("derived-index cache: ignoring the entry of %s (%s)", graph_package_id, exc)
+            # Entries appear whole (rename) and are never edited in place, so this one is damaged for
+            # good: remove it, and the next store writes it again.
+            log.warning("derived-index cache: discarding the entry of %s (%s)", graph_package_id, exc)
+            shutil.rmtree(directory, ignore_errors=True)
             return None
         self._verified[directory] = CachedPackage(directory)
         return self._verified[directory]
