@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from kgfegmcp.app import create_app
-from kgfegmcp.bootstrap import build_app_state
+from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.logging_setup import configure_logging
@@ -15,7 +15,7 @@ from kgfegmcp.logging_setup import configure_logging
 def serve_http(settings: BackendSettings) -> None:
     """Build the catalog first (fail fast), then serve stateless Streamable HTTP."""
     configure_logging(settings.log_level)
-    state = build_app_state(settings)
+    state = build_serving_state(settings)
     url = f"http://{settings.http_host}:{settings.http_port}{settings.http_path}"
     print(
         f"kgfegmcp: serving {len(state.catalog.packages)} packages at {url} (stateless Streamable HTTP).\n"

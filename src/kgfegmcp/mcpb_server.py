@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from kgfegmcp.app import create_app
-from kgfegmcp.bootstrap import build_app_state
+from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.logging_setup import configure_logging
@@ -14,7 +14,7 @@ from kgfegmcp.logging_setup import configure_logging
 def serve_stdio(settings: BackendSettings) -> None:
     """Build the catalog first (fail fast, non-zero exit), then serve over STDIO."""
     configure_logging(settings.log_level)
-    state = build_app_state(settings)
+    state = build_serving_state(settings)
     create_app(state).run(transport="stdio", show_banner=False)
 
 
