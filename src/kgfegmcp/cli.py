@@ -272,7 +272,7 @@ def serve_command(
 
 
 def main() -> None:
-    """Console-script entry: domain errors print their public message and exit 2."""
+    """Command-line entry (the console script reaches it through ``launcher``): domain errors exit 2."""
     try:
         app()
     except KgfegmcpError as exc:

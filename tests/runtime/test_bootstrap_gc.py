@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from package_factory import build_all, standard_world, state_for
 def restore_gc() -> Iterator[None]:
     enabled = gc.isenabled()
     yield None
+    gc.unfreeze()  # the launcher freezes this test process's heap; give it back to the collector
     (gc.enable if enabled else gc.disable)()
 
 
@@ -35,3 +37,16 @@ def test_bootstrap_leaves_the_collector_as_it_found_it(tmp_path: Path, enabled: 
     with pytest.raises(CatalogError):
         state_for(world, cache_dir=None)
     assert gc.isenabled() is enabled
+
+
+@pytest.mark.usefixtures("restore_gc")
+def test_the_console_script_gives_the_collector_back_before_running_a_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kgfegmcp import launcher
+
+    monkeypatch.setattr(sys, "argv", ["kgfegmcp", "--help"])
+    with pytest.raises(SystemExit) as finished:
+        launcher.main()
+    assert finished.value.code == 0
+    assert gc.isenabled()
