@@ -12,7 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kgfegmcp.errors import ConfigurationError
@@ -67,6 +67,17 @@ class BackendSettings(BaseSettings):
         """``KGFEGMCP_CACHE_DIR=`` (empty) turns the cache off; it must not become the working directory."""
         return None if value == "" else value
 
+    @field_validator("cache_dir")
+    @classmethod
+    def _cache_outside_packages(cls, value: Path | None, info: ValidationInfo) -> Path | None:
+        """Cache entries under the package root would be discovered as (invalid) packages."""
+        packages = info.data.get("graph_packages_dir")
+        if value is not None and isinstance(packages, Path):
+            root, cache = packages.resolve(), value.resolve()
+            if cache == root or root in cache.parents:
+                raise ValueError("must not be inside KGFEGMCP_GRAPH_PACKAGES_DIR")
+        return value
+
 
 def load_settings(overrides: Mapping[str, object] | None = None) -> BackendSettings:
     """Resolve settings from the environment (and explicit overrides, for tests and the CLI).
@@ -86,7 +97,7 @@ def load_settings(overrides: Mapping[str, object] | None = None) -> BackendSetti
         for error in exc.errors():
             field = ".".join(str(part) for part in error["loc"]) or "settings"
             variable = f"KGFEGMCP_{field.upper()}"
-            problems.append(f"{variable}: {error['msg']}")
+            problems.append(f"{variable}: {error['msg'].removeprefix('Value error, ')}")
         raise ConfigurationError(
             "Invalid settings: " + "; ".join(problems),
             hint="Fix the named environment variables; see docs/configuration.md.",

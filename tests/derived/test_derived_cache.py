@@ -19,7 +19,7 @@ from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.config import InvalidPackagePolicy, load_settings
 from kgfegmcp.derived.cache import CONTENT, LEDGER, DerivedIndexCache, cacheable
 from kgfegmcp.derived.content_codec import decode_content, encode_content
-from kgfegmcp.errors import CatalogError
+from kgfegmcp.errors import CatalogError, ConfigurationError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import DecodedPackage
@@ -217,6 +217,15 @@ def test_cache_dir_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert load_settings().cache_dir is None
     monkeypatch.setenv("KGFEGMCP_CACHE_DIR", "/srv/kgfegmcp-cache")
     assert load_settings().cache_dir == Path("/srv/kgfegmcp-cache")
+    # Entries under the package root would be discovered as packages.
+    monkeypatch.setenv("KGFEGMCP_GRAPH_PACKAGES_DIR", "/srv/packages")
+    for inside in ("/srv/packages", "/srv/packages/cache"):
+        monkeypatch.setenv("KGFEGMCP_CACHE_DIR", inside)
+        with pytest.raises(ConfigurationError) as refused:
+            load_settings()
+        assert refused.value.public_message.startswith(
+            "configuration_error: Invalid settings: KGFEGMCP_CACHE_DIR: must not be inside KGFEGMCP_GRAPH_PACKAGES_DIR"
+        )
 
 
 def _content(runtime: PackageRuntime) -> DecodedPackage:
