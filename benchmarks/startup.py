@@ -134,6 +134,10 @@ def time_to_imported(code: str) -> float:
     return float(done.stdout.strip()) - started
 
 
+def tree_bytes(root: Path) -> int:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+
+
 def time_process(code: str, *arguments: str) -> float:
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", code, *arguments], check=True, stdout=subprocess.DEVNULL)
@@ -149,17 +153,17 @@ def scale_report(items: int, repeat: int) -> dict[str, Any]:
             raise SystemExit("the generated package did not validate")
         root = str(world.packages)
         generic_prompts = copy_generic_configs(Path("config/prompts"), Path(scratch) / "prompts")
-        profiles = {"profiles_dir": str(world.profiles_root), "prompts_dir": str(generic_prompts)}
+        settings = {"profiles_dir": str(world.profiles_root), "prompts_dir": str(generic_prompts)}
         warm = str(Path(scratch) / "warm-cache")
-        build_seconds(world.packages, warm, **profiles)
+        build_seconds(world.packages, warm, **settings)
         samples: dict[str, list[float]] = {"floor": [], "warm": [], "cold": [], "uncached": []}
         for round_number in range(repeat):
             samples["floor"].append(time_process(FLOOR, root))
-            samples["warm"].append(build_seconds(world.packages, warm, **profiles))
+            samples["warm"].append(build_seconds(world.packages, warm, **settings))
             cold = str(Path(scratch) / f"cold-cache-{round_number}")
-            samples["cold"].append(build_seconds(world.packages, cold, **profiles))
-            samples["uncached"].append(build_seconds(world.packages, "", **profiles))
-        size = sum(p.stat().st_size for p in world.packages.rglob("*") if p.is_file())
+            samples["cold"].append(build_seconds(world.packages, cold, **settings))
+            samples["uncached"].append(build_seconds(world.packages, "", **settings))
+        size = tree_bytes(world.packages)
     medians = {name: round(statistics.median(values), 3) for name, values in samples.items()}
     return {
         "items": items,
@@ -208,7 +212,7 @@ def main() -> None:
             samples["emptyFastmcpReady"].append(empty_fastmcp_ready())
             samples["buildAppStateWarm"].append(build_seconds(root, warm))
             samples["buildAppStateUncached"].append(build_seconds(root, ""))
-        size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+        size = tree_bytes(root)
     report: dict[str, Any] = {
         "machine": platform.platform(),
         "python": platform.python_version(),

@@ -12,8 +12,7 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
@@ -21,6 +20,7 @@ from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.derived.cache import DerivedIndexCache
+from kgfegmcp.gc_pause import cyclic_gc_paused
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.identifiers import split_graph_package_id
 from kgfegmcp.profiles.repository import ProfileRepository
@@ -74,19 +74,6 @@ class AppState:
             raise AssertionError("the prompt service must render for this state's catalog")
 
 
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """Start-up allocates millions of long-lived objects and no cycles worth collecting; the cyclic
-    collector would rescan the growing heap again and again (a third of a large warm start)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def build_serving_state(settings: BackendSettings) -> AppState:
     """The state a server process keeps for its whole life, moved out of the cyclic collector's reach
     (``gc.freeze``) so later collections never rescan the catalog while requests wait."""
@@ -97,7 +84,7 @@ def build_serving_state(settings: BackendSettings) -> AppState:
 
 def build_app_state(settings: BackendSettings, progress: Callable[[str], None] | None = None) -> AppState:
     """Run the bootstrap sequence; raises a domain error (``catalog_error`` …) when it cannot."""
-    with _cyclic_gc_paused():
+    with cyclic_gc_paused():  # start-up allocates long-lived objects, next to no garbage
         return _bootstrap(settings, progress)
 
 

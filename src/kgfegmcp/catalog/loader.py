@@ -89,13 +89,7 @@ class CatalogLoader:
         manifest_sha256 = _sealed_manifest_sha256(location)
         if manifest_sha256 is None:
             return validator.validate(location, prior)
-        entry = self.cache.lookup(location.graph_package_id, manifest_sha256) if self.cache else None
-        decoded = None
-        if entry is not None:
-            try:
-                decoded = entry.content()
-            except (OSError, ValueError) as exc:
-                log.warning("derived-index cache: records of %s unreadable (%s)", location.graph_package_id, exc)
+        decoded = self.cache.content(location.graph_package_id, manifest_sha256) if self.cache else None
         outcome = validator.validate(location, prior, recheck_semantics=False, decoded=decoded)
         if outcome.manifest_sha256 != manifest_sha256:
             # The manifest changed while this package was loading: check the new bytes from scratch.

@@ -6,8 +6,8 @@ only ever reused for the same bytes, profile and code. Start-up still verifies e
 against its manifest; the cache spares re-decoding and re-indexing them, nothing else.
 
 Entries are written into a staging directory and renamed into place whole. Every file is checked
-against the entry's ledger (size and SHA-256) before it is read, so a torn or edited entry is
-rebuilt, never served. Losing the cache costs one cold start; it never stops the server.
+against the entry's ledger (size and SHA-256) before it is used, so a torn or edited entry is
+discarded and rebuilt, never served. Losing the cache costs one cold start; it never stops the server.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.derived.content_codec import decode_content, encode_content
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.identifiers import split_graph_package_id
+from kgfegmcp.models import file_digest, sha256_hex
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.validator import VALIDATOR_VERSION
 from kgfegmcp.search.package_indexes import PackageTextIndexes
@@ -43,7 +44,6 @@ CONTENT = "content.marshal"
 STAGING_PREFIX = ".staging-"
 ABANDONED_STAGING_SECONDS = 3600
 _UNLEDGERED = frozenset({LEDGER, ".tantivy-meta.lock", ".tantivy-writer.lock"})
-_CHUNK = 1 << 20
 
 
 @functools.cache
@@ -71,16 +71,6 @@ def cacheable(runtime: PackageRuntime) -> bool:
     return runtime.accepted_from == "passed" and validation.validator_version == VALIDATOR_VERSION
 
 
-def _file_digest(path: Path) -> tuple[int, str]:
-    digest = hashlib.sha256()
-    size = 0
-    with path.open("rb") as stream:
-        while chunk := stream.read(_CHUNK):
-            digest.update(chunk)
-            size += len(chunk)
-    return size, digest.hexdigest()
-
-
 def _ledgered_files(directory: Path) -> list[Path]:
     return sorted(
         (p for p in directory.rglob("*") if p.is_file() and p.name not in _UNLEDGERED),
@@ -90,13 +80,21 @@ def _ledgered_files(directory: Path) -> list[Path]:
 
 @dataclass(frozen=True, slots=True)
 class CachedPackage:
-    """One entry whose files all matched its ledger when it was looked up."""
+    """One entry whose index files matched its ledger when it was looked up.
+
+    The records file, the largest, is checked against the ledger when it is read instead, so its
+    bytes are read once.
+    """
 
     directory: Path
+    content_digest: tuple[int, str]
 
     def content(self) -> DecodedPackage:
-        """The package's decoded records; ``ValueError`` when they cannot be read back."""
-        return decode_content((self.directory / CONTENT).read_bytes())
+        """The package's decoded records; ``ValueError`` when they differ from the ledger or do not decode."""
+        data = (self.directory / CONTENT).read_bytes()
+        if (len(data), sha256_hex(data)) != self.content_digest:
+            raise ValueError(f"{CONTENT} differs from the ledger")
+        return decode_content(data)
 
     def text_indexes(self, runtime: PackageRuntime) -> PackageTextIndexes:
         """The package's text indexes, served from the entry; ``ValueError`` when they do not fit."""
@@ -124,15 +122,23 @@ class DerivedIndexCache:
         if not directory.is_dir():
             return None
         try:
-            self._verify(directory, graph_package_id, manifest_sha256)
+            entry = CachedPackage(directory, self._verify(directory, graph_package_id, manifest_sha256))
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            # Entries appear whole (rename) and are never edited in place, so this one is damaged for
-            # good: remove it, and the next store writes it again.
-            log.warning("derived-index cache: discarding the entry of %s (%s)", graph_package_id, exc)
-            shutil.rmtree(directory, ignore_errors=True)
+            self._discard(directory, graph_package_id, exc)
             return None
-        self._verified[directory] = CachedPackage(directory)
-        return self._verified[directory]
+        self._verified[directory] = entry
+        return entry
+
+    def content(self, graph_package_id: str, manifest_sha256: str) -> DecodedPackage | None:
+        """The decoded records stored for these bytes, or ``None`` (a damaged entry is discarded)."""
+        entry = self.lookup(graph_package_id, manifest_sha256)
+        if entry is None:
+            return None
+        try:
+            return entry.content()
+        except (OSError, ValueError) as exc:
+            self._discard(entry.directory, graph_package_id, exc)
+            return None
 
     def text_indexes(self, store: GraphStore) -> PackageTextIndexes:
         """The package's text indexes: from its entry, else built into a new entry, else in memory."""
@@ -149,6 +155,13 @@ class DerivedIndexCache:
             log.warning("derived-index cache: not used for %s (%s); indexing in memory", runtime.graph_package_id, exc)
             return PackageTextIndexes.build(store)
 
+    def _discard(self, directory: Path, graph_package_id: str, reason: Exception) -> None:
+        """Entries appear whole (rename) and are never edited in place, so a damaged one stays damaged:
+        remove it, and the next store writes it again."""
+        log.warning("derived-index cache: discarding the entry of %s (%s)", graph_package_id, reason)
+        self._verified.pop(directory, None)
+        shutil.rmtree(directory, ignore_errors=True)
+
     # -- writing ------------------------------------------------------------------------------
 
     def _store(self, store: GraphStore) -> CachedPackage:
@@ -162,37 +175,40 @@ class DerivedIndexCache:
             )
             (staging / CONTENT).write_bytes(encode_content(content))
             PackageTextIndexes.build(store, staging)
-            self._write_ledger(staging, runtime.graph_package_id, runtime.manifest_sha256)
+            content_digest = self._write_ledger(staging, runtime.graph_package_id, runtime.manifest_sha256)
             try:
                 staging.rename(final)
             except OSError:
                 if not final.is_dir():
-                    raise  # otherwise a concurrent replica stored the same entry first
+                    raise
+                # A concurrent replica stored the same entry first: serve its entry once it verifies.
+                entry = self.lookup(runtime.graph_package_id, runtime.manifest_sha256)
+                if entry is None:
+                    raise ValueError("the entry stored by another process did not verify") from None
+                return entry
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         self._prune(final)
-        entry = self.lookup(runtime.graph_package_id, runtime.manifest_sha256)
-        if entry is None:
-            raise ValueError("the stored entry did not verify")
-        return entry
+        self._verified[final] = CachedPackage(final, content_digest)
+        return self._verified[final]
 
     @staticmethod
-    def _write_ledger(directory: Path, graph_package_id: str, manifest_sha256: str) -> None:
-        files = []
-        for path in _ledgered_files(directory):
-            size, sha256 = _file_digest(path)
-            files.append({"path": path.relative_to(directory).as_posix(), "bytes": size, "sha256": sha256})
+    def _write_ledger(directory: Path, graph_package_id: str, manifest_sha256: str) -> tuple[int, str]:
+        """Write the ledger of every file in ``directory``; returns the records file's digest."""
+        files = {path.relative_to(directory).as_posix(): file_digest(path) for path in _ledgered_files(directory)}
         ledger = {
             "format": CACHE_FORMAT,
             "graphPackageId": graph_package_id,
             "manifestSha256": manifest_sha256,
             "derivation": derivation_fingerprint(),
-            "files": files,
+            "files": [{"path": name, "bytes": size, "sha256": sha256} for name, (size, sha256) in files.items()],
         }
         (directory / LEDGER).write_text(json.dumps(ledger, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        return files[CONTENT]
 
     @staticmethod
-    def _verify(directory: Path, graph_package_id: str, manifest_sha256: str) -> None:
+    def _verify(directory: Path, graph_package_id: str, manifest_sha256: str) -> tuple[int, str]:
+        """Check the ledger and every index file against it; returns the records file's listed digest."""
         ledger = json.loads((directory / LEDGER).read_text(encoding="utf-8"))
         expected = (CACHE_FORMAT, graph_package_id, manifest_sha256, derivation_fingerprint())
         found = tuple(ledger.get(k) for k in ("format", "graphPackageId", "manifestSha256", "derivation"))
@@ -200,11 +216,13 @@ class DerivedIndexCache:
             raise ValueError("the ledger belongs to another package, manifest or code")
         listed = {f["path"]: (f["bytes"], f["sha256"]) for f in ledger["files"]}
         present = {p.relative_to(directory).as_posix(): p for p in _ledgered_files(directory)}
-        if set(present) != set(listed):
+        if set(present) != set(listed) or CONTENT not in listed:
             raise ValueError("files differ from the ledger")
         for name, path in present.items():
-            if _file_digest(path) != tuple(listed[name]):
+            if name != CONTENT and file_digest(path) != tuple(listed[name]):
                 raise ValueError(f"{name} differs from the ledger")
+        size, sha256 = listed[CONTENT]
+        return int(size), str(sha256)
 
     @staticmethod
     def _prune(current: Path) -> None:

@@ -8,13 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from kgfegmcp.models import file_digest
 from kgfegmcp.packages.collector import FindingCollector
 from kgfegmcp.packages.decoder import iter_physical_lines
 from kgfegmcp.packages.manifest import (
     PackageManifest,
 )
-
-_CHUNK = 1 << 20
 
 
 class ArtifactReader:
@@ -41,13 +40,8 @@ class ArtifactReader:
         """Verify an artifact without holding it in memory."""
         entry = self._manifest.artifact(logical_name)
         assert entry is not None
-        hasher = hashlib.sha256()
-        size = 0
-        with (self._dir / entry.path).open("rb") as stream:
-            while chunk := stream.read(_CHUNK):
-                hasher.update(chunk)
-                size += len(chunk)
-        self._verify(logical_name, hasher.hexdigest(), size)
+        size, digest = file_digest(self._dir / entry.path)
+        self._verify(logical_name, digest, size)
 
     def _verify(self, logical_name: str, digest: str, size: int) -> None:
         self._read.add(logical_name)

@@ -6,14 +6,14 @@ same deterministic BM25 as standards search, with (package order, file position)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ComponentNode
 from kgfegmcp.search.normalize import query_tokens
-from kgfegmcp.search.package_indexes import PackageTextIndexes
+from kgfegmcp.search.package_indexes import TextIndexes
 from kgfegmcp.search.text_index import TextIndex
 
 
@@ -38,9 +38,7 @@ class ComponentSearchOutcome:
 class ComponentSearch:
     """One component text index per accepted package that has components."""
 
-    def __init__(
-        self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], text: Mapping[str, PackageTextIndexes]
-    ) -> None:
+    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], text: TextIndexes) -> None:
         self.catalog = catalog
         self._stores = stores
         self._indexes: dict[str, TextIndex] = {}

@@ -7,7 +7,7 @@ facet terms (source terms beside their normalised facets), so filters never need
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +20,8 @@ STANDARDS = "standards"
 COMPONENTS = "components"
 
 Facets = tuple[frozenset[str], frozenset[str], str]
+#: Each accepted package's text indexes, by graph-package id.
+TextIndexes = Mapping[str, "PackageTextIndexes"]
 
 
 def facet_term(kind: str, value: str) -> str:

@@ -6,7 +6,7 @@ lexical matches by BM25 score with (package order, file position) as the stable 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -15,11 +15,10 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.code_index import CodeIndex
 from kgfegmcp.search.normalize import query_tokens
-from kgfegmcp.search.package_indexes import FacetCache, PackageTextIndexes, facet_term
+from kgfegmcp.search.package_indexes import FacetCache, TextIndexes, facet_term
 from kgfegmcp.search.text_index import TextIndex
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
-TextIndexes = Mapping[str, PackageTextIndexes]
 
 
 @dataclass(frozen=True, slots=True)

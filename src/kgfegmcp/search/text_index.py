@@ -43,6 +43,11 @@ def _schema() -> tantivy.Schema:
     return builder.build()
 
 
+def _register_tokenizer(index: tantivy.Index) -> None:
+    """Tokenizers are not stored with an index: register ours on every index built or opened."""
+    index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
+
+
 class TextIndex:
     """Documents are (position, text[, context[, facet terms]]); ranked by BM25, position breaks ties.
 
@@ -52,7 +57,7 @@ class TextIndex:
     """
 
     def __init__(self, index: tantivy.Index, positions: list[int], document_frequency: dict[str, int]) -> None:
-        index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
+        _register_tokenizer(index)
         index.reload()
         self._schema = index.schema
         self._searcher = index.searcher()
@@ -67,7 +72,7 @@ class TextIndex:
     def build(cls, documents: Iterable[Sequence[object]], directory: Path | None = None) -> TextIndex:
         """Index ``documents`` in memory, or into the empty ``directory`` (then :meth:`open` serves it)."""
         index = tantivy.Index(_schema(), path=None if directory is None else str(directory), reuse=False)
-        index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
+        _register_tokenizer(index)
         writer = index.writer(heap_size=_WRITER_HEAP_BYTES, num_threads=1)
         positions: list[int] = []
         frequency: Counter[str] = Counter()
@@ -84,7 +89,7 @@ class TextIndex:
             positions.append(position)
         writer.commit()
         writer.wait_merging_threads()
-        statistics = dict(sorted(frequency.items()))
+        statistics = dict(frequency)
         if directory is not None:
             (directory / _STATISTICS).write_bytes(marshal.dumps((_STATISTICS_FORMAT, positions, statistics)))
         return cls(index, positions, statistics)
