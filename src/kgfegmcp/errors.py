@@ -7,7 +7,8 @@ internal details. Only :attr:`KgfegmcpError.public_message` ever crosses a publi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 
@@ -245,3 +246,12 @@ INTERNAL_ERROR_MESSAGES: Mapping[str, str] = {
     "resource": "internal_error: The server could not read the resource.",
     "prompt": "internal_error: The server could not render the prompt.",
 }
+
+
+def exit_on_domain_error(run: Callable[[], None]) -> None:
+    """Run an entry point; a domain error prints its public message on stderr and exits 2, no traceback."""
+    try:
+        run()
+    except KgfegmcpError as exc:
+        print(exc.public_message, file=sys.stderr)
+        sys.exit(2)

@@ -8,7 +8,7 @@ from pathlib import Path
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
-from kgfegmcp.errors import KgfegmcpError
+from kgfegmcp.errors import exit_on_domain_error
 from kgfegmcp.logging_setup import configure_logging
 
 
@@ -37,11 +37,7 @@ def serve_http(settings: BackendSettings) -> None:
 
 def main() -> None:
     """``python -m kgfegmcp.http_server``: settings from the environment."""
-    try:
-        serve_http(load_settings())
-    except KgfegmcpError as exc:
-        print(exc.public_message, file=sys.stderr)
-        sys.exit(2)
+    exit_on_domain_error(lambda: serve_http(load_settings()))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from kgfegmcp.services.components import (
     SearchLearningComponentsResult,
     StandardsForComponentResult,
 )
+from kgfegmcp.services.views import DisclosureView, PackageIdentity
 
 
 def _component(component: LearningComponentView) -> str:
@@ -27,6 +28,15 @@ def _component(component: LearningComponentView) -> str:
 
 def _confidence(value: float | None) -> str:
     return "not stated" if value is None else f"{value:g}"
+
+
+def _shown(returned: int, omitted: int) -> str:
+    return f"{returned} shown" + (f", {omitted} omitted by the limit." if omitted else ".")
+
+
+def _single_package_tail(nature: str, package: PackageIdentity, disclosures: list[DisclosureView]) -> list[str]:
+    """What every one-package component answer ends with: its nature, package identity and disclosures."""
+    return [nature, *package_lines([package]), *disclosure_lines(disclosures)]
 
 
 def search_learning_components(result: SearchLearningComponentsResult) -> str:
@@ -68,9 +78,7 @@ def get_learning_component(result: LearningComponentDetail) -> str:
             f"Supports standard nodeId {support.standard_node_id} via relationship {support.relationship_id} "
             f"(supportConfidence {_confidence(support.support_confidence)}; {support.relationship_uri})"
         )
-    lines.append(result.nature)
-    lines += package_lines([result.package])
-    lines += disclosure_lines(result.disclosures)
+    lines += _single_package_tail(result.nature, result.package, result.disclosures)
     return "\n".join(lines)
 
 
@@ -78,8 +86,7 @@ def get_learning_components_for_standard(result: ComponentsForStandardResult) ->
     """Each supports link into the standard, with every citation link printed."""
     lines = [
         f"Standard: {standard_line(result.standard)}",
-        f"{result.total} learning component(s) support this standard; {result.returned} shown"
-        + (f", {result.omitted} omitted by the limit." if result.omitted else "."),
+        f"{result.total} learning component(s) support this standard; {_shown(result.returned, result.omitted)}",
     ]
     for index, support in enumerate(result.supports, start=1):
         lines += [
@@ -91,9 +98,7 @@ def get_learning_components_for_standard(result: ComponentsForStandardResult) ->
             f"   component provenance: {support.component_provenance_uri}",
             f"   standard: {support.standard_uri}",
         ]
-    lines.append(result.nature)
-    lines += package_lines([result.package])
-    lines += disclosure_lines(result.disclosures)
+    lines += _single_package_tail(result.nature, result.package, result.disclosures)
     return "\n".join(lines)
 
 
@@ -101,8 +106,7 @@ def get_standards_for_learning_component(result: StandardsForComponentResult) ->
     """The standards a component supports, in their own grade labels and statement types."""
     lines = [
         f"Learning component: {_component(result.component)}",
-        f"It supports {result.total} standard(s); {result.returned} shown"
-        + (f", {result.omitted} omitted by the limit." if result.omitted else "."),
+        f"It supports {result.total} standard(s); {_shown(result.returned, result.omitted)}",
     ]
     for index, support in enumerate(result.standards, start=1):
         lines += [
@@ -112,9 +116,7 @@ def get_standards_for_learning_component(result: StandardsForComponentResult) ->
             f"   relationship: {support.relationship_uri}",
             f"   standard: {support.standard_uri}; provenance: {support.standard.provenance_uri}",
         ]
-    lines.append(result.nature)
-    lines += package_lines([result.package])
-    lines += disclosure_lines(result.disclosures)
+    lines += _single_package_tail(result.nature, result.package, result.disclosures)
     return "\n".join(lines)
 
 
