@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from fastmcp import Client
-from fastmcp.client.client import CallToolResult
-from tool_calls import call
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import BackendSettings
 from package_factory import DAG
+from tool_calls import call, wire
 
 EF = "brazil-bncc-ensino-fundamental"
 CCSS = "us-ccss-ela-literacy-grades-2-4"
@@ -33,12 +31,6 @@ REQUESTS: list[tuple[str, dict[str, Any]]] = [
     ("get_standard_context", {"frameworkId": EF, "statementCode": "EF07CI12", "childDepth": 3}),
     ("get_standard_context", {"frameworkId": EF, "statementCode": "EF07CI12", "maxPaths": 3, "maxNodes": 4}),
 ]
-
-
-def wire(result: CallToolResult) -> str:
-    """Everything the client received, rendered byte-exactly (key order included)."""
-    blocks = [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in result.content]
-    return json.dumps({"content": blocks, "structuredContent": result.structured_content}, ensure_ascii=False)
 
 
 @pytest.fixture(scope="module")

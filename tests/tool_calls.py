@@ -1,4 +1,4 @@
-"""Call helpers for the in-memory client: results, public errors, continuation blocks."""
+"""Call helpers for the in-memory client: results, public errors, continuation blocks, exact wire text."""
 
 from __future__ import annotations
 
@@ -35,6 +35,12 @@ async def error_code(client: Client[Any], tool: str, request: dict[str, Any]) ->
     code, sep, _ = text.partition(": ")
     assert sep, f"not '<code>: <message>': {text!r}"
     return code
+
+
+def wire(result: CallToolResult) -> str:
+    """Everything the client received, rendered byte-exactly (key order included)."""
+    blocks = [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in result.content]
+    return json.dumps({"content": blocks, "structuredContent": result.structured_content}, ensure_ascii=False)
 
 
 def texts(result: CallToolResult) -> list[str]:
