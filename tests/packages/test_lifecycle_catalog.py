@@ -215,24 +215,3 @@ def test_catalog_fingerprint_tracks_content(built: dict[str, PackageLocation], w
     assert loader(world).load().fingerprint == first
     world.write(base_graph(TREE), snapshot_id="2025-01", is_current=False)
     assert loader(world).load().fingerprint != first
-
-
-def test_catalog_rechecks_semantics_when_the_validator_version_differs(
-    built: dict[str, PackageLocation], world: FixtureWorld, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for location in built.values():
-        lifecycle(world).validate(location)
-    calls: list[bool] = []
-    original = PackageValidator.validate
-
-    def spy(self: PackageValidator, *args: object, recheck_semantics: bool = True, **kwargs: object) -> object:
-        calls.append(recheck_semantics)
-        return original(self, *args, recheck_semantics=recheck_semantics, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(PackageValidator, "validate", spy)
-    loader(world).load()
-    assert calls == [False, False, False]  # sealed by this validator: bytes re-verified, rules not re-derived
-    monkeypatch.setattr("kgfegmcp.catalog.loader.VALIDATOR_VERSION", "0.0.0-older")
-    calls.clear()
-    loader(world).load()
-    assert calls == [True, True, True]

@@ -11,6 +11,7 @@ from typing import Literal
 from kgfegmcp.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError
 from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode, RelationshipRecord
+from kgfegmcp.packages.validator import Gate
 from kgfegmcp.profiles.repository import LoadedProfile
 
 
@@ -27,6 +28,7 @@ class PackageRuntime:
     relationships: tuple[RelationshipRecord, ...]
     accepted_from: Literal["passed", "pending"]
     manifest_sha256: str
+    gate: Gate = "every_rule"
 
     @property
     def graph_package_id(self) -> str:

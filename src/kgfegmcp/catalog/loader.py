@@ -35,9 +35,12 @@ def _codes(outcome: ValidationOutcome) -> tuple[str, ...]:
 class CatalogLoader:
     """Read-only: it never writes a package, whatever it finds.
 
-    With a derived-index cache, a package this validator version sealed is verified byte for byte
-    as always, but its records come from the cache entry for exactly those bytes instead of being
-    decoded again.
+    Every package goes through every rule of the gate, except one whose manifest this validator
+    version sealed and for whose exact manifest bytes the derived-index cache holds an entry. That
+    entry was stored only after every rule passed those bytes, and it lives outside the package
+    root, so nothing written inside a package directory can produce one. Such a package is still
+    verified byte for byte against its manifest, its tree, profile binding and seal; its records
+    come from the entry instead of being decoded and re-checked.
     """
 
     root: Path
@@ -87,10 +90,12 @@ class CatalogLoader:
         self, validator: PackageValidator, location: PackageLocation, prior: Iterable[Finding]
     ) -> ValidationOutcome:
         manifest_sha256 = _sealed_manifest_sha256(location)
-        if manifest_sha256 is None:
+        verdict = None
+        if manifest_sha256 is not None and self.cache is not None:
+            verdict = self.cache.content(location.graph_package_id, manifest_sha256)
+        if verdict is None:
             return validator.validate(location, prior)
-        decoded = self.cache.content(location.graph_package_id, manifest_sha256) if self.cache else None
-        outcome = validator.validate(location, prior, recheck_semantics=False, decoded=decoded)
+        outcome = validator.validate(location, prior, verdict=verdict)
         if outcome.manifest_sha256 != manifest_sha256:
             # The manifest changed while this package was loading: check the new bytes from scratch.
             return validator.validate(location, prior)
@@ -98,7 +103,7 @@ class CatalogLoader:
 
 
 def _sealed_manifest_sha256(location: PackageLocation) -> str | None:
-    """The manifest's SHA-256 when it claims ``passed`` by this validator version (verified later anyway)."""
+    """The manifest's SHA-256 when it claims ``passed`` by this validator version (the key of its cache entry)."""
     try:
         data = (location.path / MANIFEST_FILENAME).read_bytes()
         state = json.loads(data).get("validation", {})
@@ -126,4 +131,5 @@ def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
         relationships=tuple(content.relationships),
         accepted_from="passed" if accepted_from == "passed" else "pending",
         manifest_sha256=outcome.manifest_sha256,
+        gate=outcome.gate,
     )

@@ -66,7 +66,15 @@ def derivation_fingerprint() -> str:
 
 
 def cacheable(runtime: PackageRuntime) -> bool:
-    """Only packages this validator version passed and sealed have entries."""
+    """Only packages this validator version sealed, and this process passed through every rule, get entries.
+
+    An entry is the verdict a later start trusts instead of re-deriving the rules, so it is written
+    only from a full gate, never from records that themselves came from an entry.
+    """
+    return _sealed(runtime) and runtime.gate == "every_rule"
+
+
+def _sealed(runtime: PackageRuntime) -> bool:
     validation = runtime.manifest.validation
     return runtime.accepted_from == "passed" and validation.validator_version == VALIDATOR_VERSION
 
@@ -143,11 +151,13 @@ class DerivedIndexCache:
     def text_indexes(self, store: GraphStore) -> PackageTextIndexes:
         """The package's text indexes: from its entry, else built into a new entry, else in memory."""
         runtime = store.runtime
-        if not cacheable(runtime):
+        if not _sealed(runtime):
             return PackageTextIndexes.build(store)
         entry = self.lookup(runtime.graph_package_id, runtime.manifest_sha256)
         try:
             if entry is None:
+                if not cacheable(runtime):
+                    raise ValueError("the entry its records came from is gone, and only a full gate stores one")
                 entry = self._store(store)
                 log.info("derived-index cache: stored %s", runtime.graph_package_id)
             return entry.text_indexes(runtime)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -37,6 +37,9 @@ from kgfegmcp.packages.tree import PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 
 VALIDATOR_VERSION = "1.0.0"
+
+#: How much of the gate ran: every rule, or the checks that bind a cached verdict to these bytes.
+Gate = Literal["every_rule", "cached_verdict"]
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
 
@@ -52,6 +55,7 @@ class ValidationOutcome:
     content: DecodedPackage | None
     build_findings: list[Finding] = field(default_factory=list)
     manifest_sha256: str | None = None
+    gate: Gate = "every_rule"
 
     @property
     def graph_package_id(self) -> str:
@@ -92,17 +96,15 @@ class PackageValidator:
         location: PackageLocation,
         prior_findings: Iterable[Finding] = (),
         *,
-        recheck_semantics: bool = True,
-        decoded: DecodedPackage | None = None,
+        verdict: DecodedPackage | None = None,
     ) -> ValidationOutcome:
         """Validate one package directory; the outcome carries findings and decoded content.
 
-        ``recheck_semantics=False`` is for re-opening a package this validator version already passed:
-        identity, tree, every byte (SHA-256), the profile binding, decoding and the recorded state are
-        all checked again, but topology and detailed-artifact rules are not re-derived, because they
-        are a deterministic function of exactly those verified bytes, profile and validator version.
-        On that path ``decoded`` may supply the records this code decoded earlier from the bytes this
-        manifest pins (the derived-index cache): every byte is still verified, only decoding is spared.
+        Every rule runs unless ``verdict`` is given: the records that this validator version decoded,
+        and passed through every rule, from exactly the bytes this manifest pins, as the derived-index
+        cache (outside the package root) keeps them. Then identity, tree, every byte (SHA-256), the
+        profile binding and the recorded state are still checked; only decoding and re-deriving the
+        topology and detailed-artifact rules are spared. Nothing inside the package can supply it.
         """
         out = FindingCollector(self._limit)
         out.extend(prior_findings)
@@ -119,12 +121,12 @@ class PackageValidator:
         reader = ArtifactReader(location.path, manifest, scan.present, out)
         profile = self._check_profile(manifest, out)
 
-        if decoded is not None and not recheck_semantics:
-            content, decoded_cleanly = decoded, True
+        if verdict is not None:
+            content, decoded_cleanly = verdict, True
         else:
             content, decoded_cleanly = self._decode_delivery(reader, out)
         build_findings = self._read_report(reader, manifest, out)
-        if decoded_cleanly and recheck_semantics:
+        if decoded_cleanly and verdict is None:
             checks = SemanticRules(manifest, profile.profile if profile else None, content, out)
             checks.run()
             DetailedArtifactRules(manifest, reader, content, out).run()
@@ -140,6 +142,7 @@ class PackageValidator:
             content,
             build_findings,
             manifest_sha256,
+            "every_rule" if verdict is None else "cached_verdict",
         )
 
     # -- manifest, identity, profile -------------------------------------------------------
