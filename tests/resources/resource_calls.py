@@ -92,3 +92,14 @@ async def read_all_windows(client: Client[Any], uri: str, window_bytes: int | No
         results.append(await evidence(client, {**request, "cursor": results[-1]["page"]["nextCursor"]}))
         assert len(results) < 20_000, "paging did not terminate"
     return results
+
+
+async def evidence_outcome(client: Client[Any], uri: str) -> str:
+    """``ok`` or the stable error code of read_evidence's first window of ``uri``."""
+    result = await client.call_tool("read_evidence", {"request": {"uri": uri}}, raise_on_error=False)
+    if not result.is_error:
+        return "ok"
+    (text,) = [block.text for block in result.content if isinstance(block, TextContent)]
+    code, sep, _ = text.partition(": ")
+    assert sep, text
+    return code

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
-from resource_calls import outcome, read, read_error
+from resource_calls import evidence_outcome, outcome, read, read_error
 from resource_worlds import DERIVATIVES_DENIED, VARIANTS, Variant, lc_ids
 
 from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.packages.manifest import PROVENANCE_PARTS, provenance_part_name
 from kgfegmcp.resources import uris
 from kgfegmcp.rights import REVIEW_STATUSES
 from package_factory import DAG, LC
@@ -49,7 +50,8 @@ FAMILIES: dict[str, tuple[Callable[[str], str], str]] = {
         STANDARD,
     ),
     "learning progression relatesTo": (lambda sid: uris.learning_progression_uri(LC, sid, IDS.relates_to), STANDARD),
-    "provenance part": (lambda sid: uris.provenance_part_uri(LC, sid, 7), STANDARD),
+    # A part is part of entityProvenance and carries its class: the 64 parts together are the whole file.
+    "provenance part": (lambda sid: uris.provenance_part_uri(LC, sid, 7), BULK),
 }
 #: The closed artifact table of the rights page, plus the fixture's additional artifacts by contract.
 ARTIFACTS: dict[str, str] = {
@@ -100,6 +102,47 @@ async def test_family_by_review_state_and_flags(matrix_client: Client[Any], fami
     build, rule = FAMILIES[family]
     actual = {v.snapshot_id: await outcome(matrix_client, build(v.snapshot_id)) for v in VARIANTS}
     assert actual == {v.snapshot_id: expected(v, rule) for v in VARIANTS}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+async def test_read_evidence_applies_the_same_gates(matrix_client: Client[Any], family: str) -> None:
+    """read_evidence is a second route to every resource's bytes: it must refuse exactly what a read refuses."""
+    build, rule = FAMILIES[family]
+    actual = {v.snapshot_id: await evidence_outcome(matrix_client, build(v.snapshot_id)) for v in VARIANTS}
+    allowed = "unsupported_evidence_format" if family == "artifact binaryFigure" else "ok"  # text windows only
+    want = {v.snapshot_id: expected(v, rule) for v in VARIANTS}
+    assert actual == {sid: allowed if code == "ok" else code for sid, code in want.items()}
+
+
+async def test_every_route_to_provenance_bytes_is_gated_as_bulk(matrix_client: Client[Any]) -> None:
+    """The whole provenance file, its parts one by one, and the parts by artifact name: bulk, or nothing.
+
+    One entity's provenance stays readable wherever standard resources are.
+    """
+    for variant in VARIANTS:
+        sid = variant.snapshot_id
+        bulk, standard = expected(variant, BULK), expected(variant, STANDARD)
+        routes = [uris.provenance_part_uri(LC, sid, part) for part in range(PROVENANCE_PARTS)]
+        routes.append(uris.artifact_uri(LC, sid, "entityProvenance"))
+        for uri in routes:
+            assert await outcome(matrix_client, uri) == bulk, (sid, uri)
+        for part in (0, 63):
+            artifact = uris.artifact_uri(LC, sid, provenance_part_name(part))
+            assert await outcome(matrix_client, artifact) == "resource_not_found", (sid, artifact)
+        assert await outcome(matrix_client, uris.standard_provenance_uri(LC, sid, IDS.standard)) == standard
+
+
+async def test_documents_cite_a_provenance_part_only_where_it_can_be_read(matrix_client: Client[Any]) -> None:
+    for variant in VARIANTS:
+        if expected(variant, STANDARD) != "ok":
+            continue
+        sid = variant.snapshot_id
+        document = json.loads((await read(matrix_client, uris.standard_provenance_uri(LC, sid, IDS.standard)))[0])
+        cited = document["provenancePartUri"]
+        if expected(variant, BULK) == "ok":
+            assert cited is not None and await outcome(matrix_client, cited) == "ok"
+        else:
+            assert cited is None, sid
 
 
 async def test_catalog_is_public_metadata(matrix_client: Client[Any]) -> None:

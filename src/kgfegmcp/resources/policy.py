@@ -13,10 +13,28 @@ from typing import Literal
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.errors import ResourceAccessDeniedError
 from kgfegmcp.packages.manifest import CORE_ARTIFACTS, PackageManifest
+from kgfegmcp.resources import uris
 from kgfegmcp.resources.addresses import Family
 from kgfegmcp.rights import RightsPolicy
 
 AccessClass = Literal["public_metadata", "full_text", "standard_resource", "bulk_content"]
+
+#: The closed artifact policy of the rights page, used by the generic ``artifact`` family. Anything
+#: else (the provenance parts have their own family) needs an explicit exposure contract.
+ARTIFACT_ACCESS: dict[str, AccessClass] = {
+    "validationReport": "public_metadata",
+    "unresolvedItems": "full_text",
+    "academicStandardsBundle": "bulk_content",
+    "entityProvenance": "bulk_content",
+    "nodes": "bulk_content",
+    "relationships": "bulk_content",
+    "relationshipsHasChild": "bulk_content",
+    "standardsFramework": "bulk_content",
+    "standardsFrameworkItems": "bulk_content",
+}
+if ARTIFACT_ACCESS != CORE_ARTIFACTS:  # the manifest contract and the resource policy must not drift
+    raise AssertionError("ARTIFACT_ACCESS must list exactly the manifest's core artifacts and classes")
+
 
 #: The access class of every dedicated resource family (the rights page's table, plus the component
 #: and progression equivalents of the standard families). ``artifact`` is decided per logical name.
@@ -34,24 +52,10 @@ FAMILY_ACCESS: dict[Family, AccessClass] = {
     Family.LEARNING_COMPONENT: "standard_resource",
     Family.LEARNING_COMPONENT_PROVENANCE: "standard_resource",
     Family.LEARNING_PROGRESSION: "standard_resource",
-    Family.PROVENANCE_PART: "standard_resource",
+    # A part carries the class of the artifact it is part of: reading all 64 returns the whole file.
+    # One entity's provenance stays readable through the standard, component and relationship families.
+    Family.PROVENANCE_PART: ARTIFACT_ACCESS["entityProvenance"],
 }
-
-#: The closed artifact policy of the rights page, used by the generic ``artifact`` family. Anything
-#: else (the provenance parts have their own family) needs an explicit exposure contract.
-ARTIFACT_ACCESS: dict[str, AccessClass] = {
-    "validationReport": "public_metadata",
-    "unresolvedItems": "full_text",
-    "academicStandardsBundle": "bulk_content",
-    "entityProvenance": "bulk_content",
-    "nodes": "bulk_content",
-    "relationships": "bulk_content",
-    "relationshipsHasChild": "bulk_content",
-    "standardsFramework": "bulk_content",
-    "standardsFrameworkItems": "bulk_content",
-}
-if ARTIFACT_ACCESS != CORE_ARTIFACTS:  # the manifest contract and the resource policy must not drift
-    raise AssertionError("ARTIFACT_ACCESS must list exactly the manifest's core artifacts and classes")
 
 
 def artifact_access(manifest: PackageManifest, logical_name: str) -> AccessClass | None:
@@ -77,6 +81,17 @@ def denial_reason(rights: RightsPolicy, access: AccessClass) -> str | None:
     if access == "bulk_content" and not rights.allow_bulk_resource:
         return "the package's rights do not allow bulk content (allowBulkResource is false)"
     return None
+
+
+def provenance_part_uri(manifest: PackageManifest, part: int) -> str | None:
+    """The address of a provenance part when the package's rights let a client open it, else ``None``.
+
+    Results cite a part only where reading it is allowed: a link that is always refused costs a host a
+    round trip and tells it nothing the per-entity provenance does not.
+    """
+    if denial_reason(manifest.rights, FAMILY_ACCESS[Family.PROVENANCE_PART]) is not None:
+        return None
+    return uris.provenance_part_uri(manifest.framework_id, manifest.snapshot_id, part)
 
 
 def require_access(rights: RightsPolicy, access: AccessClass, what: str) -> None:

@@ -107,7 +107,7 @@ class LearningProgressionResult(ResultModel):
     """One exact stored link with both standards in full."""
 
     link: ProgressionLinkView
-    provenance_part_uri: str
+    provenance_part_uri: str | None
     source: StandardView
     target: StandardView
     warnings: NoticeSummary

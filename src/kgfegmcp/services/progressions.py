@@ -42,6 +42,7 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, ItemNode, RelationshipLabel, RelationshipRecord
 from kgfegmcp.resources import uris
+from kgfegmcp.resources.policy import provenance_part_uri
 from kgfegmcp.search.normalize import query_tokens
 from kgfegmcp.search.service import SearchService
 from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS, whole_result_size
@@ -347,9 +348,7 @@ class ProgressionService:
         source, target = self._item(store, rel.source_identifier), self._item(store, rel.target_identifier)
         result = LearningProgressionResult(
             link=self._link(runtime, rel),
-            provenance_part_uri=uris.provenance_part_uri(
-                runtime.framework_id, runtime.snapshot_id, provenance_part_of(rel.identifier)
-            ),
+            provenance_part_uri=provenance_part_uri(runtime.manifest, provenance_part_of(rel.identifier)),
             source=standard_view(runtime, source),
             target=standard_view(runtime, target),
             warnings=self._notices(runtime, [rel], [source.identifier, target.identifier], (rel.label,)),

@@ -45,6 +45,7 @@ from kgfegmcp.resources.policy import (
     SizePolicy,
     artifact_access,
     denial_reason,
+    provenance_part_uri,
     require_access,
 )
 from kgfegmcp.resources.representations import (
@@ -602,7 +603,7 @@ class ResourceService:
             "entityKind": noun,
             "entityUri": entity_uri,
             "provenancePart": part,
-            "provenancePartUri": uris.provenance_part_uri(fid, sid, part),
+            "provenancePartUri": provenance_part_uri(runtime.manifest, part),
             "provenance": record,
         }
         status = record.get("epistemicStatus")
@@ -618,12 +619,11 @@ class ResourceService:
                 f"No {noun} {relationship_id!r} in {runtime.graph_package_id}.", hint=_NOT_FOUND_HINT
             )
         part, entry, record = self._provenance(runtime, relationship_id)
-        fid, sid = runtime.framework_id, runtime.snapshot_id
         document = {
             "relationship": _relationship_view(runtime, rel),
             "provenance": {
                 "provenancePart": part,
-                "provenancePartUri": uris.provenance_part_uri(fid, sid, part),
+                "provenancePartUri": provenance_part_uri(runtime.manifest, part),
                 "record": record,
             },
             "package": package_identity(runtime).to_wire(),
