@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 import marshal
 import shutil
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import tantivy
+from pydantic import BaseModel, ConfigDict, Field
 
 import kgfegmcp
 from kgfegmcp.catalog.catalog import PackageRuntime
@@ -79,6 +79,26 @@ def _sealed(runtime: PackageRuntime) -> bool:
     return runtime.accepted_from == "passed" and validation.validator_version == VALIDATOR_VERSION
 
 
+class _LedgeredFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    path: str
+    bytes: int = Field(ge=0)
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class CacheLedger(BaseModel):
+    """What an entry holds and for which bytes and code; read strictly, anything else is damage."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
+
+    format: int
+    graph_package_id: str = Field(alias="graphPackageId")
+    manifest_sha256: str = Field(alias="manifestSha256")
+    derivation: str
+    files: tuple[_LedgeredFile, ...]
+
+
 def _ledgered_files(directory: Path) -> list[Path]:
     return sorted(
         (p for p in directory.rglob("*") if p.is_file() and p.name not in _UNLEDGERED),
@@ -128,10 +148,12 @@ class DerivedIndexCache:
         if directory in self._verified:
             return self._verified[directory]
         if not directory.is_dir():
+            if directory.exists() or directory.is_symlink():
+                self._discard(directory, graph_package_id, ValueError("the entry is not a directory"))
             return None
         try:
             entry = CachedPackage(directory, self._verify(directory, graph_package_id, manifest_sha256))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except Exception as exc:  # any damage at all is a miss: a cache must never stop the server
             self._discard(directory, graph_package_id, exc)
             return None
         self._verified[directory] = entry
@@ -144,7 +166,7 @@ class DerivedIndexCache:
             return None
         try:
             return entry.content()
-        except (OSError, ValueError) as exc:
+        except Exception as exc:  # any damage at all is a miss: a cache must never stop the server
             self._discard(entry.directory, graph_package_id, exc)
             return None
 
@@ -168,9 +190,17 @@ class DerivedIndexCache:
     def _discard(self, directory: Path, graph_package_id: str, reason: Exception) -> None:
         """Entries appear whole (rename) and are never edited in place, so a damaged one stays damaged:
         remove it, and the next store writes it again."""
-        log.warning("derived-index cache: discarding the entry of %s (%s)", graph_package_id, reason)
+        log.warning(
+            "derived-index cache: discarding the entry of %s (%s: %s)",
+            graph_package_id,
+            type(reason).__name__,
+            str(reason)[:200],
+        )
         self._verified.pop(directory, None)
-        shutil.rmtree(directory, ignore_errors=True)
+        if directory.is_dir() and not directory.is_symlink():
+            shutil.rmtree(directory, ignore_errors=True)
+        else:
+            directory.unlink(missing_ok=True)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -206,33 +236,31 @@ class DerivedIndexCache:
     def _write_ledger(directory: Path, graph_package_id: str, manifest_sha256: str) -> tuple[int, str]:
         """Write the ledger of every file in ``directory``; returns the records file's digest."""
         files = {path.relative_to(directory).as_posix(): file_digest(path) for path in _ledgered_files(directory)}
-        ledger = {
-            "format": CACHE_FORMAT,
-            "graphPackageId": graph_package_id,
-            "manifestSha256": manifest_sha256,
-            "derivation": derivation_fingerprint(),
-            "files": [{"path": name, "bytes": size, "sha256": sha256} for name, (size, sha256) in files.items()],
-        }
-        (directory / LEDGER).write_text(json.dumps(ledger, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        ledger = CacheLedger(
+            format=CACHE_FORMAT,
+            graph_package_id=graph_package_id,
+            manifest_sha256=manifest_sha256,
+            derivation=derivation_fingerprint(),
+            files=tuple(_LedgeredFile(path=name, bytes=size, sha256=sha) for name, (size, sha) in files.items()),
+        )
+        (directory / LEDGER).write_text(ledger.model_dump_json(by_alias=True, indent=1) + "\n", encoding="utf-8")
         return files[CONTENT]
 
     @staticmethod
     def _verify(directory: Path, graph_package_id: str, manifest_sha256: str) -> tuple[int, str]:
         """Check the ledger and every index file against it; returns the records file's listed digest."""
-        ledger = json.loads((directory / LEDGER).read_text(encoding="utf-8"))
+        ledger = CacheLedger.model_validate_json((directory / LEDGER).read_bytes())
         expected = (CACHE_FORMAT, graph_package_id, manifest_sha256, derivation_fingerprint())
-        found = tuple(ledger.get(k) for k in ("format", "graphPackageId", "manifestSha256", "derivation"))
-        if found != expected:
+        if (ledger.format, ledger.graph_package_id, ledger.manifest_sha256, ledger.derivation) != expected:
             raise ValueError("the ledger belongs to another package, manifest or code")
-        listed = {f["path"]: (f["bytes"], f["sha256"]) for f in ledger["files"]}
+        listed = {f.path: (f.bytes, f.sha256) for f in ledger.files}
         present = {p.relative_to(directory).as_posix(): p for p in _ledgered_files(directory)}
-        if set(present) != set(listed) or CONTENT not in listed:
+        if set(present) != set(listed) or len(listed) != len(ledger.files) or CONTENT not in listed:
             raise ValueError("files differ from the ledger")
         for name, path in present.items():
-            if name != CONTENT and file_digest(path) != tuple(listed[name]):
+            if name != CONTENT and file_digest(path) != listed[name]:
                 raise ValueError(f"{name} differs from the ledger")
-        size, sha256 = listed[CONTENT]
-        return int(size), str(sha256)
+        return listed[CONTENT]
 
     @staticmethod
     def _prune(current: Path) -> None:

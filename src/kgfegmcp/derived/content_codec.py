@@ -50,16 +50,13 @@ def decode_content(data: bytes) -> DecodedPackage:
     """The package :func:`encode_content` stored; ``ValueError`` when the bytes are not such a payload."""
     try:
         format_, layout, framework, items, components, relationships = marshal.loads(data)
-    except (EOFError, TypeError, ValueError) as exc:
-        raise ValueError(f"cached content is unreadable ({type(exc).__name__})") from None
-    if format_ != FORMAT or layout != _LAYOUT:
-        raise ValueError("cached content has another format")
-    try:
+        if format_ != FORMAT or layout != _LAYOUT:
+            raise ValueError("cached content has another format")
         return DecodedPackage(
             framework=FrameworkNode(*framework),
             items=[ItemNode(*row) for row in items],
             components=[ComponentNode(*row) for row in components],
             relationships=[RelationshipRecord(*row) for row in relationships],
         )
-    except TypeError as exc:
-        raise ValueError(f"cached content does not fit the record types ({exc})") from None
+    except Exception as exc:  # whatever the bytes hold, the answer is "not such a payload"
+        raise ValueError(f"cached content is unreadable ({type(exc).__name__})") from None
