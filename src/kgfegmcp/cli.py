@@ -84,6 +84,7 @@ def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
             for f in [*outcome.build_findings, *outcome.findings]
         ],
         "omittedFindings": outcome.omitted,
+        "recoveredInterruptedRecording": result.recovered,
     }
 
 
@@ -123,6 +124,19 @@ def build_command(
     out.print(table)
 
 
+_RECOVERED = {
+    "finished": "an interrupted validation had written its whole result; its recording was finished.",
+    "rolled_back": "an interrupted validation had not finished writing; its partial recording was removed.",
+}
+
+
+def _announce_wait(directory: Path) -> None:
+    err.print(
+        f"{directory.parent.name}@{directory.name}: another `kgfegmcp packages validate` (or build) holds "
+        "this package; waiting for it to finish."
+    )
+
+
 @packages_app.command("validate")
 def validate_command(
     paths: Annotated[list[Path], typer.Argument(help="Package directories or graph-package roots.")],
@@ -139,7 +153,10 @@ def validate_command(
     """
     settings = _settings(profiles_dir=profiles_dir, invalid_package_policy=policy)
     lifecycle = PackageLifecycle(
-        PackageValidator(ProfileRepository(settings.profiles_dir)), PackageWriter(), settings.invalid_package_policy
+        PackageValidator(ProfileRepository(settings.profiles_dir)),
+        PackageWriter(),
+        settings.invalid_package_policy,
+        on_wait=_announce_wait,
     )
     locations = _locations(paths)
     if not locations:
@@ -150,7 +167,10 @@ def validate_command(
         task = progress.add_task("validating", total=len(locations))
         for location, prior in locations:
             progress.update(task, description=f"validating {location.graph_package_id}")
-            results.append(lifecycle.validate(location, prior))  # type: ignore[arg-type]
+            result = lifecycle.validate(location, prior)  # type: ignore[arg-type]
+            if result.recovered is not None:
+                err.print(f"{location.graph_package_id}: {_RECOVERED[result.recovered]}")
+            results.append(result)
             progress.advance(task)
     if as_json:
         for result in results:

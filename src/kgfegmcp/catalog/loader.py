@@ -15,6 +15,7 @@ from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import VALIDATOR_VERSION, PackageValidator, ValidationOutcome
 from kgfegmcp.profiles.repository import ProfileRepository
@@ -62,7 +63,8 @@ class CatalogLoader:
             if progress is not None:
                 progress(location.graph_package_id)
             prior = discovery.package_findings.get(location.graph_package_id, ())
-            outcome = self._validate(validator, location, prior)
+            with package_lock(location.path, shared=True, on_wait=_waiting):  # never mid-recording
+                outcome = self._validate(validator, location, prior)
             status = outcome.manifest.validation.status if outcome.manifest else "unreadable"
             if status in ("failed", "quarantined"):
                 excluded.append(ExcludedPackage(outcome.graph_package_id, status, _codes(outcome)))
@@ -71,14 +73,14 @@ class CatalogLoader:
                 raise CatalogError(
                     f"Package {outcome.graph_package_id} is marked passed but no longer validates "
                     f"({', '.join(_codes(outcome))}); catalog publication stops.",
-                    hint="Rebuild the package, or restore its validated bytes.",
+                    hint=_hint(outcome, "Rebuild the package, or restore its validated bytes."),
                     details={"findings": [f.to_wire() for f in outcome.findings[:20]]},
                 )
             if not outcome.passed:
                 if self.policy == InvalidPackagePolicy.FAIL:
                     raise CatalogError(
                         f"Pending package {outcome.graph_package_id} does not validate ({', '.join(_codes(outcome))}).",
-                        hint="Fix or remove it, or set KGFEGMCP_INVALID_PACKAGE_POLICY=quarantine.",
+                        hint=_hint(outcome, "Fix or remove it, or set KGFEGMCP_INVALID_PACKAGE_POLICY=quarantine."),
                     )
                 log.warning("quarantined %s: %s", outcome.graph_package_id, ", ".join(_codes(outcome)))
                 excluded.append(ExcludedPackage(outcome.graph_package_id, "quarantined", _codes(outcome)))
@@ -100,6 +102,20 @@ class CatalogLoader:
             # The manifest changed while this package was loading: check the new bytes from scratch.
             return validator.validate(location, prior)
         return outcome
+
+
+def _hint(outcome: ValidationOutcome, default: str) -> str:
+    """A killed validation is not the package's fault: say how to finish it instead of blaming the bytes."""
+    if any(f.code == "interrupted_recording" for f in outcome.findings):
+        return (
+            f"A `packages validate` was killed while recording {outcome.graph_package_id}; run "
+            "`kgfegmcp packages validate` on it to finish or roll back that recording, then start again."
+        )
+    return default
+
+
+def _waiting(directory: Path) -> None:
+    log.warning("waiting for a `packages validate` that is recording %s/%s", directory.parent.name, directory.name)
 
 
 def _sealed_manifest_sha256(location: PackageLocation) -> str | None:

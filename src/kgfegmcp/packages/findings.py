@@ -20,6 +20,10 @@ FINDING_CODES: dict[str, str] = {
     "invalid_manifest": "The manifest is not valid JSON or breaks the manifest contract.",
     "missing_artifact": "A declared or required artifact is absent.",
     "undeclared_entry": "A file or directory in the package is not declared by the manifest.",
+    "interrupted_recording": (
+        "A killed `packages validate` left a state half-recorded; validating the package again finishes "
+        "or rolls it back."
+    ),
     "unsafe_path": "A path escapes the package, is absolute, uses backslashes, or is a symlink or special file.",
     "case_collision": "Two names differ only by letter case.",
     "checksum_mismatch": "An artifact's bytes differ from its declared SHA-256 or size.",

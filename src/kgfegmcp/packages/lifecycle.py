@@ -6,25 +6,31 @@ drift without writing. Only a pending package gets a terminal state written into
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.packages.findings import Finding
+from kgfegmcp.packages.package_lock import WaitNotice, package_lock
+from kgfegmcp.packages.recording import Recovery, recording_for
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator, ValidationOutcome
 from kgfegmcp.packages.writer import PackageWriter
+
+log = logging.getLogger(__name__)
 
 LifecycleResult = Literal["passed", "failed", "quarantined", "drifted", "unreadable"]
 
 
 @dataclass(frozen=True, slots=True)
 class LifecycleOutcome:
-    """What ``validate`` concluded and whether it wrote a terminal state."""
+    """What ``validate`` concluded, whether it wrote a terminal state, and what it found interrupted."""
 
     outcome: ValidationOutcome
     result: LifecycleResult
     recorded: bool
+    recovered: Recovery | None = None
 
     @property
     def accepted(self) -> bool:
@@ -42,15 +48,34 @@ def terminal_status_for(
 
 
 class PackageLifecycle:
-    """Moves pending packages to a terminal state through the one package writer."""
+    """Moves pending packages to a terminal state through the one package writer.
 
-    def __init__(self, validator: PackageValidator, writer: PackageWriter, policy: InvalidPackagePolicy) -> None:
+    Each package is validated and recorded under its lock, after finishing or rolling back whatever
+    recording a killed run left, so concurrent or interrupted runs never judge a half-written state.
+    """
+
+    def __init__(
+        self,
+        validator: PackageValidator,
+        writer: PackageWriter,
+        policy: InvalidPackagePolicy,
+        on_wait: WaitNotice | None = None,
+    ) -> None:
         self._validator = validator
         self._writer = writer
         self._policy = policy
+        self._on_wait = on_wait
 
     def validate(self, location: PackageLocation, prior_findings: tuple[Finding, ...] = ()) -> LifecycleOutcome:
         """Validate one package; record a terminal state only when it was pending."""
+        with package_lock(location.path, on_wait=self._on_wait):
+            recording = recording_for(location.path)
+            recovered = recording.recover() if recording is not None else None
+            if recovered is not None:
+                log.warning("%s: an interrupted validation was %s", location.graph_package_id, recovered)
+            return replace(self._validate(location, prior_findings), recovered=recovered)
+
+    def _validate(self, location: PackageLocation, prior_findings: tuple[Finding, ...]) -> LifecycleOutcome:
         outcome = self._validator.validate(location, prior_findings)
         manifest = outcome.manifest
         if manifest is None:

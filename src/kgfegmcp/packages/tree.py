@@ -15,6 +15,12 @@ from pathlib import Path, PurePosixPath
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.recording import is_recording_name
+
+INTERRUPTED_RECORDING = (
+    "left by an interrupted `packages validate`: run `kgfegmcp packages validate` on this package "
+    "to finish or roll back its recording"
+)
 
 
 def path_problem(path: str) -> str | None:
@@ -97,6 +103,8 @@ def scan_package_tree(package_dir: Path, declared: dict[str, str]) -> TreeScan:
             elif stat.S_ISREG(mode):
                 if rel in expected_files:
                     scan.present.add(rel)
+                elif is_recording_name(entry.name):
+                    scan.findings.append(_finding("interrupted_recording", rel, INTERRUPTED_RECORDING))
                 else:
                     scan.findings.append(_finding("undeclared_entry", rel, "file is not declared by the manifest"))
             else:

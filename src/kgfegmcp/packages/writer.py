@@ -39,7 +39,9 @@ from kgfegmcp.packages.manifest import (
     ValidationStatus,
     provenance_part_name,
 )
+from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.provenance import provenance_part_of
+from kgfegmcp.packages.recording import TerminalStateRecording
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
     HAS_CHILD,
@@ -144,9 +146,8 @@ class PackageWriter:
             findings=summarize(report.findings, report.omitted_findings),
         )
         final = unsealed.model_copy(update={"validation": state})
-        package_dir = outcome.location.path
-        _atomic_write(package_dir / entry.path, report_bytes)
-        _atomic_write(package_dir / MANIFEST_FILENAME, pretty_json_bytes(final.to_wire()))
+        recording = TerminalStateRecording(outcome.location.path, entry.path)
+        recording.commit(report_bytes, pretty_json_bytes(final.to_wire()))
         return final
 
     # -- artifact bytes ------------------------------------------------------------------------
@@ -314,18 +315,13 @@ class PackageWriter:
             for directory in (staging, *(p for p in staging.rglob("*") if p.is_dir())):
                 os.chmod(directory, 0o755)
             if target.exists():
-                retired = Path(tempfile.mkdtemp(prefix=".retired-", dir=target.parent))
-                os.replace(target, retired / "old")
-                os.replace(staging, target)
+                with package_lock(target):  # never swap a package out from under a validation
+                    retired = Path(tempfile.mkdtemp(prefix=".retired-", dir=target.parent))
+                    os.replace(target, retired / "old")
+                    os.replace(staging, target)
                 shutil.rmtree(retired)
             else:
                 os.replace(staging, target)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
