@@ -16,6 +16,7 @@ from kgfegmcp import __version__
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.mcp.boundary import RequestValidationMiddleware
+from kgfegmcp.mcp.prompts import PromptBoundaryMiddleware
 from kgfegmcp.mcp.register import register
 
 INSTRUCTIONS = (
@@ -41,7 +42,7 @@ def create_app(state: AppState | None = None, settings: BackendSettings | None =
         strict_input_validation=True,
         on_duplicate="error",
         mask_error_details=True,
-        middleware=[RequestValidationMiddleware()],
+        middleware=[RequestValidationMiddleware(), PromptBoundaryMiddleware()],
     )
     register(server)
     return server

@@ -103,7 +103,7 @@ def _bootstrap(settings: BackendSettings, progress: Callable[[str], None] | None
         for package_id, store in stores.items()
     }
     search = SearchService(catalog, stores, text)
-    cursors = CursorCodec(catalog.fingerprint)
+    cursors = CursorCodec(catalog.fingerprint, settings.cursor_secret)
     standards = StandardsService(catalog, stores, search, cursors)
     unresolved = UnresolvedEvidence.load(catalog)
     component_search = ComponentSearch(catalog, stores, text)

@@ -12,12 +12,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kgfegmcp.errors import ConfigurationError
 
 MIB = 1024 * 1024
+MIN_CURSOR_SECRET_CHARS = 32
+MAX_CURSOR_SECRET_CHARS = 1024
 
 
 class InvalidPackagePolicy(StrEnum):
@@ -59,7 +61,33 @@ class BackendSettings(BaseSettings):
     http_host: str = Field("127.0.0.1", min_length=1, description="HTTP bind address.")
     http_port: int = Field(8765, ge=1, le=65535, description="HTTP port.")
     http_path: str = Field("/mcp", pattern=r"^/[A-Za-z0-9._~/-]*$", description="MCP HTTP path.")
+    http_header_timeout_seconds: float = Field(
+        10.0, ge=0.1, le=3600, description="A connection's request head must arrive within this; else it is closed."
+    )
+    http_body_timeout_seconds: float = Field(
+        30.0, ge=0.1, le=3600, description="A request body must arrive within this after its head; else closed."
+    )
+    http_keepalive_timeout_seconds: float = Field(
+        5.0, ge=0.1, le=3600, description="An idle connection between requests is closed after this."
+    )
+    http_max_connections: int = Field(
+        512, ge=1, le=1_000_000, description="Connections held at once; beyond it the oldest idle one is closed."
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO")
+    cursor_secret: SecretStr | None = Field(
+        None,
+        description="Keys pagination cursors (with the catalog fingerprint); replicas share it. Unset: public key.",
+    )
+
+    @field_validator("cursor_secret")
+    @classmethod
+    def _secret_long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        """A short secret is guessable; the message never repeats it, nor its length."""
+        if value is None:
+            return None
+        if not MIN_CURSOR_SECRET_CHARS <= len(value.get_secret_value()) <= MAX_CURSOR_SECRET_CHARS:
+            raise ValueError(f"must be {MIN_CURSOR_SECRET_CHARS} to {MAX_CURSOR_SECRET_CHARS} characters when set")
+        return value
 
     @field_validator("cache_dir", mode="before")
     @classmethod

@@ -1,9 +1,15 @@
 """Opaque, checksum-protected pagination cursors bound to one request and one catalog.
 
-A cursor is unpadded base64url of ``payload || checksum``. The checksum is keyed by the catalog
-fingerprint, so any replica serving the same catalog accepts it and any other catalog rejects it;
-the payload names the tool and the fingerprint of the cursor-free request, so a replay with
-changed filters, limits or query is rejected too.
+A cursor is unpadded base64url of ``payload || checksum``. The checksum is an HMAC whose key binds
+the catalog fingerprint, so any replica serving the same catalog accepts it and any other catalog
+rejects it; the payload names the tool and the fingerprint of the cursor-free request, so a replay
+with changed filters, limits or query is rejected too.
+
+With a deployment secret (``KGFEGMCP_CURSOR_SECRET``) the key is HMAC(secret, fingerprint) and only
+replicas sharing the secret can seal a cursor. Without one the key is the fingerprint itself, which
+anyone who reads the public manifests can compute, so the checksum then proves integrity, not
+origin. Either way every payload is decoded within size and depth bounds and validated field by
+field, so a forged cursor can only name a position the same request could reach.
 """
 
 from __future__ import annotations
@@ -12,12 +18,12 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
 import re
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 
+from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
 from kgfegmcp.errors import InvalidCursorError
 from kgfegmcp.models import canonical_bytes
 
@@ -25,6 +31,13 @@ MAX_CURSOR_CHARS = 4096
 CURSOR_PATTERN = r"^[A-Za-z0-9_-]+$"
 _CURSOR = re.compile(CURSOR_PATTERN)
 _CHECKSUM_BYTES = 16
+#: Payloads are flat (``{"p": {"offset": n, ...}, "r": ..., "t": ..., "v": 1}``); deeper is forged.
+_MAX_PAYLOAD_DEPTH = 4
+_MAX_PAYLOAD_BYTES = MAX_CURSOR_CHARS * 3 // 4
+#: Positions index in-memory sequences; anything larger cannot be one this server issued.
+MAX_CURSOR_OFFSET = 2**31 - 1
+# Domain separation: the secret keys cursors only, whatever else it might one day key.
+_KEY_LABEL = b"kgfegmcp cursor key v1\x00"
 
 
 def request_fingerprint(request: BaseModel, exclude: frozenset[str] = frozenset({"cursor"})) -> str:
@@ -36,8 +49,15 @@ def request_fingerprint(request: BaseModel, exclude: frozenset[str] = frozenset(
 class CursorCodec:
     """Encodes and verifies cursors for one accepted catalog."""
 
-    def __init__(self, catalog_fingerprint: str) -> None:
-        self._key = catalog_fingerprint.encode("ascii")
+    def __init__(self, catalog_fingerprint: str, secret: SecretStr | None = None) -> None:
+        """Key cursors by the catalog alone (no secret: deterministic and public) or by secret and catalog."""
+        fingerprint = catalog_fingerprint.encode("ascii")
+        if secret is None:
+            self._key = fingerprint
+        else:
+            # surrogateescape: the secret's exact environment bytes, even when they are not UTF-8.
+            secret_bytes = secret.get_secret_value().encode("utf-8", "surrogateescape")
+            self._key = hmac.new(secret_bytes, _KEY_LABEL + fingerprint, hashlib.sha256).digest()
 
     def _checksum(self, payload: bytes) -> bytes:
         return hmac.new(self._key, payload, hashlib.sha256).digest()[:_CHECKSUM_BYTES]
@@ -64,8 +84,8 @@ class CursorCodec:
         if len(raw) <= _CHECKSUM_BYTES or not hmac.compare_digest(checksum, self._checksum(payload)):
             raise InvalidCursorError("The cursor was altered, or belongs to another catalog.")
         try:
-            body = json.loads(payload)
-        except ValueError:
+            body = bounded_json_loads(payload, max_bytes=_MAX_PAYLOAD_BYTES, max_depth=_MAX_PAYLOAD_DEPTH)
+        except ClientJsonError:
             raise InvalidCursorError("The cursor payload is unreadable.") from None
         if not isinstance(body, dict) or body.get("v") != 1 or body.get("t") != tool:
             raise InvalidCursorError(f"The cursor does not continue {tool}.")
@@ -83,6 +103,6 @@ class CursorCodec:
         if cursor is None:
             return 0
         offset = self.decode(cursor, tool, fingerprint).get("offset")
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= MAX_CURSOR_OFFSET:
             raise InvalidCursorError("The cursor points outside this result sequence.")
         return offset

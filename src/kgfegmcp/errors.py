@@ -2,14 +2,60 @@
 
 Each error carries a stable public code, a public message, an optional recovery hint and
 internal details. Only :attr:`KgfegmcpError.public_message` ever crosses a public boundary;
-``details`` is for logs and diagnostics.
+``details`` is for logs and diagnostics. Public messages are bounded whatever a client sent: names
+it supplied are repeated only through :func:`echo`, lists of problems through
+:func:`problem_list`, and every message body is clipped.
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
+
+#: Longest client-supplied fragment (a field name or location, a tool, prompt or argument name) a
+#: message or log line repeats; the rest is replaced by an ellipsis and the original length.
+ECHO_CHARS = 64
+#: Longest message body a public error carries (code and hint are server-authored and short).
+MAX_MESSAGE_CHARS = 1500
+#: Characters of a problem list (``a; b; …``) before the remaining problems are only counted.
+PROBLEMS_CHARS = 1000
+#: Problems listed at most, however short.
+MAX_PROBLEMS = 10
+# C0 and C1 controls, DEL, and the Unicode line and paragraph separators: never repeated raw.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, marked with an ellipsis and the original length."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def echo(fragment: object, limit: int = ECHO_CHARS) -> str:
+    """A client-supplied fragment fit for a message or a one-line log record: clipped, controls escaped.
+
+    Errors repeat the names a client sent (never its values) so it can find its mistake; a name may
+    be a megabyte long or carry line breaks, so it is repeated only this way.
+    """
+    text = str(fragment)
+    shown = _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text[:limit])
+    return shown if len(text) <= limit else f"{shown}… ({len(text)} characters)"
+
+
+def problem_list(problems: Sequence[str]) -> str:
+    """``a; b; c`` within a fixed budget, then only how many problems were left out."""
+    shown: list[str] = []
+    used = 0
+    for problem in problems[:MAX_PROBLEMS]:
+        if shown and used + len(problem) > PROBLEMS_CHARS:
+            break
+        shown.append(clip(problem, PROBLEMS_CHARS))
+        used += len(shown[-1]) + 2
+    left_out = len(problems) - len(shown)
+    if left_out:
+        shown.append(f"{left_out} more problem{'s' if left_out > 1 else ''}")
+    return "; ".join(shown)
 
 
 class KgfegmcpError(Exception):
@@ -32,8 +78,8 @@ class KgfegmcpError(Exception):
 
     @property
     def public_message(self) -> str:
-        """``<error_code>: <message>`` plus `` Next action: <hint>`` when a hint exists."""
-        text = f"{self.code}: {self.message}"
+        """``<error_code>: <message>`` plus `` Next action: <hint>`` when a hint exists (always bounded)."""
+        text = f"{self.code}: {clip(self.message, MAX_MESSAGE_CHARS)}"
         if self.hint:
             text += f" Next action: {self.hint}"
         return text

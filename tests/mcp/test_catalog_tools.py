@@ -7,12 +7,12 @@ from typing import Any
 from fastmcp import Client
 from mcp.types import ResourceLink
 from standards_worlds import NOCODE, NOTEXT, TWIN
-from tool_calls import call, error, error_code, structured, texts
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.resources import uris
 from kgfegmcp.services.views import package_identity
 from package_factory import DAG, LC, TREE
+from tool_calls import call, error, error_code, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"
 CCSS = "us-ccss-ela-literacy-grades-2-4"

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
-from tool_calls import call, continuation, page_through, structured
 
 from package_factory import TREE
+from tool_calls import call, continuation, page_through, structured
 
 EF = "brazil-bncc-ensino-fundamental"
 

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
-from tool_calls import call, error, structured
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.services.requests import ListFrameworksRequest, SearchStandardsRequest
 from package_factory import DAG, TREE
+from tool_calls import call, error, structured
 
 SEARCH = {"query": "count number", "frameworkIds": [TREE, DAG], "limit": 1}
 LIST = {"includeNonCurrent": True, "limit": 1}

@@ -8,10 +8,10 @@ from typing import Any, NoReturn
 
 import pytest
 from fastmcp import Client
-from tool_calls import error
 
 from kgfegmcp.services.frameworks import FrameworkService
 from kgfegmcp.services.standards import StandardsService
+from tool_calls import error
 
 EF = "brazil-bncc-ensino-fundamental"
 PUBLIC = "internal_error: The server could not complete the request."

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
+
 from tool_calls import call, error
 
 EF = "brazil-bncc-ensino-fundamental"

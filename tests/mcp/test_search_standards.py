@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 from fastmcp import Client
 from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, TWIN
-from tool_calls import call, error, error_code, structured, texts
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.services.views import package_identity
 from package_factory import DAG, LC, TREE
+from tool_calls import call, error, error_code, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"
 CCSS = "us-ccss-ela-literacy-grades-2-4"

@@ -8,13 +8,13 @@ import pytest
 from fastmcp import Client
 from mcp.types import ResourceLink
 from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
-from tool_calls import call, error, error_code, structured, texts
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.resources import uris
 from kgfegmcp.services.views import package_identity
 from package_factory import DAG, LC, TREE
+from tool_calls import call, error, error_code, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"
 CCSS = "us-ccss-ela-literacy-grades-2-4"

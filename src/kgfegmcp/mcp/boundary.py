@@ -1,7 +1,9 @@
 """The MCP error boundary and tool-result assembly.
 
 Domain errors leave as ``<error_code>: <message>``; anything unexpected is logged with an incident
-id and replaced by the fixed public message, so no path, trace or detail reaches a client.
+id and replaced by the fixed public message, so no path, trace or detail reaches a client. Names a
+client sent (fields, tools) are repeated only clipped (:func:`kgfegmcp.errors.echo`), so every
+error text stays bounded whatever the request held.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 import mcp.types as mt
-from fastmcp.exceptions import ResourceError, ToolError, ValidationError
+from fastmcp.exceptions import NotFoundError, ResourceError, ToolError, ValidationError
 from fastmcp.server.context import Context
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools.base import ToolResult
@@ -23,7 +25,15 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.errors import INTERNAL_ERROR_MESSAGES, InvalidCursorError, InvalidRequestError, KgfegmcpError
+from kgfegmcp.errors import (
+    INTERNAL_ERROR_MESSAGES,
+    InvalidCursorError,
+    InvalidRequestError,
+    KgfegmcpError,
+    clip,
+    echo,
+    problem_list,
+)
 from kgfegmcp.models import canonical_json
 from mcp import MCPError
 
@@ -31,6 +41,17 @@ log = logging.getLogger("kgfegmcp.mcp")
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+#: The ``log_level`` of a FastMCP error we have already logged (or that is an ordinary refusal).
+#: FastMCP logs resource and prompt failures at that level *with a traceback*; ``logging.NOTSET``
+#: is below every threshold (``Logger.isEnabledFor`` never admits it), so that record is never
+#: emitted and our own one-line record is the only one.
+UNLOGGED = logging.NOTSET
+# A validation problem's location (``request.a.b``, each part clipped) and reason, at most.
+_LOCATION_CHARS = 256
+_REASON_CHARS = 160
+# Longest part of a refusal's public message repeated in its log line.
+_LOGGED_MESSAGE_CHARS = 300
 
 
 def app_state(ctx: Context) -> AppState:
@@ -62,13 +83,31 @@ def tool_boundary(handler: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def log_refusal(boundary: str, name: str, exc: KgfegmcpError) -> None:
+    """One bounded line per expected refusal, never a traceback: which component refused, and why."""
+    details = f" {exc.details}" if exc.details else ""
+    log.info("%s %s refused: %s%s", boundary, name, echo(exc.public_message, _LOGGED_MESSAGE_CHARS), details)
+
+
+def public_error(exc: KgfegmcpError) -> MCPError:
+    """A domain refusal on the wire: JSON-RPC invalid params, ``<code>: <message>``, the code in ``data``."""
+    return MCPError(code=INVALID_PARAMS, message=exc.public_message, data={"errorCode": exc.code})
+
+
+def internal_error(boundary: str) -> MCPError:
+    """The fixed public error of an unexpected failure at ``boundary`` (``resource`` or ``prompt``)."""
+    return MCPError(
+        code=INTERNAL_ERROR, message=INTERNAL_ERROR_MESSAGES[boundary], data={"errorCode": "internal_error"}
+    )
+
+
 def resource_boundary(handler: Callable[P, R]) -> Callable[P, R]:
     """The resource twin of :func:`tool_boundary`.
 
-    Domain errors become ``<code>: <message>`` (JSON-RPC invalid params, the code in ``data``); anything
-    unexpected is logged once with an incident id and becomes the fixed resource message. The public
-    ``MCPError`` travels as the ``__cause__`` of a quiet ``ResourceError`` so FastMCP does not log a
-    traceback for an ordinary refusal; ``public_resource_error`` unwraps it at the read boundary.
+    Domain errors become :func:`public_error`; anything unexpected is logged once with an incident id
+    and becomes the fixed resource message. The public ``MCPError`` travels as the ``__cause__`` of an
+    :data:`UNLOGGED` ``ResourceError`` so FastMCP logs no traceback for it; ``public_cause`` unwraps
+    it at the read boundary.
     """
 
     @functools.wraps(handler)
@@ -76,22 +115,18 @@ def resource_boundary(handler: Callable[P, R]) -> Callable[P, R]:
         try:
             return handler(*args, **kwargs)
         except KgfegmcpError as exc:
-            if exc.details:
-                log.info("%s: %s", exc.code, exc.details)
-            public = MCPError(code=INVALID_PARAMS, message=exc.public_message, data={"errorCode": exc.code})
-            raise ResourceError(exc.public_message, log_level=logging.DEBUG) from public
+            log_refusal("resource", handler.__name__, exc)
+            raise ResourceError(exc.public_message, log_level=UNLOGGED) from public_error(exc)
         except Exception:
             incident = uuid.uuid4().hex[:12]
             log.exception("incident %s in resource %s", incident, handler.__name__)
-            message = INTERNAL_ERROR_MESSAGES["resource"]
-            public = MCPError(code=INTERNAL_ERROR, message=message, data={"errorCode": "internal_error"})
-            raise ResourceError(message, log_level=logging.DEBUG) from public
+            raise ResourceError(INTERNAL_ERROR_MESSAGES["resource"], log_level=UNLOGGED) from internal_error("resource")
 
     return wrapper
 
 
-def public_resource_error(error: Exception) -> Exception:
-    """The public ``MCPError`` a :func:`resource_boundary` refusal carries, else ``error`` unchanged."""
+def public_cause(error: Exception) -> Exception:
+    """The public ``MCPError`` a boundary refusal carries as its cause, else ``error`` unchanged."""
 
     cause = error.__cause__
     return cause if isinstance(cause, MCPError) else error
@@ -132,12 +167,12 @@ def canonical_result(structured: dict[str, Any], extra: list[ContentBlock] | Non
 
 
 def _validation_summary(error: PydanticValidationError) -> str:
-    """Field paths and reasons only: the rejected values are not echoed back."""
+    """Field paths and reasons only: the rejected values are not echoed back, the names only clipped."""
     problems = []
-    for item in error.errors()[:10]:
-        where = ".".join(str(part) for part in item["loc"]) or "request"
-        problems.append(f"{where}: {item['msg']}")
-    return "; ".join(problems)
+    for item in error.errors(include_url=False, include_context=False, include_input=False):
+        where = clip(".".join(echo(part) for part in item["loc"]) or "request", _LOCATION_CHARS)
+        problems.append(f"{where}: {echo(item['msg'], limit=_REASON_CHARS)}")
+    return problem_list(problems)
 
 
 def _only_cursor_rejected(error: PydanticValidationError) -> bool:
@@ -155,6 +190,12 @@ class RequestValidationMiddleware(Middleware):
     ) -> ToolResult:
         try:
             return await call_next(context)
+        except NotFoundError:
+            unknown = InvalidRequestError(
+                f"Unknown tool '{echo(context.message.name)}'.",
+                hint="Call tools/list to see the tools this server offers.",
+            )
+            raise ToolError(unknown.public_message) from None
         except ValidationError as exc:
             cause = exc.__cause__
             if isinstance(cause, PydanticValidationError) and _only_cursor_rejected(cause):

@@ -4,19 +4,20 @@ resource service, return the exact bytes with their metadata. No policy or domai
 Every handler re-parses the URI it rebuilt and checks the family, so a parameter that smuggles a
 ``/`` (or anything else) can never turn one template into another family's address. The
 middleware below rejects any URI that is not one exact supported address before FastMCP even
-matches a template, so unknown, non-canonical and hostile URIs all answer ``resource_not_found``.
+matches a template, so unknown, non-canonical and hostile URIs all answer ``resource_not_found``,
+and no message repeats the URI.
 """
 
 from __future__ import annotations
 
-from fastmcp.exceptions import ResourceError
+from fastmcp.exceptions import NotFoundError, ResourceError
 from fastmcp.resources import ResourceContent, ResourceResult
 from fastmcp.server.context import Context
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from mcp.types import ReadResourceRequestParams
 
 from kgfegmcp.errors import ResourceNotFoundError
-from kgfegmcp.mcp.boundary import app_state, public_resource_error, resource_boundary
+from kgfegmcp.mcp.boundary import app_state, public_cause, public_error, resource_boundary
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.addresses import Family, InvalidAddressError, parse_address
 from kgfegmcp.services.resources import ResourceDocument
@@ -169,4 +170,10 @@ class ResourceAddressMiddleware(Middleware):
             _require_supported(str(context.message.uri))
             return await call_next(context)
         except ResourceError as exc:
-            raise public_resource_error(exc) from None
+            raise public_cause(exc) from None
+        except NotFoundError:  # FastMCP's own refusal would repeat the URI whole, uncoded
+            missing = ResourceNotFoundError(
+                "The URI names no resource this server serves.",
+                hint="Use the resource links returned by the tools, or list the resource templates.",
+            )
+            raise public_error(missing) from None

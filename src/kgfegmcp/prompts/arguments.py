@@ -1,19 +1,20 @@
 """Strict parsing and validation of workflow arguments.
 
-MCP prompt arguments arrive as strings: collections as JSON arrays inside the string and
-integers as canonical decimal strings. Nothing is coerced: a non-array, a non-string element, a
-duplicate, a value outside its bound or an unknown argument name is rejected with
-``invalid_request``. The ``get_workflow_instructions`` tool receives typed JSON instead and goes
-through the same :func:`validate_arguments`, so both paths accept exactly the same values.
+MCP prompt arguments arrive as strings: collections as JSON arrays inside the string (decoded
+within size and nesting bounds) and integers as canonical decimal strings. Nothing is coerced: a
+non-array, a non-string element, a duplicate, a value outside its bound or an unknown argument
+name is rejected with ``invalid_request``; names are repeated only clipped, values never. The
+``get_workflow_instructions`` tool receives typed JSON instead and goes through the same
+:func:`validate_arguments`, so both paths accept exactly the same values.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 
-from kgfegmcp.errors import InvalidRequestError
+from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
+from kgfegmcp.errors import InvalidRequestError, echo, problem_list
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.prompts.workflows import ArgumentSpec, WorkflowSpec
 
@@ -22,6 +23,8 @@ ArgumentValues = dict[str, ArgumentValue]
 
 #: No single raw prompt argument may be longer than this before it is even parsed.
 MAX_RAW_ARGUMENT_CHARS = 65_536
+#: A collection is a flat array of strings; nesting beyond this is refused before it is decoded.
+MAX_LIST_ARGUMENT_DEPTH = 8
 _INTEGER = re.compile(r"(0|[1-9][0-9]{0,8})", re.ASCII)
 # C0 controls other than tab, line feed and carriage return; DEL and C1 controls.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -29,7 +32,7 @@ _HINT = "Send the prompt's declared arguments only, within their documented boun
 
 
 def _reject(problems: list[str]) -> InvalidRequestError:
-    return InvalidRequestError("; ".join(problems[:10]) + ".", hint=_HINT)
+    return InvalidRequestError(problem_list(problems) + ".", hint=_HINT)
 
 
 def parse_prompt_arguments(spec: WorkflowSpec, raw: Mapping[str, object] | None) -> ArgumentValues:
@@ -41,7 +44,7 @@ def parse_prompt_arguments(spec: WorkflowSpec, raw: Mapping[str, object] | None)
         value = (raw or {})[name]
         use = spec.argument(name)
         if use is None:
-            problems.append(f"{name}: is not an argument of {spec.name}")
+            problems.append(f"{echo(name)}: is not an argument of {spec.name}")
             continue
         unparsed.add(name)
         if not isinstance(value, str):
@@ -71,9 +74,9 @@ def _parse_string(spec: ArgumentSpec, value: str, problems: list[str]) -> Argume
         return int(value)
     if spec.is_list:
         try:
-            decoded = json.loads(value)
-        except ValueError:
-            problems.append(f"{spec.name}: must be a JSON array of strings")
+            decoded = bounded_json_loads(value, max_bytes=4 * MAX_RAW_ARGUMENT_CHARS, max_depth=MAX_LIST_ARGUMENT_DEPTH)
+        except ClientJsonError as exc:
+            problems.append(f"{spec.name}: must be a JSON array of strings (the text {exc})")
             return None
         if not isinstance(decoded, list):
             problems.append(f"{spec.name}: must be a JSON array of strings")
@@ -103,7 +106,7 @@ def _validate(
     """Append every problem to ``problems``; ``skip`` names arguments already reported as malformed."""
     for name in sorted(values):
         if spec.argument(name) is None:
-            problems.append(f"{name}: is not an argument of {spec.name}")
+            problems.append(f"{echo(name)}: is not an argument of {spec.name}")
     result: ArgumentValues = {}
     for use in spec.arguments:
         arg = use.spec
