@@ -9,6 +9,7 @@ from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.errors import exit_on_domain_error
+from kgfegmcp.http_limits import HttpLimits, descriptor_cap, limited_h11_protocol
 from kgfegmcp.logging_setup import configure_logging
 
 
@@ -16,6 +17,13 @@ def serve_http(settings: BackendSettings) -> None:
     """Build the catalog first (fail fast), then serve stateless Streamable HTTP."""
     configure_logging(settings.log_level)
     state = build_serving_state(settings)
+    limits = HttpLimits(
+        header_timeout=settings.http_header_timeout_seconds,
+        body_timeout=settings.http_body_timeout_seconds,
+        max_connections=descriptor_cap(
+            settings.http_max_connections, explicit="http_max_connections" in settings.model_fields_set
+        ),
+    )
     url = f"http://{settings.http_host}:{settings.http_port}{settings.http_path}"
     print(
         f"kgfegmcp: serving {len(state.catalog.packages)} packages at {url} (stateless Streamable HTTP).\n"
@@ -32,6 +40,10 @@ def serve_http(settings: BackendSettings) -> None:
         host_origin_protection="auto",  # a loopback-bound server refuses foreign Host/Origin (DNS rebinding)
         show_banner=False,
         log_level=settings.log_level.lower(),
+        uvicorn_config={
+            "http": limited_h11_protocol(limits),  # header/body timeouts and the connection cap (http_limits.py)
+            "timeout_keep_alive": settings.http_keepalive_timeout_seconds,
+        },
     )
 
 

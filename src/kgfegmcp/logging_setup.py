@@ -1,9 +1,86 @@
-"""Process logging: stderr only (STDIO transport owns stdout), level from settings."""
+"""Process logging: stderr only (STDIO transport owns stdout), level from settings.
+
+Also keeps one known flood out of the log: asyncio reports every failed ``accept()`` while the
+process is out of descriptors (or memory) with a full traceback, and Python 3.11 does so once per
+backlog slot on every retry, thousands of records a second. :class:`AcceptExhaustionFilter` turns
+that into one line, then at most one line per :data:`REPORT_INTERVAL_SECONDS` with a count.
+"""
 
 from __future__ import annotations
 
+import errno
 import logging
 import sys
+import threading
+import time
+from collections.abc import Callable
+
+#: The shortest time between two reports of the same repeated condition.
+REPORT_INTERVAL_SECONDS = 60.0
+
+#: What asyncio's ``_accept_connection`` passes to ``loop.call_exception_handler`` when ``accept()`` fails
+#: for lack of a system resource (it then stops accepting for a second and retries).
+ACCEPT_FAILURE_MESSAGE = "socket.accept() out of system resource"
+RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+
+
+def held_back_note(count: int) -> str:
+    """`` (N more since the last report)`` for a throttled report; empty for the first one."""
+    return f" ({count} more since the last report)" if count else ""
+
+
+class LogThrottle:
+    """Admit one event per ``interval`` seconds and count the ones held back in between."""
+
+    def __init__(self, interval: float = REPORT_INTERVAL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        self._interval = interval
+        self._clock = clock
+        self._last: float | None = None
+        self._held_back = 0
+        self._lock = threading.Lock()
+
+    def admit(self) -> int | None:
+        """Count one event: ``None`` to stay quiet, else how many were held back since the last report."""
+        with self._lock:
+            now = self._clock()
+            if self._last is not None and now - self._last < self._interval:
+                self._held_back += 1
+                return None
+            held_back, self._held_back, self._last = self._held_back, 0, now
+            return held_back
+
+
+class AcceptExhaustionFilter(logging.Filter):
+    """On the ``asyncio`` logger: a failed ``accept()`` for lack of resources becomes one line, rate-limited.
+
+    Every other record passes unchanged.
+    """
+
+    def __init__(self, throttle: LogThrottle | None = None) -> None:
+        super().__init__()
+        self._throttle = throttle or LogThrottle()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not (
+            isinstance(record.msg, str)
+            and record.msg.startswith(ACCEPT_FAILURE_MESSAGE)
+            and isinstance(error, OSError)
+            and error.errno in RESOURCE_ERRNOS
+        ):
+            return True
+        held_back = self._throttle.admit()
+        if held_back is None:
+            return False
+        record.msg = (
+            "Cannot accept new connections: [Errno %d] %s. asyncio stops accepting for a second, then retries; "
+            "reported at most every %d s%s."
+        )
+        record.args = (error.errno, error.strerror, REPORT_INTERVAL_SECONDS, held_back_note(held_back))
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
 
 
 def configure_logging(level: str) -> None:
@@ -15,3 +92,6 @@ def configure_logging(level: str) -> None:
         handler._kgfegmcp = True  # type: ignore[attr-defined]
         root.addHandler(handler)
     root.setLevel(level)
+    asyncio_logger = logging.getLogger("asyncio")
+    if not any(isinstance(f, AcceptExhaustionFilter) for f in asyncio_logger.filters):
+        asyncio_logger.addFilter(AcceptExhaustionFilter())

@@ -1,0 +1,257 @@
+"""Connection limits for the HTTP transport that uvicorn does not enforce itself.
+
+uvicorn's h11 protocol arms its keep-alive timer only once a response is complete, so a connection
+that never completes a request head (or never sends the body it announced) is held for ever, and
+``limit_concurrency`` answers 503 only after a request head has arrived, still holding the socket
+until then. Enough silent connections exhaust the process's descriptors and nobody is served.
+
+:func:`limited_h11_protocol` returns an ``H11Protocol`` subclass, for ``uvicorn.Config(http=...)``, that
+adds three things:
+
+- **header timeout**: a new connection must deliver a complete request head within ``header_timeout``
+  seconds of being opened; on a kept-alive connection, within ``header_timeout`` of the first byte
+  of its next request (until that byte, uvicorn's ``timeout_keep_alive`` applies). Otherwise it is
+  closed. The deadline is total, so trickling a byte at a time does not extend it.
+- **body timeout**: once a head has announced a body, all of it must arrive within ``body_timeout``
+  seconds; otherwise the connection is closed and the application sees a client disconnect.
+- **connection cap**: at most ``max_connections`` connections are held. A new connection beyond
+  the cap closes the oldest connection that is waiting for a request head (fresh or idle between
+  requests), so a flood of idle connections cannot lock real clients out; only when every held
+  connection has a request in progress is the new one answered 503 and closed at once.
+
+:func:`descriptor_cap` lowers the cap to what the process's descriptor limit leaves room for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import h11
+from uvicorn.config import Config
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
+
+from kgfegmcp.logging_setup import REPORT_INTERVAL_SECONDS, LogThrottle, held_back_note
+
+logger = logging.getLogger("kgfegmcp.http")
+
+_REFUSAL_BODY = b"Too many connections; retry shortly.\n"
+#: Written to a connection refused at the cap, before any request is read; then the connection is closed.
+SERVICE_UNAVAILABLE = (
+    b"HTTP/1.1 503 Service Unavailable\r\n"
+    b"content-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\n"
+    b"retry-after: 1\r\n"
+    b"content-length: " + str(len(_REFUSAL_BODY)).encode() + b"\r\n\r\n" + _REFUSAL_BODY
+)
+
+#: Descriptors kept out of the connection cap: the server's own files, and connections accepted in a
+#: burst before the cap can close them (asyncio accepts up to the listen backlog per loop iteration).
+MAX_DESCRIPTOR_RESERVE = 256
+
+
+@dataclass(frozen=True)
+class HttpLimits:
+    """The limits one HTTP server enforces (seconds; connections)."""
+
+    header_timeout: float
+    body_timeout: float
+    max_connections: int
+
+
+class _Phase(enum.Enum):
+    NEW = "new"
+    WAITING_FOR_HEAD = "waiting for a request head"
+    READING_BODY = "reading a request body"
+    RESPONDING = "responding"
+    RELEASED = "released"
+
+
+class _Connections:
+    """Every connection one server holds, shared by its protocol instances."""
+
+    def __init__(self, limits: HttpLimits) -> None:
+        self.limits = limits
+        #: Connections waiting for a request head, oldest first (a dict keeps insertion order).
+        self.waiting: dict[LimitedH11Protocol, None] = {}
+        self.busy: set[LimitedH11Protocol] = set()
+        self._evictions = LogThrottle()
+        self._refusals = LogThrottle()
+
+    def held(self) -> int:
+        return len(self.waiting) + len(self.busy)
+
+    def make_room(self) -> bool:
+        """Below the cap: nothing to do. At it: close the oldest waiting connection; ``False`` if none is."""
+        if self.held() < self.limits.max_connections:
+            return True
+        if not self.waiting:
+            held_back = self._refusals.admit()
+            if held_back is not None:
+                logger.warning(
+                    "HTTP connection cap of %d reached with a request in progress on every connection: "
+                    "a new connection is answered 503 and closed; reported at most every %d s%s.",
+                    self.limits.max_connections,
+                    REPORT_INTERVAL_SECONDS,
+                    held_back_note(held_back),
+                )
+            return False
+        next(iter(self.waiting)).close_now()
+        held_back = self._evictions.admit()
+        if held_back is not None:
+            logger.warning(
+                "HTTP connection cap of %d reached: each new connection closes the oldest one waiting for a "
+                "request; reported at most every %d s%s.",
+                self.limits.max_connections,
+                REPORT_INTERVAL_SECONDS,
+                held_back_note(held_back),
+            )
+        return True
+
+
+class LimitedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a header timeout, a body timeout and a connection cap (module docstring)."""
+
+    connections_held: ClassVar[_Connections]
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self._phase = _Phase.NEW
+        self._deadline: asyncio.TimerHandle | None = None
+        self._refused = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        if not self.connections_held.make_room():
+            self._refused = True
+            self.transport = transport
+            transport.write(SERVICE_UNAVAILABLE)
+            transport.close()
+            return
+        super().connection_made(transport)
+        self._track()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._release()
+        if not self._refused:
+            super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._phase is _Phase.WAITING_FOR_HEAD and self._deadline is None:
+            # The first byte of a request on a kept-alive connection (uvicorn stops its keep-alive timer now).
+            self._deadline = self.loop.call_later(self.connections_held.limits.header_timeout, self.close_now)
+        super().data_received(data)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        self._track()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        # The connection now belongs to a WebSocket protocol, which has its own timeouts.
+        self._release()
+        super().handle_websocket_upgrade(event)
+
+    def close_now(self) -> None:
+        """Close this connection and give up its place under the cap at once."""
+        self._release()
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def _track(self) -> None:
+        """Follow h11's view of the client: waiting for a head, sending a body, or waiting for our response."""
+        if self._phase is _Phase.RELEASED:
+            return
+        if self.transport.is_closing():
+            self._release()
+            return
+        state = self.conn.their_state
+        if state is h11.IDLE:
+            phase = _Phase.WAITING_FOR_HEAD
+        elif state is h11.SEND_BODY:
+            phase = _Phase.READING_BODY
+        else:
+            phase = _Phase.RESPONDING
+        if phase is self._phase:
+            return
+        self._cancel_deadline()
+        held = self.connections_held
+        held.waiting.pop(self, None)
+        held.busy.discard(self)
+        fresh, self._phase = self._phase is _Phase.NEW, phase
+        if phase is _Phase.WAITING_FOR_HEAD:
+            held.waiting[self] = None
+            if fresh:
+                self._deadline = self.loop.call_later(held.limits.header_timeout, self.close_now)
+        else:
+            held.busy.add(self)
+            if phase is _Phase.READING_BODY:
+                self._deadline = self.loop.call_later(held.limits.body_timeout, self.close_now)
+
+    def _cancel_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _release(self) -> None:
+        self._cancel_deadline()
+        self.connections_held.waiting.pop(self, None)
+        self.connections_held.busy.discard(self)
+        self._phase = _Phase.RELEASED
+
+
+def limited_h11_protocol(limits: HttpLimits) -> type[LimitedH11Protocol]:
+    """A protocol class for ``uvicorn.Config(http=...)``; its connections share one cap."""
+
+    class ServerH11Protocol(LimitedH11Protocol):
+        connections_held = _Connections(limits)
+
+    return ServerH11Protocol
+
+
+def _descriptors_in_use() -> int | None:
+    for listing in ("/proc/self/fd", "/dev/fd"):
+        try:
+            return len(os.listdir(listing)) - 1  # minus the descriptor the listing itself used
+        except OSError:
+            continue
+    return None
+
+
+def descriptor_cap(requested: int, *, explicit: bool) -> int:
+    """``requested``, lowered (and logged) when the descriptor limit (``ulimit -n``) leaves less room.
+
+    Connections may take at most what is left after the descriptors in use now and a reserve of half the
+    limit (at most :data:`MAX_DESCRIPTOR_RESERVE`), so held connections alone never exhaust descriptors.
+    """
+    if sys.platform == "win32":
+        return requested
+    import resource
+
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    in_use = _descriptors_in_use()
+    if soft == resource.RLIM_INFINITY or in_use is None:
+        return requested
+    allowed = max(1, soft - in_use - min(MAX_DESCRIPTOR_RESERVE, soft // 2))
+    if allowed >= requested:
+        return requested
+    logger.log(
+        logging.WARNING if explicit else logging.INFO,
+        "HTTP connection cap lowered from %d to %d: the descriptor limit is %d (ulimit -n) and %d are in use. "
+        "Raise the limit or lower KGFEGMCP_HTTP_MAX_CONNECTIONS.",
+        requested,
+        allowed,
+        soft,
+        in_use,
+    )
+    return allowed

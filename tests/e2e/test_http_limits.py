@@ -1,0 +1,366 @@
+"""The HTTP transport's connection limits, against real ``kgfegmcp serve --transport http`` processes.
+
+Silent and slow clients are closed, a flood of idle connections cannot lock a real client out, and a
+process out of descriptors says so in one log line instead of a traceback per ``accept()``.
+Waits are generous (the machine is shared); nothing asserts how fast anything is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.client
+import json
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from e2e_support import (
+    KGFEGMCP,
+    REPOSITORY_ROOT,
+    START_TIMEOUT,
+    HttpServer,
+    fastmcp_caller,
+    free_port,
+    full_env,
+    scenario,
+    stop,
+)
+from fastmcp import Client
+
+from kgfegmcp.config import load_settings
+from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.logging_setup import LogThrottle
+
+#: How long a test waits for the server to close a connection it should close (timeouts here are 1 s).
+CLOSE_WAIT = 10.0
+CLIENT_TIMEOUT = 60.0
+SEARCH = {"request": {"query": "fracoes", "limit": 3}}
+INITIALIZE = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "1"},
+        },
+    }
+)
+#: A request head that announces a 100-byte body.
+BODY_HEAD = (
+    b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    b"Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n"
+)
+
+
+@contextlib.contextmanager
+def limited_server(
+    graph_packages_dir: Path, settings: dict[str, str], preexec_fn: Callable[[], None] | None = None
+) -> Iterator[HttpServer]:
+    """Like ``e2e_support.http_server``, with extra settings and an optional hook run in the child."""
+    port = free_port()
+    log = Path(tempfile.mkstemp(prefix="kgfegmcp-limits-", suffix=".log")[1])
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [KGFEGMCP, "serve", "--transport", "http", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=REPOSITORY_ROOT,
+            env={**full_env(graph_packages_dir), **settings},
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=sink,
+            preexec_fn=preexec_fn,
+        )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            with socket.socket() as probe:
+                probe.settimeout(0.5)
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"HTTP server did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.1)
+        yield HttpServer(f"http://127.0.0.1:{port}/mcp", process, log)
+    finally:
+        stop(process)
+        log.unlink(missing_ok=True)
+
+
+def port_of(server: HttpServer) -> int:
+    return int(server.url.rsplit(":", 1)[1].split("/")[0])
+
+
+def connect(server: HttpServer, first_bytes: bytes = b"") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port_of(server)), timeout=10)
+    if first_bytes:
+        sock.sendall(first_bytes)
+    return sock
+
+
+def closed_by_peer(sock: socket.socket) -> bool:
+    """Whether the server has closed ``sock`` (data it sent first, such as a 503, is read and dropped)."""
+    timeout = sock.gettimeout()
+    sock.setblocking(False)
+    try:
+        while sock.recv(65536):
+            pass
+    except BlockingIOError:
+        return False
+    except ConnectionError:
+        return True
+    finally:
+        sock.settimeout(timeout)
+    return True
+
+
+def read_some(sock: socket.socket) -> bytes:
+    sock.settimeout(CLOSE_WAIT)
+    return sock.recv(65536)
+
+
+def wait_for_closes(
+    sockets: list[socket.socket], expected: int, on_poll: Callable[[], None] = lambda: None
+) -> set[int]:
+    """Poll until at least ``expected`` of ``sockets`` are closed by the server, or ``CLOSE_WAIT`` passes."""
+    closed: set[int] = set()
+    deadline = time.monotonic() + CLOSE_WAIT
+    while True:
+        closed |= {i for i, sock in enumerate(sockets) if i not in closed and closed_by_peer(sock)}
+        if len(closed) >= expected or time.monotonic() > deadline:
+            return closed
+        on_poll()
+        time.sleep(0.2)
+
+
+async def search_answers(server: HttpServer) -> None:
+    """A real MCP client over HTTP gets a search answer."""
+    async with asyncio.timeout(CLIENT_TIMEOUT), Client(server.url) as client:
+        result = await client.call_tool("search_standards", SEARCH, raise_on_error=False, timeout=CLIENT_TIMEOUT)
+        assert not result.is_error and result.structured_content, result.content
+
+
+# -- timeouts -------------------------------------------------------------------------------------
+
+
+def test_silent_and_slow_clients_are_closed(default_catalog_root: Path) -> None:
+    settings = {
+        "KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS": "1",
+        "KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS": "1",
+        "KGFEGMCP_HTTP_KEEPALIVE_TIMEOUT_SECONDS": "30",
+    }
+    with limited_server(default_catalog_root, settings) as server:
+        silent = connect(server)
+        half_head = connect(server, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        half_body = connect(server, BODY_HEAD + b'{"jsonrpc"')
+        trickle = connect(server)
+        head = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 1000
+
+        def trickle_one_byte() -> None:  # the header deadline is total: a byte at a time does not extend it
+            nonlocal head
+            with contextlib.suppress(OSError):
+                trickle.sendall(head[:1])
+            head = head[1:]
+
+        sockets = [silent, half_head, half_body, trickle]
+        closed = wait_for_closes(sockets, expected=len(sockets), on_poll=trickle_one_byte)
+        assert closed == {0, 1, 2, 3}, f"still open: {[i for i in range(len(sockets)) if i not in closed]}"
+        for sock in sockets:
+            sock.close()
+
+        # Between requests a connection is idle under the keep-alive timeout (30 s here), not the header
+        # timeout, and outlives uvicorn's own default of 5 s.
+        kept = http.client.HTTPConnection("127.0.0.1", port_of(server), timeout=10)
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        for _ in range(2):
+            kept.request("POST", "/mcp", INITIALIZE, headers)
+            response = kept.getresponse()
+            assert response.status == 200
+            response.read()
+            assert kept.sock is not None
+            time.sleep(7)
+            assert not closed_by_peer(kept.sock)
+        kept.close()
+
+
+# -- the connection cap ---------------------------------------------------------------------------
+
+
+async def test_idle_flood_beyond_the_cap_cannot_lock_a_client_out(default_catalog_root: Path) -> None:
+    settings = {
+        "KGFEGMCP_HTTP_MAX_CONNECTIONS": "20",
+        "KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS": "600",  # only the cap may close anything here
+        "KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS": "600",
+    }
+    with limited_server(default_catalog_root, settings) as server:
+        await asyncio.sleep(0.5)  # the start-up probe's connection is gone
+        idle = [connect(server) for _ in range(30)]
+        closed = await asyncio.to_thread(wait_for_closes, idle, 10)
+        assert closed == set(range(10)), "beyond the cap, the oldest idle connections are closed"
+
+        # A real client's connection takes the place of an idle one, and it is served.
+        await search_answers(server)
+
+        # Every held connection busy (the application is waiting for a body that never comes; uvicorn says
+        # "100 Continue" once it does): a new connection is refused at once.
+        for sock in idle:
+            sock.close()
+        await asyncio.sleep(0.5)
+        busy = [connect(server, BODY_HEAD.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n")) for _ in range(20)]
+        for sock in busy:
+            assert (await asyncio.to_thread(read_some, sock)).startswith(b"HTTP/1.1 100 Continue")
+        refused = connect(server)
+        refused.settimeout(CLOSE_WAIT)
+        assert refused.recv(12) == b"HTTP/1.1 503"
+        assert await asyncio.to_thread(wait_for_closes, [refused], 1) == {0}
+        assert not any(closed_by_peer(sock) for sock in busy)
+
+        # Once the flood is gone, normal service continues.
+        for sock in [*busy, refused]:
+            sock.close()
+        async with asyncio.timeout(CLIENT_TIMEOUT), Client(server.url) as client:
+            names = [tool.name for tool in await client.list_tools()]
+            await scenario(names, fastmcp_caller(client))
+        log = server.log.read_text(errors="replace")
+    # Reported once per kind (the interval is a minute), not once per connection.
+    assert 1 <= log.count("HTTP connection cap of 20 reached: each new connection closes") <= 2, log[-3000:]
+    assert log.count("HTTP connection cap of 20 reached with a request in progress") == 1, log[-3000:]
+
+
+# -- descriptor exhaustion ------------------------------------------------------------------------
+
+
+def low_descriptor_limit(soft: int) -> Callable[[], None]:
+    def apply() -> None:
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    return apply
+
+
+def exhaustion_lines(log: str) -> list[str]:
+    return [line for line in log.splitlines() if "Too many open files" in line or "out of system resource" in line]
+
+
+async def test_server_out_of_descriptors_logs_once_and_keeps_serving(default_catalog_root: Path) -> None:
+    with limited_server(default_catalog_root, {}, preexec_fn=low_descriptor_limit(64)) as server:
+        flood = [connect(server) for _ in range(200)]  # far more than the 64 descriptors the server may open
+        await asyncio.sleep(3)  # the server works through the burst
+        await search_answers(server)
+        for sock in flood:
+            sock.close()
+        await asyncio.sleep(1)
+        await search_answers(server)
+        log = server.log.read_text(errors="replace")
+    assert len(exhaustion_lines(log)) <= 2, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
+
+
+#: A plain asyncio server that holds every connection, with kgfegmcp's logging and 32 descriptors.
+HOLDING_SERVER = """
+import asyncio, resource, sys
+from kgfegmcp.logging_setup import configure_logging
+
+resource.setrlimit(resource.RLIMIT_NOFILE, (32, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+configure_logging("WARNING")
+held = []
+
+class Hold(asyncio.Protocol):
+    def connection_made(self, transport):
+        held.append(transport)
+
+async def main():
+    server = await asyncio.get_running_loop().create_server(Hold, "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    await asyncio.sleep(float(sys.argv[1]))
+
+asyncio.run(main())
+"""
+
+
+def test_accept_failures_for_lack_of_descriptors_are_one_log_line() -> None:
+    """asyncio retries ``accept()`` every second; each retry used to log thousands of tracebacks."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLDING_SERVER, "4"],
+        cwd=REPOSITORY_ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None
+        port = int(process.stdout.readline())
+        sockets = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(100)]
+        _, stderr = process.communicate(timeout=60)
+        for sock in sockets:
+            sock.close()
+    finally:
+        stop(process)
+    log = stderr.decode(errors="replace")
+    assert len(exhaustion_lines(log)) == 1, log[-3000:]
+    assert "ERROR asyncio: Cannot accept new connections: [Errno 24] Too many open files." in log
+    assert "Traceback" not in log
+
+
+def test_log_throttle_reports_once_per_interval_with_a_count() -> None:
+    now = [0.0]
+    throttle = LogThrottle(interval=60, clock=lambda: now[0])
+    assert throttle.admit() == 0
+    assert [throttle.admit() for _ in range(3)] == [None, None, None]
+    now[0] = 59.9
+    assert throttle.admit() is None
+    now[0] = 60.0
+    assert throttle.admit() == 4
+    now[0] = 200.0
+    assert throttle.admit() == 0
+
+
+# -- settings -------------------------------------------------------------------------------------
+
+
+def test_limit_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = load_settings()
+    assert settings.http_header_timeout_seconds == 10
+    assert settings.http_body_timeout_seconds == 30
+    assert settings.http_keepalive_timeout_seconds == 5
+    assert settings.http_max_connections == 512
+    monkeypatch.setenv("KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS", "2.5")
+    monkeypatch.setenv("KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS", "3600")
+    monkeypatch.setenv("KGFEGMCP_HTTP_KEEPALIVE_TIMEOUT_SECONDS", "0.1")
+    monkeypatch.setenv("KGFEGMCP_HTTP_MAX_CONNECTIONS", "1")
+    settings = load_settings()
+    assert settings.http_header_timeout_seconds == 2.5
+    assert settings.http_body_timeout_seconds == 3600
+    assert settings.http_keepalive_timeout_seconds == 0.1
+    assert settings.http_max_connections == 1
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS", "0"),
+        ("KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS", "-1"),
+        ("KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS", "soon"),
+        ("KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS", "nan"),
+        ("KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS", "inf"),
+        ("KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS", "3601"),
+        ("KGFEGMCP_HTTP_KEEPALIVE_TIMEOUT_SECONDS", "0.05"),
+        ("KGFEGMCP_HTTP_MAX_CONNECTIONS", "0"),
+        ("KGFEGMCP_HTTP_MAX_CONNECTIONS", "1.5"),
+        ("KGFEGMCP_HTTP_MAX_CONNECTIONS", "1000001"),
+    ],
+)
+def test_bad_limit_settings_are_configuration_errors(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError) as caught:
+        load_settings()
+    assert caught.value.public_message.startswith(f"configuration_error: Invalid settings: {variable}: ")
