@@ -1,0 +1,37 @@
+"""The fuzz script's short run over the session's default catalog: every invariant holds on a real server.
+
+scripts/fuzz.sh starts its own ``kgfegmcp serve --transport http`` at log level INFO (the default),
+so it can also watch the server's stderr for tracebacks and unbounded echoes, which the shared
+``default_http_server`` (WARNING) would not show. See docs/reliability.md.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from e2e_support import REPOSITORY_ROOT
+
+FUZZ = REPOSITORY_ROOT / "scripts" / "fuzz.sh"
+CLASSES = (
+    "huge-names",
+    "unknown-names",
+    "argument-names",
+    "deep-nesting",
+    "forged-cursors",
+    "prompt-arguments",
+    "resource-addresses",
+    "value-abuse",
+)
+
+
+def test_a_short_fuzz_run_holds_every_invariant(default_catalog_root: Path) -> None:
+    command = [str(FUZZ), "--budget-seconds", "20", "--seed", "1", "--graph-packages-dir", str(default_catalog_root)]
+    completed = subprocess.run(command, cwd=REPOSITORY_ROOT, capture_output=True, text=True, timeout=1200)
+    output = completed.stdout + completed.stderr
+    assert completed.returncode == 0, output[-6000:]
+    assert re.search(r"^fuzz: \d+ cases in \d+s, seed 1, .*, 0 violations$", completed.stdout, re.MULTILINE), output
+    for cls in CLASSES:  # the sweep reached every class
+        row = re.search(rf"^{cls}\s+(\d+)\s", completed.stdout, re.MULTILINE)
+        assert row is not None and int(row.group(1)) > 0, (cls, output[-3000:])
