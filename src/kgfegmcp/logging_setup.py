@@ -83,6 +83,41 @@ class AcceptExhaustionFilter(logging.Filter):
         return True
 
 
+class ClientDisconnectFilter(logging.Filter):
+    """On the MCP SDK's Streamable HTTP logger: a client gone mid-request is one line, rate-limited.
+
+    The SDK logs any failure while handling a POST with a traceback; a client that disconnects (or
+    is closed by the body deadline) before its body arrived is the client's doing, and a traceback
+    per such connection would let anyone grow the log at their connection rate.
+    """
+
+    def __init__(self, throttle: LogThrottle | None = None) -> None:
+        super().__init__()
+        self._throttle = throttle or LogThrottle()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is None or type(error).__name__ != "ClientDisconnect":
+            return True
+        held_back = self._throttle.admit()
+        if held_back is None:
+            return False
+        record.msg = "A client disconnected before its request was complete; reported at most every %d s%s."
+        record.args = (REPORT_INTERVAL_SECONDS, held_back_note(held_back))
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
+
+
+#: Loggers of libraries whose records a client can multiply, and the filter that bounds them.
+_FLOOD_FILTERS: tuple[tuple[str, type[logging.Filter]], ...] = (
+    ("asyncio", AcceptExhaustionFilter),
+    ("mcp.server.streamable_http", ClientDisconnectFilter),
+)
+
+
 def configure_logging(level: str) -> None:
     """Plain, timestamped records on stderr; idempotent."""
     root = logging.getLogger()
@@ -92,6 +127,7 @@ def configure_logging(level: str) -> None:
         handler._kgfegmcp = True  # type: ignore[attr-defined]
         root.addHandler(handler)
     root.setLevel(level)
-    asyncio_logger = logging.getLogger("asyncio")
-    if not any(isinstance(f, AcceptExhaustionFilter) for f in asyncio_logger.filters):
-        asyncio_logger.addFilter(AcceptExhaustionFilter())
+    for name, flood_filter in _FLOOD_FILTERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, flood_filter) for f in logger.filters):
+            logger.addFilter(flood_filter())

@@ -100,18 +100,27 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def http_server(graph_packages_dir: Path) -> Iterator[HttpServer]:
-    """Start the HTTP server on a free loopback port, wait until it accepts, always stop it."""
+def http_server(
+    graph_packages_dir: Path,
+    settings: dict[str, str] | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+) -> Iterator[HttpServer]:
+    """Start the HTTP server on a free loopback port, wait until it accepts, always stop it.
+
+    ``settings`` adds environment variables; ``preexec_fn`` runs in the child before it starts
+    (for example to lower its descriptor limit).
+    """
     port = free_port()
     log = Path(tempfile.mkstemp(prefix="kgfegmcp-http-", suffix=".log")[1])
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [KGFEGMCP, "serve", "--transport", "http", "--host", "127.0.0.1", "--port", str(port)],
             cwd=REPOSITORY_ROOT,
-            env=full_env(graph_packages_dir),
+            env={**full_env(graph_packages_dir), **(settings or {})},
             stdin=subprocess.DEVNULL,
             stdout=sink,
             stderr=sink,
+            preexec_fn=preexec_fn,
         )
     try:
         deadline = time.monotonic() + START_TIMEOUT

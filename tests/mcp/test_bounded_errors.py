@@ -7,46 +7,19 @@ The in-memory client exercises the same handlers the transports do; over HTTP th
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from fastmcp import Client
 
+from bounded_refusals import all_records, assert_bounded, assert_quiet_log
 from kgfegmcp import errors
 from kgfegmcp.mcp.register import TOOLS
 from mcp import MCPError
 from tool_calls import error
 
 EF = "brazil-bncc-ensino-fundamental"
-MAX_ERROR_CHARS = 2000
 HUGE = 1_000_000
-CODED = re.compile(r"^[a-z_]+: ")
-
-
-def assert_bounded(message: str) -> None:
-    assert CODED.match(message), message[:200]
-    assert len(message) <= MAX_ERROR_CHARS, len(message)
-
-
-@contextmanager
-def all_records(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    """Capture our records and FastMCP's (its logger does not propagate to the root)."""
-    fastmcp_logger = logging.getLogger("fastmcp")
-    fastmcp_logger.addHandler(caplog.handler)
-    try:
-        with caplog.at_level(logging.INFO), caplog.at_level(logging.INFO, logger="fastmcp"):
-            yield
-    finally:
-        fastmcp_logger.removeHandler(caplog.handler)
-
-
-def assert_quiet_log(caplog: pytest.LogCaptureFixture) -> None:
-    """Refusals leave no traceback and no long line in the log."""
-    assert not [r.getMessage()[:200] for r in caplog.records if r.exc_info], "a refusal was logged with a traceback"
-    assert all(len(r.getMessage()) <= 1000 for r in caplog.records), "a log line echoes client input"
 
 
 def test_echo_clips_with_an_ellipsis_and_the_original_length() -> None:
@@ -100,23 +73,11 @@ async def test_huge_resource_uris_are_coded_and_bounded(default_client: Client[A
         assert info.value.error.message.startswith("resource_not_found: ")
 
 
-@contextmanager
-def debug_records(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    """Everything down to DEBUG, FastMCP's records included: even there no refusal carries a traceback."""
-    fastmcp_logger = logging.getLogger("fastmcp")
-    fastmcp_logger.addHandler(caplog.handler)
-    try:
-        with caplog.at_level(logging.DEBUG), caplog.at_level(logging.DEBUG, logger="fastmcp"):
-            yield
-    finally:
-        fastmcp_logger.removeHandler(caplog.handler)
-
-
 async def test_tool_and_resource_refusals_never_log_a_traceback(
     default_client: Client[Any], caplog: pytest.LogCaptureFixture
 ) -> None:
     missing = f"kgfegmcp://framework/{EF}/snapshot/dados-2026-07-1/standard/no-such-node"
-    with debug_records(caplog):
+    with all_records(caplog, logging.DEBUG):
         assert (await error(default_client, "get_framework", {"frameworkId": "no-such-framework"})).startswith(
             "framework_not_found: "
         )

@@ -8,10 +8,6 @@ deeper than the interpreter's recursion limit used to be an internal error.
 from __future__ import annotations
 
 import json
-import logging
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -19,36 +15,20 @@ import pytest
 from fastmcp import Client
 from mcp.types import INVALID_PARAMS
 
+from bounded_refusals import MAX_LOG_LINE, all_records, assert_bounded
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.prompts.workflows import WORKFLOWS
 from mcp import MCPError
 
 EF = "brazil-bncc-ensino-fundamental"
-MAX_ERROR_CHARS = 2000
-MAX_LOG_LINE = 1000
-CODED = re.compile(r"^[a-z_]+: ")
 COMPARISON = {"framework_ids": json.dumps([EF, "brazil-bncc-computacao"]), "topic": "algoritmos"}
-
-
-@contextmanager
-def all_records(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    """Capture our records and FastMCP's (its logger does not propagate to the root) at INFO, the default."""
-    fastmcp_logger = logging.getLogger("fastmcp")
-    fastmcp_logger.addHandler(caplog.handler)
-    try:
-        with caplog.at_level(logging.INFO), caplog.at_level(logging.INFO, logger="fastmcp"):
-            yield
-    finally:
-        fastmcp_logger.removeHandler(caplog.handler)
 
 
 async def refused(client: Client[Any], name: str, arguments: dict[str, str]) -> MCPError:
     with pytest.raises(MCPError) as info:
         await client.get_prompt(name, arguments)
-    message = info.value.error.message
-    assert CODED.match(message), message[:200]
-    assert len(message) <= MAX_ERROR_CHARS, len(message)
+    assert_bounded(info.value.error.message)
     return info.value
 
 
