@@ -66,7 +66,7 @@ CODE_POLICY: dict[str, Any] = {
 }
 
 
-def _policy(**changes: Any) -> dict[str, Any]:
+def code_policy(**changes: Any) -> dict[str, Any]:
     return {**CODE_POLICY, **changes}
 
 
@@ -123,9 +123,9 @@ def validate_all(world: FixtureWorld, locations: list[PackageLocation]) -> None:
 def search_world(base: Path) -> FixtureWorld:
     """Every arrangement the standards tools' warnings and errors need, validated."""
     world = standard_world(base)
-    world.add_profile(NOCODE, codePolicy=_policy(exactSearch=False, prefixSearch=False))
-    world.add_profile(NOPREFIX, codePolicy=_policy(prefixSearch=False, normalization="exact"))
-    world.add_profile(SOME, codePolicy=_policy(codesPresent="some", unique=False))
+    world.add_profile(NOCODE, codePolicy=code_policy(exactSearch=False, prefixSearch=False))
+    world.add_profile(NOPREFIX, codePolicy=code_policy(prefixSearch=False, normalization="exact"))
+    world.add_profile(SOME, codePolicy=code_policy(codesPresent="some", unique=False))
     # The same disclosure id as every other fixture profile, with its own text: both must be shown.
     world.add_profile(NOTEXT, disclosures=[{"disclosureId": "fixture", "text": NOTEXT_DISCLOSURE}])
     world.add_profile(TWIN)

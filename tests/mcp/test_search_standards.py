@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastmcp import Client
-from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, TWIN
+from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, TWIN, code_policy, validate_all
 
+from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.services.views import package_identity
-from package_factory import DAG, LC, TREE
+from package_factory import DAG, LC, TREE, base_graph, standard_world, state_for
 from tool_calls import call, error, error_code, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -112,8 +114,9 @@ async def test_fixture_code_search(fixture_client: Client[Any]) -> None:
 
 async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
     package = f"{NOTEXT}@2026-01"
-    text = await search(fixture_client, query="fraction", searchMode="text", frameworkIds=[NOTEXT])
-    assert text["hits"] == [] and warning_codes(text) == [("text_search_unavailable", package)]
+    text = await search(fixture_client, query="fraction", searchMode="text", frameworkIds=[NOTEXT, TREE])
+    assert warning_codes(text) == [("text_search_unavailable", package)]
+    assert {h["standard"]["graphPackageId"] for h in text["hits"]} == {f"{TREE}@2026-01"}
     auto = await search(fixture_client, query="NF.1", frameworkIds=[NOTEXT, TREE])
     assert warning_codes(auto) == [("text_search_unavailable", package)]
     assert [(h["standard"]["graphPackageId"], h["matchType"]) for h in auto["hits"]][:2] == [
@@ -133,9 +136,12 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
 
 
 async def test_code_search_unavailable(fixture_client: Client[Any]) -> None:
-    body = await search(fixture_client, query="NBT.1", searchMode="code", frameworkIds=[NOCODE])
-    assert body["hits"] == [] and warning_codes(body) == [("code_search_unavailable", f"{NOCODE}@2026-01")]
-    prefix = await search(fixture_client, query="NBT", searchMode="code", codeMatch="prefix", frameworkIds=[NOCODE])
+    body = await search(fixture_client, query="NBT.1", searchMode="code", frameworkIds=[NOCODE, TREE])
+    assert warning_codes(body) == [("code_search_unavailable", f"{NOCODE}@2026-01")]
+    assert codes(body) == ["NBT.1"] and body["hits"][0]["standard"]["graphPackageId"] == f"{TREE}@2026-01"
+    prefix = await search(
+        fixture_client, query="NBT", searchMode="code", codeMatch="prefix", frameworkIds=[NOCODE, TREE]
+    )
     assert warning_codes(prefix) == [("code_search_unavailable", f"{NOCODE}@2026-01")]
     # In auto mode the lexical index still answers (the code is part of the indexed text).
     auto = await search(fixture_client, query="count", frameworkIds=[NOCODE])
@@ -150,6 +156,39 @@ async def test_code_prefix_unavailable(fixture_client: Client[Any]) -> None:
     assert {h["standard"]["graphPackageId"] for h in body["hits"]} == {f"{TREE}@2026-01"}
     exact = await search(fixture_client, query="NBT.1", searchMode="code", frameworkIds=[NOPREFIX])
     assert codes(exact) == ["NBT.1"] and exact["warnings"] == []
+
+
+@pytest.mark.parametrize(
+    ("request_fields", "missing"),
+    [
+        ({"query": "fraction", "searchMode": "text", "frameworkIds": [NOTEXT]}, "lexical text search"),
+        ({"query": "NBT.1", "searchMode": "code", "frameworkIds": [NOCODE]}, "statement-code search"),
+        ({"query": "NBT", "searchMode": "code", "codeMatch": "prefix", "frameworkIds": [NOPREFIX]}, "prefix code"),
+        ({"query": "NBT", "searchMode": "code", "codeMatch": "prefix", "frameworkIds": [NOCODE, NOPREFIX]}, "prefix"),
+    ],
+)
+async def test_a_mode_no_selected_package_can_serve_is_unsupported(
+    fixture_client: Client[Any], request_fields: dict[str, Any], missing: str
+) -> None:
+    """Not one selected package can answer: an explicit refusal, not an empty page that only warns."""
+    message = await error(fixture_client, "search_standards", request_fields)
+    assert message.startswith("unsupported_search_mode: ") and missing in message
+    assert "Next action: Call get_capabilities" in message
+
+
+async def test_comparison_refuses_a_mode_no_selected_framework_can_serve(tmp_path: Path) -> None:
+    """Two frameworks without code search compared by code: refused; by text: answered."""
+    world = standard_world(tmp_path)
+    others = ("fixture-nocode-a", "fixture-nocode-b")
+    for framework in others:
+        world.add_profile(framework, codePolicy=code_policy(exactSearch=False, prefixSearch=False))
+    validate_all(world, [world.write(base_graph(framework)) for framework in others])
+    async with Client(create_app(state_for(world))) as client:
+        by_code = {"query": "NBT.1", "searchMode": "code", "frameworkIds": list(others)}
+        message = await error(client, "compare_framework_evidence", by_code)
+        assert message.startswith("unsupported_search_mode: None of the 2 selected package(s) supports statement-code")
+        by_text = await call(client, "compare_framework_evidence", {**by_code, "searchMode": "text", "query": "count"})
+        assert len(structured(by_text)["frameworks"]) == 2
 
 
 async def test_multiple_code_matches_and_partial_coverage(fixture_client: Client[Any]) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.errors import UnsupportedSearchModeError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.code_index import CodeIndex
@@ -104,6 +105,15 @@ class PackageSearchIndex:
             and (not filters.academic_subjects or subject in filters.academic_subjects)
         )
 
+    def serves(self, mode: str, code_match: str) -> bool:
+        """Whether this package can answer ``mode`` (with ``code_match``) at all."""
+        code = self.prefix_allowed if code_match == "prefix" else self.codes is not None
+        if mode == "text":
+            return self.text is not None
+        if mode == "code":
+            return code
+        return self.text is not None or code
+
     def item_at(self, position: int) -> ItemNode:
         node = self.store.node_at(position)
         assert isinstance(node, ItemNode)
@@ -123,6 +133,24 @@ class SearchService:
     def index(self, runtime: PackageRuntime) -> PackageSearchIndex:
         """The index of one accepted package."""
         return self._indexes[runtime.graph_package_id]
+
+    def require_servable(
+        self, packages: Sequence[PackageRuntime], mode: Literal["auto", "text", "code"], code_match: str
+    ) -> None:
+        """``unsupported_search_mode`` when not one selected package can serve the mode at all.
+
+        Where some can, the others are reported per package as search warnings instead: an empty page
+        that only warns would hide that the request could never have matched anything.
+        """
+        if any(self._indexes[p.graph_package_id].serves(mode, code_match) for p in packages):
+            return
+        wanted = {"text": "lexical text search", "code": "statement-code search", "auto": "text or code search"}
+        what = "prefix code search" if mode == "code" and code_match == "prefix" else wanted[mode]
+        raise UnsupportedSearchModeError(
+            f"None of the {len(packages)} selected package(s) supports {what}.",
+            hint="Call get_capabilities for what each package supports, then choose another searchMode or codeMatch, "
+            "or select packages that support it.",
+        )
 
     def search(
         self,

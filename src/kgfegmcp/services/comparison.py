@@ -158,7 +158,9 @@ class ComparisonService:
 
     def compare_framework_evidence(self, request: CompareFrameworkEvidenceRequest) -> ComparisonResult:
         """Independent, bounded retrieval in each selected framework."""
-        sections = [self._section(runtime, grades, request) for runtime, grades in self._select(request)]
+        selected = self._select(request)
+        self._search.require_servable([runtime for runtime, _ in selected], request.search_mode, "exact")
+        sections = [self._section(runtime, grades, request) for runtime, grades in selected]
         return ComparisonResult(
             query=request.query,
             search_mode=request.search_mode,

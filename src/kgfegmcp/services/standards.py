@@ -178,6 +178,7 @@ class StandardsService:
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, SEARCH_STANDARDS, fingerprint)
         packages = self._catalog.select(request.framework_ids, request.snapshot_ids)
+        self._search.require_servable(packages, request.search_mode, request.code_match)
         filters = SearchFilters(
             grade_levels=frozenset(request.grade_levels or ()),
             statement_types=frozenset(request.statement_types or ()),

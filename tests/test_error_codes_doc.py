@@ -1,0 +1,45 @@
+"""docs/errors.md lists every public error code, and a code it calls unreachable is raised nowhere."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from kgfegmcp.errors import ERROR_CLASSES
+
+REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+DOC = REPOSITORY_ROOT / "docs" / "errors.md"
+SOURCE = REPOSITORY_ROOT / "src" / "kgfegmcp"
+ROW = re.compile(r"^\| `([a-z_]+)` \| (.+) \|$", re.MULTILINE)
+
+
+def documented() -> dict[str, str]:
+    return dict(ROW.findall(DOC.read_text(encoding="utf-8")))
+
+
+def constructed_classes() -> set[str]:
+    """Names of every class called anywhere in the package (``SomeError(...)``)."""
+    called: set[str] = set()
+    for path in SOURCE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.add(node.func.id)
+    return called
+
+
+def test_every_code_is_documented() -> None:
+    assert set(documented()) == {*ERROR_CLASSES, "internal_error"}
+
+
+def test_codes_called_unreachable_are_never_raised() -> None:
+    unreachable = {code for code, where in documented().items() if where.startswith("**unreachable**")}
+    assert unreachable == {"alignment_not_found"}
+    called = constructed_classes()
+    assert not [code for code in unreachable if ERROR_CLASSES[code].__name__ in called]
+
+
+def test_reachable_codes_are_raised_somewhere() -> None:
+    called = constructed_classes()
+    reachable = {code for code, where in documented().items() if not where.startswith("**unreachable**")}
+    assert [code for code in sorted(reachable - {"internal_error"}) if ERROR_CLASSES[code].__name__ not in called] == []
