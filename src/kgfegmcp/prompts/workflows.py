@@ -119,8 +119,8 @@ FRAMEWORK_IDS = ArgumentSpec(
 SNAPSHOT_IDS = ArgumentSpec(
     "snapshot_ids",
     "identifier_list",
-    "JSON array of at most 8 distinct snapshot ids, each selecting the snapshot of one listed framework; "
-    "frameworks without one use their unique current snapshot.",
+    "JSON array of at most 8 distinct snapshot ids, each an accepted snapshot of one listed framework, at most "
+    "one per framework; frameworks without one use their unique current snapshot.",
     minimum=1,
     maximum=8,
 )

@@ -2,18 +2,34 @@
 
 Lower-camel-case aliases only (snake_case names are rejected), no coercion, no unknown fields,
 and every bound from the specification declared here so the published schema carries it.
+
+Every rule that can refuse a request is published in the tool's ``inputSchema``, written once beside
+its check, so a client built from the schema does not guess. A rule on one field that pydantic's own
+constraints cannot state is a :class:`Published` marker on the field (``uniqueItems``, ``pattern``);
+a rule across fields is a :class:`SchemaRule`, a sentence in the fields' descriptions plus, where
+JSON Schema can say it simply, a schema the request object must also satisfy. Rules that depend on
+the catalog (an id that must exist, a grade label a package uses) or that JSON Schema cannot state
+(values compared across fields, normalised token counts) are described only. Optional fields are
+published without ``null``: a client leaves a field out to leave it unset.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from kgfegmcp.cursors import CURSOR_PATTERN, MAX_CURSOR_CHARS
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH
 from kgfegmcp.prompts.workflows import (
+    ALL_ARGUMENTS,
     AVAILABLE_MATERIALS,
     FRAMEWORK_IDS,
     LEARNER_CONTEXT,
@@ -26,9 +42,25 @@ from kgfegmcp.prompts.workflows import (
     MAX_TOPIC_CHARS,
     PRACTICE_COUNT,
     SNAPSHOT_IDS,
+    WORKFLOWS,
+    ArgumentSpec,
     ToolWorkflowName,
+    WorkflowSpec,
 )
 from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens
+from kgfegmcp.services.schema_rules import (
+    DISTINCT,
+    NOT_BLANK,
+    WORKFLOW_TEXT_PATTERN,
+    Published,
+    SchemaRule,
+    distinct_checked_by,
+    publish,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Shared field types.
+# ---------------------------------------------------------------------------------------------
 
 _ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 IdentifierText = Annotated[
@@ -38,11 +70,69 @@ IdentifierText = Annotated[
 NodeIdText = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 CursorText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_CURSOR_CHARS, pattern=CURSOR_PATTERN)]
 FacetText = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+QueryText = Annotated[str, StringConstraints(min_length=1, max_length=512), NOT_BLANK]
 GraphTypeName = Literal["AcademicStandards", "LearningComponents", "LearningProgressions"]
+DistinctIds = Annotated[list[IdentifierText], DISTINCT]
+DistinctFacets = Annotated[list[FacetText], DISTINCT]
 
 MAX_SELECTORS = 64
 MAX_FACETS = 64
 MAX_CODE_QUERY_CHARS = 256
+
+CURSOR_DESCRIPTION = (
+    "Opaque page.nextCursor of the previous page of this same request: resend every other field unchanged, "
+    "or the cursor is refused (invalid_cursor)."
+)
+SNAPSHOT_DESCRIPTION = "Exact snapshot id; omit it to use the framework's unique current snapshot."
+
+# Cross-field rules shared by several requests (each checked where its comment says).
+
+#: Checked by :class:`StandardSelector`.
+ONE_STANDARD_KEY = SchemaRule(
+    ("nodeId", "caseIdentifierUUID", "statementCode"),
+    "Give exactly one of nodeId, caseIdentifierUUID or statementCode.",
+    {"oneOf": [{"required": ["nodeId"]}, {"required": ["caseIdentifierUUID"]}, {"required": ["statementCode"]}]},
+)
+#: Checked by :func:`_code_query_bounds`.
+CODE_QUERY_LENGTH = SchemaRule(
+    ("query",),
+    f"With searchMode 'code' the query has at most {MAX_CODE_QUERY_CHARS} characters.",
+    {
+        "if": {"properties": {"searchMode": {"const": "code"}}, "required": ["searchMode"]},
+        "then": {"properties": {"query": {"maxLength": MAX_CODE_QUERY_CHARS}}},
+    },
+)
+#: Checked by :func:`_text_query_bounds`; JSON Schema cannot count normalised tokens.
+QUERY_TOKENS = SchemaRule(
+    ("query",),
+    f"The query has at most {MAX_QUERY_TOKENS} normalised tokens (distinct words after accent and case folding).",
+)
+#: Checked by :func:`_code_query_bounds`; JSON Schema cannot count normalised tokens.
+TEXT_QUERY_TOKENS = SchemaRule(
+    ("query",),
+    f"Unless searchMode is 'code', the query has at most {MAX_QUERY_TOKENS} normalised tokens (distinct words "
+    "after accent and case folding).",
+)
+#: Checked by :meth:`kgfegmcp.catalog.catalog.AcceptedCatalog.select` (framework_not_found); needs the catalog.
+SNAPSHOTS_SELECT = SchemaRule(
+    ("snapshotIds",),
+    "With frameworkIds, each listed framework must have at least one of these snapshots; alone, they select "
+    "every package with one of these snapshots.",
+)
+
+
+def _text_query_bounds(query: str | None) -> None:
+    if query is not None and len(query_tokens(query)) > MAX_QUERY_TOKENS:
+        raise ValueError(QUERY_TOKENS.text)
+
+
+def _code_query_bounds(query: str, search_mode: str) -> None:
+    """The query rules of the searchMode-aware tools."""
+    if search_mode == "code":
+        if len(query) > MAX_CODE_QUERY_CHARS:
+            raise ValueError(CODE_QUERY_LENGTH.text)
+    elif len(query_tokens(query)) > MAX_QUERY_TOKENS:
+        raise ValueError(TEXT_QUERY_TOKENS.text)
 
 
 class RequestModel(BaseModel):
@@ -56,18 +146,23 @@ class RequestModel(BaseModel):
         extra="forbid",
         frozen=True,
         strict=True,
+        json_schema_extra=publish,
     )
+    #: This model's own cross-field rules (a subclass inherits its bases' rules).
+    schema_rules: ClassVar[tuple[SchemaRule, ...]] = ()
 
 
 class PackageSelector(RequestModel):
     """A package: ``frameworkId`` plus optional ``snapshotId`` (omitted: the unique current one)."""
 
     framework_id: IdentifierText
-    snapshot_id: IdentifierText | None = None
+    snapshot_id: IdentifierText | None = Field(None, description=SNAPSHOT_DESCRIPTION)
 
 
 class StandardSelector(PackageSelector):
     """A standard: a package plus exactly one of ``nodeId``, ``caseIdentifierUUID``, ``statementCode``."""
+
+    schema_rules = (ONE_STANDARD_KEY,)
 
     node_id: NodeIdText | None = None
     case_identifier_uuid: NodeIdText | None = Field(None, alias="caseIdentifierUUID")
@@ -77,32 +172,23 @@ class StandardSelector(PackageSelector):
     def _exactly_one_key(self) -> StandardSelector:
         given = [v for v in (self.node_id, self.case_identifier_uuid, self.statement_code) if v is not None]
         if len(given) != 1:
-            raise ValueError("give exactly one of nodeId, caseIdentifierUUID or statementCode")
+            raise ValueError(ONE_STANDARD_KEY.text)
         return self
-
-
-def _unique(values: list[str] | None, name: str) -> None:
-    if values is not None and len(set(values)) != len(values):
-        raise ValueError(f"{name} values must be unique")
 
 
 class ListFrameworksRequest(RequestModel):
     """Catalog discovery, paged."""
 
-    framework_ids: list[IdentifierText] | None = Field(None, max_length=MAX_SELECTORS)
+    framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
     jurisdiction: FacetText | None = None
     academic_subject: FacetText | None = None
     in_language: FacetText | None = None
-    graph_types: list[GraphTypeName] | None = Field(None, max_length=3, description="Match packages containing all.")
+    graph_types: Annotated[list[GraphTypeName], DISTINCT] | None = Field(
+        None, max_length=3, description="Match packages containing all."
+    )
     include_non_current: bool = False
     limit: int = Field(25, ge=1, le=100)
-    cursor: CursorText | None = None
-
-    @model_validator(mode="after")
-    def _unique_lists(self) -> ListFrameworksRequest:
-        _unique(self.framework_ids, "frameworkIds")
-        _unique(self.graph_types, "graphTypes")  # type: ignore[arg-type]
-        return self
+    cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
 
 class GetFrameworkRequest(PackageSelector):
@@ -113,55 +199,65 @@ class GetFrameworkStatisticsRequest(PackageSelector):
     """Counts for one package, standards and learning components kept apart."""
 
 
+#: Checked by :meth:`GetCapabilitiesRequest._snapshot_needs_framework`.
+SNAPSHOT_NEEDS_FRAMEWORK = SchemaRule(
+    ("snapshotId",), "snapshotId requires frameworkId.", {"dependentRequired": {"snapshotId": ["frameworkId"]}}
+)
+
+
 class GetCapabilitiesRequest(RequestModel):
     """Server capabilities, optionally with one package's capabilities."""
 
+    schema_rules = (SNAPSHOT_NEEDS_FRAMEWORK,)
+
     framework_id: IdentifierText | None = None
-    snapshot_id: IdentifierText | None = None
+    snapshot_id: IdentifierText | None = Field(None, description=SNAPSHOT_DESCRIPTION)
 
     @model_validator(mode="after")
     def _snapshot_needs_framework(self) -> GetCapabilitiesRequest:
         if self.snapshot_id is not None and self.framework_id is None:
-            raise ValueError("snapshotId requires frameworkId")
+            raise ValueError(SNAPSHOT_NEEDS_FRAMEWORK.text)
         return self
 
 
 SearchMode = Literal["auto", "text", "code"]
 CodeMatch = Literal["exact", "prefix"]
 
+#: Checked by :meth:`SearchStandardsRequest._bounds`.
+PREFIX_NEEDS_CODE = SchemaRule(
+    ("codeMatch",),
+    "codeMatch 'prefix' requires searchMode 'code'.",
+    {
+        "if": {"properties": {"codeMatch": {"const": "prefix"}}, "required": ["codeMatch"]},
+        "then": {"properties": {"searchMode": {"const": "code"}}, "required": ["searchMode"]},
+    },
+)
+
 
 class SearchStandardsRequest(RequestModel):
     """Deterministic lexical and code search over standards items (never learning components)."""
 
-    query: Annotated[str, StringConstraints(min_length=1, max_length=512)]
-    framework_ids: list[IdentifierText] | None = Field(None, max_length=MAX_SELECTORS)
-    snapshot_ids: list[IdentifierText] | None = Field(None, max_length=MAX_SELECTORS)
+    schema_rules = (CODE_QUERY_LENGTH, TEXT_QUERY_TOKENS, PREFIX_NEEDS_CODE, SNAPSHOTS_SELECT)
+
+    query: QueryText = Field(
+        description="Words to match (searchMode 'auto' and 'text'; 'auto' also tries the query as a statement "
+        "code) or a statement code ('code')."
+    )
+    framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
+    snapshot_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
     search_mode: SearchMode = "auto"
     code_match: CodeMatch = "exact"
-    grade_levels: list[FacetText] | None = Field(None, max_length=MAX_FACETS)
-    statement_types: list[FacetText] | None = Field(None, max_length=MAX_FACETS)
-    academic_subjects: list[FacetText] | None = Field(None, max_length=MAX_FACETS)
+    grade_levels: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
+    statement_types: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
+    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
     limit: int = Field(25, ge=1, le=100)
-    cursor: CursorText | None = None
+    cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
     @model_validator(mode="after")
     def _bounds(self) -> SearchStandardsRequest:
-        for name, values in (
-            ("frameworkIds", self.framework_ids),
-            ("snapshotIds", self.snapshot_ids),
-            ("gradeLevels", self.grade_levels),
-            ("statementTypes", self.statement_types),
-            ("academicSubjects", self.academic_subjects),
-        ):
-            _unique(values, name)
-        if not self.query.strip():
-            raise ValueError("query must contain non-space characters")
-        if self.search_mode == "code" and len(self.query) > MAX_CODE_QUERY_CHARS:
-            raise ValueError(f"a code query has at most {MAX_CODE_QUERY_CHARS} characters")
-        if self.search_mode != "code" and len(query_tokens(self.query)) > MAX_QUERY_TOKENS:
-            raise ValueError(f"a text query has at most {MAX_QUERY_TOKENS} normalised tokens")
+        _code_query_bounds(self.query, self.search_mode)
         if self.code_match == "prefix" and self.search_mode != "code":
-            raise ValueError("codeMatch 'prefix' requires searchMode 'code'")
+            raise ValueError(PREFIX_NEEDS_CODE.text)
         return self
 
 
@@ -180,15 +276,17 @@ class GetStandardContextRequest(StandardSelector):
 
 
 # ---------------------------------------------------------------------------------------------
-# Learning components, stored learning progressions and cross-framework comparison (issue 5).
+# Learning components, stored learning progressions and cross-framework comparison.
 # Structural bounds live here (invalid_request at the boundary); semantic consistency of filters
 # and selections is checked by the services (invalid_progression_request /
 # invalid_comparison_selection), because only the selected package can say what is consistent.
+# Those service rules are published here all the same, as uniqueItems or descriptions.
 # ---------------------------------------------------------------------------------------------
 
-QueryText = Annotated[str, StringConstraints(min_length=1, max_length=512)]
 ProgressionLinkType = Literal["buildsTowards", "relatesTo"]
 ProgressionDirection = Literal["in", "out", "both"]
+#: Repeated link types are refused by the progression service (invalid_progression_request).
+LinkTypes = Annotated[list[ProgressionLinkType], distinct_checked_by("ProgressionService._kinds")]
 
 #: Bounds of the five progression tools (spec: errors-cursors-limits, "Progression limits").
 PROGRESSION_PAGE_DEFAULT = 25
@@ -205,33 +303,20 @@ COMPARISON_MATCHES_DEFAULT, COMPARISON_MATCHES_MAX = 5, 10
 COMPONENT_LINKS_DEFAULT, COMPONENT_LINKS_MAX = 50, 100
 
 
-def _text_query_bounds(query: str | None) -> None:
-    if query is None:
-        return
-    if not query.strip():
-        raise ValueError("query must contain non-space characters")
-    if len(query_tokens(query)) > MAX_QUERY_TOKENS:
-        raise ValueError(f"a text query has at most {MAX_QUERY_TOKENS} normalised tokens")
-
-
 class SearchLearningComponentsRequest(RequestModel):
     """Lexical search over learning components (never standards), paged with a cursor."""
 
+    schema_rules = (QUERY_TOKENS, SNAPSHOTS_SELECT)
+
     query: QueryText
-    framework_ids: list[IdentifierText] | None = Field(None, max_length=MAX_SELECTORS)
-    snapshot_ids: list[IdentifierText] | None = Field(None, max_length=MAX_SELECTORS)
-    academic_subjects: list[FacetText] | None = Field(None, max_length=MAX_FACETS)
+    framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
+    snapshot_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
+    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
     limit: int = Field(25, ge=1, le=100)
-    cursor: CursorText | None = None
+    cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
     @model_validator(mode="after")
     def _bounds(self) -> SearchLearningComponentsRequest:
-        for name, values in (
-            ("frameworkIds", self.framework_ids),
-            ("snapshotIds", self.snapshot_ids),
-            ("academicSubjects", self.academic_subjects),
-        ):
-            _unique(values, name)
         _text_query_bounds(self.query)
         return self
 
@@ -268,20 +353,34 @@ class GetStandardProgressionsRequest(StandardSelector):
     """Direct progression links of one standard, ``buildsTowards`` before ``relatesTo``, paged."""
 
     direction: ProgressionDirection = "both"
-    link_types: list[ProgressionLinkType] | None = Field(None, min_length=1, max_length=2)
+    link_types: LinkTypes | None = Field(None, min_length=1, max_length=2)
     limit: int = Field(PROGRESSION_PAGE_DEFAULT, ge=1, le=PROGRESSION_PAGE_MAX)
-    cursor: CursorText | None = None
+    cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
+
+
+#: Checked by ``ProgressionService._known`` (invalid_progression_request); needs the package's vocabulary.
+PACKAGE_VOCABULARY = SchemaRule(
+    ("gradeLevels", "academicSubjects"),
+    "Each value must be one this package uses: a local grade label or normalised grade facet for gradeLevels, "
+    "an academic subject as the package names it for academicSubjects.",
+)
 
 
 class SearchLearningProgressionsRequest(PackageSelector):
     """Discovery of stored links inside one package by grade, subject, link type and optional text."""
 
+    schema_rules = (QUERY_TOKENS, PACKAGE_VOCABULARY)
+
     query: QueryText | None = None
-    grade_levels: list[FacetText] | None = Field(None, min_length=1, max_length=MAX_FACETS)
-    academic_subjects: list[FacetText] | None = Field(None, min_length=1, max_length=MAX_FACETS)
-    link_types: list[ProgressionLinkType] | None = Field(None, min_length=1, max_length=2)
+    grade_levels: Annotated[list[FacetText], distinct_checked_by("ProgressionService._known")] | None = Field(
+        None, min_length=1, max_length=MAX_FACETS
+    )
+    academic_subjects: Annotated[list[FacetText], distinct_checked_by("ProgressionService._known")] | None = Field(
+        None, min_length=1, max_length=MAX_FACETS
+    )
+    link_types: LinkTypes | None = Field(None, min_length=1, max_length=2)
     limit: int = Field(PROGRESSION_PAGE_DEFAULT, ge=1, le=PROGRESSION_PAGE_MAX)
-    cursor: CursorText | None = None
+    cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
     @model_validator(mode="after")
     def _bounds(self) -> SearchLearningProgressionsRequest:
@@ -293,14 +392,24 @@ class TraverseLearningProgressionsRequest(StandardSelector):
     """Bounded traversal of stored links from one standard; no cursor (bounds are explicit)."""
 
     direction: ProgressionDirection = "out"
-    link_types: list[ProgressionLinkType] | None = Field(None, min_length=1, max_length=2)
+    link_types: LinkTypes | None = Field(None, min_length=1, max_length=2)
     max_depth: int = Field(TRAVERSAL_DEPTH_DEFAULT, ge=1, le=TRAVERSAL_DEPTH_MAX)
     max_nodes: int = Field(TRAVERSAL_NODES_DEFAULT, ge=1, le=TRAVERSAL_NODES_MAX)
     max_edges: int = Field(TRAVERSAL_EDGES_DEFAULT, ge=1, le=TRAVERSAL_EDGES_MAX)
 
 
+#: Checked by ``ProgressionService.find_learning_progression_paths`` (invalid_progression_request);
+#: JSON Schema cannot compare values across fields.
+ONE_PACKAGE_TWO_STANDARDS = SchemaRule(
+    ("from", "to"),
+    "from and to select two different standards of the same framework snapshot: paths never cross packages.",
+)
+
+
 class FindLearningProgressionPathsRequest(RequestModel):
     """Bounded directed ``buildsTowards`` paths between two standards of one package."""
+
+    schema_rules = (ONE_PACKAGE_TWO_STANDARDS,)
 
     from_: StandardSelector = Field(alias="from")
     to: StandardSelector
@@ -308,41 +417,56 @@ class FindLearningProgressionPathsRequest(RequestModel):
     max_paths: int = Field(PATHS_DEFAULT, ge=1, le=PATHS_MAX)
 
 
+#: Repeated values in a comparison selection are refused by the comparison service
+#: (invalid_comparison_selection).
+ComparisonIds = Annotated[list[IdentifierText], distinct_checked_by("ComparisonService._select")]
+ComparisonGrades = Annotated[list[FacetText], distinct_checked_by("ComparisonService._select")]
+
+
 class FrameworkGradeFilter(RequestModel):
     """Grade labels (source labels or normalised facets) applied inside one selected framework."""
 
     framework_id: IdentifierText
-    grade_levels: list[FacetText] = Field(min_length=1, max_length=MAX_FACETS)
+    grade_levels: ComparisonGrades = Field(min_length=1, max_length=MAX_FACETS)
+
+
+#: Checked by ``ComparisonService._select`` (invalid_comparison_selection); the first needs the catalog,
+#: and JSON Schema cannot compare values across fields for the second.
+COMPARISON_SNAPSHOTS = SchemaRule(
+    ("snapshotIds",),
+    "Each snapshotId must be an accepted snapshot of one of frameworkIds, at most one per framework; frameworks "
+    "without one use their unique current snapshot.",
+)
+COMPARISON_GRADE_FILTERS = SchemaRule(
+    ("frameworkGradeLevels",),
+    "Each entry names a framework listed in frameworkIds, at most one entry per framework; for that framework "
+    "its gradeLevels replace the top-level gradeLevels.",
+)
 
 
 class CompareFrameworkEvidenceRequest(RequestModel):
     """Independent bounded retrieval in 2 to 8 frameworks; candidates for review, never an alignment."""
 
+    schema_rules = (CODE_QUERY_LENGTH, TEXT_QUERY_TOKENS, COMPARISON_SNAPSHOTS, COMPARISON_GRADE_FILTERS)
+
     query: QueryText
-    framework_ids: list[IdentifierText] = Field(
-        min_length=COMPARISON_FRAMEWORKS_MIN, max_length=COMPARISON_FRAMEWORKS_MAX
-    )
-    snapshot_ids: list[IdentifierText] | None = Field(None, max_length=COMPARISON_SNAPSHOTS_MAX)
+    framework_ids: ComparisonIds = Field(min_length=COMPARISON_FRAMEWORKS_MIN, max_length=COMPARISON_FRAMEWORKS_MAX)
+    snapshot_ids: ComparisonIds | None = Field(None, max_length=COMPARISON_SNAPSHOTS_MAX)
     search_mode: SearchMode = "auto"
     max_matches_per_framework: int = Field(COMPARISON_MATCHES_DEFAULT, ge=1, le=COMPARISON_MATCHES_MAX)
-    grade_levels: list[FacetText] | None = Field(None, min_length=1, max_length=MAX_FACETS)
+    grade_levels: ComparisonGrades | None = Field(None, min_length=1, max_length=MAX_FACETS)
     framework_grade_levels: list[FrameworkGradeFilter] | None = Field(
         None, min_length=1, max_length=COMPARISON_FRAMEWORKS_MAX
     )
 
     @model_validator(mode="after")
     def _bounds(self) -> CompareFrameworkEvidenceRequest:
-        if self.search_mode == "code" and len(self.query) > MAX_CODE_QUERY_CHARS:
-            raise ValueError(f"a code query has at most {MAX_CODE_QUERY_CHARS} characters")
-        if self.search_mode != "code":
-            _text_query_bounds(self.query)
-        elif not self.query.strip():
-            raise ValueError("query must contain non-space characters")
+        _code_query_bounds(self.query, self.search_mode)
         return self
 
 
 # ---------------------------------------------------------------------------------------------
-# Evidence access (issue 6): read_evidence reads one exact resource address in UTF-8 windows.
+# Evidence access: read_evidence reads one exact resource address in UTF-8 windows.
 # The URI is checked by the resource address parser (invalid_evidence_uri), not by a pattern here,
 # so every malformed address gets the same stable code; only its length is bounded at the boundary.
 # ---------------------------------------------------------------------------------------------
@@ -358,7 +482,8 @@ class ReadEvidenceRequest(RequestModel):
     """One window of a resource document; replay ``cursor`` with the same ``uri`` and ``windowBytes``."""
 
     uri: Annotated[str, StringConstraints(min_length=1, max_length=MAX_EVIDENCE_URI_CHARS)] = Field(
-        description="One exact kgfegmcp:// resource address, as printed in resource links."
+        description="One exact kgfegmcp:// resource address, as printed in resource links; any other text is "
+        "refused (invalid_evidence_uri), an address that resolves to nothing too (resource_not_found)."
     )
     window_bytes: int = Field(
         EVIDENCE_WINDOW_DEFAULT,
@@ -366,54 +491,151 @@ class ReadEvidenceRequest(RequestModel):
         le=EVIDENCE_WINDOW_MAX,
         description="Largest number of UTF-8 bytes in this window (never splits a character).",
     )
-    cursor: CursorText | None = None
+    cursor: CursorText | None = Field(
+        None,
+        description="Opaque page.nextCursor of the previous window: resend the same uri and windowBytes, or the "
+        "cursor is refused (invalid_cursor).",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
-# Workflow instructions (issue 7): get_workflow_instructions serves seven of the nine prompts to
-# clients that cannot use MCP prompts. Fields are the prompts' arguments in camelCase, with typed
-# JSON values (integers as integers, arrays as arrays). Which fields a workflow takes, and which it
-# requires, is checked by the prompt service with the same rules as the native prompt.
+# Workflow instructions: get_workflow_instructions serves seven of the nine prompts to clients that
+# cannot use MCP prompts. Fields are the prompts' arguments in camelCase, with typed JSON values
+# (integers as integers, arrays as arrays). Which fields a workflow takes, and which it requires, is
+# checked by the prompt service with the same rules as the native prompt; the schema publishes those
+# rules from the same workflow table (one oneOf branch per workflow, and each field's description).
 # ---------------------------------------------------------------------------------------------
 
-WorkflowTopicText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOPIC_CHARS)]
+_ARGUMENTS = {spec.name: spec for spec in ALL_ARGUMENTS}
+_TOOL_WORKFLOWS = tuple(spec for spec in WORKFLOWS.values() if spec.served_as_tool)
+#: Text arguments: no control characters and a character other than whitespace.
+_WORKFLOW_TEXT_RULE = "Text must not be blank and holds no control characters other than tab and line breaks."
+WORKFLOW_TEXT = Published((("pattern", WORKFLOW_TEXT_PATTERN),), checked_by="prompts.arguments.validate_arguments")
+#: Repeated values in a list argument are refused by the prompt argument rules (invalid_request).
+_WORKFLOW_DISTINCT = distinct_checked_by("prompts.arguments.validate_arguments")
+
+
+def _argument_keywords(spec: ArgumentSpec) -> dict[str, Any]:
+    """The bounds of one argument as JSON Schema keywords."""
+    if spec.kind == "integer":
+        return {"minimum": spec.minimum, "maximum": spec.maximum}
+    if spec.is_list:
+        items = {"items": {"maxLength": spec.item_max_chars}} if spec.item_max_chars else {}
+        return {"minItems": spec.minimum, "maxItems": spec.maximum, **items}
+    return {"maxLength": spec.maximum}
+
+
+def _bounds_note(spec: ArgumentSpec) -> str:
+    if spec.kind == "integer":
+        return f"{spec.minimum}-{spec.maximum}"
+    if spec.is_list:
+        return f"{spec.minimum}-{spec.maximum} values"
+    return f"at most {spec.maximum} characters"
+
+
+def _workflow_branch(workflow: WorkflowSpec) -> dict[str, Any]:
+    """The fields one workflow takes (with bounds where they differ from the field's own), and requires."""
+    properties: dict[str, Any] = {"workflow": {"const": workflow.name}}
+    for use in workflow.arguments:
+        differs = use.spec != _ARGUMENTS[use.spec.name]
+        properties[use.spec.alias] = _argument_keywords(use.spec) if differs else {}
+    required = ["workflow", *(use.spec.alias for use in workflow.arguments if use.required)]
+    branch: dict[str, Any] = {"properties": properties, "required": required, "additionalProperties": False}
+    groups = [{"anyOf": [{"required": [_ARGUMENTS[n].alias]} for n in group]} for group in workflow.at_least_one]
+    if len(groups) == 1:
+        branch.update(groups[0])
+    elif groups:
+        branch["allOf"] = groups
+    return branch
+
+
+def _argument_description(name: str) -> str:
+    """An argument's description plus which served workflows take it, require it or bound it differently."""
+    spec = _ARGUMENTS[name]
+    uses = []
+    for workflow in _TOOL_WORKFLOWS:
+        use = workflow.argument(name)
+        if use is None:
+            continue
+        notes = ["required"] if use.required else []
+        notes += [
+            f"at least one of {' or '.join(_ARGUMENTS[n].alias for n in group)}"
+            for group in workflow.at_least_one
+            if name in group
+        ]
+        if use.spec != spec:
+            notes.append(_bounds_note(use.spec))
+        uses.append(workflow.name + (f" ({', '.join(notes)})" if notes else ""))
+    text = f" {_WORKFLOW_TEXT_RULE}" if spec.kind in ("text", "text_list") else ""
+    return f"{spec.description}{text} Taken by {', '.join(uses)}; any other workflow refuses it."
+
+
+#: Checked by ``prompts.arguments.validate_arguments`` (invalid_request), for the tool and the prompts.
+WORKFLOW_ARGUMENTS = SchemaRule(
+    ("workflow",),
+    "Each workflow takes only its own fields and requires some of them: see each field's description, or the "
+    "oneOf with one branch per workflow.",
+    {"oneOf": [_workflow_branch(workflow) for workflow in _TOOL_WORKFLOWS]},
+)
+
+WorkflowTopicText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOPIC_CHARS), WORKFLOW_TEXT]
+WorkflowFacetText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_FACET_CHARS), WORKFLOW_TEXT]
+LocalContextText = Annotated[str, StringConstraints(min_length=1, max_length=LOCAL_CONTEXT.maximum), WORKFLOW_TEXT]
+MaterialsText = Annotated[str, StringConstraints(min_length=1, max_length=AVAILABLE_MATERIALS.maximum), WORKFLOW_TEXT]
+LearnerContextText = Annotated[str, StringConstraints(min_length=1, max_length=LEARNER_CONTEXT.maximum), WORKFLOW_TEXT]
 
 
 class GetWorkflowInstructionsRequest(RequestModel):
     """The arguments of one workflow prompt; omitted integers take the prompt's defaults."""
 
+    schema_rules = (WORKFLOW_ARGUMENTS,)
+
     workflow: ToolWorkflowName = Field(description="One of the seven workflows served as a tool.")
-    framework_id: IdentifierText | None = None
-    snapshot_id: IdentifierText | None = None
-    framework_ids: list[IdentifierText] | None = Field(
-        None, min_length=FRAMEWORK_IDS.minimum, max_length=FRAMEWORK_IDS.maximum
+    framework_id: IdentifierText | None = Field(None, description=_argument_description("framework_id"))
+    snapshot_id: IdentifierText | None = Field(None, description=_argument_description("snapshot_id"))
+    framework_ids: Annotated[list[IdentifierText], _WORKFLOW_DISTINCT] | None = Field(
+        None,
+        min_length=FRAMEWORK_IDS.minimum,
+        max_length=FRAMEWORK_IDS.maximum,
+        description=_argument_description("framework_ids"),
     )
-    snapshot_ids: list[IdentifierText] | None = Field(None, min_length=1, max_length=SNAPSHOT_IDS.maximum)
-    topic: WorkflowTopicText | None = None
-    standard: WorkflowTopicText | None = None
-    target_standard: WorkflowTopicText | None = None
-    standards: list[WorkflowTopicText] | None = Field(None, min_length=1, max_length=MAX_REVIEW_SELECTORS)
-    grade_level: Annotated[str, StringConstraints(min_length=1, max_length=MAX_FACET_CHARS)] | None = None
-    grade_levels: list[Annotated[str, StringConstraints(min_length=1, max_length=MAX_FACET_CHARS)]] | None = Field(
-        None, min_length=1, max_length=MAX_PROGRESSION_FACETS
+    snapshot_ids: Annotated[list[IdentifierText], _WORKFLOW_DISTINCT] | None = Field(
+        None, min_length=1, max_length=SNAPSHOT_IDS.maximum, description=_argument_description("snapshot_ids")
     )
-    academic_subjects: list[Annotated[str, StringConstraints(min_length=1, max_length=MAX_FACET_CHARS)]] | None = Field(
-        None, min_length=1, max_length=MAX_PROGRESSION_FACETS
+    topic: WorkflowTopicText | None = Field(None, description=_argument_description("topic"))
+    standard: WorkflowTopicText | None = Field(None, description=_argument_description("standard"))
+    target_standard: WorkflowTopicText | None = Field(None, description=_argument_description("target_standard"))
+    standards: Annotated[list[WorkflowTopicText], _WORKFLOW_DISTINCT] | None = Field(
+        None, min_length=1, max_length=MAX_REVIEW_SELECTORS, description=_argument_description("standards")
+    )
+    grade_level: WorkflowFacetText | None = Field(None, description=_argument_description("grade_level"))
+    grade_levels: Annotated[list[WorkflowFacetText], _WORKFLOW_DISTINCT] | None = Field(
+        None, min_length=1, max_length=MAX_PROGRESSION_FACETS, description=_argument_description("grade_levels")
+    )
+    academic_subjects: Annotated[list[WorkflowFacetText], _WORKFLOW_DISTINCT] | None = Field(
+        None, min_length=1, max_length=MAX_PROGRESSION_FACETS, description=_argument_description("academic_subjects")
     )
     practice_count: int | None = Field(
-        None, ge=PRACTICE_COUNT.minimum, le=PRACTICE_COUNT.maximum, description="Default 5."
+        None,
+        ge=PRACTICE_COUNT.minimum,
+        le=PRACTICE_COUNT.maximum,
+        description=_argument_description("practice_count"),
     )
     lesson_duration_minutes: int | None = Field(
-        None, ge=LESSON_DURATION_MINUTES.minimum, le=LESSON_DURATION_MINUTES.maximum, description="Default 45."
+        None,
+        ge=LESSON_DURATION_MINUTES.minimum,
+        le=LESSON_DURATION_MINUTES.maximum,
+        description=_argument_description("lesson_duration_minutes"),
     )
     matches_per_framework: int | None = Field(
-        None, ge=MATCHES_PER_FRAMEWORK.minimum, le=MATCHES_PER_FRAMEWORK.maximum, description="Default 5."
+        None,
+        ge=MATCHES_PER_FRAMEWORK.minimum,
+        le=MATCHES_PER_FRAMEWORK.maximum,
+        description=_argument_description("matches_per_framework"),
     )
-    local_context: Annotated[str, StringConstraints(min_length=1, max_length=LOCAL_CONTEXT.maximum)] | None = None
-    available_materials: (
-        Annotated[str, StringConstraints(min_length=1, max_length=AVAILABLE_MATERIALS.maximum)] | None
-    ) = None
-    learner_context: Annotated[str, StringConstraints(min_length=1, max_length=LEARNER_CONTEXT.maximum)] | None = None
+    local_context: LocalContextText | None = Field(None, description=_argument_description("local_context"))
+    available_materials: MaterialsText | None = Field(None, description=_argument_description("available_materials"))
+    learner_context: LearnerContextText | None = Field(None, description=_argument_description("learner_context"))
 
     def argument_values(self) -> dict[str, str | int | tuple[str, ...]]:
         """The given arguments under their prompt names (snake_case), lists as tuples."""
