@@ -338,7 +338,7 @@ def state_for(world: FixtureWorld, **settings: Any) -> AppState:
     """Settings → bootstrap over one fixture world, exactly as the server does it.
 
     The generic prompt configurations are used without the repository's framework overlays, which
-    name the default catalog's frameworks (start-up refuses overlays for frameworks it does not serve).
+    name the default catalog's frameworks (start-up would skip each of them with a log line).
     """
     prompts = world.base / "prompts"
     if not prompts.exists():

@@ -126,9 +126,10 @@ def _bootstrap(settings: BackendSettings, progress: Callable[[str], None] | None
         comparison=ComparisonService(catalog, stores, search, unresolved),
     )
     log.info(
-        "catalog ready: %d packages accepted, %d excluded, in %.2fs",
+        "catalog ready: %d packages accepted, %d excluded%s, in %.2fs",
         len(catalog.packages),
         len(catalog.excluded),
+        f" ({', '.join(f'{e.graph_package_id} {e.status}' for e in catalog.excluded)})" if catalog.excluded else "",
         time.perf_counter() - started,
     )
     return state

@@ -1,9 +1,10 @@
-"""A malformed prompt configuration, or an overlay naming a framework outside the accepted catalog,
-stops start-up with ``prompt_configuration_error``."""
+"""A malformed prompt configuration stops start-up with ``prompt_configuration_error``; a valid overlay
+for a framework outside the accepted catalog is skipped with one log line."""
 
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -52,10 +53,12 @@ def _step_text(doc: dict[str, Any], text: str) -> None:
     doc["steps"][0]["text"] = text
 
 
-def _unknown_overlay(root: Path) -> None:
-    """An overlay, valid in itself, for a framework the catalog does not serve."""
+def _unknown_overlay(root: Path, damage: Callable[[dict[str, Any]], None] | None = None) -> None:
+    """An overlay for a framework the catalog does not serve: valid in itself unless ``damage`` is given."""
     shutil.copytree(root / "overlays/brazil-bncc-ensino-medio", root / "overlays/zz-unknown-framework")
     _edit(root / "overlays/zz-unknown-framework/1.0.json", lambda d: d.update(frameworkId="zz-unknown-framework"))
+    if damage is not None:
+        _edit(root / "overlays/zz-unknown-framework/1.0.json", damage)
 
 
 WORKFLOW = "workflows/practice_item_set/1.0.json"
@@ -109,7 +112,12 @@ CORRUPTIONS: dict[str, Callable[[Path], None]] = {
     "overlay framework id differs from folder": lambda root: _edit(
         root / OVERLAY, lambda d: d.update(frameworkId="brazil-bncc-computacao")
     ),
-    "overlay for an unknown framework": lambda root: _unknown_overlay(root),
+    "malformed overlay for an unknown framework": lambda root: _unknown_overlay(
+        root, lambda d: d.update(warnings="not a list")
+    ),
+    "overlay for an unknown framework with a placeholder": lambda root: _unknown_overlay(
+        root, lambda d: d["warnings"].append("See {{topic}}.")
+    ),
     "overlay workflow name unknown": lambda root: _edit(root / OVERLAY, lambda d: d.update(workflows={"quiz": {}})),
     "malformed old version": lambda root: (root / "workflows/practice_item_set/0.9.json").write_text("{}", "utf-8"),
 }
@@ -134,12 +142,20 @@ def test_a_newer_version_wins_and_is_named_in_the_rendering(prompts_copy: Path, 
     assert registry.workflows["practice_item_set"].title == "Practice item set, revised"
 
 
-def test_start_up_stops_for_an_overlay_naming_an_unknown_framework(
-    prompts_copy: Path, default_settings: BackendSettings
+def test_a_valid_overlay_naming_an_unknown_framework_is_skipped(
+    prompts_copy: Path, default_settings: BackendSettings, caplog: pytest.LogCaptureFixture
 ) -> None:
     _unknown_overlay(prompts_copy)
-    with pytest.raises(PromptConfigurationError, match="not in the accepted catalog"):
-        build_app_state(default_settings.model_copy(update={"prompts_dir": prompts_copy}))
+    with caplog.at_level(logging.WARNING, logger="kgfegmcp.prompts.repository"):
+        state = build_app_state(default_settings.model_copy(update={"prompts_dir": prompts_copy}))
+    assert "zz-unknown-framework" not in state.prompts.registry.overlays
+    assert sorted(state.prompts.registry.overlays) == sorted(state.catalog.framework_ids())
+    lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert [line for line in lines if "skipped prompt overlay" in line] == [
+        f"skipped prompt overlay {(prompts_copy / 'overlays/zz-unknown-framework').resolve()}: framework "
+        "zz-unknown-framework has no package under KGFEGMCP_GRAPH_PACKAGES_DIR (the overlay is valid; it applies "
+        "once served)"
+    ]
 
 
 def test_start_up_stops_for_a_malformed_file_or_a_missing_root(

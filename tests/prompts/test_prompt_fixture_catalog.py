@@ -5,6 +5,7 @@ with a prompts root holding only the generic configurations."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,6 @@ from fastmcp.exceptions import ToolError
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import InvalidPackagePolicy, load_settings
-from kgfegmcp.errors import PromptConfigurationError
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -86,14 +86,20 @@ def _arguments(workflow: str, framework_id: str) -> dict[str, str]:
     }[workflow]
 
 
-def test_the_shipped_overlays_stop_start_up_for_this_catalog(fixture_root: tuple[FixtureWorld, Path]) -> None:
+def test_the_shipped_overlays_are_skipped_for_this_catalog(
+    fixture_root: tuple[FixtureWorld, Path], caplog: pytest.LogCaptureFixture
+) -> None:
     """The repository's overlays name the default frameworks, none of which this catalog serves."""
     world, _ = fixture_root
     settings = load_settings(
         {"graph_packages_dir": world.packages, "profiles_dir": world.profiles_root, "prompts_dir": SHIPPED}
     )
-    with pytest.raises(PromptConfigurationError, match="not in the accepted catalog"):
-        build_app_state(settings)
+    with caplog.at_level(logging.WARNING, logger="kgfegmcp.prompts.repository"):
+        state = build_app_state(settings)
+    assert state.prompts.registry.overlays == {}
+    shipped = sorted(p.name for p in (SHIPPED / "overlays").iterdir())
+    skipped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("skipped prompt overlay")]
+    assert len(skipped) == len(shipped) and all(any(f" {f} " in line for line in skipped) for f in shipped)
 
 
 @pytest.mark.parametrize("workflow", list(WORKFLOWS))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kgfegmcp.catalog import advice
 from kgfegmcp.catalog.catalog import AcceptedCatalog, ExcludedPackage, PackageRuntime
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import CatalogError
@@ -26,10 +27,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[str], None]
-
-
-def _codes(outcome: ValidationOutcome) -> tuple[str, ...]:
-    return tuple(sorted({f.code for f in outcome.findings if f.severity == "error"} | set(outcome.omitted)))
 
 
 @dataclass(slots=True)
@@ -51,14 +48,18 @@ class CatalogLoader:
     root_findings: list[Finding] = field(default_factory=list)
 
     def load(self, progress: ProgressCallback | None = None) -> AcceptedCatalog:
-        """Publish the accepted catalog, or raise ``catalog_error``."""
+        """Publish the accepted catalog, or raise ``catalog_error`` naming what to fix."""
+        if not self.root.is_dir():
+            raise advice.missing_root(self.root)
         validator = PackageValidator(self.profiles)
         discovery = discover_packages(self.root)
         self.root_findings = list(discovery.root_findings)
         for finding in discovery.root_findings:
             log.warning("graph-package root: %s %s: %s", finding.code, finding.location, finding.message)
+        if not discovery.packages:
+            raise advice.empty_root(self.root, len(discovery.root_findings))
         accepted: list[PackageRuntime] = []
-        excluded: list[ExcludedPackage] = []
+        excluded: list[tuple[ExcludedPackage, str]] = []
         for location in discovery.packages:
             if progress is not None:
                 progress(location.graph_package_id)
@@ -66,27 +67,36 @@ class CatalogLoader:
             with package_lock(location.path, shared=True, on_wait=_waiting):  # never mid-recording
                 outcome = self._validate(validator, location, prior)
             status = outcome.manifest.validation.status if outcome.manifest else "unreadable"
+            codes = advice.failing_codes(outcome)
             if status in ("failed", "quarantined"):
-                excluded.append(ExcludedPackage(outcome.graph_package_id, status, _codes(outcome)))
+                excluded.append(self._exclude(outcome, status, recorded=True))
                 continue
             if status == "passed" and not outcome.passed:
                 raise CatalogError(
                     f"Package {outcome.graph_package_id} is marked passed but no longer validates "
-                    f"({', '.join(_codes(outcome))}); catalog publication stops.",
-                    hint=_hint(outcome, "Rebuild the package, or restore its validated bytes."),
+                    f"({', '.join(codes)}); catalog publication stops.",
+                    hint=advice.hint(outcome, self.profiles.root, advice.DAMAGED),
                     details={"findings": [f.to_wire() for f in outcome.findings[:20]]},
                 )
             if not outcome.passed:
                 if self.policy == InvalidPackagePolicy.FAIL:
                     raise CatalogError(
-                        f"Pending package {outcome.graph_package_id} does not validate ({', '.join(_codes(outcome))}).",
-                        hint=_hint(outcome, "Fix or remove it, or set KGFEGMCP_INVALID_PACKAGE_POLICY=quarantine."),
+                        f"Pending package {outcome.graph_package_id} does not validate ({', '.join(codes)}).",
+                        hint=advice.hint(outcome, self.profiles.root, advice.PENDING_FAILS),
                     )
-                log.warning("quarantined %s: %s", outcome.graph_package_id, ", ".join(_codes(outcome)))
-                excluded.append(ExcludedPackage(outcome.graph_package_id, "quarantined", _codes(outcome)))
+                excluded.append(self._exclude(outcome, "quarantined", recorded=False))
                 continue
             accepted.append(_runtime(outcome, "passed" if status == "passed" else "pending"))
-        return AcceptedCatalog(tuple(accepted), tuple(excluded))
+        if not accepted:
+            only = excluded[0][1] if len(excluded) == 1 else None
+            raise advice.all_excluded(self.root, [e for e, _ in excluded], only)
+        return AcceptedCatalog(tuple(accepted), tuple(e for e, _ in excluded))
+
+    def _exclude(self, outcome: ValidationOutcome, status: str, recorded: bool) -> tuple[ExcludedPackage, str]:
+        """Log one line naming the package, its state, codes and remedy; return it with that remedy."""
+        todo = advice.exclusion_advice(outcome, recorded, self.profiles.root)
+        log.warning(advice.excluded_line(outcome, status, recorded, todo))
+        return ExcludedPackage(outcome.graph_package_id, status, advice.failing_codes(outcome)), todo
 
     def _validate(
         self, validator: PackageValidator, location: PackageLocation, prior: Iterable[Finding]
@@ -102,16 +112,6 @@ class CatalogLoader:
             # The manifest changed while this package was loading: check the new bytes from scratch.
             return validator.validate(location, prior)
         return outcome
-
-
-def _hint(outcome: ValidationOutcome, default: str) -> str:
-    """A killed validation is not the package's fault: say how to finish it instead of blaming the bytes."""
-    if any(f.code == "interrupted_recording" for f in outcome.findings):
-        return (
-            f"A `packages validate` was killed while recording {outcome.graph_package_id}; run "
-            "`kgfegmcp packages validate` on it to finish or roll back that recording, then start again."
-        )
-    return default
 
 
 def _waiting(directory: Path) -> None:

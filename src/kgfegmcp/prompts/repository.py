@@ -8,8 +8,10 @@ Layout under the prompts root (``KGFEGMCP_PROMPTS_DIR``, default ``config/prompt
     README.md                                  documentation (ignored)
 
 The highest version in each folder is the one rendered; every version present is validated.
-Anything malformed, unexpected or naming a framework outside the accepted catalog stops
-start-up with ``prompt_configuration_error``: configuration is never half-applied.
+Anything malformed or unexpected stops start-up with ``prompt_configuration_error``: configuration
+is never half-applied. An overlay for a framework the accepted catalog does not serve (not in the
+package root, or excluded) is validated all the same, then skipped with one log line: one prompts
+root serves any subset of the catalog.
 """
 
 from __future__ import annotations
@@ -102,11 +104,13 @@ class PromptConfigRepository:
         return self._root
 
     def load(self, framework_ids: Iterable[str], excluded_framework_ids: Iterable[str] = ()) -> PromptRegistry:
-        """Validate everything under the root against the accepted framework ids.
+        """Validate everything under the root; keep the overlays of the accepted framework ids.
 
-        An overlay for a framework that was discovered but not accepted (quarantined, failed) is still
-        validated, then left out, so the invalid-package policy can exclude a package without stopping
-        start-up; an overlay naming a framework the catalog never saw is an error.
+        An overlay for any other framework is validated just the same (a malformed one still stops
+        start-up), then skipped, so an operator can serve a subset of the catalog, or have the
+        invalid-package policy exclude a package, with the shipped prompts root. The skip is logged
+        as a warning: a misspelt overlay folder is skipped too, and should not go unnoticed.
+        ``excluded_framework_ids`` (discovered but not accepted) only words that line.
         """
         known = frozenset(framework_ids)
         excluded = frozenset(excluded_framework_ids) - known
@@ -139,13 +143,18 @@ class PromptConfigRepository:
                 overlay = self._latest(folder, OverlayConfig, where)
                 if overlay.framework_id != folder.name:
                     raise _error(f"{where} declares frameworkId {overlay.framework_id!r}.")
-                if overlay.framework_id not in known | excluded:
-                    raise _error(
-                        f"{where} names framework {overlay.framework_id!r}, which is not in the accepted catalog."
-                    )
                 _check_prose_free(overlay, where)
-                if overlay.framework_id in excluded:
-                    log.warning("%s: framework %s is not served; its overlay is left out", where, overlay.framework_id)
+                if overlay.framework_id not in known:
+                    if overlay.framework_id in excluded:
+                        reason = "is excluded from the catalog"
+                    else:
+                        reason = "has no package under KGFEGMCP_GRAPH_PACKAGES_DIR"
+                    log.warning(
+                        "skipped prompt overlay %s: framework %s %s (the overlay is valid; it applies once served)",
+                        folder.resolve(),
+                        overlay.framework_id,
+                        reason,
+                    )
                     continue
                 overlays[folder.name] = overlay
         ordered = {name: workflows[name] for name in WORKFLOW_NAMES}
@@ -305,8 +314,8 @@ def _check_prose_free(overlay: OverlayConfig, where: str) -> None:
 def copy_generic_configs(source: Path, target: Path) -> Path:
     """Copy ``common/`` and ``workflows/`` but no overlays from ``source`` into ``target``.
 
-    A catalog that serves none of the overlays' frameworks (test fixtures, a single-package deployment)
-    needs a prompts root without them, because an overlay for an unknown framework stops start-up.
+    For a catalog that serves none of the overlays' frameworks (test fixtures): it would start with
+    them too, but log one skipped overlay per framework on every start.
     """
     target.mkdir(parents=True, exist_ok=True)
     for name in (COMMON_DIR, WORKFLOWS_DIR):

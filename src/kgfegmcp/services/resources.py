@@ -248,13 +248,31 @@ class ResourceService:
         return data
 
     @staticmethod
-    def _integrity_failure(runtime: PackageRuntime, logical_name: str, **details: Any) -> NoReturn:
-        """Refuse unverifiable bytes: logged with details, public message without any path."""
-        log.error(
-            "integrity check failed for %s artifact %s: %s",
-            runtime.graph_package_id,
+    def _integrity_failure(runtime: PackageRuntime, logical_name: str, file: Path, **details: Any) -> NoReturn:
+        """Refuse unverifiable bytes.
+
+        The operator is warned (the package and file to restore, and how); the client's message
+        names the package and artifact but no path.
+        """
+        if logical_name == PROFILE_ARTIFACT:
+            binding = runtime.manifest.profile
+            remedy = (
+                f"Restore profile {binding.profile_id} version {binding.version} as it was validated (reads resume "
+                "at once), or rebuild the package against the current profile, validate it and restart the server."
+            )
+        else:
+            remedy = (
+                "Restore the package's validated files (reads resume at once), or rebuild it, run "
+                "`kgfegmcp packages validate` and restart the server."
+            )
+        log.warning(
+            "integrity check failed: refused artifact %s of %s, file %s no longer matches what validation "
+            "recorded (%s). %s",
             logical_name,
+            runtime.graph_package_id,
+            file,
             json.dumps(details, sort_keys=True, default=str),
+            remedy,
         )
         raise ResourceAccessDeniedError(
             f"Artifact {logical_name!r} of {runtime.graph_package_id} no longer matches the SHA-256 its "
@@ -267,14 +285,21 @@ class ResourceService:
         """An artifact's exact bytes, checked against the manifest's size and SHA-256."""
         what = f"Artifact {entry.logical_name!r} of {runtime.graph_package_id}"
         self._sizes.check_source(entry.bytes, what)
+        path = runtime.path / entry.path
         try:
-            data = self._read_file(runtime.path / entry.path, what)
+            data = self._read_file(path, what)
         except OSError as exc:
-            self._integrity_failure(runtime, entry.logical_name, error=type(exc).__name__)
+            self._integrity_failure(runtime, entry.logical_name, path, error=type(exc).__name__)
         digest = sha256_hex(data)
         if len(data) != entry.bytes or digest != entry.sha256:
             self._integrity_failure(
-                runtime, entry.logical_name, expected=entry.sha256, found=digest, size=len(data), declared=entry.bytes
+                runtime,
+                entry.logical_name,
+                path,
+                expected=entry.sha256,
+                found=digest,
+                size=len(data),
+                declared=entry.bytes,
             )
         return data
 
@@ -296,15 +321,16 @@ class ResourceService:
     def _manifest_bytes(self, runtime: PackageRuntime) -> bytes:
         """The manifest file, accepted only when it still parses to exactly the validated manifest."""
         what = f"The manifest of {runtime.graph_package_id}"
+        path = runtime.path / MANIFEST_FILENAME
         try:
-            data = self._read_file(runtime.path / MANIFEST_FILENAME, what)
+            data = self._read_file(path, what)
             unchanged = PackageManifest.model_validate_json(data) == runtime.manifest
         except OSError as exc:
-            self._integrity_failure(runtime, MANIFEST_ARTIFACT, error=type(exc).__name__)
+            self._integrity_failure(runtime, MANIFEST_ARTIFACT, path, error=type(exc).__name__)
         except ValueError:
             unchanged = False
         if not unchanged:
-            self._integrity_failure(runtime, MANIFEST_ARTIFACT, reason="differs from the validated manifest")
+            self._integrity_failure(runtime, MANIFEST_ARTIFACT, path, reason="differs from the validated manifest")
         return data
 
     def _manifest_source(self, runtime: PackageRuntime) -> SourceArtifactEvidence:
@@ -336,7 +362,9 @@ class ResourceService:
             or document.get("part") != part
             or not isinstance(document.get("entities"), dict)
         ):
-            self._integrity_failure(runtime, entry.logical_name, reason="not this package's provenance part")
+            self._integrity_failure(
+                runtime, entry.logical_name, runtime.path / entry.path, reason="not this package's provenance part"
+            )
         record = document["entities"].get(entity_id)
         return part, entry, record if isinstance(record, dict) else None
 
@@ -400,9 +428,9 @@ class ResourceService:
         try:
             data = self._read_file(path, what)
         except OSError as exc:
-            self._integrity_failure(runtime, PROFILE_ARTIFACT, error=type(exc).__name__)
+            self._integrity_failure(runtime, PROFILE_ARTIFACT, path, error=type(exc).__name__)
         if sha256_hex(data) != binding.sha256:
-            self._integrity_failure(runtime, PROFILE_ARTIFACT, expected=binding.sha256, found=sha256_hex(data))
+            self._integrity_failure(runtime, PROFILE_ARTIFACT, path, expected=binding.sha256, found=sha256_hex(data))
         evidence = SourceArtifactEvidence(
             graph_package_id=runtime.graph_package_id,
             logical_artifact=PROFILE_ARTIFACT,

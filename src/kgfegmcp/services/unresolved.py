@@ -84,12 +84,21 @@ def _load_package(runtime: PackageRuntime) -> PackageUnresolved:
     entry = runtime.manifest.artifact(UNRESOLVED_ARTIFACT)
     if entry is None:
         raise CatalogError(f"Package {runtime.graph_package_id} declares no {UNRESOLVED_ARTIFACT} artifact.")
-    data = (runtime.path / entry.path).read_bytes()
-    if len(data) != entry.bytes or hashlib.sha256(data).hexdigest() != entry.sha256:
+    path = runtime.path / entry.path
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        data = None
+        problem = f"cannot be read ({type(exc).__name__})"
+    else:
+        problem = "no longer matches the checksum in its manifest"
+    if data is None or len(data) != entry.bytes or hashlib.sha256(data).hexdigest() != entry.sha256:
+        # Start-up only (this runs once, after the gate): the message is for the operator, so it names the file.
         raise CatalogError(
-            f"The {UNRESOLVED_ARTIFACT} artifact of {runtime.graph_package_id} no longer matches the "
-            "checksum in its manifest.",
-            hint="Rebuild the package, or restore its validated bytes.",
+            f"The {UNRESOLVED_ARTIFACT} artifact of {runtime.graph_package_id} ({path}) {problem}; it changed "
+            "after start-up validated the package.",
+            hint=f"Restore the validated files of {runtime.graph_package_id}, or rebuild it and run "
+            "`kgfegmcp packages validate` on it, then start again.",
         )
     document = json.loads(data)
     entries = document.get("items", []) if isinstance(document, dict) else []
