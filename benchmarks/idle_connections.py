@@ -12,8 +12,9 @@ closed (a non-blocking ``recv`` sees EOF or a reset). Meanwhile a new ``fastmcp.
 descriptors (``/proc/PID/fd``) are sampled every 0.5 s. Reported: the server's descriptors 2 s after
 all connections are open and at the peak, each call's latency or outcome, connections closed, and what
 the server wrote (stdout and stderr) from the flood's start, in bytes and lines (and how many of
-them are uvicorn's access log of the client's own requests). A server that never closes a silent
-connection times a call out only if the flood is held longer than ``--call-timeout``.
+them are lines about the client's own requests: uvicorn's access lines before, one ``kgfegmcp.request``
+line per MCP request since). A server that never closes a silent connection times a call out only if
+the flood is held longer than ``--call-timeout``.
 With ``--baseline-src`` (the ``src`` folder of another checkout, for example after ``git worktree add
 /tmp/base <commit>``) the scenario runs first for that code, then for this checkout's ``src``.
 Linux only. Results: benchmarks/results/idle_connections.json.
@@ -45,7 +46,8 @@ REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 RESULTS = REPOSITORY_ROOT / "benchmarks" / "results" / "idle_connections.json"
 ARGUMENTS = {"request": {"query": "fracoes", "limit": 3}}
 CONNECT_TIMEOUT = 5.0
-ACCESS = 'HTTP/1.1" '  # in each line of uvicorn's access log
+ACCESS = 'HTTP/1.1" '  # in each line of uvicorn's access log (DEBUG since the per-request line)
+REQUEST_LINE = " kgfegmcp.request: "  # in each per-request line
 OPEN_SECONDS = 120.0  # a worker stops opening connections after this long
 SETTLE_SECONDS = 2.0  # the server's descriptors are counted this long after all connections are open
 _all_opened: Any = None  # a Barrier shared by the workers (set by the pool's initializer)
@@ -201,7 +203,12 @@ def run_scenario(source: Path, args: argparse.Namespace, scratch: Path) -> dict[
         "serverLogBytes": len(data),
         "serverLogLines": data.count(b"\n"),
         "serverLogAccessLines": data.count(ACCESS.encode()),  # uvicorn's access log of the client's own requests
-        "serverLogHead": [line[:240] for line in data.decode(errors="replace").splitlines() if ACCESS not in line][:6],
+        "serverLogRequestLines": data.count(REQUEST_LINE.encode()),  # the same, as our per-request lines
+        "serverLogHead": [
+            line[:240]
+            for line in data.decode(errors="replace").splitlines()
+            if ACCESS not in line and REQUEST_LINE not in line
+        ][:6],
         "floodSeconds": round(flood_seconds, 1),
         "serverDescriptorSamples": samples,
         "callLog": calls,
@@ -218,6 +225,7 @@ def describe(run: dict[str, Any]) -> dict[str, str]:
         "silent closed/opened": f"{run['silentClosedByServer']}/{run['silentOpened']}",
         "server log": f"{run['serverLogBytes']:,} B, {run['serverLogLines']:,} lines in {run['floodSeconds']} s",
         "  of which access lines": f"{run['serverLogAccessLines']:,}",
+        "  of which request lines": f"{run.get('serverLogRequestLines', 0):,}",
     }
 
 

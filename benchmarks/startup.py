@@ -13,6 +13,10 @@ importing FastMCP's server alone costs, and building the AppState warm and uncac
 With ``--scale-items N`` (default 100000; 0 skips it) it also generates, validates and seals one
 package of N standards, then times ``build_app_state`` on it alone, warm, cold and uncached, next to
 that package's own read-and-hash floor: the DESIGN §10 "started warm from a derived-index cache" case.
+"First answer" goes one step further, to the first real call (``search_standards``) answered, over HTTP
+and over STDIO (spawn, initialize, ``tools/list``, the call: what a host does), next to an empty FastMCP
+server started the same way to its first answer (its ``tools/list``). A phase breakdown times, in one
+fresh serving process, the imports, ``build_serving_state``, registration and the warm-up.
 Results: benchmarks/results/startup.json.
 """
 
@@ -34,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from fastmcp import Client
+from fastmcp.client.transports import StdioTransport
 
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -58,10 +63,34 @@ FRAMEWORK_IMPORTS = "import fastmcp.server.server"
 EMPTY_FASTMCP = """
 import sys
 from fastmcp import FastMCP
-FastMCP("empty").run(
-    transport="http", host="127.0.0.1", port=int(sys.argv[1]), path="/mcp", stateless_http=True,
-    show_banner=False, log_level="warning",
-)
+server = FastMCP("empty")
+if sys.argv[1] == "stdio":
+    server.run(transport="stdio", show_banner=False, log_level="warning")
+else:
+    server.run(
+        transport="http", host="127.0.0.1", port=int(sys.argv[1]), path="/mcp", stateless_http=True,
+        show_banner=False, log_level="warning",
+    )
+"""
+#: The first real question a host asks once connected (ours); the empty server can only list its tools.
+FIRST_CALL = ("search_standards", {"request": {"query": "frações equivalentes", "limit": 5}})
+#: Where a serving process spends its start, phase by phase, in one fresh process (warm cache).
+PHASES = """
+import json, sys, time
+marks = [("start", time.perf_counter())]
+import kgfegmcp.cli, kgfegmcp.app, kgfegmcp.http_server
+from kgfegmcp.app import create_app
+from kgfegmcp.bootstrap import build_serving_state
+from kgfegmcp.config import load_settings
+from kgfegmcp.mcp.warm_up import warm_up
+marks.append(("imports", time.perf_counter()))
+state = build_serving_state(load_settings(json.loads(sys.argv[1])))
+marks.append(("buildAppState", time.perf_counter()))
+server = create_app(state)
+marks.append(("registration", time.perf_counter()))
+warm_up(server)
+marks.append(("warmUp", time.perf_counter()))
+print(json.dumps({name: round(t - marks[i][1], 4) for i, (name, t) in enumerate(marks[1:])}))
 """
 BUILD = """
 import json, sys, time
@@ -80,26 +109,70 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def wait_ready(url: str, deadline: float) -> None:
+async def wait_ready(url: str, deadline: float, first_call: bool = False) -> None:
+    """Poll until ``tools/list`` is answered (and, with ``first_call``, the first real call too)."""
     while time.perf_counter() < deadline:
         try:
             async with Client(url, timeout=2) as client:
                 await client.list_tools()
+                if first_call:
+                    tool, arguments = FIRST_CALL
+                    await client.call_tool(tool, arguments)
                 return
         except Exception:
             await asyncio.sleep(0.01)
     raise TimeoutError("server did not become ready")
 
 
-def time_to_ready(root: Path, cache_dir: str) -> float:
-    env = {
+def stdio_first_answer(command: list[str], env: dict[str, str], first_call: bool) -> float:
+    """Spawn → initialize → ``tools/list`` (→ the first real call) answered over STDIO, as a host does it."""
+
+    async def session() -> float:
+        started = time.perf_counter()
+        transport = StdioTransport(command=command[0], args=command[1:], env=env)
+        async with Client(transport, timeout=60) as client:
+            await client.list_tools()
+            if first_call:
+                tool, arguments = FIRST_CALL
+                await client.call_tool(tool, arguments)
+            return time.perf_counter() - started
+
+    return asyncio.run(session())
+
+
+def server_env(root: Path, cache_dir: str) -> dict[str, str]:
+    return {
         **os.environ,
         "KGFEGMCP_GRAPH_PACKAGES_DIR": str(root),
         "KGFEGMCP_CACHE_DIR": cache_dir,
         "KGFEGMCP_LOG_LEVEL": "WARNING",
     }
+
+
+def time_to_first_answer_stdio(root: Path, cache_dir: str) -> float:
     executable = str(Path(sys.executable).parent / "kgfegmcp")
-    return ready_seconds(lambda port: [executable, "serve", "--transport", "http", "--port", str(port)], env)
+    return stdio_first_answer([executable, "serve", "--transport", "stdio"], server_env(root, cache_dir), True)
+
+
+def empty_fastmcp_ready_stdio() -> float:
+    return stdio_first_answer([sys.executable, "-c", EMPTY_FASTMCP, "stdio"], dict(os.environ), False)
+
+
+def phases(root: Path, cache_dir: str) -> dict[str, float]:
+    """Seconds per start-up phase of a serving process, in a fresh process (see ``PHASES``)."""
+    overrides = json.dumps({"graph_packages_dir": str(root), "cache_dir": cache_dir, "log_level": "WARNING"})
+    done = subprocess.run([sys.executable, "-c", PHASES, overrides], check=True, capture_output=True, text=True)
+    measured: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return measured
+
+
+def time_to_ready(root: Path, cache_dir: str, first_call: bool = False) -> float:
+    executable = str(Path(sys.executable).parent / "kgfegmcp")
+    return ready_seconds(
+        lambda port: [executable, "serve", "--transport", "http", "--port", str(port)],
+        server_env(root, cache_dir),
+        first_call,
+    )
 
 
 def empty_fastmcp_ready() -> float:
@@ -107,12 +180,12 @@ def empty_fastmcp_ready() -> float:
     return ready_seconds(lambda port: [sys.executable, "-c", EMPTY_FASTMCP, str(port)], dict(os.environ))
 
 
-def ready_seconds(command: Callable[[int], list[str]], env: dict[str, str]) -> float:
+def ready_seconds(command: Callable[[int], list[str]], env: dict[str, str], first_call: bool = False) -> float:
     port = free_port()
     started = time.perf_counter()
     process = subprocess.Popen(command(port), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        asyncio.run(wait_ready(f"http://127.0.0.1:{port}/mcp", started + 60))
+        asyncio.run(wait_ready(f"http://127.0.0.1:{port}/mcp", started + 60, first_call))
         return time.perf_counter() - started
     finally:
         process.terminate()
@@ -200,8 +273,12 @@ def main() -> None:
                 "emptyFastmcpReady",
                 "buildAppStateWarm",
                 "buildAppStateUncached",
+                "firstAnswerWarmHttp",
+                "firstAnswerWarmStdio",
+                "emptyFastmcpReadyStdio",
             )
         }
+        phase_samples: dict[str, list[float]] = {}
         for round_number in range(args.repeat):  # interleaved so machine noise hits every side alike
             samples["floor"].append(time_process(FLOOR, str(root)))
             samples["readyWarm"].append(time_to_ready(root, warm))
@@ -212,6 +289,11 @@ def main() -> None:
             samples["emptyFastmcpReady"].append(empty_fastmcp_ready())
             samples["buildAppStateWarm"].append(build_seconds(root, warm))
             samples["buildAppStateUncached"].append(build_seconds(root, ""))
+            samples["firstAnswerWarmHttp"].append(time_to_ready(root, warm, first_call=True))
+            samples["firstAnswerWarmStdio"].append(time_to_first_answer_stdio(root, warm))
+            samples["emptyFastmcpReadyStdio"].append(empty_fastmcp_ready_stdio())
+            for phase, seconds in phases(root, warm).items():
+                phase_samples.setdefault(phase, []).append(seconds)
         size = tree_bytes(root)
     report: dict[str, Any] = {
         "machine": platform.platform(),
@@ -230,6 +312,14 @@ def main() -> None:
     report["emptyFastmcpReadyOverFloor"] = round(report["emptyFastmcpReadySeconds"] / floor, 1)
     report["readyWarmOverEmptyFastmcpReady"] = round(report["readyWarmSeconds"] / report["emptyFastmcpReadySeconds"], 2)
     report["buildAppStateWarmOverFloor"] = round(report["buildAppStateWarmSeconds"] / floor, 1)
+    # The goal: the first real answer within 1.5 times an empty FastMCP server's first answer, same transport.
+    report["firstAnswerWarmHttpOverEmptyFastmcpReady"] = round(
+        report["firstAnswerWarmHttpSeconds"] / report["emptyFastmcpReadySeconds"], 2
+    )
+    report["firstAnswerWarmStdioOverEmptyFastmcpReadyStdio"] = round(
+        report["firstAnswerWarmStdioSeconds"] / report["emptyFastmcpReadyStdioSeconds"], 2
+    )
+    report["phasesWarmSeconds"] = {name: round(statistics.median(values), 3) for name, values in phase_samples.items()}
     if args.scale_items:
         report["scale"] = scale_report(args.scale_items, args.repeat)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,18 @@ if ! .venv-sdk1/bin/python -c 'import importlib.metadata as m; assert m.version(
   "$PYTHON" -m venv .venv-sdk1
   .venv-sdk1/bin/python -m pip install --quiet --disable-pip-version-check 'mcp>=1.20,<2'
 fi
+# Older official clients, one environment per protocol version they negotiate, so the end-to-end tests
+# (tests/e2e/test_protocol_versions.py) read results as clients of that era do: mcp 1.7.1 is the last
+# release that speaks only 2024-11-05 (STDIO and SSE, no Streamable HTTP), 1.9.4 the last that speaks
+# 2025-03-26. Both import a pydantic internal that pydantic 2.12 removed, hence the cap.
+legacy_client() {  # DIRECTORY MCP_VERSION
+  if ! "$1/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$2')" 2>/dev/null; then
+    "$PYTHON" -m venv "$1"
+    "$1/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$2" 'pydantic<2.12'
+  fi
+}
+legacy_client .venv-mcp-2024-11-05 1.7.1
+legacy_client .venv-mcp-2025-03-26 1.9.4
 # The MCP conformance suite (a peer's tests, run by tests/e2e/test_conformance.py), from the npm registry.
 if [ ! -x .tools/conformance/node_modules/.bin/conformance ]; then
   npm install --silent --no-audit --no-fund --prefix .tools/conformance '@modelcontextprotocol/conformance@0.1.13'

@@ -10,14 +10,19 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastmcp import FastMCP
+from fastmcp.server.http import StarletteWithLifespan
 from fastmcp.server.lifespan import lifespan
+from mcp.server.lowlevel import NotificationOptions
+from starlette.middleware import Middleware as ASGIMiddleware
 
 from kgfegmcp import __version__
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.mcp.boundary import RequestValidationMiddleware
 from kgfegmcp.mcp.prompts import PromptBoundaryMiddleware
+from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware, UnsupportedProtocolVersionGuard
 from kgfegmcp.mcp.register import register
+from kgfegmcp.mcp.request_log import RequestLogMiddleware
 
 INSTRUCTIONS = (
     "KGForEdGlobalMCP serves curriculum evidence from validated, versioned graph packages: standards, "
@@ -27,6 +32,16 @@ INSTRUCTIONS = (
 )
 
 
+class KgfegmcpServer(FastMCP):
+    """FastMCP whose HTTP app refuses an unsupported ``MCP-Protocol-Version`` before the SDK routes it."""
+
+    def http_app(
+        self, path: str | None = None, middleware: list[ASGIMiddleware] | None = None, *args: Any, **kwargs: Any
+    ) -> StarletteWithLifespan:
+        guard = ASGIMiddleware(UnsupportedProtocolVersionGuard)
+        return super().http_app(path, [guard, *(middleware or [])], *args, **kwargs)
+
+
 def create_app(state: AppState | None = None, settings: BackendSettings | None = None) -> FastMCP:
     """The one assembled server; entry points only choose the transport."""
 
@@ -34,7 +49,7 @@ def create_app(state: AppState | None = None, settings: BackendSettings | None =
     async def app_lifespan(server: FastMCP) -> AsyncIterator[dict[str, Any]]:
         yield {"state": state if state is not None else build_app_state(settings or load_settings())}
 
-    server = FastMCP(
+    server = KgfegmcpServer(
         name="kgfegmcp",
         instructions=INSTRUCTIONS,
         version=__version__,
@@ -42,7 +57,15 @@ def create_app(state: AppState | None = None, settings: BackendSettings | None =
         strict_input_validation=True,
         on_duplicate="error",
         mask_error_details=True,
-        middleware=[RequestValidationMiddleware(), PromptBoundaryMiddleware()],
+        # Outermost first: the request line sees the public error the inner boundaries made.
+        middleware=[
+            RequestLogMiddleware(),
+            ProtocolVersionMiddleware(),  # tool results shaped by the request's protocol version
+            RequestValidationMiddleware(),
+            PromptBoundaryMiddleware(),
+        ],
     )
+    # The surface is fixed at start-up and stateless HTTP cannot notify: no list ever changes.
+    server._mcp_server.notification_options = NotificationOptions()
     register(server)
     return server

@@ -16,6 +16,7 @@ from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_va
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.logging_setup import LogFormat
 
 MIB = 1024 * 1024
 MIN_CURSOR_SECRET_CHARS = 32
@@ -74,6 +75,9 @@ class BackendSettings(BaseSettings):
         512, ge=1, le=1_000_000, description="Connections held at once; beyond it the oldest idle one is closed."
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO")
+    log_format: LogFormat = Field(
+        "text", description="text: time LEVEL logger: message; json: one JSON object per line. Always on stderr."
+    )
     cursor_secret: SecretStr | None = Field(
         None,
         description="Keys pagination cursors (with the catalog fingerprint); replicas share it. Unset: public key.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -11,11 +12,14 @@ from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.errors import exit_on_domain_error
 from kgfegmcp.http_limits import HttpLimits, descriptor_cap, limited_h11_protocol
 from kgfegmcp.logging_setup import configure_logging
+from kgfegmcp.mcp.warm_up import warm_up
+
+log = logging.getLogger("kgfegmcp.http")
 
 
 def serve_http(settings: BackendSettings) -> None:
     """Build the catalog first (fail fast), then serve stateless Streamable HTTP."""
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     state = build_serving_state(settings)
     limits = HttpLimits(
         header_timeout=settings.http_header_timeout_seconds,
@@ -25,13 +29,16 @@ def serve_http(settings: BackendSettings) -> None:
         ),
     )
     url = f"http://{settings.http_host}:{settings.http_port}{settings.http_path}"
-    print(
-        f"kgfegmcp: serving {len(state.catalog.packages)} packages at {url} (stateless Streamable HTTP).\n"
-        f"Connect an MCP client to that URL, for example: {Path(sys.executable).parent / 'fastmcp'} list {url}",
-        file=sys.stderr,
-        flush=True,
+    log.info(
+        "serving %d packages at %s (stateless Streamable HTTP); connect an MCP client to it, for example: %s list %s",
+        len(state.catalog.packages),
+        url,
+        Path(sys.executable).parent / "fastmcp",
+        url,
     )
-    create_app(state).run(
+    server = create_app(state)
+    warm_up(server)  # the first client request must not pay for what FastMCP sets up on first use
+    server.run(
         transport="http",
         host=settings.http_host,
         port=settings.http_port,
@@ -39,8 +46,10 @@ def serve_http(settings: BackendSettings) -> None:
         stateless_http=True,
         host_origin_protection="auto",  # a loopback-bound server refuses foreign Host/Origin (DNS rebinding)
         show_banner=False,
-        log_level=settings.log_level.lower(),
         uvicorn_config={
+            # uvicorn installs no handlers of its own: its records reach the one handler configure_logging set.
+            "log_config": None,
+            "log_level": settings.log_level.lower(),
             "http": limited_h11_protocol(limits),  # header/body timeouts and the connection cap (http_limits.py)
             "timeout_keep_alive": settings.http_keepalive_timeout_seconds,
         },

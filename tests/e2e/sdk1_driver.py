@@ -1,12 +1,16 @@
-"""Drive the server with the official MCP Python SDK 1.x (run with ``.venv-sdk1/bin/python``).
+"""Drive the server with an official MCP Python SDK 1.x release (run with that release's Python).
 
 Usage::
 
     sdk1_driver.py stdio COMMAND [ARG ...]   # spawns the server; its KGFEGMCP_* settings come from our env
     sdk1_driver.py http URL                  # connects to a running Streamable HTTP server
 
-Lists the tools, searches, pages through with ``nextRequest`` unchanged, fetches context, and
-prints one JSON document for the test to assert on. Imports nothing from this project.
+Works with every 1.x release the tests install, from 1.7.1 (protocol 2024-11-05, STDIO only) to the
+newest: lists the tools, searches, pages through with ``nextRequest`` unchanged, fetches a standard,
+its context, its stored progressions and its resource through ``read_evidence``, and prints one JSON
+document for the test to assert on. Every result is parsed by the release's own models, so a result
+it cannot read fails the run. A call's evidence is its ``structuredContent``, or, for a protocol
+version without structured content, the one text block holding JSON. Imports nothing from this project.
 """
 
 from __future__ import annotations
@@ -24,10 +28,13 @@ from mcp.client.stdio import stdio_client
 
 from mcp import ClientSession, StdioServerParameters
 
-try:  # newer 1.x names it streamable_http_client; older ones streamablehttp_client
+try:  # newer 1.x names it streamable_http_client; 1.8-1.x streamablehttp_client; before 1.8 there is none
     from mcp.client.streamable_http import streamable_http_client as http_client
 except ImportError:  # pragma: no cover - depends on the installed 1.x release
-    from mcp.client.streamable_http import streamablehttp_client as http_client
+    try:
+        from mcp.client.streamable_http import streamablehttp_client as http_client
+    except ImportError:
+        http_client = None
 
 CONTINUE_PREFIX = "Continue with:\n"
 TIMEOUT = timedelta(seconds=60)
@@ -44,40 +51,82 @@ def continuation(result: Any) -> dict[str, Any] | None:
     return None
 
 
+def evidence(result: Any) -> Any:
+    """The structured content, else the JSON object of the single text block that holds one."""
+    structured = getattr(result, "structuredContent", None)  # absent from releases before 1.10
+    if structured is not None:
+        return structured
+    documents = []
+    for text in texts(result):
+        if text.startswith("{"):
+            documents.append(json.loads(text))
+    if len(documents) != 1:
+        raise SystemExit(f"expected one JSON text block, found {len(documents)}: {texts(result)}")
+    return documents[0]
+
+
+class Calls:
+    """Calls tools and records, per call, the content block types and whether structured content came."""
+
+    def __init__(self, session: ClientSession) -> None:
+        self.session = session
+        self.seen: list[dict[str, Any]] = []
+
+    async def __call__(self, name: str, arguments: dict[str, Any]) -> Any:
+        result = await self.session.call_tool(name, arguments, TIMEOUT)
+        self.seen.append(
+            {
+                "tool": name,
+                "contentTypes": [block.type for block in result.content],
+                "structured": getattr(result, "structuredContent", None) is not None,
+                "isError": bool(result.isError),
+            }
+        )
+        return result
+
+
 async def run(session: ClientSession) -> dict[str, Any]:
     initialized = await session.initialize()
     tools = [tool.name for tool in (await session.list_tools()).tools]
-    first = await session.call_tool("search_standards", {"request": {"query": "fracoes", "limit": 3}}, TIMEOUT)
-    pages = [first.structuredContent]
+    call = Calls(session)
+    first = await call("search_standards", {"request": {"query": "fracoes", "limit": 3}})
+    pages = [evidence(first)]
     next_requests = []
     block = continuation(first)
     while block is not None and len(pages) < 100:
         next_requests.append(block["nextRequest"])
-        result = await session.call_tool(block["continuationTool"], block["nextRequest"], TIMEOUT)
+        result = await call(block["continuationTool"], block["nextRequest"])
         if result.isError:
             raise SystemExit(f"page failed: {texts(result)}")
-        pages.append(result.structuredContent)
+        pages.append(evidence(result))
         block = continuation(result)
     top = pages[0]["hits"][0]["standard"]
-    context = await session.call_tool(
-        "get_standard_context",
-        {"request": {"frameworkId": top["graphPackageId"].split("@")[0], "nodeId": top["nodeId"]}},
-        TIMEOUT,
-    )
-    invalid = await session.call_tool("search_standards", {"request": {"query": "fracoes", "limit": "3"}}, TIMEOUT)
+    selector = {"frameworkId": top["graphPackageId"].split("@")[0], "nodeId": top["nodeId"]}
+    standard = await call("get_standard", {"request": selector})
+    context = await call("get_standard_context", {"request": selector})
+    progressions = await call("get_standard_progressions", {"request": selector})
+    read = await call("read_evidence", {"request": {"uri": top["uri"]}})
+    invalid = await call("search_standards", {"request": {"query": "fracoes", "limit": "3"}})
     return {
         "sdkVersion": importlib.metadata.version("mcp"),
         "protocolVersion": str(initialized.protocolVersion),
+        "capabilities": initialized.capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
         "tools": tools,
         "total": pages[0]["total"],
         "ids": [hit["standard"]["nodeId"] for page in pages for hit in page["hits"]],
         "lastPage": pages[-1]["page"],
         "nextRequests": next_requests,
         "firstPageText": texts(first)[0],
-        "context": context.structuredContent,
+        "pages": pages,
+        "standard": evidence(standard),
+        "standardText": texts(standard)[0],
+        "context": evidence(context),
         "contextIsError": context.isError,
+        "progressions": evidence(progressions),
+        "readEvidence": evidence(read),
         "invalidIsError": invalid.isError,
         "invalidText": texts(invalid)[0],
+        "calls": call.seen,
     }
 
 
@@ -88,6 +137,8 @@ async def main(argv: list[str]) -> dict[str, Any]:
             params = StdioServerParameters(command=argv[1], args=argv[2:], env=env)
             read, write = await stack.enter_async_context(stdio_client(params))
         elif argv[0] == "http":
+            if http_client is None:
+                raise SystemExit(f"mcp {importlib.metadata.version('mcp')} has no Streamable HTTP client")
             streams = await stack.enter_async_context(http_client(argv[1]))
             read, write = streams[0], streams[1]
         else:

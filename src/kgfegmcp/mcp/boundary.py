@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import uuid
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -34,6 +33,7 @@ from kgfegmcp.errors import (
     echo,
     problem_list,
 )
+from kgfegmcp.mcp.request_log import open_incident
 from kgfegmcp.models import canonical_json
 from mcp import MCPError
 
@@ -43,7 +43,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 #: The ``log_level`` of a FastMCP error we have already logged (or that is an ordinary refusal).
-#: FastMCP logs resource and prompt failures at that level *with a traceback*; ``logging.NOTSET``
+#: FastMCP logs tool failures at that level, resource and prompt failures *with a traceback*; ``logging.NOTSET``
 #: is below every threshold (``Logger.isEnabledFor`` never admits it), so that record is never
 #: emitted and our own one-line record is the only one.
 UNLOGGED = logging.NOTSET
@@ -72,13 +72,13 @@ def tool_boundary(handler: Callable[P, R]) -> Callable[P, R]:
         except KgfegmcpError as exc:
             if exc.details:
                 log.info("%s: %s", exc.code, exc.details)
-            raise ToolError(exc.public_message) from None
+            raise ToolError(exc.public_message, log_level=UNLOGGED) from None
         except ToolError:
             raise
         except Exception:
-            incident = uuid.uuid4().hex[:12]
+            incident = open_incident()
             log.exception("incident %s in tool %s", incident, handler.__name__)
-            raise ToolError(INTERNAL_ERROR_MESSAGES["tool"]) from None
+            raise ToolError(INTERNAL_ERROR_MESSAGES["tool"], log_level=UNLOGGED) from None
 
     return wrapper
 
@@ -118,7 +118,7 @@ def resource_boundary(handler: Callable[P, R]) -> Callable[P, R]:
             log_refusal("resource", handler.__name__, exc)
             raise ResourceError(exc.public_message, log_level=UNLOGGED) from public_error(exc)
         except Exception:
-            incident = uuid.uuid4().hex[:12]
+            incident = open_incident()
             log.exception("incident %s in resource %s", incident, handler.__name__)
             raise ResourceError(INTERNAL_ERROR_MESSAGES["resource"], log_level=UNLOGGED) from internal_error("resource")
 

@@ -11,7 +11,6 @@ argument names, so its own record is suppressed (:data:`~kgfegmcp.mcp.boundary.U
 from __future__ import annotations
 
 import logging
-import uuid
 from typing import Any
 
 import mcp.types as mt
@@ -22,6 +21,7 @@ from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 
 from kgfegmcp.errors import INTERNAL_ERROR_MESSAGES, InvalidRequestError, KgfegmcpError, echo
 from kgfegmcp.mcp.boundary import UNLOGGED, app_state, internal_error, log_refusal, public_cause, public_error
+from kgfegmcp.mcp.request_log import open_incident
 from kgfegmcp.prompts.workflows import workflow_spec
 
 log = logging.getLogger("kgfegmcp.mcp")
@@ -38,7 +38,7 @@ class WorkflowPrompt(Prompt):
             log_refusal("prompt", self.name, exc)
             raise PromptError(exc.public_message, log_level=UNLOGGED) from public_error(exc)
         except Exception:
-            incident = uuid.uuid4().hex[:12]
+            incident = open_incident()
             log.exception("incident %s in prompt %s", incident, self.name)
             raise PromptError(INTERNAL_ERROR_MESSAGES["prompt"], log_level=UNLOGGED) from internal_error("prompt")
         return PromptResult([Message(rendered.text)], description=self.title)

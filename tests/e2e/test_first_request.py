@@ -1,0 +1,81 @@
+"""The first requests a host sends find nothing left to set up: everything was warmed before ready.
+
+Timing the first call would be noise on a shared machine, so this watches what the server does
+instead. The STDIO server runs with ``python -X importtime``, which writes a line to stderr for every
+module it imports, when it imports it. A server that sets something up on first use imports it while
+the first requests are answered (FastMCP's session-state store alone is several hundred
+milliseconds); a warmed server imports nothing once the host's first request has arrived.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from e2e_support import REPOSITORY_ROOT, full_env
+
+READ_TIMEOUT = 120.0
+EF = "brazil-bncc-ensino-fundamental"
+INITIALIZE = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "first", "version": "1"}}
+#: What a host does first: the handshake, the three lists, then calls.
+MESSAGES: list[dict[str, Any]] = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INITIALIZE},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    {"jsonrpc": "2.0", "id": 3, "method": "resources/templates/list"},
+    {"jsonrpc": "2.0", "id": 4, "method": "prompts/list"},
+    {
+        "jsonrpc": "2.0",
+        "id": 5,
+        "method": "tools/call",
+        "params": {"name": "search_standards", "arguments": {"request": {"query": "frações", "limit": 3}}},
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": 6,
+        "method": "tools/call",
+        "params": {"name": "get_standard", "arguments": {"request": {"frameworkId": EF, "statementCode": "EF06MA07"}}},
+    },
+]
+LAUNCH = (
+    "import sys; from kgfegmcp.launcher import main; sys.argv = ['kgfegmcp', 'serve', '--transport', 'stdio']; main()"
+)
+
+
+def test_answering_the_first_requests_imports_nothing(default_catalog_root: Path, tmp_path: Path) -> None:
+    stderr_path = tmp_path / "stderr.log"
+    env = {**full_env(default_catalog_root), "KGFEGMCP_LOG_LEVEL": "INFO"}
+    with stderr_path.open("wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-c", LAUNCH],
+            cwd=REPOSITORY_ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+        )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        for message in MESSAGES:
+            process.stdin.write(json.dumps(message).encode() + b"\n")
+            process.stdin.flush()
+            if "id" in message:
+                ready, _, _ = select.select([process.stdout], [], [], READ_TIMEOUT)
+                assert ready, f"no reply to {message['method']}: {stderr_path.read_text()[-2000:]}"
+                reply = json.loads(process.stdout.readline())
+                assert "error" not in reply and not reply["result"].get("isError"), reply
+        process.stdin.close()
+        process.wait(timeout=READ_TIMEOUT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=READ_TIMEOUT)
+    lines = stderr_path.read_text().splitlines()
+    # The transport opens (FastMCP logs it) right before the host's first message is read.
+    transport_open = next(i for i, line in enumerate(lines) if "Starting MCP server" in line)
+    imported = [line for line in lines[transport_open:] if line.startswith("import time:")]
+    assert imported == [], f"{len(imported)} modules imported while the first requests were answered: {imported[:20]}"
