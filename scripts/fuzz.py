@@ -738,13 +738,14 @@ def discover(url: str) -> Surface:
     }
     catalog = json.loads(call(url, "resources/read", {"uri": "kgfegmcp://catalog"})["contents"][0]["text"])
     frameworks = structured(url, "list_frameworks", {"limit": 100}).get("frameworks", [])
-    preferred = [f for f in frameworks if f.get("frameworkId") == "brazil-bncc-ensino-fundamental"] or frameworks
-    framework = preferred[0] if preferred else {"frameworkId": "no-framework", "snapshotId": "no-snapshot"}
-    framework_id = framework["frameworkId"]
+    # A listed package names itself once, as '<frameworkId>@<snapshotId>'.
+    packages = [str(f.get("graphPackageId", "")).partition("@")[::2] for f in frameworks]
+    preferred = [p for p in packages if p[0] == "brazil-bncc-ensino-fundamental"] or packages
+    framework_id, snapshot_id = preferred[0] if preferred else ("no-framework", "no-snapshot")
     hits = structured(url, "search_standards", {"query": "de", "frameworkIds": [framework_id], "limit": 1}).get(
         "hits", []
     )
-    standard = hits[0]["standard"] if hits else {"nodeId": "no-node", "statementCode": "NO1"}
+    standard = hits[0] if hits else {"nodeId": "no-node", "statementCode": "NO1"}
     components = structured(url, "search_learning_components", {"query": "de", "limit": 1}).get("hits", [])
     links = structured(url, "search_learning_progressions", {"frameworkId": framework_id, "limit": 1}).get("links", [])
     surface = Surface(
@@ -753,10 +754,10 @@ def discover(url: str) -> Surface:
         prompts=prompts,
         catalog_fingerprint=str(catalog.get("catalogFingerprint", "")),
         framework_id=framework_id,
-        snapshot_id=framework["snapshotId"],
+        snapshot_id=snapshot_id,
         node_id=standard["nodeId"],
         statement_code=standard.get("statementCode") or "NO1",
-        component_id=components[0]["component"]["nodeId"] if components else "no-component",
+        component_id=components[0]["nodeId"] if components else "no-component",
         relationship_id=links[0]["relationshipId"] if links else "no-link",
     )
     # EF05MA03 has several progression links in the default catalog; elsewhere any standard will do.

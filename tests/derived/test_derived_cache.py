@@ -24,6 +24,7 @@ from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
+from kgfegmcp.search.analysis import analyzer_for
 from kgfegmcp.search.package_indexes import PackageTextIndexes
 from kgfegmcp.search.text_index import TextIndex
 from package_factory import DAG, LC, TREE, FixtureWorld, build_all, standard_world, state_for
@@ -196,8 +197,11 @@ def test_text_index_open_refuses_a_directory_it_did_not_write(tmp_path: Path) ->
     with pytest.raises(ValueError):
         TextIndex.open(tmp_path)
     (tmp_path / "index").mkdir()
-    built = TextIndex.build([(0, "frações"), (1, "números")], tmp_path / "index")
-    assert TextIndex.open(tmp_path / "index").search(["fracoes"]) == built.search(["fracoes"])
+    analyzer = analyzer_for("pt-BR")
+    built = TextIndex.build([(0, "frações"), (1, "números")], analyzer, tmp_path / "index")
+    terms = analyzer.terms("fracoes")
+    assert TextIndex.open(tmp_path / "index").ranked(terms) == built.ranked(terms)
+    assert [row.position for row in built.ranked(terms).rows] == [0]
     with pytest.raises(ValueError, match="differ"):
         PackageTextIndexes.open(_runtime_without_components(tmp_path), tmp_path)
 

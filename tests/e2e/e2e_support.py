@@ -27,6 +27,27 @@ BIN = Path(sys.executable).parent
 KGFEGMCP = str(BIN / "kgfegmcp")
 SDK1_PYTHON = REPOSITORY_ROOT / ".venv-sdk1" / "bin" / "python"
 SDK1_DRIVER = Path(__file__).resolve().parent / "sdk1_driver.py"
+SDK_DRIVER_TIMEOUT = 180
+
+
+def run_sdk_driver(python: Path, arguments: list[str], env: dict[str, str]) -> dict[str, Any]:
+    """Run ``sdk1_driver.py`` under another client environment's Python and read its JSON report."""
+    if not python.exists():
+        raise AssertionError(f"{python} is missing: run scripts/install.sh (it creates each client environment)")
+    completed = subprocess.run(
+        [str(python), str(SDK1_DRIVER), *arguments],
+        cwd=REPOSITORY_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=SDK_DRIVER_TIMEOUT,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr.decode(errors="replace")[-3000:]
+    result: dict[str, Any] = json.loads(completed.stdout)
+    return result
+
+
 PROFILES_ROOT = REPOSITORY_ROOT / "config" / "profiles"
 PROMPTS_ROOT = REPOSITORY_ROOT / "config" / "prompts"
 START_TIMEOUT = 60.0
@@ -173,11 +194,11 @@ async def scenario(tool_names: list[str], call_tool: CallTool) -> dict[str, Any]
         pages.append(reply.structured)
         block = reply.continuation()
         assert len(pages) <= total
-    ids = [hit["standard"]["nodeId"] for page in pages for hit in page["hits"]]
+    ids = [hit["nodeId"] for page in pages for hit in page["hits"]]
     assert len(ids) == len(set(ids)) == total > 3
     assert pages[-1]["page"]["hasMore"] is False
-    top = pages[0]["hits"][0]["standard"]
-    framework_id = top["graphPackageId"].split("@")[0]
+    top = pages[0]["hits"][0]
+    framework_id = pages[0]["packages"][top.get("package", 0)]["graphPackageId"].split("@")[0]
     context = await call_tool(
         "get_standard_context", {"request": {"frameworkId": framework_id, "nodeId": top["nodeId"]}}
     )

@@ -100,12 +100,13 @@ async def run(session: ClientSession) -> dict[str, Any]:
             raise SystemExit(f"page failed: {texts(result)}")
         pages.append(evidence(result))
         block = continuation(result)
-    top = pages[0]["hits"][0]["standard"]
-    selector = {"frameworkId": top["graphPackageId"].split("@")[0], "nodeId": top["nodeId"]}
+    top = pages[0]["hits"][0]
+    package = pages[0]["packages"][top.get("package", 0)]
+    selector = {"frameworkId": package["graphPackageId"].split("@")[0], "nodeId": top["nodeId"]}
     standard = await call("get_standard", {"request": selector})
     context = await call("get_standard_context", {"request": selector})
     progressions = await call("get_standard_progressions", {"request": selector})
-    read = await call("read_evidence", {"request": {"uri": top["uri"]}})
+    read = await call("read_evidence", {"request": {"uri": f"{package['uri']}/standard/{top['nodeId']}"}})
     invalid = await call("search_standards", {"request": {"query": "fracoes", "limit": "3"}})
     return {
         "sdkVersion": importlib.metadata.version("mcp"),
@@ -113,7 +114,7 @@ async def run(session: ClientSession) -> dict[str, Any]:
         "capabilities": initialized.capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
         "tools": tools,
         "total": pages[0]["total"],
-        "ids": [hit["standard"]["nodeId"] for page in pages for hit in page["hits"]],
+        "ids": [hit["nodeId"] for page in pages for hit in page["hits"]],
         "lastPage": pages[-1]["page"],
         "nextRequests": next_requests,
         "firstPageText": texts(first)[0],

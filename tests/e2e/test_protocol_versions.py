@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -23,16 +22,15 @@ from e2e_support import (
     ISSUE4_TOOLS,
     KGFEGMCP,
     REPOSITORY_ROOT,
-    SDK1_DRIVER,
     SDK1_PYTHON,
     SEARCH_REQUEST,
     HttpServer,
     full_env,
+    run_sdk_driver,
 )
 from fastmcp import Client
 
 EF = "brazil-bncc-ensino-fundamental"
-DRIVER_TIMEOUT = 180
 #: Each supported handshake-era version, with the official client release of that era that negotiates it.
 CLIENTS: dict[str, Path] = {
     "2024-11-05": REPOSITORY_ROOT / ".venv-mcp-2024-11-05" / "bin" / "python",
@@ -47,23 +45,6 @@ RUNS = [("2024-11-05", "stdio"), ("2025-03-26", "stdio"), ("2025-03-26", "http")
 GET_STANDARD = {"frameworkId": EF, "statementCode": "EF06MA07"}
 
 
-def run_driver(python: Path, arguments: list[str], env: dict[str, str]) -> dict[str, Any]:
-    if not python.exists():
-        pytest.fail(f"{python} is missing: run scripts/install.sh (it creates each client environment)")
-    completed = subprocess.run(
-        [str(python), str(SDK1_DRIVER), *arguments],
-        cwd=REPOSITORY_ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=DRIVER_TIMEOUT,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr.decode(errors="replace")[-3000:]
-    result: dict[str, Any] = json.loads(completed.stdout)
-    return result
-
-
 async def structured(client: Client[Any], tool: str, request: dict[str, Any]) -> dict[str, Any]:
     result = await client.call_tool(tool, {"request": request}, timeout=60)
     assert isinstance(result.structured_content, dict)
@@ -75,8 +56,9 @@ async def expected(default_client: Client[Any]) -> dict[str, Any]:
     """What a current client gets as structured content for each call the driver makes."""
     first = await default_client.call_tool("search_standards", {"request": SEARCH_REQUEST}, timeout=60)
     assert isinstance(first.structured_content, dict)
-    top = first.structured_content["hits"][0]["standard"]
-    selector = {"frameworkId": top["graphPackageId"].split("@")[0], "nodeId": top["nodeId"]}
+    top = first.structured_content["hits"][0]
+    package = first.structured_content["packages"][top.get("package", 0)]
+    selector = {"frameworkId": package["graphPackageId"].split("@")[0], "nodeId": top["nodeId"]}
     progressions = await structured(default_client, "get_standard_progressions", selector)
     assert progressions["links"], "the scenario's standard must have stored progression links"
     return {
@@ -85,7 +67,9 @@ async def expected(default_client: Client[Any]) -> dict[str, Any]:
         "standard": await structured(default_client, "get_standard", selector),
         "context": await structured(default_client, "get_standard_context", selector),
         "progressions": progressions,
-        "readEvidence": await structured(default_client, "read_evidence", {"uri": top["uri"]}),
+        "readEvidence": await structured(
+            default_client, "read_evidence", {"uri": f"{package['uri']}/standard/{top['nodeId']}"}
+        ),
     }
 
 
@@ -95,9 +79,9 @@ def test_client_of_each_era_reads_every_result(
 ) -> None:
     if transport == "stdio":
         env = {**full_env(default_catalog_root), "PATH": os.environ.get("PATH", "")}
-        seen = run_driver(CLIENTS[version], ["stdio", KGFEGMCP, "serve", "--transport", "stdio"], env)
+        seen = run_sdk_driver(CLIENTS[version], ["stdio", KGFEGMCP, "serve", "--transport", "stdio"], env)
     else:
-        seen = run_driver(CLIENTS[version], ["http", default_http_server.url], dict(os.environ))
+        seen = run_sdk_driver(CLIENTS[version], ["http", default_http_server.url], dict(os.environ))
     assert seen["protocolVersion"] == version
     for name in ("tools", "prompts", "resources"):  # the surface never changes: no list-change claims
         assert seen["capabilities"][name].get("listChanged") is not True, seen["capabilities"]
@@ -175,7 +159,7 @@ def test_http_result_shape_follows_the_header(default_http_server: HttpServer, v
         assert types == ["text", "text"]
         assert json.loads(result["content"][1]["text"]) == expected_standard(default_http_server.url)
     else:
-        assert types == ["text", "resource_link", "resource_link"]
+        assert types == ["text", "resource_link"]  # the standard (its provenance: the URI + /provenance)
         assert result["structuredContent"] == expected_standard(default_http_server.url)
 
 

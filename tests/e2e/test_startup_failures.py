@@ -145,7 +145,7 @@ def test_a_broken_bound_profile_is_named_with_its_path(default_catalog_root: Pat
     shutil.copytree(default_catalog_root / COMPUTACAO, root / COMPUTACAO)
     profiles = tmp_path / "profiles"
     shutil.copytree(PROFILES_ROOT, profiles)
-    profile = profiles / COMPUTACAO / "2.0.json"
+    profile = profiles / COMPUTACAO / "2.1.json"
     if change == "deleted":
         profile.unlink()
     else:
@@ -154,6 +154,6 @@ def test_a_broken_bound_profile_is_named_with_its_path(default_catalog_root: Pat
     assert code == 2
     assert "no longer validates (profile_binding_mismatch)" in stderr
     hint = stderr.split(" Next action: ", 1)[1]
-    assert f"Restore {profile} (profile {COMPUTACAO} version 2.0, SHA-256 " in hint
+    assert f"Restore {profile} (profile {COMPUTACAO} version 2.1, SHA-256 " in hint
     assert "against the current profile" in hint and "still match its manifest" in hint
     assert "restore its validated bytes" not in hint

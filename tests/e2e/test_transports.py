@@ -7,23 +7,20 @@ context; every transport and client must see exactly what the in-memory referenc
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 from e2e_support import (
     ISSUE4_TOOLS,
     KGFEGMCP,
     REPOSITORY_ROOT,
-    SDK1_DRIVER,
     SDK1_PYTHON,
     HttpServer,
     Reply,
     fastmcp_caller,
     full_env,
+    run_sdk_driver,
     scenario,
     server_env,
 )
@@ -102,23 +99,6 @@ async def test_http_with_official_sdk_client(default_http_server: HttpServer, re
             assert_same(await sdk_scenario(session), reference)
 
 
-def run_sdk1(arguments: list[str], env: dict[str, str]) -> dict[str, Any]:
-    if not SDK1_PYTHON.exists():
-        pytest.fail(f"{SDK1_PYTHON} is missing: run scripts/install.sh (it creates the SDK 1.x environment)")
-    completed = subprocess.run(
-        [str(SDK1_PYTHON), str(SDK1_DRIVER), *arguments],
-        cwd=REPOSITORY_ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=SCENARIO_TIMEOUT,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr.decode(errors="replace")[-3000:]
-    result: dict[str, Any] = json.loads(completed.stdout)
-    return result
-
-
 def assert_sdk1(seen: dict[str, Any], reference: dict[str, Any]) -> None:
     assert seen["sdkVersion"].startswith("1.")
     assert [name for name in seen["tools"] if name in ISSUE4_TOOLS] == ISSUE4_TOOLS
@@ -131,10 +111,10 @@ def assert_sdk1(seen: dict[str, Any], reference: dict[str, Any]) -> None:
 
 def test_stdio_with_sdk1_client(default_catalog_root: Path, reference: dict[str, Any]) -> None:
     env = {**full_env(default_catalog_root), "PATH": os.environ.get("PATH", "")}
-    seen = run_sdk1(["stdio", KGFEGMCP, "serve", "--transport", "stdio"], env)
+    seen = run_sdk_driver(SDK1_PYTHON, ["stdio", KGFEGMCP, "serve", "--transport", "stdio"], env)
     assert_sdk1(seen, reference)
 
 
 def test_http_with_sdk1_client(default_http_server: HttpServer, reference: dict[str, Any]) -> None:
-    seen = run_sdk1(["http", default_http_server.url], dict(os.environ))
+    seen = run_sdk_driver(SDK1_PYTHON, ["http", default_http_server.url], dict(os.environ))
     assert_sdk1(seen, reference)

@@ -10,7 +10,7 @@ from fastmcp.client.client import CallToolResult
 from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from tool_calls import call, error_code, structured, texts
 
-__all__ = ["assert_canonical_within_ceiling", "call", "error_code", "structured", "texts"]
+__all__ = ["assert_canonical_within_ceiling", "call", "error_code", "records", "structured", "texts", "traversal_links"]
 
 
 def assert_canonical_within_ceiling(result: CallToolResult) -> dict[str, Any]:
@@ -23,3 +23,14 @@ def assert_canonical_within_ceiling(result: CallToolResult) -> dict[str, Any]:
     assert len(text) + len(wire_structured) <= RESULT_MAX_CHARS
     assert len(text.encode()) + len(wire_structured.encode()) <= RESULT_MAX_BYTES
     return content
+
+
+def traversal_links(content: dict[str, Any]) -> list[dict[str, Any]]:
+    """A traversal's followed links in the order followed (each node's ``followed`` in node order), each with
+    the node it was followed from as ``from``."""
+    return [{"from": node["nodeId"], **link} for node in content["nodes"] for link in node.get("followed", [])]
+
+
+def records(content: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The standards a progression result names once, by node id."""
+    return {standard["nodeId"]: standard for standard in content["standards"]}

@@ -9,7 +9,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evidence_calls import assert_canonical_within_ceiling, call, error_code, structured, texts
+from evidence_calls import (
+    assert_canonical_within_ceiling,
+    call,
+    error_code,
+    records,
+    structured,
+    texts,
+    traversal_links,
+)
 from evidence_worlds import HUGE, MESH, WIDE, WIDE_MIDDLES
 from fastmcp import Client
 
@@ -80,7 +88,7 @@ async def test_paths_stop_with_byte_limit_and_name_the_next_unreturned_path(evid
     assert content["searchComplete"] is True and content["pathsComplete"] is False
     assert content["morePathsExist"] is True
     following = content["nextUnreturnedPath"]
-    assert following["length"] == 2
+    assert len(following["relationshipIds"]) == 2
     assert following["nodeIds"][0] == node_id(WIDE, "WIDE.S") and following["nodeIds"][-1] == node_id(WIDE, "WIDE.T")
     returned = {tuple(p["relationshipIds"]) for p in paths}
     assert tuple(following["relationshipIds"]) not in returned
@@ -88,14 +96,15 @@ async def test_paths_stop_with_byte_limit_and_name_the_next_unreturned_path(evid
     middles = [p["nodeIds"][1] for p in paths]
     assert middles == [node_id(WIDE, f"WIDE.M{i}") for i in range(len(paths))]
     assert following["nodeIds"][1] == node_id(WIDE, f"WIDE.M{len(paths)}")
-    # Every node and link a returned path names is listed once, with its resource links.
-    assert {n["nodeId"] for n in content["nodes"]} == {n for p in paths for n in p["nodeIds"]}
+    # Every standard and link a returned path names is listed once (links by node id; their resources
+    # follow the package's URI rule, so no link repeats them).
+    standards = [n["nodeId"] for n in content["standards"]]
+    assert len(standards) == len(set(standards))
+    assert set(standards) == {n for p in paths for n in p["nodeIds"]} | {content["fromNodeId"], content["toNodeId"]}
+    assert standards[:2] == [content["fromNodeId"], content["toNodeId"]]
     links = {link["relationshipId"]: link for link in content["links"]}
     assert set(links) == {r for p in paths for r in p["relationshipIds"]}
-    assert all(
-        "/learning-progression/" in link["uri"] and "/relationship/" in link["relationshipUri"]
-        for link in links.values()
-    )
+    assert all(set(link) == {"relationshipId", "linkType", "sourceNodeId", "targetNodeId"} for link in links.values())
 
 
 async def test_traversal_cut_by_the_ceiling_says_so_and_keeps_a_truthful_frontier(evidence_client: Client[Any]) -> None:
@@ -105,7 +114,7 @@ async def test_traversal_cut_by_the_ceiling_says_so_and_keeps_a_truthful_frontie
     assert "byte_limit" in content["truncationReasons"]
     assert content["scopeComplete"] is False and content["graphExhausted"] is False
     counters = content["counters"]
-    assert counters["edgesReturned"] == len(content["edges"]) < counters["edgesFollowed"]
+    assert counters["edgesReturned"] == len(traversal_links(content)) < counters["edgesFollowed"]
     frontier = {f["nodeId"]: f for f in content["frontier"]}
     assert frontier[node_id(WIDE, "WIDE.S")]["reason"] == "not_expanded"
     assert "not evidence" in content["interpretation"]
@@ -118,6 +127,15 @@ async def test_complete_traversal_claims_exhaustion_only_when_true(evidence_clie
     codes = [n["statementCode"] for n in content["nodes"]]
     # NBT.1 → NBT.A.1 → NBT.A.2 (buildsTowards) → NF.1 (relatesTo) → NF.2 (buildsTowards).
     assert codes == ["NBT.1", "NBT.A.1", "NBT.A.2", "NF.1", "NF.2"]
+    by_id = {n["nodeId"]: n["statementCode"] for n in content["nodes"]}
+    # Each link is listed under the node it was followed from; an "out" traversal says no direction per link.
+    assert [(by_id[e["from"]], e["linkType"], by_id[e["to"]]) for e in traversal_links(content)] == [
+        ("NBT.1", "buildsTowards", "NBT.A.1"),
+        ("NBT.A.1", "buildsTowards", "NBT.A.2"),
+        ("NBT.A.2", "relatesTo", "NF.1"),
+        ("NF.1", "buildsTowards", "NF.2"),
+    ]
+    assert not any("direction" in e for e in traversal_links(content))
     assert content["graphExhausted"] is True and content["scopeComplete"] is True
     assert content["truncationReasons"] == [] and content["frontier"] == []
     shallow = assert_canonical_within_ceiling(
@@ -149,7 +167,8 @@ async def test_oversized_single_results_raise_progression_result_too_large(
     content = assert_canonical_within_ceiling(
         await call(evidence_client, "get_standard_progressions", {**std(HUGE, "NF.1"), "linkTypes": ["buildsTowards"]})
     )
-    assert [link["counterpart"]["statementCode"] for link in content["links"]] == ["NF.2"]
+    named = records(content)
+    assert [named[link["targetNodeId"]]["statementCode"] for link in content["links"]] == ["NF.2"]
 
 
 async def test_progression_results_are_deterministic_and_canonical(evidence_client: Client[Any]) -> None:
@@ -159,6 +178,8 @@ async def test_progression_results_are_deterministic_and_canonical(evidence_clie
     assert texts(first) == texts(second)
     content = assert_canonical_within_ceiling(first)
     assert json.loads(texts(first)[0]) == content
+    # A traversal both ways says per link which way it was followed.
+    assert {e["direction"] for e in traversal_links(content)} == {"outgoing", "incoming"}
 
 
 # -- notices ------------------------------------------------------------------------------------
@@ -171,7 +192,7 @@ async def test_unresolved_reference_kept_by_the_package_is_a_coverage_notice(evi
     assert [(n["reference"], n["status"], n["category"]) for n in unresolved] == [
         ("EM13MAT101", "unresolvedExternalReference", "coverage_notice")
     ]
-    assert unresolved[0]["uri"].endswith("/unresolved")
+    assert "uri" not in unresolved[0]  # the package's unresolved report: <package uri>/unresolved
     assert content["warnings"]["total"] == len(notices) + content["warnings"]["omitted"]
     assert any(n["code"] == "stored_link_judgement" and n["category"] == "judgement_warning" for n in notices)
 
@@ -196,8 +217,10 @@ async def test_search_learning_progressions_filters_and_pages(evidence_client: C
     seen: list[str] = []
     while True:
         content = assert_canonical_within_ceiling(await call(evidence_client, "search_learning_progressions", request))
+        named = records(content)
         for link in content["links"]:
-            assert "2" in link["source"]["gradeLevels"] or "2" in link["target"]["gradeLevels"]
+            ends = (named[link["sourceNodeId"]], named[link["targetNodeId"]])
+            assert "2" in ends[0]["gradeLevels"] or "2" in ends[1]["gradeLevels"]
         seen += [link["relationshipId"] for link in content["links"]]
         kinds = [link["linkType"] for link in content["links"]]
         assert kinds == sorted(kinds, key=["buildsTowards", "relatesTo"].index)  # buildsTowards first
@@ -215,16 +238,17 @@ async def test_components_for_standard_print_every_citation_link(evidence_client
     content = structured(result)
     (support,) = content["supports"]
     assert support["supportConfidence"] == 1.0
-    assert support["component"]["kind"] == "learningComponent"
+    assert set(support) == {"relationshipId", "supportConfidence", "component"}
+    base = content["package"]["uri"]
     text = texts(result)[0]
     for value in (
         support["relationshipId"],
-        support["relationshipUri"],
-        support["componentUri"],
-        support["componentProvenanceUri"],
-        support["standardUri"],
+        f"{base}/relationship/{support['relationshipId']}",
+        f"{base}/learning-component/{support['component']['nodeId']}",
+        content["standard"]["uri"],
     ):
         assert value in text
+    assert "A component's provenance is its link + /provenance" in text
     assert "supportConfidence 1" in text
 
 
@@ -237,8 +261,8 @@ async def test_standards_for_component_carry_local_grades_and_types(
     )
     assert [s["standard"]["statementCode"] for s in content["standards"]] == ["NF.1", "NF.2"]
     for support in content["standards"]:
-        assert support["standard"]["statementType"]["sourceType"] == "Standard"
-        assert support["standard"]["gradeLevels"][0]["sourceLabel"] in {"2", "3"}
+        assert support["standard"]["statementType"] == "Standard"
+        assert support["standard"]["gradeLevels"][0] in {"2", "3"}
     detail = structured(await call(evidence_client, "get_learning_component", {"frameworkId": LC, "nodeId": component}))
     store = evidence_state.stores[f"{LC}@{SNAPSHOT}"]
     assert [s["relationshipId"] for s in detail["supports"]] == [
@@ -253,16 +277,16 @@ async def test_component_search_pages_and_never_returns_standards(evidence_clien
     while True:
         result = await call(evidence_client, "search_learning_components", request)
         content = structured(result)
-        found += [hit["component"] for hit in content["hits"]]
+        found += content["hits"]
         if not content["page"]["hasMore"]:
             break
         block = next(t for t in texts(result) if t.startswith("Continue with:\n"))
         request = json.loads(block.removeprefix("Continue with:\n"))["nextRequest"]["request"]
-    assert len(found) == 2 and all(c["kind"] == "learningComponent" for c in found)
+    assert len(found) == 2 and all("statementType" not in c and "gradeLevels" not in c for c in found)
     assert {c["nodeId"] for c in found} == {stable_uuid(LC, "component", "0"), stable_uuid(LC, "component", "1")}
     standards = structured(await call(evidence_client, "search_standards", {"query": "hundreds", "frameworkIds": [LC]}))
     component_ids = {c["nodeId"] for c in found}
-    assert not component_ids & {hit["standard"]["nodeId"] for hit in standards["hits"]}
+    assert not component_ids & {hit["nodeId"] for hit in standards["hits"]}
 
 
 # -- error codes ---------------------------------------------------------------------------------
@@ -301,14 +325,16 @@ async def test_learning_progression_not_found_for_missing_or_non_progression_ids
         await call(evidence_client, "get_learning_progression", {"frameworkId": LC, "progressionId": link.identifier})
     )
     assert content["link"]["relationshipId"] == link.identifier
-    assert (
-        content["source"]["nodeId"] == link.source_identifier and content["target"]["nodeId"] == link.target_identifier
+    assert [s["nodeId"] for s in content["standards"]] == [link.source_identifier, link.target_identifier]
+    assert (content["link"]["sourceNodeId"], content["link"]["targetNodeId"]) == (
+        link.source_identifier,
+        link.target_identifier,
     )
     # The fixture's rights deny bulk content, so the provenance part (a piece of the bulk provenance
     # file) is not cited; the link's own resource carries its provenance record.
     assert "provenancePartUri" not in content
-    assert content["link"]["uri"].endswith(f"/learning-progression/{link.identifier}")
     assert content["package"]["graphPackageId"] == f"{LC}@{SNAPSHOT}"
+    assert content["package"]["uri"] == f"kgfegmcp://framework/{LC}/snapshot/{SNAPSHOT}"  # + /learning-progression/<id>
 
 
 async def test_invalid_progression_request_for_inconsistent_selections(evidence_client: Client[Any]) -> None:
@@ -378,7 +404,7 @@ async def test_comparison_on_fixtures_is_independent_per_framework(evidence_clie
         "frameworkGradeLevels": [{"frameworkId": DAG, "gradeLevels": ["grade-3"]}],
     }
     content = structured(await call(evidence_client, "compare_framework_evidence", request))
-    sections = {s["frameworkId"]: s for s in content["frameworks"]}
+    sections = {s["package"]["graphPackageId"].split("@")[0]: s for s in content["frameworks"]}
     assert set(sections) == {LC, DAG}
     assert all(len(s["candidates"]) <= 1 for s in sections.values())
     assert sections[DAG]["gradeLevels"] == ["grade-3"] and sections[LC].get("gradeLevels") is None
@@ -386,7 +412,11 @@ async def test_comparison_on_fixtures_is_independent_per_framework(evidence_clie
     multi = [c for s in sections.values() for c in s["candidates"] if not c["contextComplete"]]
     for candidate in multi:  # NF.2 sits under two domains in these DAGs
         assert candidate["otherParentChains"] >= 1
-    codes = {w["code"] for w in content["warnings"]}
+    for section in sections.values():  # each context node described once, candidates refer to it by id
+        described = [n["nodeId"] for n in section["contextNodes"]]
+        assert len(described) == len(set(described))
+        assert {n for c in section["candidates"] for n in c["context"]} == set(described)
+    codes = {w["code"] for s in sections.values() for w in s["warnings"]}
     assert ("context_incomplete" in codes) == bool(multi)
     assert (
         await error_code(evidence_client, "search_learning_components", {"query": "fractions", "frameworkIds": [DAG]})

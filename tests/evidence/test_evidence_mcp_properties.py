@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from evidence_calls import assert_canonical_within_ceiling
+from evidence_calls import assert_canonical_within_ceiling, traversal_links
 from evidence_worlds import MESH
 from fastmcp import Client
 from hypothesis import HealthCheck, given, settings
@@ -75,7 +75,8 @@ def test_traversal_through_mcp_is_a_truthful_prefix_within_every_bound(
     content = assert_canonical_within_ceiling(
         asyncio.run(_call(evidence_state, "traverse_learning_progressions", request))
     )
-    assert len(content["nodes"]) <= max_nodes and len(content["edges"]) <= max_edges
+    links = traversal_links(content)
+    assert len(content["nodes"]) <= max_nodes and len(links) <= max_edges
     assert content["counters"]["workAdmissions"] <= 5000
     store = next(s for key, s in evidence_state.stores.items() if key.startswith(f"{MESH}@"))
     traversal = ProgressionTraversal(store)
@@ -85,13 +86,14 @@ def test_traversal_through_mcp_is_a_truthful_prefix_within_every_bound(
         direction,  # type: ignore[arg-type]
         TraversalLimits(max_depth, max_nodes, max_edges),
     )
-    view = traversal.view(run, len(content["edges"]))
-    assert [e["relationshipId"] for e in content["edges"]] == [e.relationship.identifier for e in view.edges]
+    view = traversal.view(run, len(links))
+    assert [e["relationshipId"] for e in links] == [e.relationship.identifier for e in view.edges]
+    assert [e["from"] for e in links] == [e.from_node for e in view.edges]
     assert [n["nodeId"] for n in content["nodes"]] == [n.node_id for n in view.nodes]
     assert content["scopeComplete"] == view.scope_complete
     assert content["graphExhausted"] == view.graph_exhausted == (not content["frontier"])
     assert content["truncationReasons"] == list(view.truncation_reasons)
-    if len(content["edges"]) < len(run.edges):
+    if len(links) < len(run.edges):
         assert "byte_limit" in content["truncationReasons"]
 
 
@@ -115,15 +117,15 @@ def test_paths_through_mcp_are_valid_and_within_the_ceiling(
     lengths = []
     for path in content["paths"]:
         nodes, rels = path["nodeIds"], path["relationshipIds"]
-        assert nodes[0] == content["fromStandard"]["nodeId"] and nodes[-1] == content["toStandard"]["nodeId"]
-        assert len(set(nodes)) == len(nodes) and 1 <= len(rels) == path["length"] <= max_depth
+        assert nodes[0] == content["fromNodeId"] and nodes[-1] == content["toNodeId"]
+        assert len(set(nodes)) == len(nodes) and 1 <= len(rels) == len(nodes) - 1 <= max_depth
         for i, rel_id in enumerate(rels):
             link = links[rel_id]
             assert link["linkType"] == BUILDS_TOWARDS
             assert (link["sourceNodeId"], link["targetNodeId"]) == (nodes[i], nodes[i + 1])
         assert tuple(rels) not in seen
         seen.add(tuple(rels))
-        lengths.append(path["length"])
+        lengths.append(len(rels))
     assert lengths == sorted(lengths) and len(lengths) <= max_paths
     if "nextUnreturnedPath" in content:
         assert "byte_limit" in content["truncationReasons"]

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from evidence_calls import assert_canonical_within_ceiling, call, error_code, structured, texts
+from evidence_calls import (
+    assert_canonical_within_ceiling,
+    call,
+    error_code,
+    records,
+    structured,
+    texts,
+    traversal_links,
+)
 from fastmcp import Client
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -24,74 +32,97 @@ def std(framework_id: str, code: str) -> dict[str, str]:
     return {"frameworkId": framework_id, "statementCode": code}
 
 
+def direct_links(content: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(link type, direction seen from the selected standard, counterpart's code) of each direct link."""
+    selected, named = content["standardNodeId"], records(content)
+    found = []
+    for link in content["links"]:
+        outgoing = link["sourceNodeId"] == selected
+        other = link["targetNodeId"] if outgoing else link["sourceNodeId"]
+        found.append((link["linkType"], "outgoing" if outgoing else "incoming", named[other]["statementCode"]))
+    return found
+
+
 async def test_mapa_de_foco_links_of_a_habilidade(default_client: Client[Any]) -> None:
     content = assert_canonical_within_ceiling(
         await call(default_client, "get_standard_progressions", std(EF, "EF05MA03"))
     )
-    links = [(link["linkType"], link["direction"], link["counterpart"]["statementCode"]) for link in content["links"]]
-    assert links == [
+    assert direct_links(content) == [
         ("buildsTowards", "outgoing", "EF05MA04"),
         ("buildsTowards", "outgoing", "EF05MA05"),
         ("buildsTowards", "incoming", "EF04MA09"),
         ("relatesTo", "outgoing", "EF05MA06"),
     ]
     assert content["totalLinks"] == 4 and content["page"]["stoppedBy"] == "exhausted"
-    assert content["standard"]["statementCode"] == "EF05MA03"
-    for link in content["links"]:
-        assert link["uri"].endswith(f"/learning-progression/{link['relationshipId']}")
-        assert link["relationshipUri"].endswith(f"/relationship/{link['relationshipId']}")
+    # Every standard once: the selected one first, then each counterpart; links refer to them by node id.
+    assert [s["statementCode"] for s in content["standards"]] == [
+        "EF05MA03",
+        "EF05MA04",
+        "EF05MA05",
+        "EF04MA09",
+        "EF05MA06",
+    ]
+    assert content["standards"][0]["nodeId"] == content["standardNodeId"]
     assert content["package"]["graphPackageId"].startswith(f"{EF}@")
-    assert MAPA_DISCLOSURE in {d["disclosureId"] for d in content["disclosures"]}
+    assert MAPA_DISCLOSURE in content["package"]["disclosureIds"]
     codes = [w["code"] for w in content["warnings"]["items"]]
     assert codes[:2] == ["stored_link_judgement", "relates_to_unordered"]
     only_relates = assert_canonical_within_ceiling(
         await call(default_client, "get_standard_progressions", {**std(EF, "EF05MA03"), "linkTypes": ["relatesTo"]})
     )
-    assert [link["counterpart"]["statementCode"] for link in only_relates["links"]] == ["EF05MA06"]
+    assert [code for _, _, code in direct_links(only_relates)] == ["EF05MA06"]
     incoming = assert_canonical_within_ceiling(
         await call(default_client, "get_standard_progressions", {**std(EF, "EF05MA03"), "direction": "in"})
     )
-    assert [link["counterpart"]["statementCode"] for link in incoming["links"]] == ["EF04MA09"]
+    assert direct_links(incoming) == [("buildsTowards", "incoming", "EF04MA09")]
 
 
 async def test_mapa_de_foco_components_of_a_habilidade(default_client: Client[Any]) -> None:
     result = await call(default_client, "get_learning_components_for_standard", std(EF, "EF05MA03"))
     content = structured(result)
-    assert content["total"] == content["returned"] == 4
+    assert content["total"] == len(content["supports"]) == 4
     descriptions = [s["component"]["description"] for s in content["supports"]]
     assert any(d.startswith("Reconhecer frações maiores e menores que um inteir") for d in descriptions)
     text = texts(result)[0]
+    (attribution,) = content["attributions"]  # said once, not per component
+    assert attribution["provider"].startswith("Instituto Reúna") and attribution["license"]
+    assert attribution["provider"] in text and attribution["attributionStatement"].rstrip(".") in text
+    base = content["package"]["uri"]
     for support in content["supports"]:
         assert support["supportConfidence"] == 1.0
-        assert support["component"]["provider"].startswith("Instituto Reúna")
-        for key in ("relationshipId", "relationshipUri", "componentUri", "componentProvenanceUri", "standardUri"):
-            assert support[key] in text
+        assert support["component"]["attribution"] == 0
+        for link in (
+            support["relationshipId"],
+            f"{base}/relationship/{support['relationshipId']}",
+            f"{base}/learning-component/{support['component']['nodeId']}",
+        ):
+            assert link in text
     component = content["supports"][0]["component"]["nodeId"]
     standards = structured(
         await call(default_client, "get_standards_for_learning_component", {"frameworkId": EF, "nodeId": component})
     )
     (supported,) = standards["standards"]
     assert supported["standard"]["statementCode"] == "EF05MA03"
-    assert supported["standard"]["gradeLevels"][0]["sourceLabel"] == "5º ano"
-    assert supported["standard"]["statementType"]["sourceType"] == "Habilidade"
+    assert supported["standard"]["gradeLevels"] == ["5º ano"]
+    assert supported["standard"]["statementType"] == "Habilidade"
     hits = structured(
         await call(
             default_client, "search_learning_components", {"query": "frações equivalentes", "frameworkIds": [EF]}
         )
     )
-    assert hits["total"] >= 1 and all(h["component"]["kind"] == "learningComponent" for h in hits["hits"])
-    assert "frações" in hits["hits"][0]["component"]["description"].casefold()
+    assert hits["total"] >= 1 and all("statementType" not in h for h in hits["hits"])
+    assert "frações" in hits["hits"][0]["description"].casefold()
 
 
 async def test_educacao_infantil_chain_is_found_as_a_path(default_client: Client[Any]) -> None:
     request = {"from": std(EI, "EI01CG01"), "to": std(EI, "EI03CG01")}
     content = assert_canonical_within_ceiling(await call(default_client, "find_learning_progression_paths", request))
     (path,) = content["paths"]
-    codes = {n["nodeId"]: n["statementCode"] for n in content["nodes"]}
+    codes = {n["nodeId"]: n["statementCode"] for n in content["standards"]}
     assert [codes[n] for n in path["nodeIds"]] == ["EI01CG01", "EI02CG01", "EI03CG01"]
-    assert path["length"] == 2 and content["searchComplete"] is True and content["pathsComplete"] is True
+    assert len(path["relationshipIds"]) == 2 and content["searchComplete"] is True and content["pathsComplete"] is True
     assert {link["relationshipId"] for link in content["links"]} == set(path["relationshipIds"])
-    assert "reviewed-age-group-pairing" in {d["disclosureId"] for d in content["disclosures"]}
+    assert "reviewed-age-group-pairing" in content["package"]["disclosureIds"]
     backwards = assert_canonical_within_ceiling(
         await call(
             default_client, "find_learning_progression_paths", {"from": std(EI, "EI03CG01"), "to": std(EI, "EI01CG01")}
@@ -107,8 +138,10 @@ async def test_educacao_infantil_chain_is_found_as_a_path(default_client: Client
     exact = assert_canonical_within_ceiling(
         await call(default_client, "get_learning_progression", {"frameworkId": EI, "progressionId": link_id})
     )
-    assert exact["source"]["statementCode"] == "EI01CG01" and exact["target"]["statementCode"] == "EI02CG01"
-    assert exact["source"]["gradeLevels"][0]["sourceLabel"] == "Bebês"
+    source, target = exact["standards"]
+    assert (source["nodeId"], target["nodeId"]) == (exact["link"]["sourceNodeId"], exact["link"]["targetNodeId"])
+    assert source["statementCode"] == "EI01CG01" and target["statementCode"] == "EI02CG01"
+    assert source["gradeLevels"][0] == "Bebês"
 
 
 async def test_unresolved_references_surface_as_notices(default_client: Client[Any]) -> None:
@@ -121,7 +154,7 @@ async def test_unresolved_references_surface_as_notices(default_client: Client[A
         ("EI03EO04", "unresolvedExternalReference"),
         ("EI03EO06", "unresolvedExternalReference"),
     ]
-    assert all(n["relationshipLabel"] == "buildsTowards" and n["uri"].endswith("/unresolved") for n in unresolved)
+    assert all(n["relationshipLabel"] == "buildsTowards" and "uri" not in n for n in unresolved)
     assert content["warnings"]["total"] >= len(unresolved) and content["warnings"]["omitted"] == 0
     missing = assert_canonical_within_ceiling(
         await call(default_client, "get_standard_progressions", std(EF, "EF01MA07"))
@@ -161,9 +194,10 @@ async def test_search_learning_progressions_by_grade_and_text(default_client: Cl
     seen = []
     while True:
         content = assert_canonical_within_ceiling(await call(default_client, "search_learning_progressions", request))
+        named = records(content)
         for link in content["links"]:
             assert link["linkType"] == "buildsTowards"
-            assert "5º ano" in link["source"]["gradeLevels"] + link["target"]["gradeLevels"]
+            assert "5º ano" in named[link["sourceNodeId"]]["gradeLevels"] + named[link["targetNodeId"]]["gradeLevels"]
         seen += [link["relationshipId"] for link in content["links"]]
         if not content["page"]["hasMore"]:
             break
@@ -184,7 +218,8 @@ async def test_traversal_at_maximum_caps_respects_every_bound(default_client: Cl
     content = assert_canonical_within_ceiling(await call(default_client, "traverse_learning_progressions", request))
     counters = content["counters"]
     assert counters["nodesReached"] <= 250 and counters["edgesFollowed"] <= 100 and counters["workAdmissions"] <= 5000
-    assert counters["nodesReturned"] == len(content["nodes"]) and counters["edgesReturned"] == len(content["edges"])
+    assert counters["nodesReturned"] == len(content["nodes"])
+    assert counters["edgesReturned"] == len(traversal_links(content))
     assert content["scopeComplete"] is False and content["truncationReasons"]
     assert content["frontier"] and "not evidence" in content["interpretation"]
     paths = assert_canonical_within_ceiling(
@@ -194,7 +229,7 @@ async def test_traversal_at_maximum_caps_respects_every_bound(default_client: Cl
             {"from": std(EF, "EF01MA07"), "to": std(EF, "EF05MA03"), "maxDepth": 12, "maxPaths": 20},
         )
     )
-    lengths = [p["length"] for p in paths["paths"]]
+    lengths = [len(p["relationshipIds"]) for p in paths["paths"]]
     assert lengths and lengths == sorted(lengths) and max(lengths) <= 12
 
 
@@ -202,23 +237,18 @@ async def test_comparison_between_ensino_fundamental_and_computacao(default_clie
     request = {"query": "algoritmos", "frameworkIds": [EF, CO], "maxMatchesPerFramework": 3}
     result = await call(default_client, "compare_framework_evidence", request)
     content = structured(result)
-    assert [s["frameworkId"] for s in content["frameworks"]] == [CO, EF]
+    assert [s["package"]["graphPackageId"].split("@")[0] for s in content["frameworks"]] == [CO, EF]
     assert content["alignmentAsserted"] is False and "no alignment" in content["reviewNotice"]
     for section in content["frameworks"]:
-        assert 1 <= section["returned"] == len(section["candidates"]) <= 3 <= section["totalMatches"]
-        assert section["package"]["graphPackageId"] == section["graphPackageId"]
+        assert 1 <= len(section["candidates"]) <= 3 <= section["totalMatches"]
+        described = {node["nodeId"]: node for node in section["contextNodes"]}
         for candidate in section["candidates"]:
-            assert candidate["standard"]["graphPackageId"] == section["graphPackageId"]
-            assert candidate["provenanceUri"] == candidate["standard"]["provenanceUri"]
             assert candidate["context"], "every candidate sits under its package's hierarchy"
-            assert (
-                "algoritm"
-                in (
-                    candidate["standard"]["description"] + " ".join(c["description"] for c in candidate["context"])
-                ).casefold()
-            )
+            assert described[candidate["context"][0]]["kind"] == "framework"  # root first
+            chain = [described[n]["description"] for n in candidate["context"]]
+            assert "algoritm" in (candidate["standard"]["description"] + " ".join(chain)).casefold()
     text = texts(result)[0]
-    assert "asserts no alignment" in text and f"== {content['frameworks'][1]['graphPackageId']}" in text
+    assert "asserts no alignment" in text and f"== {content['frameworks'][1]['package']['graphPackageId']}" in text
     graded = structured(
         await call(
             default_client,
@@ -230,9 +260,9 @@ async def test_comparison_between_ensino_fundamental_and_computacao(default_clie
             },
         )
     )
-    ef_section = next(s for s in graded["frameworks"] if s["frameworkId"] == EF)
+    ef_section = next(s for s in graded["frameworks"] if s["package"]["graphPackageId"].startswith(f"{EF}@"))
     for candidate in ef_section["candidates"]:
-        assert "1º ano" in [g["sourceLabel"] for g in candidate["standard"]["gradeLevels"]]
+        assert "1º ano" in candidate["standard"]["gradeLevels"]
     if not ef_section["candidates"]:
         assert "no_matches" in [w["code"] for w in ef_section["warnings"]]
 
@@ -245,7 +275,7 @@ async def test_comparison_reports_unresolved_evidence_and_no_matches(default_cli
             {"query": "EF01GE01", "searchMode": "code", "frameworkIds": [EF, CO]},
         )
     )
-    sections = {s["frameworkId"]: s for s in content["frameworks"]}
+    sections = {s["package"]["graphPackageId"].split("@")[0]: s for s in content["frameworks"]}
     (candidate,) = sections[EF]["candidates"]
     assert candidate["standard"]["statementCode"] == "EF01GE01" and candidate["unresolvedReferences"] == 3
     assert "unresolved_evidence_present" in [w["code"] for w in sections[EF]["warnings"]]

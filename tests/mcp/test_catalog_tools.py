@@ -10,7 +10,7 @@ from standards_worlds import NOCODE, NOTEXT, TWIN
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.resources import uris
-from kgfegmcp.services.views import package_identity
+from kgfegmcp.services.views import package_ref
 from package_factory import DAG, LC, TREE
 from tool_calls import call, error, error_code, structured, texts
 
@@ -26,13 +26,31 @@ DEFAULT_FRAMEWORKS = [
 
 
 def identity_of(state: AppState, framework_id: str, snapshot_id: str | None = None) -> dict[str, Any]:
-    """The identity block computed independently from the accepted runtime."""
-    return package_identity(state.catalog.resolve(framework_id, snapshot_id)).to_wire()
+    """The compact identity block computed independently from the accepted runtime."""
+    return package_ref(state.catalog.resolve(framework_id, snapshot_id)).to_wire()
+
+
+def identity_in(entry: dict[str, Any]) -> dict[str, Any]:
+    """The package identity fields of an entry that is a package itself (framework summary, capabilities)."""
+    return {key: entry[key] for key in ("graphPackageId", "uri", "manifestUri", "builtFrom", "disclosureIds")}
+
+
+def framework_of(entry: dict[str, Any]) -> str:
+    """A graph-package id is '<frameworkId>@<snapshotId>'."""
+    return str(entry["graphPackageId"]).split("@")[0]
+
+
+def snapshot_of(entry: dict[str, Any]) -> str:
+    return str(entry["graphPackageId"]).split("@")[1]
 
 
 def profile_disclosures(state: AppState, framework_id: str, snapshot_id: str | None = None) -> list[dict[str, str]]:
     runtime = state.catalog.resolve(framework_id, snapshot_id)
     return [{"disclosureId": d.disclosure_id, "text": d.text} for d in runtime.profile.profile.disclosures]
+
+
+def disclosure_ids(state: AppState, framework_id: str, snapshot_id: str | None = None) -> list[str]:
+    return [d["disclosureId"] for d in profile_disclosures(state, framework_id, snapshot_id)]
 
 
 # -- list_frameworks ---------------------------------------------------------------------------
@@ -41,32 +59,36 @@ def profile_disclosures(state: AppState, framework_id: str, snapshot_id: str | N
 async def test_list_frameworks_default_catalog(default_client: Client[Any], default_state: AppState) -> None:
     result = await call(default_client, "list_frameworks", {})
     body = structured(result)
-    assert [f["frameworkId"] for f in body["frameworks"]] == DEFAULT_FRAMEWORKS
+    assert [framework_of(f) for f in body["frameworks"]] == DEFAULT_FRAMEWORKS
     assert body["total"] == 5
-    assert body["page"] == {"limit": 25, "returned": 5, "hasMore": False}
+    assert body["page"] == {"hasMore": False}
     assert body["catalogFingerprint"] == default_state.catalog.fingerprint
     for entry in body["frameworks"]:
-        runtime = default_state.catalog.resolve(entry["frameworkId"])
+        runtime = default_state.catalog.resolve(framework_of(entry))
         assert entry["graphPackageId"] == runtime.graph_package_id
         assert entry["manifestUri"] == uris.manifest_uri(runtime.framework_id, runtime.snapshot_id)
         assert entry["standardsItems"] == len(runtime.items)
         assert entry["learningComponents"] == len(runtime.components)
-    assert body["packages"] == [identity_of(default_state, f) for f in DEFAULT_FRAMEWORKS]
-    assert body["disclosures"] == [d for f in DEFAULT_FRAMEWORKS for d in profile_disclosures(default_state, f)]
-    ef = next(f for f in body["frameworks"] if f["frameworkId"] == EF)
+        # Each listed package names itself once: no separate packages or disclosures blocks.
+        assert identity_in(entry) == identity_of(default_state, runtime.framework_id)
+        assert entry["title"] == runtime.manifest.title and "name" not in entry  # name == title here
+    assert set(body) == {"frameworks", "total", "page", "catalogFingerprint"}
+    ef = next(f for f in body["frameworks"] if framework_of(f) == EF)
     assert ef["graphTypes"]["contains"] == ["AcademicStandards", "LearningComponents", "LearningProgressions"]
     (summary,) = texts(result)
     assert summary.startswith("5 of 5 accepted packages (more: False).")
-    for package in body["packages"]:
-        assert f"Package {package['graphPackageId']}: manifest {package['manifestUri']}" in summary
-    for disclosure in body["disclosures"]:
-        assert f"Disclosure: {disclosure['text']}" in summary
+    for entry in body["frameworks"]:
+        # One line per package: what it holds, its disclosure ids and the link where they are in full.
+        line = next(line for line in summary.splitlines() if line.startswith(f"- {entry['graphPackageId']} — "))
+        assert line.endswith(f"; disclosures {', '.join(entry['disclosureIds'])}: {entry['uri']}")
+    assert summary.count("Read a package's disclosures at its link") == 1
+    assert "Disclosure:" not in summary  # the full texts are in get_framework and the resources
 
 
 async def test_list_frameworks_filters_default_catalog(default_client: Client[Any]) -> None:
     async def ids(request: dict[str, Any]) -> list[str]:
         return [
-            f["frameworkId"] for f in structured(await call(default_client, "list_frameworks", request))["frameworks"]
+            framework_of(f) for f in structured(await call(default_client, "list_frameworks", request))["frameworks"]
         ]
 
     assert await ids({"graphTypes": ["LearningComponents"]}) == [EF]
@@ -82,18 +104,17 @@ async def test_list_frameworks_filters_default_catalog(default_client: Client[An
 
 async def test_list_frameworks_non_current_and_graph_types_on_fixtures(fixture_client: Client[Any]) -> None:
     current = structured(await call(fixture_client, "list_frameworks", {"frameworkIds": [TREE]}))
-    assert [f["snapshotId"] for f in current["frameworks"]] == ["2026-01"]
+    assert [snapshot_of(f) for f in current["frameworks"]] == ["2026-01"]
     every = structured(
         await call(fixture_client, "list_frameworks", {"frameworkIds": [TREE], "includeNonCurrent": True})
     )
-    assert [(f["snapshotId"], f["isCurrent"]) for f in every["frameworks"]] == [("2025-01", False), ("2026-01", True)]
+    assert [(snapshot_of(f), f["isCurrent"]) for f in every["frameworks"]] == [("2025-01", False), ("2026-01", True)]
     lc_only = structured(await call(fixture_client, "list_frameworks", {"graphTypes": ["LearningProgressions"]}))
-    assert [f["frameworkId"] for f in lc_only["frameworks"]] == [LC]
+    assert [framework_of(f) for f in lc_only["frameworks"]] == [LC]
     twins = structured(await call(fixture_client, "list_frameworks", {"frameworkIds": [TWIN]}))
     assert [f["graphPackageId"] for f in twins["frameworks"]] == [f"{TWIN}@2026-01", f"{TWIN}@2026-02"]
-    assert [p["graphPackageId"] for p in twins["packages"]] == [f"{TWIN}@2026-01", f"{TWIN}@2026-02"]
     page = structured(await call(fixture_client, "list_frameworks", {"frameworkIds": [TWIN], "limit": 1}))
-    assert [p["graphPackageId"] for p in page["packages"]] == [f"{TWIN}@2026-01"]
+    assert [p["graphPackageId"] for p in page["frameworks"]] == [f"{TWIN}@2026-01"]
 
 
 # -- get_framework -----------------------------------------------------------------------------
@@ -104,8 +125,9 @@ async def test_get_framework_default_catalog(default_client: Client[Any], defaul
     body = structured(result)
     runtime = default_state.catalog.resolve(EF)
     assert body["framework"]["graphPackageId"] == runtime.graph_package_id
-    assert body["package"] == identity_of(default_state, EF)
-    assert body["disclosures"] == profile_disclosures(default_state, EF)
+    assert identity_in(body["framework"]) == identity_of(default_state, EF)
+    assert "package" not in body  # the framework entry is the package's identity
+    assert body["disclosures"] == profile_disclosures(default_state, EF)  # in full here, and only here
     assert body["validation"]["status"] == "passed"
     assert body["rights"]["sourceLicense"] == runtime.manifest.rights.source_license
     assert body["capabilities"]["learningComponents"] is True
@@ -120,9 +142,9 @@ async def test_get_framework_default_catalog(default_client: Client[Any], defaul
 async def test_get_framework_fixture_snapshots(fixture_client: Client[Any], fixture_state: AppState) -> None:
     old = structured(await call(fixture_client, "get_framework", {"frameworkId": TREE, "snapshotId": "2025-01"}))
     assert old["framework"]["isCurrent"] is False
-    assert old["package"] == identity_of(fixture_state, TREE, "2025-01")
+    assert identity_in(old["framework"]) == identity_of(fixture_state, TREE, "2025-01")
     current = structured(await call(fixture_client, "get_framework", {"frameworkId": TREE}))
-    assert current["framework"]["snapshotId"] == "2026-01"
+    assert snapshot_of(current["framework"]) == "2026-01"
     assert current["disclosures"] == [{"disclosureId": "fixture", "text": "Fixture data written by tests."}]
     notext = structured(await call(fixture_client, "get_framework", {"frameworkId": NOTEXT}))
     assert notext["capabilities"]["textSearch"] is False
@@ -167,8 +189,8 @@ async def test_get_capabilities_server_and_every_package(default_client: Client[
         assert runtime is not None
         assert package["capabilities"] == runtime.manifest.capabilities.to_wire()
         assert package["hierarchyRule"] == runtime.profile.profile.hierarchy.rule
-        assert package["package"] == identity_of(default_state, runtime.framework_id)
-        assert package["disclosures"] == profile_disclosures(default_state, runtime.framework_id)
+        assert identity_in(package) == identity_of(default_state, runtime.framework_id)
+        assert package["disclosureIds"] == disclosure_ids(default_state, runtime.framework_id)
     ccss = next(p for p in body["packages"] if p["graphPackageId"].startswith(CCSS))
     assert ccss["codePolicy"]["unique"] is False and ccss["codePolicy"]["derivedParentSeparator"] == "."
     assert "5 accepted packages" in texts(result)[0]
@@ -182,7 +204,7 @@ async def test_get_capabilities_is_truthful_per_fixture_package(fixture_client: 
     assert (await package(NOTEXT))["capabilities"]["textSearch"] is False
     nocode = await package(NOCODE)
     assert nocode["capabilities"]["exactCodeSearch"] is False
-    assert nocode["codePolicy"]["exactSearch"] is False
+    assert "exactSearch" not in nocode["codePolicy"]  # said once, in capabilities
     dag = await package(DAG)
     assert dag["hierarchyRule"] == "multiParentDag"
     assert dag["graphTypes"]["contains"] == ["AcademicStandards"]
@@ -202,7 +224,7 @@ async def test_statistics_keep_standards_and_components_apart(
     body = structured(result)
     runtime = default_state.catalog.resolve(EF)
     assert body["package"] == identity_of(default_state, EF)
-    assert body["disclosures"] == profile_disclosures(default_state, EF)
+    assert body["package"]["disclosureIds"] == disclosure_ids(default_state, EF)
     standards, components = body["standards"], body["learningComponents"]
     assert standards["items"] == len(runtime.items)
     assert components["components"] == len(runtime.components) > 0

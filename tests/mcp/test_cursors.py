@@ -20,6 +20,11 @@ ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 INVALID_CURSOR_HINT = "Next action: Repeat the original request without a cursor to start again."
 
 
+def listed(body: dict[str, Any]) -> list[Any]:
+    """A catalog or search page's items (the page block says only hasMore and nextCursor)."""
+    return list(body.get("hits", body.get("frameworks", [])))
+
+
 async def first_cursor(client: Client[Any], tool: str, request: dict[str, Any]) -> str:
     page = structured(await call(client, tool, request))["page"]
     assert page["hasMore"] is True
@@ -47,7 +52,7 @@ async def test_cursor_form(fixture_client: Client[Any]) -> None:
         cursor = await first_cursor(fixture_client, tool, request)
         assert set(cursor) <= set(ALPHABET) and "=" not in cursor and len(cursor) <= 4096
         second = structured(await call(fixture_client, tool, {**request, "cursor": cursor}))
-        assert second["page"]["returned"] == 1
+        assert len(listed(second)) == 1
 
 
 @pytest.mark.parametrize("tool", ["search_standards", "list_frameworks"])
@@ -140,7 +145,7 @@ async def test_replay_against_a_different_catalog(fixture_client: Client[Any], o
     listing = await first_cursor(fixture_client, "list_frameworks", {"limit": 1})
     async with Client(create_app(other_state)) as other:
         own = await first_cursor(other, "search_standards", SEARCH)
-        assert structured(await call(other, "search_standards", {**SEARCH, "cursor": own}))["page"]["returned"] == 1
+        assert len(listed(structured(await call(other, "search_standards", {**SEARCH, "cursor": own})))) == 1
         message = await assert_invalid(other, "search_standards", {**SEARCH, "cursor": cursor})
         assert "another catalog" in message
         await assert_invalid(other, "list_frameworks", {"limit": 1, "cursor": listing})
@@ -167,4 +172,4 @@ async def test_checksummed_cursor_with_an_impossible_position(
         )
     # The same codec with a sound position is accepted: the rejections above are about the position.
     good = codec.encode("list_frameworks", listing, {"offset": 1})
-    assert structured(await call(fixture_client, "list_frameworks", {**LIST, "cursor": good}))["page"]["returned"] == 1
+    assert len(listed(structured(await call(fixture_client, "list_frameworks", {**LIST, "cursor": good})))) == 1

@@ -32,33 +32,14 @@ from fastmcp.client.client import CallToolResult
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.types import TextContent
+from test_surface import DESIGN_TOOLS
 
 import kgfegmcp
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens
 
-TOOLS = (
-    "list_frameworks",
-    "get_framework",
-    "get_capabilities",
-    "get_framework_statistics",
-    "search_standards",
-    "get_standard",
-    "get_standard_context",
-    "compare_framework_evidence",
-    "search_learning_components",
-    "get_learning_component",
-    "get_learning_components_for_standard",
-    "get_standards_for_learning_component",
-    "get_standard_progressions",
-    "search_learning_progressions",
-    "get_learning_progression",
-    "traverse_learning_progressions",
-    "find_learning_progression_paths",
-    "read_evidence",
-    "get_workflow_instructions",
-)
+TOOLS = tuple(DESIGN_TOOLS)
 
 #: Refusals a schema can never rule out, whatever the message. Each needs knowledge of the catalog.
 TOLERATED_CODES: dict[str, str] = {

@@ -33,7 +33,7 @@ def test_the_table_names_every_version_the_sdk_serves() -> None:
 async def linking_results(client: Client[Any]) -> dict[str, ToolResult]:
     """One real result of every tool that emits resource links, plus a progression tool (canonical JSON)."""
     components = structured(await call(client, "search_learning_components", {"query": "fracoes", "limit": 2}))
-    component = components["hits"][0]["component"]["nodeId"]
+    component = components["hits"][0]["nodeId"]
     standard = {"frameworkId": EF, "statementCode": "EF06MA07"}
     requests: dict[str, dict[str, Any]] = {
         "list_frameworks": {"limit": 2},

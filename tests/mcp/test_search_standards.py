@@ -12,7 +12,7 @@ from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.services.views import package_identity
+from kgfegmcp.services.views import package_ref
 from package_factory import DAG, LC, TREE, base_graph, standard_world, state_for
 from tool_calls import call, error, error_code, structured, texts
 
@@ -25,7 +25,17 @@ async def search(client: Client[Any], **request: Any) -> dict[str, Any]:
 
 
 def codes(body: dict[str, Any]) -> list[str | None]:
-    return [hit["standard"].get("statementCode") for hit in body["hits"]]
+    return [hit.get("statementCode") for hit in body["hits"]]
+
+
+def hit_packages(body: dict[str, Any]) -> list[str]:
+    """The graph-package id of each hit: ``package`` indexes ``packages`` (absent with one package)."""
+    return [body["packages"][hit.get("package", 0)]["graphPackageId"] for hit in body["hits"]]
+
+
+def statement_roles(state: AppState) -> dict[str, str]:
+    """Source statement type → role, from the served profiles (a hit carries the source type only)."""
+    return {rule.source_type: rule.role for p in state.catalog.packages for rule in p.profile.profile.statement_types}
 
 
 def warning_codes(body: dict[str, Any]) -> list[tuple[str, str]]:
@@ -35,23 +45,41 @@ def warning_codes(body: dict[str, Any]) -> list[tuple[str, str]]:
 # -- lexical search ----------------------------------------------------------------------------
 
 
-async def test_accent_and_case_insensitive(default_client: Client[Any]) -> None:
+async def test_accent_and_case_insensitive(default_client: Client[Any], default_state: AppState) -> None:
     plain = await search(default_client, query="fracoes")
     assert plain["total"] >= 5
-    assert "fraç" in plain["hits"][0]["standard"]["description"].casefold()
-    assert sum("fraç" in hit["standard"]["description"].casefold() for hit in plain["hits"]) >= 5
+    assert "fraç" in plain["hits"][0]["description"].casefold()
+    assert sum("fraç" in hit["description"].casefold() for hit in plain["hits"]) >= 5
     for variant in ("frações", "FRAÇÕES", "Fracoes"):
         other = await search(default_client, query=variant)
         assert other["hits"] == plain["hits"] and other["total"] == plain["total"]
     first = plain["hits"][0]
-    assert first["matchType"] == "text" and first["rank"] == 1 and first["score"] > 0
-    scores = [hit["score"] for hit in plain["hits"]]
-    assert scores == sorted(scores, reverse=True)
+    # A text hit says how much of the query it covered; matchType is given for code hits only.
+    assert "matchType" not in first and first["coverage"] and first["rank"] == 1 and first["score"] > 0
+    assert_ranked_by_strata(plain["hits"], statement_roles(default_state))
+
+
+def assert_ranked_by_strata(
+    hits: list[dict[str, Any]], roles: dict[str, str], grades: frozenset[str] = frozenset()
+) -> None:
+    """Every term before some, then statements before groupings, the named grades, the phrase, then score."""
+
+    def stratum(hit: dict[str, Any]) -> tuple[bool, bool, bool, bool]:
+        in_grade = any(g in grades for g in hit.get("gradeLevels", []))
+        return (
+            hit["coverage"] == "some_terms",
+            roles[hit["statementType"]] != "standard",
+            bool(grades) and not in_grade,
+            hit["coverage"] != "phrase",
+        )
+
+    keys = [(stratum(hit), -hit["score"]) for hit in hits]
+    assert keys == sorted(keys), keys
 
 
 async def test_fixture_accent_folding(fixture_client: Client[Any]) -> None:
     body = await search(fixture_client, query="fracoes", frameworkIds=[TREE])
-    assert {hit["standard"]["nodeId"] for hit in body["hits"]} == {
+    assert {hit["nodeId"] for hit in body["hits"]} == {
         stable_uuid(TREE, "item", "NF.1"),
         stable_uuid(TREE, "item", "NF"),
     }
@@ -89,7 +117,7 @@ async def test_code_exact_and_prefix(default_client: Client[Any], default_state:
     exact = await search(default_client, query="ef05ma04", searchMode="code")
     assert codes(exact) == ["EF05MA04"] and exact["hits"][0]["matchType"] == "code_exact"
     auto = await search(default_client, query="EF05MA04")
-    assert auto["hits"][0]["standard"]["statementCode"] == "EF05MA04" and auto["hits"][0]["matchType"] == "code_exact"
+    assert auto["hits"][0]["statementCode"] == "EF05MA04" and auto["hits"][0]["matchType"] == "code_exact"
     prefix = await search(default_client, query="EF05MA", searchMode="code", codeMatch="prefix")
     runtime = default_state.catalog.resolve(EF)
     expected = sorted(i.statement_code for i in runtime.items if (i.statement_code or "").startswith("EF05MA"))
@@ -116,36 +144,39 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
     package = f"{NOTEXT}@2026-01"
     text = await search(fixture_client, query="fraction", searchMode="text", frameworkIds=[NOTEXT, TREE])
     assert warning_codes(text) == [("text_search_unavailable", package)]
-    assert {h["standard"]["graphPackageId"] for h in text["hits"]} == {f"{TREE}@2026-01"}
+    assert set(hit_packages(text)) == {f"{TREE}@2026-01"}
     auto = await search(fixture_client, query="NF.1", frameworkIds=[NOTEXT, TREE])
     assert warning_codes(auto) == [("text_search_unavailable", package)]
-    assert [(h["standard"]["graphPackageId"], h["matchType"]) for h in auto["hits"]][:2] == [
+    assert list(zip(hit_packages(auto), [h.get("matchType") for h in auto["hits"]], strict=True))[:2] == [
         (package, "code_exact"),
         (f"{TREE}@2026-01", "code_exact"),
     ]
     result = await call(fixture_client, "search_standards", {"query": "fraction", "frameworkIds": [NOTEXT, TREE]})
     summary = texts(result)[0]
     assert f"Warning text_search_unavailable ({package})" in summary
-    # Both profiles use the disclosure id "fixture" with different texts: structured and text keep both.
-    assert structured(result)["disclosures"] == [
-        {"disclosureId": "fixture", "text": NOTEXT_DISCLOSURE},
-        {"disclosureId": "fixture", "text": "Fixture data written by tests."},
+    # Both profiles use the disclosure id "fixture" (with different texts): each package names its own ids and
+    # links to where its texts are in full, so neither is lost; the texts themselves stay out of the answer.
+    body = structured(result)
+    assert [(p["graphPackageId"], p["disclosureIds"]) for p in body["packages"]] == [
+        (package, ["fixture"]),
+        (f"{TREE}@2026-01", ["fixture"]),
     ]
-    assert f"Disclosure: {NOTEXT_DISCLOSURE}" in summary
-    assert "Disclosure: Fixture data written by tests.\n" in summary + "\n"
+    for entry in body["packages"]:
+        assert f"Package {entry['graphPackageId']} ({entry['uri']}): disclosures fixture." in summary
+    assert NOTEXT_DISCLOSURE not in summary and "Fixture data written by tests." not in summary
 
 
 async def test_code_search_unavailable(fixture_client: Client[Any]) -> None:
     body = await search(fixture_client, query="NBT.1", searchMode="code", frameworkIds=[NOCODE, TREE])
     assert warning_codes(body) == [("code_search_unavailable", f"{NOCODE}@2026-01")]
-    assert codes(body) == ["NBT.1"] and body["hits"][0]["standard"]["graphPackageId"] == f"{TREE}@2026-01"
+    assert codes(body) == ["NBT.1"] and hit_packages(body) == [f"{TREE}@2026-01"]
     prefix = await search(
         fixture_client, query="NBT", searchMode="code", codeMatch="prefix", frameworkIds=[NOCODE, TREE]
     )
     assert warning_codes(prefix) == [("code_search_unavailable", f"{NOCODE}@2026-01")]
     # In auto mode the lexical index still answers (the code is part of the indexed text).
     auto = await search(fixture_client, query="count", frameworkIds=[NOCODE])
-    assert auto["total"] > 0 and {h["matchType"] for h in auto["hits"]} == {"text"}
+    assert auto["total"] > 0 and all("coverage" in h and "matchType" not in h for h in auto["hits"])
 
 
 async def test_code_prefix_unavailable(fixture_client: Client[Any]) -> None:
@@ -153,7 +184,7 @@ async def test_code_prefix_unavailable(fixture_client: Client[Any]) -> None:
         fixture_client, query="NBT", searchMode="code", codeMatch="prefix", frameworkIds=[NOPREFIX, TREE]
     )
     assert warning_codes(body) == [("code_prefix_unavailable", f"{NOPREFIX}@2026-01")]
-    assert {h["standard"]["graphPackageId"] for h in body["hits"]} == {f"{TREE}@2026-01"}
+    assert set(hit_packages(body)) == {f"{TREE}@2026-01"}
     exact = await search(fixture_client, query="NBT.1", searchMode="code", frameworkIds=[NOPREFIX])
     assert codes(exact) == ["NBT.1"] and exact["warnings"] == []
 
@@ -219,8 +250,8 @@ async def test_warnings_on_the_real_ccss_anchor_codes(default_client: Client[Any
     anchors = await search(default_client, query="CCR.R.1", searchMode="code", frameworkIds=[CCSS])
     assert codes(anchors) == ["CCR.R.1"] * 3
     assert warning_codes(anchors) == [("multiple_code_matches", package)]
-    assert len({h["standard"]["nodeId"] for h in anchors["hits"]}) == 3
-    assert len({tuple(g["sourceLabel"] for g in h["standard"]["gradeLevels"]) for h in anchors["hits"]}) == 3
+    assert len({h["nodeId"] for h in anchors["hits"]}) == 3
+    assert len({tuple(h["gradeLevels"]) for h in anchors["hits"]}) == 3
     derived = await search(default_client, query="CCR.R.1.a", searchMode="code", frameworkIds=[CCSS])
     assert codes(derived) == ["CCR.R.1"] * 3
     assert warning_codes(derived) == [("derived_parent_code_multiple", package)]
@@ -231,12 +262,14 @@ async def test_warnings_on_the_real_ccss_anchor_codes(default_client: Client[Any
 # -- filters -----------------------------------------------------------------------------------
 
 
-async def test_grade_filters_by_source_label_and_facet(default_client: Client[Any]) -> None:
+async def test_grade_filters_by_source_label_and_facet(default_client: Client[Any], default_state: AppState) -> None:
     by_label = await search(default_client, query="fracoes", gradeLevels=["5º ano"])
     by_facet = await search(default_client, query="fracoes", gradeLevels=["ef-ano-05"])
     assert by_label["hits"] == by_facet["hits"] and by_label["total"] == by_facet["total"] > 0
+    profile = default_state.catalog.resolve(EF).profile.profile
     for hit in by_label["hits"]:
-        assert any(g["sourceLabel"] == "5º ano" and g["facet"] == "ef-ano-05" for g in hit["standard"]["gradeLevels"])
+        assert "5º ano" in hit["gradeLevels"]  # the source label; its facet is the profile's
+        assert any((label := profile.grade_label(g)) and label.facet == "ef-ano-05" for g in hit["gradeLevels"])
     everything = await search(default_client, query="fracoes")
     assert by_label["total"] < everything["total"]
     both = await search(default_client, query="fracoes", gradeLevels=["5º ano", "ef-ano-06"])
@@ -244,13 +277,19 @@ async def test_grade_filters_by_source_label_and_facet(default_client: Client[An
     assert (await search(default_client, query="fracoes", gradeLevels=["Grade 5"]))["total"] == 0
 
 
-async def test_statement_type_and_subject_filters(default_client: Client[Any]) -> None:
+async def test_statement_type_and_subject_filters(default_client: Client[Any], default_state: AppState) -> None:
     source = await search(default_client, query="fracoes", statementTypes=["Objeto de conhecimento"])
     normal = await search(default_client, query="fracoes", statementTypes=["objeto-de-conhecimento"])
     assert source["hits"] == normal["hits"] and source["total"] > 0
-    assert {h["standard"]["statementType"]["sourceType"] for h in source["hits"]} == {"Objeto de conhecimento"}
+    assert {h["statementType"] for h in source["hits"]} == {"Objeto de conhecimento"}
     maths = await search(default_client, query="leitura", academicSubjects=["Matemática"])
-    assert maths["total"] > 0 and {h["standard"]["academicSubject"] for h in maths["hits"]} == {"Matemática"}
+    subjects = set()
+    for hit, package in zip(maths["hits"], hit_packages(maths), strict=True):
+        runtime = default_state.catalog.by_graph_package_id(package)
+        assert runtime is not None
+        item = next(i for i in runtime.items if i.identifier == hit["nodeId"])  # get_standard says the subject
+        subjects.add(item.academic_subject or runtime.framework.academic_subject)
+    assert maths["total"] > 0 and subjects == {"Matemática"}
     english = await search(default_client, query="reading", academicSubjects=["Matemática"])
     assert english["total"] == 0
 
@@ -261,9 +300,9 @@ async def test_fixture_filters(fixture_client: Client[Any]) -> None:
     body = await search(fixture_client, query="count", frameworkIds=[TREE], gradeLevels=["1"])
     assert codes(body) == ["NBT.1"]
     groupings = await search(fixture_client, query="number", frameworkIds=[TREE], statementTypes=["Domain"])
-    assert {h["standard"]["statementType"]["normalized"] for h in groupings["hits"]} == {"domain"}
+    assert {h["statementType"] for h in groupings["hits"]} == {"Domain"}
     standards = await search(fixture_client, query="number", frameworkIds=[TREE], statementTypes=["standard"])
-    assert {h["standard"]["statementType"]["sourceType"] for h in standards["hits"]} == {"Standard"}
+    assert {h["statementType"] for h in standards["hits"]} == {"Standard"}
     coded = await search(
         fixture_client, query="NBT", searchMode="code", codeMatch="prefix", frameworkIds=[TREE], gradeLevels=["2"]
     )
@@ -303,38 +342,45 @@ async def test_every_result_carries_identity_disclosures_and_source_terms(
     result = await call(default_client, "search_standards", {"query": "leitura reading", "limit": 100})
     body = structured(result)
     current = [p for p in default_state.catalog.packages if p.manifest.is_current]
-    assert body["packages"] == [package_identity(p).to_wire() for p in current]
-    expected_disclosures = [
-        {"disclosureId": d.disclosure_id, "text": d.text} for p in current for d in p.profile.profile.disclosures
+    # Each package once, compactly: id, links, the four files (SHA-256 prefixes) and its disclosure ids.
+    assert body["packages"] == [package_ref(p).to_wire() for p in current]
+    assert [p["disclosureIds"] for p in body["packages"]] == [
+        [d.disclosure_id for d in p.profile.profile.disclosures] for p in current
     ]
-    assert body["disclosures"] == expected_disclosures
-    listed = {p["graphPackageId"] for p in body["packages"]}
+    assert "disclosures" not in body
     english = structured(await call(default_client, "search_standards", {"query": "reading", "limit": 100}))
-    hits = [*body["hits"], *english["hits"]]
-    assert {h["standard"]["graphPackageId"].split("@")[0] for h in hits} >= {EF, CCSS}
-    for hit in hits:
-        standard = hit["standard"]
-        assert standard["graphPackageId"] in listed
-        runtime = default_state.catalog.by_graph_package_id(standard["graphPackageId"])
+    pairs = [
+        *zip(body["hits"], hit_packages(body), strict=True),
+        *zip(english["hits"], hit_packages(english), strict=True),
+    ]
+    assert {package.split("@")[0] for _, package in pairs} >= {EF, CCSS}
+    for hit, package in pairs:
+        runtime = default_state.catalog.by_graph_package_id(package)
         assert runtime is not None
+        item = next(i for i in runtime.items if i.identifier == hit["nodeId"])
         profile = runtime.profile.profile
-        assert standard["gradeLevels"], standard
-        for grade in standard["gradeLevels"]:
-            declared = profile.grade_label(grade["sourceLabel"])
-            assert declared is not None and grade["facet"] == declared.facet and grade["display"] == declared.display
-        rule = profile.statement_type(standard["statementType"]["sourceType"])
-        assert rule is not None and standard["statementType"]["normalized"] == rule.normalized
-        assert standard["uri"].startswith(
-            f"kgfegmcp://framework/{runtime.framework_id}/snapshot/{runtime.snapshot_id}/"
-        )
+        # What a citation needs, in the package's own terms: code, text, source type, source grade labels.
+        assert hit["description"] == item.description and hit.get("statementCode") == item.statement_code
+        assert hit["gradeLevels"] == list(item.grade_level) and hit["gradeLevels"], hit
+        assert all(profile.grade_label(g) is not None for g in hit["gradeLevels"])  # facets: the profile
+        assert hit["statementType"] == item.statement_type and profile.statement_type(item.statement_type)
+        assert not {"uri", "provenanceUri", "graphPackageId", "caseIdentifierUUID"} & set(hit)
+    for entry in body["packages"]:
+        assert entry["uri"] == f"kgfegmcp://framework/{entry['graphPackageId'].replace('@', '/snapshot/')}"
+        assert entry["manifestUri"] == entry["uri"] + "/manifest"
     summary = texts(result)[0]
-    for package in body["packages"]:
-        assert f"Package {package['graphPackageId']}: manifest {package['manifestUri']}" in summary
+    for entry in body["packages"]:
+        ids = ", ".join(entry["disclosureIds"])
+        assert f"Package {entry['graphPackageId']} ({entry['uri']}): disclosures {ids}." in summary
 
 
 @pytest.mark.parametrize("framework_id", [LC, EF])
 async def test_search_never_returns_learning_components(
-    framework_id: str, fixture_client: Client[Any], default_client: Client[Any], default_state: AppState
+    framework_id: str,
+    fixture_client: Client[Any],
+    default_client: Client[Any],
+    default_state: AppState,
+    fixture_state: AppState,
 ) -> None:
     client = fixture_client if framework_id == LC else default_client
     if framework_id == LC:
@@ -345,13 +391,14 @@ async def test_search_never_returns_learning_components(
     for description in components.values():
         query = " ".join(description.split()[:12])
         body = await search(client, query=query, frameworkIds=[framework_id])
-        found = {hit["standard"]["nodeId"] for hit in body["hits"]}
+        found = {hit["nodeId"] for hit in body["hits"]}
         assert not found & set(components)
-        assert all(hit["standard"]["statementType"]["role"] in ("standard", "grouping") for hit in body["hits"])
+        roles = statement_roles(default_state if framework_id == EF else fixture_state)
+        assert all(roles[hit["statementType"]] in ("standard", "grouping") for hit in body["hits"])
 
 
 async def test_dag_standard_is_returned_once(fixture_client: Client[Any]) -> None:
     body = await search(fixture_client, query="fraction number line", frameworkIds=[DAG])
-    ids = [hit["standard"]["nodeId"] for hit in body["hits"]]
+    ids = [hit["nodeId"] for hit in body["hits"]]
     assert len(ids) == len(set(ids)) == body["total"]
     assert ids[0] == stable_uuid(DAG, "item", "NF.2")

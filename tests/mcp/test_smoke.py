@@ -20,4 +20,4 @@ async def test_tools_are_listed_and_callable(default_client: Client[Any]) -> Non
     ]
     result = await default_client.call_tool("search_standards", {"request": {"query": "fracoes", "limit": 3}})
     assert result.structured_content is not None
-    assert "frações" in result.structured_content["hits"][0]["standard"]["description"].casefold()
+    assert "frações" in result.structured_content["hits"][0]["description"].casefold()

@@ -12,7 +12,7 @@ from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.resources import uris
-from kgfegmcp.services.views import package_identity
+from kgfegmcp.services.views import package_ref
 from package_factory import DAG, LC, TREE
 from tool_calls import call, error, error_code, structured, texts
 
@@ -30,7 +30,7 @@ def root_id(framework_id: str) -> str:
 
 
 def node_ids(entries: list[dict[str, Any]]) -> list[str]:
-    return [entry["node"]["nodeId"] if "node" in entry else entry["nodeId"] for entry in entries]
+    return [entry["nodeId"] for entry in entries]
 
 
 # -- get_standard ------------------------------------------------------------------------------
@@ -42,18 +42,17 @@ async def test_get_standard_by_each_key_on_default_catalog(
     by_code = structured(await call(default_client, "get_standard", {"frameworkId": EF, "statementCode": "EF05MA04"}))
     standard = by_code["standard"]
     assert standard["statementCode"] == "EF05MA04"
-    assert standard["gradeLevels"] == [
-        {"sourceLabel": "5º ano", "facet": "ef-ano-05", "display": "5º ano do Ensino Fundamental"}
-    ]
-    assert standard["statementType"] == {"sourceType": "Habilidade", "normalized": "habilidade", "role": "standard"}
+    # Source terms only: facets, displays and roles are the profile's (get_framework_statistics, …/profile).
+    assert standard["gradeLevels"] == ["5º ano"]
+    assert standard["statementType"] == "Habilidade"
+    assert standard["academicSubject"] == "Matemática" and standard["inLanguage"] == "pt-BR"
+    assert "caseIdentifierUUID" not in standard  # validation makes it equal to nodeId
     casefolded = structured(
         await call(default_client, "get_standard", {"frameworkId": EF, "statementCode": "ef05ma04"})
     )
     by_node = structured(await call(default_client, "get_standard", {"frameworkId": EF, "nodeId": standard["nodeId"]}))
     by_uuid = structured(
-        await call(
-            default_client, "get_standard", {"frameworkId": EF, "caseIdentifierUUID": standard["caseIdentifierUUID"]}
-        )
+        await call(default_client, "get_standard", {"frameworkId": EF, "caseIdentifierUUID": standard["nodeId"]})
     )
     snapshot = default_state.catalog.resolve(EF).snapshot_id
     explicit = structured(
@@ -63,26 +62,27 @@ async def test_get_standard_by_each_key_on_default_catalog(
     )
     assert by_code == casefolded == by_node == by_uuid == explicit
     runtime = default_state.catalog.resolve(EF)
-    assert by_code["package"] == package_identity(runtime).to_wire()
-    assert [d["disclosureId"] for d in by_code["disclosures"]] == [
-        d.disclosure_id for d in runtime.profile.profile.disclosures
-    ]
-    assert [p["statementType"]["sourceType"] for p in by_code["parents"]] == ["Objeto de conhecimento"]
+    assert by_code["package"] == package_ref(runtime).to_wire()
+    assert by_code["package"]["disclosureIds"] == [d.disclosure_id for d in runtime.profile.profile.disclosures]
+    assert "disclosures" not in by_code  # one short line in the text; in full in get_framework
+    assert [p["statementType"] for p in by_code["parents"]] == ["Objeto de conhecimento"]
     assert by_code["childCount"] == 0
 
 
 async def test_get_standard_result_blocks(default_client: Client[Any]) -> None:
     result = await call(default_client, "get_standard", {"frameworkId": CCSS, "statementCode": "RL.2.1"})
-    standard = structured(result)["standard"]
-    fid, sid = CCSS, standard["graphPackageId"].split("@")[1]
+    body = structured(result)
+    standard = body["standard"]
+    fid, sid = CCSS, body["package"]["graphPackageId"].split("@")[1]
     links = [block for block in result.content if isinstance(block, ResourceLink)]
-    assert [str(link.uri) for link in links] == [
-        uris.standard_uri(fid, sid, standard["nodeId"]),
-        uris.standard_provenance_uri(fid, sid, standard["nodeId"]),
-    ]
+    assert [str(link.uri) for link in links] == [standard["uri"]] == [uris.standard_uri(fid, sid, standard["nodeId"])]
+    assert standard["caseIdentifierURI"].startswith("http")  # CCSS items keep their CASE URI
     summary = texts(result)[0]
     assert summary.startswith("[RL.2.1] ")
-    assert standard["nodeId"] in summary and standard["gradeLevels"][0]["sourceLabel"] in summary
+    assert standard["nodeId"] in summary and standard["gradeLevels"][0] in summary
+    # The provenance link follows the one rule, stated where the resource link is printed.
+    assert f"Resource: {standard['uri']} (provenance: add /provenance)" in summary
+    assert f"read its disclosures {', '.join(body['package']['disclosureIds'])} at {body['package']['uri']}" in summary
 
 
 async def test_get_standard_errors(default_client: Client[Any], default_state: AppState) -> None:
@@ -137,18 +137,10 @@ async def test_get_standard_on_fixtures(fixture_client: Client[Any]) -> None:
             )
     shared = structured(await call(fixture_client, "get_standard", {"frameworkId": DAG, "statementCode": "NF.2"}))
     assert [p["nodeId"] for p in shared["parents"]] == [item_id(DAG, "NBT"), item_id(DAG, "NF")]
-    assert [g["sourceLabel"] for g in shared["standard"]["gradeLevels"]] == ["2", "3"]
-    assert [g["facet"] for g in shared["standard"]["gradeLevels"]] == ["grade-2", "grade-3"]
+    assert shared["standard"]["gradeLevels"] == ["2", "3"]
     top = structured(await call(fixture_client, "get_standard", {"frameworkId": TREE, "nodeId": item_id(TREE, "NBT")}))
-    assert top["parents"] == [
-        {
-            "graphPackageId": f"{TREE}@2026-01",
-            "nodeId": root_id(TREE),
-            "name": f"Fixture framework {TREE}",
-            "uri": uris.snapshot_uri(TREE, "2026-01"),
-            "kind": "framework",
-        }
-    ]
+    assert top["parents"] == [{"nodeId": root_id(TREE), "name": f"Fixture framework {TREE}", "kind": "framework"}]
+    assert top["package"]["uri"] == uris.snapshot_uri(TREE, "2026-01")  # the root's resource
     assert top["childCount"] == 2
 
 
@@ -159,14 +151,15 @@ async def test_standard_tools_route_packages_like_every_tool(fixture_client: Cli
         chosen = structured(
             await call(fixture_client, tool, {"frameworkId": TWIN, "snapshotId": "2026-02", "statementCode": "NBT.1"})
         )
-        assert chosen["standard"]["graphPackageId"] == f"{TWIN}@2026-02"
+        assert chosen["package"]["graphPackageId"] == f"{TWIN}@2026-02"
         assert await error_code(
             fixture_client, tool, {"frameworkId": TREE, "snapshotId": "1999-01", "nodeId": "x"}
         ) == ("framework_not_found")
         old = structured(
             await call(fixture_client, tool, {"frameworkId": TREE, "snapshotId": "2025-01", "statementCode": "NF.1"})
         )
-        assert old["standard"]["graphPackageId"] == f"{TREE}@2025-01" and old["standard"]["isCurrent"] is True
+        # isCurrent appears only as false (an item the source retires); this one is current.
+        assert old["package"]["graphPackageId"] == f"{TREE}@2025-01" and "isCurrent" not in old["standard"]
 
 
 async def test_statement_code_lookup_needs_the_capability(fixture_client: Client[Any]) -> None:
@@ -189,12 +182,14 @@ async def test_context_of_a_multi_parent_standard(fixture_client: Client[Any], f
     nbt, nf, shared, root = item_id(DAG, "NBT"), item_id(DAG, "NF"), item_id(DAG, "NF.2"), root_id(DAG)
     assert node_ids(body["parents"]) == [nbt, nf]
     assert body["children"] == []
-    assert [(a["depth"], a["node"]["nodeId"]) for a in body["ancestors"]] == [(1, nbt), (1, nf), (2, root)]
+    # Each node once: the parents (depth 1) are not repeated among the ancestors.
+    assert [(a["depth"], a["nodeId"]) for a in body["ancestors"]] == [(2, root)]
+    assert body["ancestors"][0]["kind"] == "framework"
     assert body["rootPaths"] == [{"nodeIds": [root, nbt, shared]}, {"nodeIds": [root, nf, shared]}]
     assert body["ancestorsComplete"] and body["descendantsComplete"] and body["rootPathsComplete"]
     assert body["truncated"] is False and body["truncationReasons"] == []
-    assert body["package"] == package_identity(fixture_state.catalog.resolve(DAG)).to_wire()
-    assert body["disclosures"] == [{"disclosureId": "fixture", "text": "Fixture data written by tests."}]
+    assert body["package"] == package_ref(fixture_state.catalog.resolve(DAG)).to_wire()
+    assert body["package"]["disclosureIds"] == ["fixture"]
     summary = texts(result)[0]
     assert "Root paths: 2 (complete: True)." in summary
     assert f"Path 1: {root} > {nbt} > {shared}" in summary
@@ -205,24 +200,18 @@ async def test_context_depth_bounds(fixture_client: Client[Any]) -> None:
     nbt = item_id(DAG, "NBT")
     request = {"frameworkId": DAG, "nodeId": nbt}
     one = structured(await call(fixture_client, "get_standard_context", request))
-    assert [
-        (d["depth"], d["node"]["statementCode"] if "statementCode" in d["node"] else d["node"]["nodeId"])
-        for d in one["descendants"]
-    ] == [
-        (1, item_id(DAG, "NBT.A")),
-        (1, "NBT.1"),
-        (1, "NF.2"),
-    ]
-    assert [c["nodeId"] for c in one["children"]] == [d["node"]["nodeId"] for d in one["descendants"]]
+    assert [c.get("statementCode", c["nodeId"]) for c in one["children"]] == [item_id(DAG, "NBT.A"), "NBT.1", "NF.2"]
+    assert one["descendants"] == []  # depth 1 is the children, listed once
     two = structured(await call(fixture_client, "get_standard_context", {**request, "childDepth": 2}))
-    assert [d["depth"] for d in two["descendants"]] == [1, 1, 1, 2, 2]
+    assert two["children"] == one["children"]
+    assert [d["depth"] for d in two["descendants"]] == [2, 2]
     none = structured(
         await call(fixture_client, "get_standard_context", {**request, "childDepth": 0, "ancestorDepth": 0})
     )
     assert none["ancestors"] == [] and none["descendants"] == []
     assert none["ancestorsComplete"] and none["descendantsComplete"]
     assert none["rootPaths"] == [{"nodeIds": [root_id(DAG), nbt]}]
-    assert [c["nodeId"] for c in none["children"]] == [d["node"]["nodeId"] for d in one["descendants"]]
+    assert none["children"] == one["children"]
 
 
 async def test_context_truncation_reasons_on_the_dag(fixture_client: Client[Any]) -> None:
@@ -246,10 +235,11 @@ async def test_context_truncation_reasons_on_the_dag(fixture_client: Client[Any]
 
     nodes = structured(await call(fixture_client, "get_standard_context", {**request, "maxNodes": 2}))
     assert nodes["truncationReasons"] == ["max_nodes"]
-    assert len(nodes["ancestors"]) == 2 and nodes["ancestorsComplete"] is False
+    # The walk met the two parents (listed as parents) and stopped before the root.
+    assert len(nodes["parents"]) == 2 and nodes["ancestors"] == [] and nodes["ancestorsComplete"] is False
     assert nodes["rootPathsComplete"] is True
     fits = structured(await call(fixture_client, "get_standard_context", {**request, "maxNodes": 3}))
-    assert fits["truncated"] is False and len(fits["ancestors"]) == 3
+    assert fits["truncated"] is False and len(fits["ancestors"]) == 1
 
     result = await call(fixture_client, "get_standard_context", {**request, "maxNodes": 1, "maxPaths": 1})
     both = structured(result)
@@ -276,8 +266,9 @@ async def test_context_truncation_on_a_bncc_habilidade_with_six_parents(default_
     )
     assert occurrences["truncationReasons"] == ["max_path_node_occurrences"]
     assert occurrences["rootPaths"] == full["rootPaths"][:2]
-    nodes = structured(await call(default_client, "get_standard_context", {**request, "maxNodes": 3}))
-    assert nodes["truncationReasons"] == ["max_nodes"] and nodes["ancestors"] == full["ancestors"][:3]
+    nodes = structured(await call(default_client, "get_standard_context", {**request, "maxNodes": 8}))
+    # The walk's first 6 nodes are the parents; the next 2 are the first ancestors beyond them.
+    assert nodes["truncationReasons"] == ["max_nodes"] and nodes["ancestors"] == full["ancestors"][:2]
 
 
 def context_ids(body: dict[str, Any]) -> set[str]:
@@ -310,4 +301,4 @@ async def test_context_never_contains_learning_components(
     below = structured(
         await call(default_client, "get_standard_context", {"frameworkId": EF, "nodeId": parent, "childDepth": 64})
     )
-    assert below["descendants"] and not context_ids(below) & ef_components
+    assert below["children"] and not context_ids(below) & ef_components

@@ -1,7 +1,7 @@
 """Golden files pin the exact bytes of two renderings; oversized renderings fail whole, never clipped.
 
 Regenerate the golden files after an intended configuration change with
-``KGFEGMCP_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/prompts -k golden`` and review the diff.
+``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/prompts -k golden`` and review the diff.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ async def test_golden_renderings(default_client: Client[Any], filename: str) -> 
     result = await default_client.get_prompt(workflow, arguments)
     rendered = result.messages[0].content.text.encode("utf-8")
     path = GOLDEN / filename
-    if os.environ.get("KGFEGMCP_UPDATE_GOLDEN") == "1":
+    if os.environ.get("UPDATE_GOLDEN") == "1":
         path.write_bytes(rendered)
     assert rendered == path.read_bytes()
     # The tool serves the same bytes for the same arguments.

@@ -97,8 +97,37 @@ def _uris_in(value: Any, found: set[str]) -> None:
             _uris_in(item, found)
 
 
+def _package_uris(body: dict[str, Any]) -> list[str]:
+    """The package links an answer gives (one per package it names)."""
+    found = [body["package"]["uri"]] if isinstance(body.get("package"), dict) else []
+    found += [p["uri"] for p in body.get("packages", [])]
+    for section in body.get("frameworks", []):
+        found.append(section["package"]["uri"] if "package" in section else section["uri"])
+    return found
+
+
+def _rule_uris(value: Any, base: str, found: set[str]) -> None:
+    """The entity links the URI rule builds from the ids an answer holds (its package's uri + kind + id)."""
+    if isinstance(value, dict):
+        if "nodeId" in value and "statementType" in value:
+            found.update({f"{base}/standard/{value['nodeId']}", f"{base}/standard/{value['nodeId']}/provenance"})
+        if "nodeId" in value and "supportsCount" in value:
+            component = f"{base}/learning-component/{value['nodeId']}"
+            found.update({component, f"{component}/provenance"})
+        if "relationshipId" in value and ("linkType" in value or "to" in value):
+            found.add(f"{base}/learning-progression/{value['relationshipId']}")
+        if "relationshipId" in value:
+            found.add(f"{base}/relationship/{value['relationshipId']}")
+        for item in value.values():
+            _rule_uris(item, base, found)
+    elif isinstance(value, list):
+        for item in value:
+            _rule_uris(item, base, found)
+
+
 async def test_every_uri_a_tool_returns_resolves(default_client: Client[Any], default_state: AppState) -> None:
-    """Resource links and every kgfegmcp:// URI inside structured content open under the shipped rights."""
+    """Resource links, every kgfegmcp:// URI inside structured content, and every link the URI rule builds
+    from the ids an answer holds, open under the shipped rights."""
     runtime = default_state.catalog.resolve(EF)
     component = runtime.components[0].identifier
     link = next(r for r in runtime.relationships if r.label == BUILDS_TOWARDS)
@@ -127,19 +156,34 @@ async def test_every_uri_a_tool_returns_resolves(default_client: Client[Any], de
         ),
     ]
     links = 0
+    built = 0
     for tool, request in requests:
         result = await default_client.call_tool(tool, {"request": request}, raise_on_error=False)
         assert not result.is_error, (tool, result.content)
+        body = result.structured_content
+        assert isinstance(body, dict)
         found: set[str] = set()
-        _uris_in(result.structured_content, found)
+        _uris_in(body, found)
         for block in result.content:
             if isinstance(block, ResourceLink):
                 links += 1
                 found.add(str(block.uri))
         assert found, tool
+        packages = _package_uris(body)
+        if len(packages) == 1:  # multi-package answers: the rule is applied per package below for search
+            rule: set[str] = set()
+            _rule_uris(body, packages[0], rule)
+            built += len(rule - found)
+            found |= rule
+        elif tool == "search_standards":
+            for hit in body["hits"]:
+                found.add(f"{packages[hit.get('package', 0)]}/standard/{hit['nodeId']}")
         for uri in sorted(found):
             assert await outcome(default_client, uri) == "ok", (tool, uri)
-    assert links >= 9  # get_framework, get_standard, get_standard_context and search_standards cite evidence
+    # get_framework (manifest), get_standard, get_standard_context, get_learning_component and
+    # get_learning_components_for_standard cite their evidence as resource links; every other entity
+    # is reached by the URI rule from the ids the answers hold.
+    assert links >= 5 and built >= 50
 
 
 async def test_read_evidence_over_a_real_provenance_document(

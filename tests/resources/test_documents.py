@@ -315,4 +315,10 @@ async def test_links_in_tool_results_resolve(matrix_client: Client[Any]) -> None
             if isinstance(block, ResourceLink):
                 seen += 1
                 assert await outcome(matrix_client, str(block.uri)) == "ok", (tool, block.uri)
-    assert seen >= 6
+        if tool == "search_standards":  # hits cite by node id; the package link + /standard/<nodeId> opens
+            body = result.structured_content
+            assert isinstance(body, dict) and body["hits"]
+            for hit in body["hits"]:
+                uri = f"{body['packages'][hit.get('package', 0)]['uri']}/standard/{hit['nodeId']}"
+                assert await outcome(matrix_client, uri) == "ok", uri
+    assert seen == 3  # the manifest, and the standard of get_standard and of get_standard_context

@@ -221,7 +221,7 @@ def test_manifest_source_rights_and_snapshot(
     assert manifest["source"]["version"] == versao["data_version"]
     published = {c["file"]: c["value"] for c in manifest["source"]["upstreamChecksums"]}
     assert {k: published[k] for k in versao["checksums_sha256"]} == versao["checksums_sha256"]
-    profile = ProfileRepository(profiles_root).load(framework, "2.0").profile
+    profile = ProfileRepository(profiles_root).load(framework, "2.1").profile
     assert manifest["rights"] == profile.default_rights.to_wire()
     assert manifest["rights"]["reviewStatus"] == "provisional_operator_approved"
     assert manifest["rights"]["allowBulkResource"] is False

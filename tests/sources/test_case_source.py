@@ -226,7 +226,7 @@ def test_undeclared_item_types_fail_and_a_framework_profile_fixes_them(tmp_path:
     assert f"config/profiles/{FRAMEWORK}/1.0.json" in message
     local_profiles = tmp_path / "profiles"
     shutil.copytree(profiles_root, local_profiles)
-    generic = json.loads((profiles_root / "case-generic" / "2.0.json").read_text(encoding="utf-8"))
+    generic = json.loads((profiles_root / "case-generic" / "2.1.json").read_text(encoding="utf-8"))
     generic.update(profileId=FRAMEWORK, version="1.0")
     generic["statementTypes"].append({"sourceType": "Widget", "normalized": "widget", "role": "standard"})
     generic["gradeLabels"].append({"sourceLabel": "Year 7", "facet": "year-07", "display": "Year 7", "order": 99})

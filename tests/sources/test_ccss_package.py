@@ -64,7 +64,7 @@ def test_codes_repeat_only_for_anchor_standards(view: PackageView, profiles_root
     assert repeated and all(code.startswith("CCR.") for code in repeated)
     assert codes["CCR.R.1"] == 3
     assert sum(codes.values()) == 344
-    policy = ProfileRepository(profiles_root).load("us-ccss-ela-literacy", "2.0").profile.code_policy
+    policy = ProfileRepository(profiles_root).load("us-ccss-ela-literacy", "2.1").profile.code_policy
     assert policy.unique is False and policy.exact_search and policy.prefix_search
     assert all(re.fullmatch(policy.pattern or "", code) for code in codes)
     assert view.manifest["capabilities"]["exactCodeSearch"] and view.manifest["capabilities"]["prefixCodeSearch"]

@@ -149,7 +149,7 @@ def continuation_block(tool: str, request: BaseModel, next_cursor: str | None) -
     wire = request.model_dump(mode="json", by_alias=True, exclude_defaults=True, exclude={"cursor"})
     wire["cursor"] = next_cursor
     body = {"continuationTool": tool, "nextRequest": {"request": wire}}
-    return text_block("Continue with:\n" + json.dumps(body, ensure_ascii=False, sort_keys=True))
+    return text_block("Continue with:\n" + json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
 
 
 def summary_result(

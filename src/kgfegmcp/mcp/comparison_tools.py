@@ -13,6 +13,7 @@ from kgfegmcp.services.requests import CompareFrameworkEvidenceRequest
 @tool_boundary
 def compare_framework_evidence(request: CompareFrameworkEvidenceRequest, ctx: Context) -> ToolResult:
     """Retrieve candidate standards independently in 2 to 8 frameworks (maxMatchesPerFramework each), each with
-    its parent chain and provenance link, for review. Asserts no alignment, equivalence or score across them."""
+    its parent chain (node ids; each context node described once per framework), for review. Asserts no
+    alignment, equivalence or score across them."""
     result = app_state(ctx).comparison.compare_framework_evidence(request)
     return summary_result(result.to_wire(), evidence_text.compare_framework_evidence(result))

@@ -27,17 +27,14 @@ def search_learning_components(request: SearchLearningComponentsRequest, ctx: Co
 def get_learning_component(request: GetLearningComponentRequest, ctx: Context) -> ToolResult:
     """One exact learning component by frameworkId and nodeId, with the ids of its supports links."""
     result = app_state(ctx).components.get_learning_component(request)
-    links = [
-        link_block(result.component.uri, "learning component"),
-        link_block(result.component.provenance_uri, "learning component provenance"),
-    ]
-    return summary_result(result.to_wire(), evidence_text.get_learning_component(result), [*links])
+    link = link_block(result.component.uri, "learning component")
+    return summary_result(result.to_wire(), evidence_text.get_learning_component(result), [link])
 
 
 @tool_boundary
 def get_learning_components_for_standard(request: GetLearningComponentsForStandardRequest, ctx: Context) -> ToolResult:
     """The learning components supporting one standard: each supports relationship id, supportConfidence,
-    and the links to cite it and open its evidence (also printed in the text)."""
+    and the links to cite it and open its evidence (printed in the text)."""
     result = app_state(ctx).components.get_learning_components_for_standard(request)
     standard = result.standard
     links = [link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}")]
@@ -48,5 +45,4 @@ def get_learning_components_for_standard(request: GetLearningComponentsForStanda
 def get_standards_for_learning_component(request: GetStandardsForLearningComponentRequest, ctx: Context) -> ToolResult:
     """The standards one learning component supports, with their local grade labels and statement types."""
     result = app_state(ctx).components.get_standards_for_learning_component(request)
-    links = [link_block(result.component.uri, "learning component")]
-    return summary_result(result.to_wire(), evidence_text.get_standards_for_learning_component(result), [*links])
+    return summary_result(result.to_wire(), evidence_text.get_standards_for_learning_component(result))

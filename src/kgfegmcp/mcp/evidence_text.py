@@ -1,28 +1,36 @@
 """Deterministic text summaries for the learning-component and comparison tools.
 
 For hosts that pass only text to the model: each summary restates the structured evidence (ids,
-confidences, citation links, warnings, disclosures) and adds no claim the structured content lacks.
+confidences, citation links, warnings, attributions, disclosure ids) and adds no claim the structured
+content lacks. Links are built from the package link by the one URI rule of compact answers.
 """
 
 from __future__ import annotations
 
-from kgfegmcp.mcp.text import disclosure_lines, package_lines, standard_line, warning_lines
-from kgfegmcp.services.comparison import ComparisonResult
+from collections.abc import Sequence
+
+from kgfegmcp.mcp.text import clipped, package_lines, standard_line, warning_lines
+from kgfegmcp.services.comparison import ComparisonResult, ContextNodeView
 from kgfegmcp.services.components import (
+    ComponentAttribution,
     ComponentsForStandardResult,
     LearningComponentDetail,
-    LearningComponentView,
+    LearningComponentRecord,
     SearchLearningComponentsResult,
     StandardsForComponentResult,
 )
-from kgfegmcp.services.views import DisclosureView, PackageIdentity
+from kgfegmcp.services.views import PackageRef, entity_uri
+
+#: Characters of each context node's text in a comparison summary (whole in contextNodes).
+CONTEXT_CHARS = 40
 
 
-def _component(component: LearningComponentView) -> str:
+def _component(component: LearningComponentRecord, package: str | None = None) -> str:
     subject = f"{component.academic_subject}; " if component.academic_subject else ""
+    where = f"; {package}" if package else ""
     return (
         f"{component.description} (learning component; {subject}nodeId {component.node_id}; "
-        f"{component.graph_package_id}; supports {component.supports_count} standard(s))"
+        f"supports {component.supports_count} standard(s){where})"
     )
 
 
@@ -30,17 +38,32 @@ def _confidence(value: float | None) -> str:
     return "not stated" if value is None else f"{value:g}"
 
 
-def _shown(returned: int, omitted: int) -> str:
+def _shown(returned: int, total: int) -> str:
+    omitted = total - returned
     return f"{returned} shown" + (f", {omitted} omitted by the limit." if omitted else ".")
 
 
-def _single_package_tail(nature: str, package: PackageIdentity, disclosures: list[DisclosureView]) -> list[str]:
-    """What every one-package component answer ends with: its nature, package identity and disclosures."""
-    return [nature, *package_lines([package]), *disclosure_lines(disclosures)]
+def _attribution_lines(attributions: Sequence[ComponentAttribution]) -> list[str]:
+    """Who authored and licensed the components, each distinct attribution once."""
+    lines = []
+    for index, a in enumerate(attributions):
+        parts = [
+            f"provider {a.provider or a.author}" if a.provider or a.author else "",
+            f"licence: {a.license.rstrip('.')}" if a.license else "",
+            f"attribution: {a.attribution_statement.rstrip('.')}" if a.attribution_statement else "",
+        ]
+        label = "Components" if len(attributions) == 1 else f"Components [attribution {index}]"
+        lines.append(f"{label}: " + "; ".join(p for p in parts if p) + ".")
+    return lines
+
+
+def _tail(nature: str, attributions: Sequence[ComponentAttribution], packages: Sequence[PackageRef]) -> list[str]:
+    """What every component answer ends with: its nature, attributions, packages and disclosure ids."""
+    return [nature, *_attribution_lines(attributions), *package_lines(packages)]
 
 
 def search_learning_components(result: SearchLearningComponentsResult) -> str:
-    """Ranked component hits with their resource links."""
+    """Ranked component hits (their links: the package link + /learning-component/<nodeId>)."""
     first = result.hits[0].rank if result.hits else 0
     last = result.hits[-1].rank if result.hits else 0
     lines = [
@@ -50,55 +73,47 @@ def search_learning_components(result: SearchLearningComponentsResult) -> str:
     if not result.total:
         lines.append("A zero-result page means only that this lexical expression did not match these packages.")
     for hit in result.hits:
-        lines.append(f"{hit.rank}. {_component(hit.component)}")
-        lines.append(f"   Resource: {hit.component.uri}; provenance: {hit.component.provenance_uri}")
-    lines.append(result.nature)
+        package = result.packages[hit.package].graph_package_id if hit.package is not None else None
+        lines.append(f"{hit.rank}. {_component(hit, package)}")
+    lines.append("A component's resource is its package link + /learning-component/<nodeId>.")
     lines += warning_lines(result.warnings)
-    lines += package_lines(result.packages)
-    lines += disclosure_lines(result.disclosures)
+    lines += _tail(result.nature, result.attributions, result.packages)
     return "\n".join(lines)
 
 
 def get_learning_component(result: LearningComponentDetail) -> str:
-    """One component, its links and the ids of its supports relationships."""
+    """One component, its link and the ids of its supports relationships."""
     component = result.component
-    lines = [
-        _component(component),
-        f"Resource: {component.uri}",
-        f"Provenance: {component.provenance_uri}",
-    ]
-    if component.provider or component.author:
-        lines.append(f"Provider: {component.provider or component.author}")
-    if component.license:
-        lines.append(f"Licence: {component.license}")
-    if component.attribution_statement:
-        lines.append(f"Attribution: {component.attribution_statement}")
+    lines = [_component(component), f"Resource: {component.uri} (provenance: add /provenance)"]
+    if component.tags:
+        lines.append(f"Tags: {', '.join(component.tags)}")
     for support in result.supports:
         lines.append(
             f"Supports standard nodeId {support.standard_node_id} via relationship {support.relationship_id} "
-            f"(supportConfidence {_confidence(support.support_confidence)}; {support.relationship_uri})"
+            f"(supportConfidence {_confidence(support.support_confidence)})"
         )
-    lines += _single_package_tail(result.nature, result.package, result.disclosures)
+    lines += _tail(result.nature, result.attributions, [result.package])
     return "\n".join(lines)
 
 
 def get_learning_components_for_standard(result: ComponentsForStandardResult) -> str:
-    """Each supports link into the standard, with every citation link printed."""
+    """Each supports link into the standard, with the links to cite it and open its evidence."""
+    base = result.package.uri
     lines = [
         f"Standard: {standard_line(result.standard)}",
-        f"{result.total} learning component(s) support this standard; {_shown(result.returned, result.omitted)}",
+        f"Standard link: {result.standard.uri}",
+        f"{result.total} learning component(s) support this standard; {_shown(len(result.supports), result.total)}",
     ]
     for index, support in enumerate(result.supports, start=1):
         lines += [
             f"{index}. {_component(support.component)}",
             f"   supports relationship {support.relationship_id}; "
             f"supportConfidence {_confidence(support.support_confidence)}",
-            f"   relationship: {support.relationship_uri}",
-            f"   component: {support.component_uri}",
-            f"   component provenance: {support.component_provenance_uri}",
-            f"   standard: {support.standard_uri}",
+            f"   relationship: {entity_uri(base, 'relationship', support.relationship_id)}",
+            f"   component: {entity_uri(base, 'learning-component', support.component.node_id)}",
         ]
-    lines += _single_package_tail(result.nature, result.package, result.disclosures)
+    lines.append("A component's provenance is its link + /provenance; a relationship's is inside its document.")
+    lines += _tail(result.nature, result.attributions, [result.package])
     return "\n".join(lines)
 
 
@@ -106,46 +121,47 @@ def get_standards_for_learning_component(result: StandardsForComponentResult) ->
     """The standards a component supports, in their own grade labels and statement types."""
     lines = [
         f"Learning component: {_component(result.component)}",
-        f"It supports {result.total} standard(s); {_shown(result.returned, result.omitted)}",
+        f"It supports {result.total} standard(s); {_shown(len(result.standards), result.total)}",
     ]
     for index, support in enumerate(result.standards, start=1):
         lines += [
             f"{index}. {standard_line(support.standard)}",
             f"   supports relationship {support.relationship_id}; "
             f"supportConfidence {_confidence(support.support_confidence)}",
-            f"   relationship: {support.relationship_uri}",
-            f"   standard: {support.standard_uri}; provenance: {support.standard.provenance_uri}",
         ]
-    lines += _single_package_tail(result.nature, result.package, result.disclosures)
+    lines.append("Links: the package link + /standard/<nodeId>, /relationship/<id>, /learning-component/<nodeId>.")
+    lines += _tail(result.nature, result.attributions, [result.package])
     return "\n".join(lines)
 
 
+def _context_text(node: ContextNodeView) -> str:
+    code = f"[{node.statement_code}] " if node.statement_code else ""
+    return code + clipped(node.description, CONTEXT_CHARS)
+
+
 def compare_framework_evidence(result: ComparisonResult) -> str:
-    """Per-framework candidates with context and provenance; the review notice comes first."""
+    """Per-framework candidates with their context; the review notice comes first."""
     lines = [
         f"Comparison evidence for {result.query!r} ({result.search_mode}); at most "
         f"{result.max_matches_per_framework} candidate(s) per framework, retrieved independently.",
         result.review_notice,
     ]
     for section in result.frameworks:
+        package = section.package.graph_package_id
         grades = f"; grades {', '.join(section.grade_levels)}" if section.grade_levels else ""
-        lines.append(
-            f"== {section.graph_package_id}{grades}: {section.total_matches} match(es), {section.returned} shown"
-        )
+        nodes = {node.node_id: node for node in section.context_nodes}
+        lines.append(f"== {package}{grades}: {section.total_matches} match(es), {len(section.candidates)} shown")
         for candidate in section.candidates:
-            context = " > ".join(
-                (f"[{node.statement_code}] " if node.statement_code else "") + node.description
-                for node in candidate.context
-            )
+            # The framework root heads every chain: name it once per section, not per candidate.
+            chain = [nodes[n] for n in candidate.context if nodes[n].kind != "framework"]
             lines.append(f"{candidate.rank}. {standard_line(candidate.standard)} [{candidate.match_type}]")
             lines.append(
-                f"   context: {context or 'none'}"
+                "   under: "
+                + (" > ".join(_context_text(node) for node in chain) or "the framework root")
                 + ("" if candidate.context_complete else f" (+{candidate.other_parent_chains} other parent chain(s))")
             )
-            lines.append(f"   resource: {candidate.standard.uri}; provenance: {candidate.provenance_uri}")
             if candidate.unresolved_references:
                 lines.append(f"   unresolved references concerning it: {candidate.unresolved_references}")
-        lines += warning_lines(section.warnings)
-        lines += package_lines([section.package])
-        lines += disclosure_lines(section.disclosures)
+        lines += warning_lines(section.warnings, package)
+    lines += package_lines([section.package for section in result.frameworks])
     return "\n".join(lines)

@@ -35,8 +35,8 @@ def search_learning_progressions(request: SearchLearningProgressionsRequest, ctx
 
 @tool_boundary
 def get_learning_progression(request: GetLearningProgressionRequest, ctx: Context) -> ToolResult:
-    """One exact stored progression link by its relationship id (progressionId), with both standards and
-    citation links. The text is the complete result as JSON."""
+    """One exact stored progression link by its relationship id (progressionId), with both standards; its
+    links are the package uri + /learning-progression/<id> or /relationship/<id>. The text is the complete JSON."""
     return canonical_result(app_state(ctx).progressions.get_learning_progression(request).to_wire())
 
 

@@ -1,7 +1,8 @@
 """The public tool reference (docs/tools.md), rendered from the registered surface itself.
 
 Names, order, descriptions and request fields come from ``register.TOOLS`` and each handler's request
-model, so the page cannot drift from the code; a test compares the committed page with this output.
+model, result fields from each tool's result model (:data:`RESULTS`), so the page cannot drift from the
+code; a test compares the committed page with this output.
 """
 
 from __future__ import annotations
@@ -14,6 +15,86 @@ from typing import Any
 from pydantic import BaseModel
 
 from kgfegmcp.mcp.register import PROMPTS, RESOURCES, TOOLS
+from kgfegmcp.services.comparison import ComparisonResult
+from kgfegmcp.services.components import (
+    ComponentsForStandardResult,
+    LearningComponentDetail,
+    SearchLearningComponentsResult,
+    StandardsForComponentResult,
+)
+from kgfegmcp.services.evidence import ReadEvidenceResult
+from kgfegmcp.services.frameworks import CapabilitiesResult, FrameworkDetail, ListFrameworksResult, StatisticsResult
+from kgfegmcp.services.progression_views import (
+    LearningProgressionResult,
+    PathsResult,
+    SearchProgressionsResult,
+    StandardProgressionsResult,
+    TraversalResult,
+)
+from kgfegmcp.services.prompts import WorkflowInstructionsResult
+from kgfegmcp.services.standards import SearchStandardsResult, StandardContextResult, StandardDetail
+
+#: Tool name → the model of its ``structuredContent`` (every registered tool has one).
+RESULTS: dict[str, type[BaseModel]] = {
+    "list_frameworks": ListFrameworksResult,
+    "get_framework": FrameworkDetail,
+    "get_capabilities": CapabilitiesResult,
+    "get_framework_statistics": StatisticsResult,
+    "search_standards": SearchStandardsResult,
+    "get_standard": StandardDetail,
+    "get_standard_context": StandardContextResult,
+    "compare_framework_evidence": ComparisonResult,
+    "search_learning_components": SearchLearningComponentsResult,
+    "get_learning_component": LearningComponentDetail,
+    "get_learning_components_for_standard": ComponentsForStandardResult,
+    "get_standards_for_learning_component": StandardsForComponentResult,
+    "get_standard_progressions": StandardProgressionsResult,
+    "search_learning_progressions": SearchProgressionsResult,
+    "get_learning_progression": LearningProgressionResult,
+    "traverse_learning_progressions": TraversalResult,
+    "find_learning_progression_paths": PathsResult,
+    "read_evidence": ReadEvidenceResult,
+    "get_workflow_instructions": WorkflowInstructionsResult,
+}
+
+RESULTS_SECTION = """## Results
+
+Every tool answers with `structuredContent` (its fields are listed under each tool above) and text.
+The progression tools, `read_evidence` and `get_workflow_instructions` give the complete canonical JSON
+of that content as their text; every other tool gives a short deterministic summary (catalog and search
+pages add the `Continue with:` block). Clients of protocol versions before 2025-06-18 get no
+`structuredContent` and no `resource_link` blocks, but the canonical JSON as one more text block, so the
+text carries every citation field in every era. Answers are compact, because a host pays for every byte:
+each value is said once, and what an answer leaves out is one link or one call away.
+
+- **Each package once.** An answer names every package it drew from once: `package` (one package) or
+  `packages` (several; a record's `package` is its index there, left out when there is one). A package
+  entry is `graphPackageId` (`<frameworkId>@<snapshotId>`), `uri` (the package resource: its disclosures
+  in full, rights, every artifact with its SHA-256), `manifestUri`, `builtFrom` (the four files the answer
+  was built from: the nodes, relationships and entityProvenance artifacts by a 12-digit SHA-256 prefix,
+  and the bound profile as `<profileId> <version> <prefix>`; the manifest holds the full values) and
+  `disclosureIds`. `list_frameworks`, `get_framework` and `get_capabilities` entries are package entries.
+- **Disclosures once, short.** The text names each package's disclosure ids and the link to read them in
+  full, in one sentence; the full texts are in `get_framework` and the package resource, not in answers.
+- **One URI rule.** Records carry ids, not addresses: a standard is at `<uri>/standard/<nodeId>`, a
+  learning component at `<uri>/learning-component/<nodeId>`, a relationship at `<uri>/relationship/<id>`,
+  a stored progression link at `<uri>/learning-progression/<id>`; an entity's provenance is its address +
+  `/provenance`; the unresolved report is `<uri>/unresolved`. The standard or component an answer is
+  about carries its own `uri` (and a `resource_link` to it).
+- **Standard records** hold what a citation needs, in the package's own terms: `nodeId`, `statementCode`,
+  `statementType` (the source type), `gradeLevels` (the source labels) and `description`; `isCurrent`
+  appears (as `false`) only for an item the source retires. A search hit is such a record with its
+  `rank`, `score` and `coverage` (text hits) or `matchType` (code hits). The search summary shows each
+  hit's code, grade labels and the start of its text (and its nodeId where the code cannot select it).
+- **Progression results** list every standard once (`standards`; a traversal's `nodes`, each with its
+  `depth`) and refer to them by node id: a link is `relationshipId`, `linkType`, `sourceNodeId`,
+  `targetNodeId`; a traversal lists each followed link under the node it was followed from (`followed`:
+  `relationshipId`, `linkType`, `to`, and `direction` only when it ran both ways).
+- **Learning-component answers** say who authored and licensed the components once (`attributions`; a
+  component's `attribution` is its index there).
+
+What records leave out, and where it is:
+"""
 
 HEADER = (
     "# Tools, resources and prompts\n\n"
@@ -90,6 +171,82 @@ def _branch_rows(schema: dict[str, Any]) -> list[str]:
     return ["Each workflow takes only its own fields:\n", *rows, ""]
 
 
+#: What compact records leave out, and where a client finds it (rendered as a table).
+LEFT_OUT: tuple[tuple[str, str], ...] = (
+    (
+        "`caseIdentifierUUID`",
+        "equal to `nodeId` for every item (validation refuses a package where it is not); selectors still accept it",
+    ),
+    (
+        "grade `facet` and `display`; statement-type `normalized` and `role`",
+        "the profile resource (`<uri>/profile`, public), `get_framework_statistics`, the standard resource",
+    ),
+    (
+        "`academicSubject`, `inLanguage`, `notes`, `caseIdentifierURI`",
+        "`get_standard`; the standard resource",
+    ),
+    (
+        "`epistemicStatus` (`source_asserted` for standards text)",
+        "the standard resource (document and `_meta`)",
+    ),
+    (
+        "`graphPackageId` per record; `frameworkId`, `snapshotId`",
+        "the answer's package entry; `graphPackageId` is `<frameworkId>@<snapshotId>`",
+    ),
+    (
+        "`uri`, `provenanceUri`, `relationshipUri`, `componentUri`, `standardUri` per record",
+        "the URI rule",
+    ),
+    (
+        "full disclosure texts",
+        "`get_framework`; the package resource (`uri`)",
+    ),
+    (
+        "full artifact SHA-256s and the file list",
+        "the manifest (`manifestUri`); the package resource",
+    ),
+    (
+        "a component's `license`, `attributionStatement`, `author`, `provider`",
+        "the answer's `attributions`",
+    ),
+    (
+        "a component's `tags`, `inLanguage`",
+        "`get_learning_component`; the component resource",
+    ),
+    (
+        "`page.limit`, `page.returned` of catalog and search pages",
+        "the request; the length of the page's list",
+    ),
+    (
+        "the parents among `ancestors`, the children among `descendants` (`get_standard_context`)",
+        "`parents`, `children` (depth 1)",
+    ),
+    (
+        "a comparison candidate's parent chain as records",
+        "the framework section's `contextNodes` (the chain is node ids)",
+    ),
+    (
+        "a progression link's counterpart record, a traversal link's origin",
+        "`standards` (or `nodes`); the node a `followed` link is listed under",
+    ),
+    (
+        "a path's `rank` and `length`; a frontier node's `depth`",
+        "its position in `paths` and its `relationshipIds`; the node's `depth` in `nodes`",
+    ),
+)
+
+
+def _left_out_rows() -> list[str]:
+    return ["| left out | where |", "|---|---|", *(f"| {what} | {where} |" for what, where in LEFT_OUT), ""]
+
+
+def _result_line(name: str) -> str:
+    """The top-level fields of a tool's structured content, in order."""
+    model = RESULTS[name]
+    fields = [info.alias or field for field, info in model.model_fields.items()]
+    return "Result: " + ", ".join(f"`{field}`" for field in fields) + ".\n"
+
+
 def render_reference() -> str:
     """The whole page, deterministic."""
     lines = [HEADER, f"## Tools ({len(TOOLS)})\n"]
@@ -109,6 +266,9 @@ def render_reference() -> str:
             )
         lines.append("")
         lines.extend(_branch_rows(schema))
+        lines.append(_result_line(name))
+    lines.append(RESULTS_SECTION)
+    lines.extend(_left_out_rows())
     lines.append(f"## Resources (1 + {len(RESOURCES) - 1} templates)\n")
     lines.extend(f"- `{uri}`" for uri, _name, _read in RESOURCES)
     lines.append(f"\n## Prompts ({len(PROMPTS)})\n")

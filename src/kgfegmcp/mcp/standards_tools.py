@@ -30,7 +30,7 @@ def list_frameworks(request: ListFrameworksRequest, ctx: Context) -> ToolResult:
 def get_framework(request: GetFrameworkRequest, ctx: Context) -> ToolResult:
     """One package's metadata: identity, source, rights, capabilities, validation and disclosures."""
     result = app_state(ctx).frameworks.get_framework(request)
-    manifest = link_block(result.package.manifest_uri, "package manifest")
+    manifest = link_block(result.framework.manifest_uri, "package manifest")
     return summary_result(result.to_wire(), text.get_framework(result), [manifest])
 
 
@@ -53,11 +53,8 @@ def search_standards(request: SearchStandardsRequest, ctx: Context) -> ToolResul
     """Deterministic lexical or code search over standards (never learning components), paged."""
     result = app_state(ctx).standards.search_standards(request)
     continuation = continuation_block("search_standards", request, result.page.next_cursor)
-    links = [
-        link_block(hit.standard.uri, f"standard {hit.standard.statement_code or hit.standard.node_id}")
-        for hit in result.hits
-    ]
-    return summary_result(result.to_wire(), text.search_standards(result), [continuation, *links])
+    # No link per hit: each would repeat its package link + /standard/<nodeId> (see the package line).
+    return summary_result(result.to_wire(), text.search_standards(result), [continuation])
 
 
 @tool_boundary
@@ -65,11 +62,8 @@ def get_standard(request: GetStandardRequest, ctx: Context) -> ToolResult:
     """One exact standard by nodeId, caseIdentifierUUID or statementCode within a framework."""
     result = app_state(ctx).standards.get_standard(request)
     standard = result.standard
-    links = [
-        link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}"),
-        link_block(standard.provenance_uri, "standard provenance"),
-    ]
-    return summary_result(result.to_wire(), text.get_standard(result), [*links])
+    link = link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}")
+    return summary_result(result.to_wire(), text.get_standard(result), [link])
 
 
 @tool_boundary
@@ -77,8 +71,5 @@ def get_standard_context(request: GetStandardContextRequest, ctx: Context) -> To
     """Parents, children, bounded ancestors/descendants and complete root paths, with explicit truncation."""
     result = app_state(ctx).standards.get_standard_context(request)
     standard = result.standard
-    links = [
-        link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}"),
-        link_block(standard.provenance_uri, "standard provenance"),
-    ]
-    return summary_result(result.to_wire(), text.get_standard_context(result), [*links])
+    link = link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}")
+    return summary_result(result.to_wire(), text.get_standard_context(result), [link])

@@ -1,11 +1,15 @@
 """Deterministic text summaries of tool results, for hosts that pass only text to the model.
 
-Summaries restate structured evidence; they never add a claim the structured content lacks.
+Summaries restate structured evidence; they never add a claim the structured content lacks. Each
+package is named once, on one line that also gives its disclosure ids and the link where they are
+in full. Search hits show a standard's text clipped (``…``): the whole text is in the structured
+content and in ``get_standard``; every other summary gives it whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 
 from kgfegmcp.services.frameworks import (
     CapabilitiesResult,
@@ -15,57 +19,80 @@ from kgfegmcp.services.frameworks import (
     StatisticsResult,
 )
 from kgfegmcp.services.standards import (
+    QueryInterpretationView,
+    SearchHitView,
     SearchStandardsResult,
     StandardContextResult,
     StandardDetail,
 )
 from kgfegmcp.services.views import (
     DisclosureView,
-    FrameworkRootView,
-    PackageIdentity,
+    FrameworkRootRef,
+    PackageRef,
     ResultWarning,
-    StandardView,
+    StandardRecord,
 )
 
+#: The one sentence about disclosures when an answer lists several packages (each with its ids and link).
+DISCLOSURE_SENTENCE = "Read a package's disclosures at its link (or get_framework) before citing its evidence."
+#: Characters of a standard's text shown in a search summary (the structured hit holds it whole).
+SNIPPET_CHARS = 32
 
-def standard_line(standard: StandardView) -> str:
-    """One standard in its own terms, with its node id and package."""
+
+def clipped(text: str, limit: int) -> str:
+    """``text`` cut at a word boundary within ``limit`` characters, marked with ``…`` when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
+    return cut.rstrip(" ,;:.") + "…"
+
+
+def standard_line(standard: StandardRecord, *, clip: int | None = None, package: str | None = None) -> str:
+    """One standard in its own terms: code, text, statement type, grade labels and node id."""
     code = f"[{standard.statement_code}] " if standard.statement_code else ""
-    grades = ", ".join(g.source_label for g in standard.grade_levels) or "no grade"
-    return (
-        f"{code}{standard.description} ({standard.statement_type.source_type}; {grades}; "
-        f"nodeId {standard.node_id}; {standard.graph_package_id})"
-    )
+    grades = ", ".join(standard.grade_levels) or "no grade"
+    text = standard.description if clip is None else clipped(standard.description, clip)
+    retired = "; not current" if standard.is_current is False else ""
+    where = f"; {package}" if package else ""
+    return f"{code}{text} ({standard.statement_type}; {grades}; nodeId {standard.node_id}{retired}{where})"
 
 
-def _node_line(node: StandardView | FrameworkRootView) -> str:
-    if isinstance(node, FrameworkRootView):
+def _node_line(node: StandardRecord | FrameworkRootRef) -> str:
+    if isinstance(node, FrameworkRootRef):
         return f"framework root: {node.name} (nodeId {node.node_id})"
     return standard_line(node)
 
 
-def package_lines(packages: Iterable[PackageIdentity]) -> list[str]:
-    """The short package identity of each package a result came from."""
-    return [
-        f"Package {p.graph_package_id}: manifest {p.manifest_uri}; nodes sha256 {p.nodes.sha256[:16]}…, "
-        f"profile {p.profile.profile_id} {p.profile.version}"
-        for p in packages
-    ]
+def package_lines(packages: Sequence[PackageRef]) -> list[str]:
+    """Each package once: its id, its disclosure ids and the link where they are in full, in one sentence."""
+    if len(packages) == 1 and packages[0].disclosure_ids:
+        (p,) = packages
+        return [
+            f"Package {p.graph_package_id}: read its disclosures {', '.join(p.disclosure_ids)} at {p.uri} "
+            "before citing."
+        ]
+    lines = [f"Package {p.graph_package_id} ({p.uri}): {_disclosures(p)}." for p in packages]
+    if any(p.disclosure_ids for p in packages):
+        lines.append(DISCLOSURE_SENTENCE)
+    return lines
 
 
-def warning_lines(warnings: Iterable[ResultWarning]) -> list[str]:
+def _disclosures(package: PackageRef) -> str:
+    return f"disclosures {', '.join(package.disclosure_ids) or 'none'}"
+
+
+def warning_lines(warnings: Iterable[ResultWarning], package: str | None = None) -> list[str]:
     """Warnings are evidence: one line each, with the package they concern."""
-    return [f"Warning {w.code} ({w.graph_package_id or 'all'}): {w.message}" for w in warnings]
+    return [f"Warning {w.code} ({w.graph_package_id or package or 'all'}): {w.message}" for w in warnings]
 
 
 def disclosure_lines(disclosures: Iterable[DisclosureView]) -> list[str]:
-    """Each distinct disclosure once."""
-    # Several packages may share a disclosure: say it once. Two profiles may reuse an id with
-    # different text: say both (keying on the id alone silently dropped one of them).
+    """Each distinct disclosure in full (get_framework only)."""
+    # Two profiles may reuse an id with different text: say both (keying on the id alone dropped one).
     seen: dict[tuple[str, str], None] = {}
     for disclosure in disclosures:
         seen.setdefault((disclosure.disclosure_id, disclosure.text), None)
-    return [f"Disclosure: {text}" for _, text in seen]
+    return [f"Disclosure {disclosure_id}: {text}" for disclosure_id, text in seen]
 
 
 def _framework_line(summary: FrameworkSummary) -> str:
@@ -78,10 +105,11 @@ def _framework_line(summary: FrameworkSummary) -> str:
 
 
 def list_frameworks(result: ListFrameworksResult) -> str:
-    lines = [f"{result.page.returned} of {result.total} accepted packages (more: {result.page.has_more})."]
-    lines += [f"- {_framework_line(f)}" for f in result.frameworks]
-    lines += package_lines(result.packages)
-    lines += disclosure_lines(result.disclosures)
+    lines = [f"{len(result.frameworks)} of {result.total} accepted packages (more: {result.page.has_more})."]
+    # Each listed package is one line: what it holds, its disclosure ids and its link.
+    lines += [f"- {_framework_line(f)}; {_disclosures(f)}: {f.uri}" for f in result.frameworks]
+    if any(f.disclosure_ids for f in result.frameworks):
+        lines.append(DISCLOSURE_SENTENCE)
     return "\n".join(lines)
 
 
@@ -93,7 +121,8 @@ def get_framework(result: FrameworkDetail) -> str:
         f"Licence: {rights.get('sourceLicense')}",
         f"Attribution: {rights.get('attributionStatement')}",
         f"Validation: {result.validation.get('status')} (validator {result.validation.get('validatorVersion')})",
-        *(package_lines([result.package])),
+        f"Package {result.framework.graph_package_id} ({result.framework.uri}); manifest "
+        f"{result.framework.manifest_uri}.",
         *(disclosure_lines(result.disclosures)),
     ]
     return "\n".join(lines)
@@ -109,10 +138,11 @@ def get_capabilities(result: CapabilitiesResult) -> str:
         enabled = [name for name, on in sorted(package.capabilities.items()) if on]
         lines.append(
             f"- {package.graph_package_id}: {', '.join(enabled) or 'no optional capabilities'}; "
-            f"hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth})"
+            f"hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth}); "
+            f"{_disclosures(package)}: {package.uri}"
         )
-    lines += package_lines(p.package for p in result.packages)
-    lines += disclosure_lines(d for p in result.packages for d in p.disclosures)
+    if any(p.disclosure_ids for p in result.packages):
+        lines.append(DISCLOSURE_SENTENCE)
     return "\n".join(lines)
 
 
@@ -129,36 +159,78 @@ def get_framework_statistics(result: StatisticsResult) -> str:
         f"{components['supportsRelationships']} supports links to {components['standardsWithComponents']} standards.",
         f"Learning progressions: buildsTowards {links['buildsTowards']}, relatesTo {links['relatesTo']}.",
         f"Unresolved items: {result.unresolved_items}.",
-        *(disclosure_lines(result.disclosures)),
+        *package_lines([result.package]),
     ]
     return "\n".join(lines)
+
+
+def _reading(reading: QueryInterpretationView, several: bool) -> str:
+    """How one group of packages read the query, compactly."""
+    parts = [f"searched {', '.join(reading.searched_terms) or 'no terms'} ({reading.analysis})"]
+    if reading.grades:
+        how = "a preference" if reading.grades_as == "preference" else "ignored: a grade filter was given"
+        parts.append(f"grades {', '.join(reading.grades)} as {how}")
+    if reading.dropped_words:
+        parts.append(f"dropped {', '.join(reading.dropped_words)}")
+    where = f" in {', '.join(reading.graph_package_ids)}" if several and reading.graph_package_ids else ""
+    return "; ".join(parts) + where
+
+
+def _hit_line(hit: SearchHitView, package: str | None, cite_by_id: bool) -> str:
+    """A hit as a search summary shows it: code, grades, the start of its text; the node id where the code
+    cannot select it (no code, or a code another hit on the page shares)."""
+    code = hit.statement_code or "(no code)"
+    details = ", ".join(hit.grade_levels) or "no grade"
+    if cite_by_id:
+        details += f"; nodeId {hit.node_id}"
+    if package:
+        details += f"; {package}"
+    how = f" [{hit.match_type}]" if hit.match_type else ""
+    return f"{hit.rank}. {code} ({details}){how}: {clipped(hit.description, SNIPPET_CHARS)}"
 
 
 def search_standards(result: SearchStandardsResult) -> str:
     first = result.hits[0].rank if result.hits else 0
     last = result.hits[-1].rank if result.hits else 0
+    matched = result.matched
+    counts = [
+        f"{n} {what}"
+        for n, what in (
+            (matched.code, "by code"),
+            (matched.all_terms, "with every term"),
+            (matched.some_terms, "with some terms"),
+        )
+        if n
+    ]
+    several = len(result.packages) > 1
+    # How the query was read, when that says more than the query itself: named grades, dropped words,
+    # or several readings. The structured content always has it.
+    informative = several or any(r.grades or r.dropped_words for r in result.interpretation)
+    readings = [_reading(reading, several) for reading in result.interpretation] if informative else []
     lines = [
-        f"{result.total} standards match {result.query!r} ({result.search_mode}); "
-        + (f"showing {first}-{last}." if result.hits else "none on this page.")
+        f"{result.total} standards match {result.query!r} ({'; '.join([result.search_mode, *readings, *counts])})"
+        + (f"; {first}-{last}, text clipped:" if result.hits else "; none on this page.")
     ]
     if not result.total:
         lines.append("A zero-result page means only that this lexical expression did not match these packages.")
-    lines += [f"{hit.rank}. {standard_line(hit.standard)} [{hit.match_type}]" for hit in result.hits]
+    codes = Counter(hit.statement_code for hit in result.hits)
+    for hit in result.hits:
+        package = result.packages[hit.package].graph_package_id if hit.package is not None else None
+        cite_by_id = hit.statement_code is None or codes[hit.statement_code] > 1
+        lines.append(_hit_line(hit, package, cite_by_id))
     lines += warning_lines(result.warnings)
     lines += package_lines(result.packages)
-    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)
 
 
 def get_standard(result: StandardDetail) -> str:
+    standard = result.standard
     lines = [
-        standard_line(result.standard),
-        f"Resource: {result.standard.uri}",
-        f"Provenance: {result.standard.provenance_uri}",
+        standard_line(standard),
+        f"Resource: {standard.uri} (provenance: add /provenance)",
         *(f"Parent: {_node_line(parent)}" for parent in result.parents),
         f"Children: {result.child_count}",
-        *(package_lines([result.package])),
-        *(disclosure_lines(result.disclosures)),
+        *package_lines([result.package]),
     ]
     return "\n".join(lines)
 
@@ -168,8 +240,8 @@ def get_standard_context(result: StandardContextResult) -> str:
         standard_line(result.standard),
         *(f"Parent: {_node_line(parent)}" for parent in result.parents),
         *(f"Child: {standard_line(child)}" for child in result.children),
-        f"Ancestors returned: {len(result.ancestors)} (complete: {result.ancestors_complete}); "
-        f"descendants returned: {len(result.descendants)} (complete: {result.descendants_complete}).",
+        f"Ancestors beyond the parents: {len(result.ancestors)} (complete: {result.ancestors_complete}); "
+        f"descendants beyond the children: {len(result.descendants)} (complete: {result.descendants_complete}).",
         f"Root paths: {len(result.root_paths)} (complete: {result.root_paths_complete}).",
     ]
     for index, path in enumerate(result.root_paths, start=1):
@@ -187,5 +259,4 @@ def get_standard_context(result: StandardContextResult) -> str:
         f"relatesTo {direct.relates_to_outgoing} out / {direct.relates_to_incoming} in."
     )
     lines += package_lines([result.package])
-    lines += disclosure_lines(result.disclosures)
     return "\n".join(lines)

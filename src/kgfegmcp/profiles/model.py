@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cached_property
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -35,6 +35,12 @@ class GradeLabel(ContractModel):
     facet: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)
     display: str = Field(min_length=1, max_length=128)
     order: int = Field(ge=0, le=1000, description="Position in the local grade sequence.")
+    aliases: tuple[Annotated[str, Field(min_length=1, max_length=64)], ...] = Field(
+        (),
+        max_length=32,
+        description="Other ways people write this grade in a query (``5 ano``, ``3rd grade``); search reads "
+        "them, with the display name and a source label holding a letter, as a grade, not as text.",
+    )
 
 
 class StatementTypeRule(ContractModel):
@@ -124,6 +130,7 @@ class InterpretationProfile(ContractModel):
     def _unique_vocabularies(self) -> InterpretationProfile:
         for name, values in (
             ("gradeLabels.sourceLabel", [g.source_label for g in self.grade_labels]),
+            ("gradeLabels.aliases", [a.casefold() for g in self.grade_labels for a in g.aliases]),
             ("statementTypes.sourceType", [s.source_type for s in self.statement_types]),
             ("disclosures.disclosureId", [d.disclosure_id for d in self.disclosures]),
             ("searchFacets", list(self.search_facets)),

@@ -1,7 +1,8 @@
 """Lexical search over learning components: its own text index per package, never mixed with standards.
 
-Components carry no code, grade or statement type, so only their text is indexed. Ranking is the
-same deterministic BM25 as standards search, with (package order, file position) as the tie-break.
+Components carry no code, grade or statement type, so only their text is indexed, analysed in the
+package's language like standards, and grade words stay text. Ranking is the same as standards search
+(coverage strata, BM25), with (package order, file position) as the tie-break.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ComponentNode
-from kgfegmcp.search.normalize import query_tokens
 from kgfegmcp.search.package_indexes import TextIndexes
+from kgfegmcp.search.query import InterpretedQuery, QueryInterpreter
+from kgfegmcp.search.service import Interpretation
 from kgfegmcp.search.text_index import TextIndex
 
 
@@ -29,10 +31,17 @@ class ComponentHit:
 
 @dataclass(frozen=True, slots=True)
 class ComponentSearchOutcome:
-    """The first ``needed`` hits in final order and the exact number of matches."""
+    """The first ``needed`` hits in final order, the exact number of matches, how the query was read."""
 
     hits: list[ComponentHit]
-    total: int
+    all_terms: int
+    some_terms: int
+    interpretations: list[Interpretation]
+
+    @property
+    def total(self) -> int:
+        """Every match."""
+        return self.all_terms + self.some_terms
 
 
 class ComponentSearch:
@@ -42,10 +51,12 @@ class ComponentSearch:
         self.catalog = catalog
         self._stores = stores
         self._indexes: dict[str, TextIndex] = {}
+        self._interpreters: dict[str, QueryInterpreter] = {}
         for runtime in catalog.packages:
             index = text[runtime.graph_package_id].components
             if index is not None:
                 self._indexes[runtime.graph_package_id] = index
+                self._interpreters[runtime.graph_package_id] = QueryInterpreter(runtime.profile.profile)
 
     def has_components(self, runtime: PackageRuntime) -> bool:
         """Whether the package has a component index (it has learning components)."""
@@ -55,27 +66,37 @@ class ComponentSearch:
         self, packages: Sequence[PackageRuntime], query: str, subjects: frozenset[str], needed: int
     ) -> ComponentSearchOutcome:
         """Best-first hits across ``packages`` (only those with components), ``subjects`` filtering exactly."""
-        tokens = query_tokens(query)
-        rows: list[tuple[float, int, int]] = []
-        total = 0
+        rows: list[tuple[tuple[bool, tuple[bool, ...], bool], float, int, int]] = []
+        all_terms = some_terms = 0
+        readings: dict[InterpretedQuery, list[str]] = {}
         for order, runtime in enumerate(packages):
             index = self._indexes.get(runtime.graph_package_id)
             if index is None:
                 continue
+            reading = self._interpreters[runtime.graph_package_id].interpret(query, recognise_grades=False)
+            readings.setdefault(reading, []).append(runtime.graph_package_id)
             store = self._stores[runtime.graph_package_id]
-            found, count = index.ranked(tokens, None if subjects else needed)
+            page = index.ranked(reading.terms, None if subjects else needed)
+            found = page.rows
             if subjects:
-                found = [(p, s) for p, s in found if _subject(store, runtime, p) in subjects]
-                count = len(found)
-            total += count
-            rows.extend((-score, order, position) for position, score in found)
+                found = [row for row in found if _subject(store, runtime, row.position) in subjects]
+                every = sum(1 for row in found if row.complete)
+                all_terms, some_terms = all_terms + every, some_terms + len(found) - every
+            else:
+                all_terms, some_terms = all_terms + page.all_terms, some_terms + page.some_terms
+            rows.extend((row.key()[:3], -row.score, order, row.position) for row in found)
         rows.sort()
         hits = []
-        for negative_score, order, position in rows[:needed]:
+        for _, negative_score, order, position in rows[:needed]:
             node = self._stores[packages[order].graph_package_id].node_at(position)
             assert isinstance(node, ComponentNode)
             hits.append(ComponentHit(order, node, position, -negative_score))
-        return ComponentSearchOutcome(hits, total)
+        return ComponentSearchOutcome(
+            hits,
+            all_terms,
+            some_terms,
+            [Interpretation(tuple(ids), reading, False) for reading, ids in readings.items()],
+        )
 
 
 def _subject(store: GraphStore, runtime: PackageRuntime, position: int) -> str:

@@ -14,18 +14,20 @@ from pathlib import Path
 from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
+from kgfegmcp.search.analysis import analyzer_for
 from kgfegmcp.search.text_index import TextIndex
 
 STANDARDS = "standards"
 COMPONENTS = "components"
 
-Facets = tuple[frozenset[str], frozenset[str], str]
+#: (grade terms, statement-type terms, academic subject, role: ``standard``, ``grouping`` or ``undeclared``)
+Facets = tuple[frozenset[str], frozenset[str], str, str]
 #: Each accepted package's text indexes, by graph-package id.
 TextIndexes = Mapping[str, "PackageTextIndexes"]
 
 
 def facet_term(kind: str, value: str) -> str:
-    """One exact facet term of the index (``grade``, ``type`` or ``subject`` and a value)."""
+    """One exact facet term of the index (``grade``, ``type``, ``subject`` or ``role`` and a value)."""
     return f"{kind}\x1f{value}"
 
 
@@ -35,7 +37,7 @@ def facet_terms(item: ItemNode, runtime: PackageRuntime) -> Facets:
     rule = profile.statement_type(item.statement_type)
     types = {item.statement_type, *([rule.normalized] if rule else [])}
     subject = item.academic_subject or runtime.framework.academic_subject
-    return profile.grade_terms(item.grade_level), frozenset(types), subject
+    return profile.grade_terms(item.grade_level), frozenset(types), subject, rule.role if rule else "undeclared"
 
 
 class FacetCache:
@@ -58,11 +60,12 @@ class FacetCache:
 
 
 def _index_terms(facets: Facets) -> list[str]:
-    grades, types, subject = facets
+    grades, types, subject, role = facets
     return [
         *(facet_term("grade", g) for g in grades),
         *(facet_term("type", t) for t in types),
         facet_term("subject", subject),
+        facet_term("role", role),
     ]
 
 
@@ -115,9 +118,10 @@ class PackageTextIndexes:
             (directory / name).mkdir()
             return directory / name
 
+        analyzer = analyzer_for(store.runtime.profile.profile.in_language)
         return cls(
-            TextIndex.build(_standards_documents(store), target(STANDARDS)) if STANDARDS in names else None,
-            TextIndex.build(_component_documents(store), target(COMPONENTS)) if COMPONENTS in names else None,
+            TextIndex.build(_standards_documents(store), analyzer, target(STANDARDS)) if STANDARDS in names else None,
+            TextIndex.build(_component_documents(store), analyzer, target(COMPONENTS)) if COMPONENTS in names else None,
         )
 
     @classmethod

@@ -1,7 +1,9 @@
 """SearchService: package-local indexes built once from the accepted catalog.
 
-Ranking is deterministic: exact/derived code matches first (package order, file order), then
-lexical matches by BM25 score with (package order, file position) as the stable tie-break.
+Ranking is deterministic: exact/derived code matches first (package order, file order), then lexical
+matches by stratum (``search.text_index``: every term before some, then statements before groupings
+unless a statement type is filtered, then the grades the query named unless grades are filtered, then
+the phrase), BM25 score, and (package order, file position) as the stable tie-break.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ from kgfegmcp.errors import UnsupportedSearchModeError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.code_index import CodeIndex
-from kgfegmcp.search.normalize import query_tokens
 from kgfegmcp.search.package_indexes import FacetCache, TextIndexes, facet_term
-from kgfegmcp.search.text_index import TextIndex
+from kgfegmcp.search.query import InterpretedQuery, QueryInterpreter
+from kgfegmcp.search.text_index import ALL_TERMS, PHRASE, SOME_TERMS, Preference, TextIndex
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
+#: How much of a text query a hit matched, by coverage stratum.
+Coverage = Literal["phrase", "all_terms", "some_terms"]
+COVERAGE: dict[int, Coverage] = {PHRASE: "phrase", ALL_TERMS: "all_terms", SOME_TERMS: "some_terms"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,15 +57,45 @@ class SearchHit:
     position: int
     score: float
     match_type: MatchType
+    coverage: Coverage | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCounts:
+    """How many items matched: by code, by every text term, by only some terms."""
+
+    code: int = 0
+    all_terms: int = 0
+    some_terms: int = 0
+
+    @property
+    def total(self) -> int:
+        """Every match, each item once."""
+        return self.code + self.all_terms + self.some_terms
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """How one group of packages read the query (packages sharing a profile read it alike)."""
+
+    graph_package_ids: tuple[str, ...]
+    query: InterpretedQuery
+    grades_used: bool
 
 
 @dataclass(frozen=True, slots=True)
 class SearchOutcome:
-    """The first ``needed`` hits in final order, the exact total, and warnings."""
+    """The first ``needed`` hits in final order, the exact counts, warnings and how the query was read."""
 
     hits: list[SearchHit]
-    total: int
+    counts: MatchCounts
     warnings: list[SearchWarning]
+    interpretations: list[Interpretation]
+
+    @property
+    def total(self) -> int:
+        """Every match, each item once."""
+        return self.counts.total
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +127,25 @@ class PackageSearchIndex:
         )
         facets = FacetCache(runtime)
         self.facets = {store.item_order(i.identifier): facets(i) for i in runtime.items}
+        self.interpreter = QueryInterpreter(runtime.profile.profile)
+        self.statement_preference = Preference(
+            frozenset({facet_term("role", "standard")}), lambda position: self.facets[position][3] == "standard"
+        )
+
         self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
         self.partial_codes = policy.codes_present != "allStandards"
         self.derived_separator = policy.derived_parent_separator
 
+    def grade_preference(self, source_labels: Sequence[str]) -> Preference:
+        """Items of any of these grades first."""
+        labels = frozenset(source_labels)
+        return Preference(
+            frozenset(facet_term("grade", g) for g in labels), lambda position: bool(self.facets[position][0] & labels)
+        )
+
     def passes(self, position: int, filters: SearchFilters) -> bool:
         """Whether the item at ``position`` satisfies every facet filter."""
-        grades, types, subject = self.facets[position]
+        grades, types, subject, _ = self.facets[position]
         return (
             (not filters.grade_levels or bool(grades & filters.grade_levels))
             and (not filters.statement_types or bool(types & filters.statement_types))
@@ -168,11 +215,11 @@ class SearchService:
         little however many documents match.
         """
         warnings: list[SearchWarning] = []
-        tokens = query_tokens(query) if mode != "code" else []
         required = filters.required_terms()
         code_hits: list[SearchHit] = []
-        text_rows: list[tuple[float, int, int]] = []
-        text_total = 0
+        text_rows: list[tuple[tuple[bool, bool, bool, bool], float, int, int, int]] = []
+        all_terms = some_terms = 0
+        readings: dict[tuple[InterpretedQuery, bool], list[str]] = {}
         for order, runtime in enumerate(packages):
             index = self._indexes[runtime.graph_package_id]
             package_codes: list[SearchHit] = []
@@ -191,22 +238,43 @@ class SearchService:
                     )
                 )
                 continue
-            rows, count = index.text.ranked(tokens, needed + len(package_codes), required)
-            text_rows.extend((-score, order, position) for position, score in rows)
-            overlap = sum(1 for hit in package_codes if index.text.matches(tokens, hit.position, required))
-            text_total += count - overlap
+            reading = index.interpreter.interpret(query)
+            grades_used = bool(reading.grades) and not filters.grade_levels
+            readings.setdefault((reading, grades_used), []).append(runtime.graph_package_id)
+            preferences = [] if filters.statement_types else [index.statement_preference]
+            if grades_used:
+                preferences.append(index.grade_preference(reading.grades))
+            page = index.text.ranked(reading.terms, needed + len(package_codes), required, preferences)
+            for row in page.rows:
+                unmet = list(row.unmet)
+                role_unmet = unmet.pop(0) if not filters.statement_types else False
+                grade_unmet = unmet.pop(0) if grades_used else False
+                stratum = (not row.complete, role_unmet, grade_unmet, not row.phrase)
+                text_rows.append((stratum, -row.score, order, row.position, row.coverage))
+            claimed_all, claimed_some = index.text.coverage_counts(
+                reading.terms, [hit.position for hit in package_codes], required
+            )
+            all_terms += page.all_terms - claimed_all
+            some_terms += page.some_terms - claimed_some
         claimed = {(h.package_order, h.position) for h in code_hits}
         text_rows.sort()
         text_hits: list[SearchHit] = []
-        for negative_score, order, position in text_rows:
+        for _, negative_score, order, position, coverage in text_rows:
             if len(code_hits) + len(text_hits) >= needed:
                 break
             if (order, position) in claimed:
                 continue
             index = self._indexes[packages[order].graph_package_id]
-            text_hits.append(SearchHit(order, index.item_at(position), position, -negative_score, "text"))
+            text_hits.append(
+                SearchHit(order, index.item_at(position), position, -negative_score, "text", COVERAGE[coverage])
+            )
         warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
-        return SearchOutcome([*code_hits, *text_hits][:needed], len(code_hits) + text_total, warnings)
+        return SearchOutcome(
+            [*code_hits, *text_hits][:needed],
+            MatchCounts(len(code_hits), all_terms, some_terms),
+            warnings,
+            [Interpretation(tuple(ids), reading, used) for (reading, used), ids in readings.items()],
+        )
 
     @staticmethod
     def _code(

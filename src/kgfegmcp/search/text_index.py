@@ -1,42 +1,73 @@
 """Lexical index on tantivy (BM25, top-k with pruning), one per package and document kind.
 
-Each document has its own text and an optional context column (the names of the groupings it sits
-directly under, weighted like the text: the source's own classification), so a query naming an
-object of knowledge finds the standards beneath it. Text is folded and tokenised here, in Python,
-exactly as queries are (``search.normalize``), and tantivy only splits on the spaces between those
-tokens, so index and query can never disagree about a word.
+Each document has its own text and an optional context (the names of the groupings it sits directly
+under), each indexed twice: as folded words (exact forms) and as stems (``search.analysis``, stop words
+left out). Words are analysed here, in Python, exactly as queries are, and tantivy only splits on the
+spaces between them, so index and query can never disagree about a word.
 
-Tokens present in more than half of the documents carry almost no BM25 weight; they select matches
-only when the query has no other token, which keeps ranking stable and avoids scoring nearly every
-document for words such as "de" or "the". Documents are added in position order into one segment,
-so a document's tantivy id is its index in that order; ties break by position.
+A query term matches a document when its stem is in the text or the context. Ranking follows the
+strata of established lexical engines, each exact and cheap to page:
+
+1. coverage: every term matched before only some;
+2. then each *preference* in turn (facet terms a document has or not: a statement rather than a
+   grouping, a grade the query named), those that have it first;
+3. then the terms found together as a phrase (in the text or the context) before apart;
+4. then BM25 over the four fields, the statement's own text weighted above its parents' names and
+   exact word forms above stem-only matches;
+5. then position (file order), so equal scores always come back in the same order.
+
+Documents are added in position order into one segment, so a document's tantivy id is its index in
+that order.
 """
 
 from __future__ import annotations
 
 import marshal
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import tantivy
 
-from kgfegmcp.search.normalize import tokens
+from kgfegmcp.search.analysis import Analyzer, Term
 
-SCORE_DECIMALS = 6
-_FIELDS = ("body", "context")
+_TEXT, _TEXT_STEMS, _CONTEXT, _CONTEXT_STEMS = "text", "text_stems", "context", "context_stems"
+#: Where a term's stem matches, and the weight of a match there: the statement's own text above the
+#: names of the groupings it sits under.
+_STEM_WEIGHTS = ((_TEXT_STEMS, 1.0), (_CONTEXT_STEMS, 0.5))
+#: Where the exact word form adds to the score of a match (it never makes one).
+_EXACT_WEIGHTS = ((_TEXT, 0.5), (_CONTEXT, 0.25))
+_STEM_FIELDS = tuple(field for field, _ in _STEM_WEIGHTS)
+#: Where an exact-only term (a stop word searched as typed) matches, weighted like a stem.
+_EXACT_MATCH_WEIGHTS = ((_TEXT, 1.0), (_CONTEXT, 0.5))
 _TOKENIZER = "kgfegmcp_words"
 _STATISTICS = "statistics.marshal"
-_STATISTICS_FORMAT = 1
+_STATISTICS_FORMAT = 2
 #: tantivy's per-thread ceiling (just under 4 GiB). The writer takes memory as documents arrive and
 #: flushes a segment only when this fills, so every package up to tens of millions of items is
 #: indexed as the one segment that keeps document ids in position order.
 _WRITER_HEAP_BYTES = 4_000_000_000
 
+#: Coverage strata, best first.
+PHRASE, ALL_TERMS, SOME_TERMS = 0, 1, 2
+#: What meeting the last preference adds to a score (the one before it twice that, and so on). Far
+#: above any BM25 score here: a term scores at most about ln(documents) x 2.2 x the field weights'
+#: sum (under 70 for a million documents), and a query has at most 32 terms.
+_PREFERENCE_UNIT = 10_000.0
+SCORE_DECIMALS = 3  # scores are float32 sums: digits beyond these are not meaningful
+
+
+@dataclass(frozen=True, slots=True)
+class Preference:
+    """Facet terms that put a match first within its coverage stratum, and who has them."""
+
+    terms: frozenset[str]
+    met: Callable[[int], bool]
+
 
 def _schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
-    for field in _FIELDS:
+    for field in (_TEXT, _TEXT_STEMS, _CONTEXT, _CONTEXT_STEMS):
         builder.add_text_field(field, tokenizer_name=_TOKENIZER)
     builder.add_integer_field("position", indexed=True, fast=True)
     builder.add_text_field("facet", tokenizer_name="raw")
@@ -48,15 +79,56 @@ def _register_tokenizer(index: tantivy.Index) -> None:
     index.register_tokenizer(_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
 
 
-class TextIndex:
-    """Documents are (position, text[, context[, facet terms]]); ranked by BM25, position breaks ties.
+@dataclass(frozen=True, slots=True)
+class RankedRow:
+    """One match: whether it matched every term, which preferences it missed, the phrase, its score."""
 
-    Facet terms are exact strings (a grade label, a statement type, …) that filters require without
-    affecting the score, so a filtered page costs what an unfiltered one does. An index lives in
-    memory, or in a directory (the derived-index cache) from which :meth:`open` serves it again.
+    complete: bool
+    unmet: tuple[bool, ...]
+    phrase: bool
+    position: int
+    score: float
+
+    @property
+    def coverage(self) -> int:
+        """``PHRASE``, ``ALL_TERMS`` or ``SOME_TERMS``."""
+        return PHRASE if self.phrase else (ALL_TERMS if self.complete else SOME_TERMS)
+
+    def key(self) -> tuple[bool, tuple[bool, ...], bool, float, int]:
+        """Ranking order: every term, then each preference, then the phrase, then score, then position."""
+        return (not self.complete, self.unmet, not self.phrase, -self.score, self.position)
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPage:
+    """The best rows (at most the limit asked) and how many documents matched every term, or some."""
+
+    rows: list[RankedRow]
+    all_terms: int
+    some_terms: int
+
+    @property
+    def total(self) -> int:
+        """Every match."""
+        return self.all_terms + self.some_terms
+
+
+def _facet_group(schema: tantivy.Schema, terms: Iterable[str]) -> tantivy.Query:
+    """Any of ``terms`` in the facet field, scoring nothing."""
+    clauses = [(tantivy.Occur.Should, tantivy.Query.term_query(schema, "facet", t)) for t in sorted(terms)]
+    return tantivy.Query.boost_query(tantivy.Query.boolean_query(clauses), 0.0)
+
+
+class TextIndex:
+    """Documents are (position, text[, context[, facet terms]]); ranked by strata, BM25 and position.
+
+    Facet terms are exact strings (a grade label, a statement type, a role, …) that filters require
+    and preferences order by without affecting the score, so a filtered page costs what an unfiltered
+    one does. An index lives in memory, or in a directory (the derived-index cache) from which
+    :meth:`open` serves it again.
     """
 
-    def __init__(self, index: tantivy.Index, positions: list[int], document_frequency: dict[str, int]) -> None:
+    def __init__(self, index: tantivy.Index, positions: list[int]) -> None:
         _register_tokenizer(index)
         index.reload()
         self._schema = index.schema
@@ -66,33 +138,37 @@ class TextIndex:
         if self._searcher.num_docs != len(positions):
             raise ValueError("a text index must hold one document per position")
         self._positions = positions
-        self._document_frequency = document_frequency
 
     @classmethod
-    def build(cls, documents: Iterable[Sequence[object]], directory: Path | None = None) -> TextIndex:
+    def build(
+        cls, documents: Iterable[Sequence[object]], analyzer: Analyzer, directory: Path | None = None
+    ) -> TextIndex:
         """Index ``documents`` in memory, or into the empty ``directory`` (then :meth:`open` serves it)."""
         index = tantivy.Index(_schema(), path=None if directory is None else str(directory), reuse=False)
         _register_tokenizer(index)
         writer = index.writer(heap_size=_WRITER_HEAP_BYTES, num_threads=1)
         positions: list[int] = []
-        frequency: Counter[str] = Counter()
         for document in documents:
             position, text, *rest = document
             assert isinstance(position, int)
-            body = tokens(str(text))
-            context = tokens(str(rest[0])) if rest else []
+            context = str(rest[0]) if rest else ""
             facets = sorted(str(term) for term in rest[1]) if len(rest) > 1 else []  # type: ignore[attr-defined]
-            frequency.update(set(body) | set(context))
             writer.add_document(
-                tantivy.Document(body=" ".join(body), context=" ".join(context), position=position, facet=facets)
+                tantivy.Document(
+                    text=" ".join(analyzer.words(str(text))),
+                    text_stems=" ".join(t.stem for t in analyzer.terms(str(text))),
+                    context=" ".join(analyzer.words(context)),
+                    context_stems=" ".join(t.stem for t in analyzer.terms(context)),
+                    position=position,
+                    facet=facets,
+                )
             )
             positions.append(position)
         writer.commit()
         writer.wait_merging_threads()
-        statistics = dict(frequency)
         if directory is not None:
-            (directory / _STATISTICS).write_bytes(marshal.dumps((_STATISTICS_FORMAT, positions, statistics)))
-        return cls(index, positions, statistics)
+            (directory / _STATISTICS).write_bytes(marshal.dumps((_STATISTICS_FORMAT, positions)))
+        return cls(index, positions)
 
     @classmethod
     def open(cls, directory: Path) -> TextIndex:
@@ -102,75 +178,155 @@ class TextIndex:
         SHA-256 against its ledger first): marshal, like the index files, is not for untrusted input.
         """
         try:
-            format_, positions, statistics = marshal.loads((directory / _STATISTICS).read_bytes())
+            format_, positions = marshal.loads((directory / _STATISTICS).read_bytes())
         except (OSError, EOFError, TypeError, ValueError) as exc:
             raise ValueError(f"text index statistics unreadable: {type(exc).__name__}") from None
-        if format_ != _STATISTICS_FORMAT or not isinstance(positions, list) or not isinstance(statistics, dict):
+        if format_ != _STATISTICS_FORMAT or not isinstance(positions, list):
             raise ValueError("text index statistics have another format")
-        return cls(tantivy.Index.open(str(directory)), positions, statistics)
+        return cls(tantivy.Index.open(str(directory)), positions)
 
     @property
     def documents(self) -> int:
         """Indexed documents."""
         return len(self._positions)
 
-    def selecting_tokens(self, folded_tokens: list[str]) -> list[str]:
-        """The tokens that select matches: the informative ones, or all when none is informative."""
-        total = len(self._positions)
-        informative = [t for t in folded_tokens if 0 < self._document_frequency.get(t, 0) * 2 <= total]
-        return informative or [t for t in folded_tokens if self._document_frequency.get(t, 0) > 0]
+    # -- queries --------------------------------------------------------------------------------
 
-    def _query(self, selecting: list[str], required: Sequence[frozenset[str]] = ()) -> tantivy.Query:
-        text = tantivy.Query.boolean_query(
+    def _term(self, term: Term) -> tantivy.Query:
+        """One query term: its stem in the text or the context (its folded form, for an exact-only term)."""
+        fields = _EXACT_MATCH_WEIGHTS if term.exact_only else _STEM_WEIGHTS
+        word = term.exact if term.exact_only else term.stem
+        return tantivy.Query.boolean_query(
             [
-                (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, field, token))
-                for token in selecting
-                for field in _FIELDS
+                (tantivy.Occur.Should, tantivy.Query.boost_query(tantivy.Query.term_query(self._schema, f, word), w))
+                for f, w in fields
             ]
         )
-        if not required:
-            return text
-        clauses = [(tantivy.Occur.Must, text)]
-        for group in required:  # each group: at least one of its terms; groups are ANDed; no score
-            terms = [(tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "facet", t)) for t in sorted(group)]
-            clauses.append((tantivy.Occur.Must, tantivy.Query.boost_query(tantivy.Query.boolean_query(terms), 0.0)))
-        return tantivy.Query.boolean_query(clauses)
 
-    def ranked(
-        self, folded_tokens: list[str], limit: int | None = None, required: Sequence[frozenset[str]] = ()
-    ) -> tuple[list[tuple[int, float]], int]:
-        """Best-first ``(position, score)`` rows (at most ``limit``) and the total number of matches.
+    def _exact_forms(self, terms: Sequence[Term]) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+        """Optional clauses: a word found in the very form typed scores above a stem-only match."""
+        return [
+            (tantivy.Occur.Should, tantivy.Query.boost_query(tantivy.Query.term_query(self._schema, f, t.exact), w))
+            for t in terms
+            for f, w in _EXACT_WEIGHTS
+        ]
 
-        ``required`` lists facet groups a match must satisfy (one term of each group).
-        """
-        selecting = self.selecting_tokens(folded_tokens)
-        if not selecting:
-            return [], 0
-        if limit == 0:
-            return [], self._count(self._query(selecting, required))
-        size = len(self._positions) if limit is None else min(limit, len(self._positions))
-        result = self._searcher.search(self._query(selecting, required), size, count=True)
-        rows = sorted(((-score, self._positions[address.doc]) for score, address in result.hits))
-        return [(position, round(-negative, SCORE_DECIMALS)) for negative, position in rows], int(
-            getattr(result, "count", 0) or 0
+    def _phrase(self, terms: Sequence[Term]) -> tantivy.Query:
+        exact = any(t.exact_only for t in terms)
+        words: list[str | tuple[int, str]] = [t.exact if exact else t.stem for t in terms]
+        fields = (field for field, _ in (_EXACT_MATCH_WEIGHTS if exact else _STEM_WEIGHTS))
+        return tantivy.Query.boolean_query(
+            [(tantivy.Occur.Should, tantivy.Query.phrase_query(self._schema, field, words)) for field in fields]
         )
+
+    def _coverage(self, each: list[tantivy.Query]) -> dict[bool, tantivy.Query]:
+        """The query of each coverage stratum: every term matched, then (several terms) only some."""
+        every = tantivy.Query.boolean_query([(tantivy.Occur.Must, q) for q in each])
+        if len(each) == 1:
+            return {True: every}
+        some = tantivy.Query.boolean_query([*((tantivy.Occur.Should, q) for q in each), (tantivy.Occur.MustNot, every)])
+        return {True: every, False: some}
+
+    def _with(
+        self,
+        query: tantivy.Query,
+        required: Sequence[frozenset[str]],
+        present: Sequence[frozenset[str]] = (),
+        absent: Sequence[frozenset[str]] = (),
+    ) -> tantivy.Query:
+        if not (required or present or absent):
+            return query
+        clauses = [(tantivy.Occur.Must, query)]
+        clauses += [(tantivy.Occur.Must, _facet_group(self._schema, group)) for group in (*required, *present)]
+        clauses += [(tantivy.Occur.MustNot, _facet_group(self._schema, group)) for group in absent]
+        return tantivy.Query.boolean_query(clauses)
 
     def _count(self, query: tantivy.Query) -> int:
         return int(getattr(self._searcher.search(query, 1, count=True), "count", 0) or 0)
 
-    def search(self, folded_tokens: list[str]) -> list[tuple[int, float]]:
-        """Every match, best first."""
-        return self.ranked(folded_tokens)[0]
+    def ranked(
+        self,
+        terms: Sequence[Term],
+        limit: int | None = None,
+        required: Sequence[frozenset[str]] = (),
+        preferences: Sequence[Preference] = (),
+    ) -> RankedPage:
+        """The best ``limit`` rows (all when ``None``) in stratum, score, position order, and the counts.
 
-    def matches(self, folded_tokens: list[str], position: int, required: Sequence[frozenset[str]] = ()) -> bool:
-        """Whether one document is among the matches of ``folded_tokens`` (and ``required``)."""
-        selecting = self.selecting_tokens(folded_tokens)
-        if not selecting:
-            return False
-        query = tantivy.Query.boolean_query(
-            [
-                (tantivy.Occur.Must, self._query(selecting, required)),
-                (tantivy.Occur.Must, tantivy.Query.term_query(self._schema, "position", position)),
-            ]
-        )
-        return self._count(query) > 0
+        ``required`` lists facet groups a match must satisfy (one term of each). ``preferences`` order
+        matches within a coverage stratum, those meeting the first before the others, and so on. One
+        search per coverage stratum: a preference adds a constant above any BM25 score, and is taken
+        off again, exactly, for the row's reported score.
+        """
+        if not terms:
+            return RankedPage([], 0, 0)
+        clauses = [self._term(t) for t in terms]
+        bonuses = [
+            (preference, _PREFERENCE_UNIT * 2 ** (len(preferences) - number))
+            for number, preference in enumerate(preferences)
+        ]
+        boosts = [
+            (tantivy.Occur.Should, tantivy.Query.const_score_query(_facet_group(self._schema, p.terms), bonus))
+            for p, bonus in bonuses
+        ] + self._exact_forms(terms)
+        rows: list[RankedRow] = []
+        counts: dict[bool, int] = {}
+        wanted = len(self._positions) if limit is None else limit
+        for complete, query in self._coverage(clauses).items():
+            if len(rows) >= wanted:  # the page is full: this stratum is only counted, unscored
+                counts[complete] = self._count(self._with(query, required))
+                continue
+            phrase = (
+                [(tantivy.Occur.Should, tantivy.Query.const_score_query(self._phrase(terms), _PREFERENCE_UNIT))]
+                if complete and len(terms) > 1
+                else []
+            )
+            found = self._searcher.search(
+                tantivy.Query.boolean_query([(tantivy.Occur.Must, self._with(query, required)), *boosts, *phrase]),
+                max(1, wanted - len(rows)),
+                count=True,
+            )
+            counts[complete] = int(getattr(found, "count", 0) or 0)
+            for raw, address in found.hits[: wanted - len(rows)]:
+                position = self._positions[address.doc]
+                met = [p.met(position) for p, _ in bonuses]
+                score = raw - sum(bonus for (_, bonus), yes in zip(bonuses, met, strict=True) if yes)
+                in_phrase = bool(phrase) and score >= _PREFERENCE_UNIT
+                score -= _PREFERENCE_UNIT if in_phrase else 0.0
+                unmet = tuple(not yes for yes in met)
+                rows.append(RankedRow(complete, unmet, in_phrase, position, round(score, SCORE_DECIMALS)))
+        rows.sort(key=RankedRow.key)
+        return RankedPage(rows, counts.get(True, 0), counts.get(False, 0))
+
+    def _every(self, terms: Sequence[Term]) -> tantivy.Query:
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, self._term(t)) for t in terms])
+
+    def _any(self, terms: Sequence[Term]) -> tantivy.Query:
+        return tantivy.Query.boolean_query([(tantivy.Occur.Should, self._term(t)) for t in terms])
+
+    def matching_positions(self, terms: Sequence[Term], every_term: bool) -> set[int]:
+        """Positions matching every term (or any), for filters that need the whole set."""
+        if not terms:
+            return set()
+        query = self._every(terms) if every_term else self._any(terms)
+        found = self._searcher.search(query, len(self._positions) or 1, count=False)
+        return {self._positions[address.doc] for _, address in found.hits}
+
+    def coverage_counts(
+        self, terms: Sequence[Term], positions: Iterable[int], required: Sequence[frozenset[str]] = ()
+    ) -> tuple[int, int]:
+        """How many of the documents at ``positions`` match every term, and how many only some."""
+        every = some = 0
+        if not terms:
+            return 0, 0
+        for position in positions:
+            at = tantivy.Query.term_query(self._schema, "position", position)
+            if self._count(self._with(self._both(self._every(terms), at), required)):
+                every += 1
+            elif self._count(self._with(self._both(self._any(terms), at), required)):
+                some += 1
+        return every, some
+
+    @staticmethod
+    def _both(first: tantivy.Query, second: tantivy.Query) -> tantivy.Query:
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, first), (tantivy.Occur.Must, second)])

@@ -2,13 +2,15 @@
 
 Each selected framework is searched on its own (the same SearchService as search_standards), its
 quota applied independently, and each candidate returned with its parent chain inside its own
-package and its provenance link. Nothing is ranked, aligned, matched or scored across frameworks:
-the result is candidate evidence for review, and says so.
+package (node ids; each context node is described once per framework). Nothing is ranked, aligned,
+matched or scored across frameworks: the result is candidate evidence for review, and says so.
 """
 
 from __future__ import annotations
 
 from typing import Literal
+
+from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.errors import InvalidComparisonSelectionError
@@ -18,14 +20,12 @@ from kgfegmcp.search.service import SearchFilters, SearchService
 from kgfegmcp.services.requests import CompareFrameworkEvidenceRequest
 from kgfegmcp.services.unresolved import UnresolvedEvidence
 from kgfegmcp.services.views import (
-    DisclosureView,
-    PackageIdentity,
+    PackageRef,
     ResultModel,
     ResultWarning,
-    StandardView,
-    disclosures,
-    package_identity,
-    standard_view,
+    StandardRecord,
+    package_ref,
+    standard_record,
 )
 
 REVIEW_NOTICE = (
@@ -38,7 +38,7 @@ MAX_CONTEXT_DEPTH = 64
 
 
 class ContextNodeView(ResultModel):
-    """One ancestor of a candidate inside its own package."""
+    """One ancestor of candidates inside its own package, described once per framework."""
 
     node_id: str
     kind: Literal["framework", "item"]
@@ -48,32 +48,27 @@ class ContextNodeView(ResultModel):
 
 
 class ComparisonCandidate(ResultModel):
-    """One standard retrieved in one framework, with its context and provenance link."""
+    """One standard retrieved in one framework, with its parent chain (ids into the section's contextNodes)."""
 
     rank: int
     match_type: str
     package_local_score: float
-    standard: StandardView
-    context: list[ContextNodeView]
+    standard: StandardRecord
+    context: list[str] = Field(description="Node ids from the framework root down to the parent (contextNodes).")
     context_complete: bool
     other_parent_chains: int
-    provenance_uri: str
     unresolved_references: int
 
 
 class FrameworkEvidence(ResultModel):
-    """One framework's independently retrieved candidates."""
+    """One framework's independently retrieved candidates, its warnings and its package named once."""
 
-    framework_id: str
-    snapshot_id: str
-    graph_package_id: str
+    package: PackageRef
     grade_levels: list[str] | None = None
     candidates: list[ComparisonCandidate]
     total_matches: int
-    returned: int
+    context_nodes: list[ContextNodeView] = Field(description="Every node the candidates' context names, once.")
     warnings: list[ResultWarning]
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
 
 
 class ComparisonResult(ResultModel):
@@ -83,7 +78,6 @@ class ComparisonResult(ResultModel):
     search_mode: str
     max_matches_per_framework: int
     frameworks: list[FrameworkEvidence]
-    warnings: list[ResultWarning]
     alignment_asserted: Literal[False] = False
     review_notice: str = REVIEW_NOTICE
 
@@ -160,13 +154,11 @@ class ComparisonService:
         """Independent, bounded retrieval in each selected framework."""
         selected = self._select(request)
         self._search.require_servable([runtime for runtime, _ in selected], request.search_mode, "exact")
-        sections = [self._section(runtime, grades, request) for runtime, grades in selected]
         return ComparisonResult(
             query=request.query,
             search_mode=request.search_mode,
             max_matches_per_framework=request.max_matches_per_framework,
-            frameworks=sections,
-            warnings=[w for section in sections for w in section.warnings],
+            frameworks=[self._section(runtime, grades, request) for runtime, grades in selected],
         )
 
     def _section(
@@ -187,32 +179,32 @@ class ComparisonService:
                     message="This framework does not support statement-code search; only its text was searched."
                     if request.search_mode == "auto"
                     else "This framework does not support statement-code search; nothing was searched in it.",
-                    graph_package_id=package_id,
                 )
             )
         for warning in outcome.warnings:
             if warning.code != "code_search_unavailable":  # reported above as code_search_unsupported
-                warnings.append(ResultWarning(code=warning.code, message=warning.message, graph_package_id=package_id))
+                warnings.append(ResultWarning(code=warning.code, message=warning.message))
         unresolved = self._unresolved.package(runtime)
         candidates = []
         incomplete = 0
         unresolved_total = 0
+        context_nodes: dict[str, ContextNodeView] = {}
         for rank, hit in enumerate(outcome.hits[: request.max_matches_per_framework], start=1):
             context, complete, others = self._context(runtime, store, hit.item)
             concerning = len(unresolved.concerning([hit.item.identifier]))
             unresolved_total += concerning
             incomplete += 0 if complete else 1
-            view = standard_view(runtime, hit.item)
+            for node in context:
+                context_nodes.setdefault(node.node_id, node)
             candidates.append(
                 ComparisonCandidate(
                     rank=rank,
                     match_type=hit.match_type,
                     package_local_score=hit.score,
-                    standard=view,
-                    context=context,
+                    standard=standard_record(hit.item),
+                    context=[node.node_id for node in context],
                     context_complete=complete,
                     other_parent_chains=others,
-                    provenance_uri=view.provenance_uri,
                     unresolved_references=concerning,
                 )
             )
@@ -222,7 +214,6 @@ class ComparisonService:
                     code="context_incomplete",
                     message=f"{incomplete} candidate(s) sit under several parents; one parent chain is shown for "
                     "each (otherParentChains counts the rest). Call get_standard_context for every root path.",
-                    graph_package_id=package_id,
                 )
             )
         if not candidates:
@@ -231,7 +222,6 @@ class ComparisonService:
                     code="no_matches",
                     message="No standard of this framework matched the query and filters. This means only that "
                     "the lexical expression did not match here, not that the framework lacks the idea.",
-                    graph_package_id=package_id,
                 )
             )
         if unresolved_total:
@@ -240,20 +230,15 @@ class ComparisonService:
                     code="unresolved_evidence_present",
                     message=f"{unresolved_total} unresolved reference(s) in this package concern the candidates "
                     "shown (see each candidate's unresolvedReferences and the package's unresolved resource).",
-                    graph_package_id=package_id,
                 )
             )
         return FrameworkEvidence(
-            framework_id=runtime.framework_id,
-            snapshot_id=runtime.snapshot_id,
-            graph_package_id=package_id,
+            package=package_ref(runtime),
             grade_levels=grades,
             candidates=candidates,
             total_matches=outcome.total,
-            returned=len(candidates),
+            context_nodes=list(context_nodes.values()),
             warnings=warnings,
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
         )
 
     @staticmethod

@@ -3,13 +3,14 @@
 A learning component is generated or curated content decomposed from standards; it is never a
 standard. Component lookups resolve components only (a standard's id is ``graph_node_not_found``),
 and the standards side resolves standards only (a component's id is ``standard_not_found``). Each
-``supports`` link is returned with its relationship id, its ``supportConfidence`` and the resource
-links needed to cite it and open its evidence.
+``supports`` link is returned with its relationship id and its ``supportConfidence``; its resource
+and the component's follow the package's URI rule (:class:`~kgfegmcp.services.views.PackageRef`).
+Who authored and licensed the components is said once per answer (``attributions``), not per component.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
@@ -29,53 +30,67 @@ from kgfegmcp.services.requests import (
     LearningComponentSelector,
     SearchLearningComponentsRequest,
 )
-from kgfegmcp.services.standards import StandardsService
+from kgfegmcp.services.standards import MatchCountsView, QueryInterpretationView, StandardsService, interpretation_views
 from kgfegmcp.services.views import (
-    DisclosureView,
-    PackageIdentity,
-    PageInfo,
+    CursorPage,
+    LinkedStandardRecord,
+    PackageRef,
     ResultModel,
     ResultWarning,
-    StandardView,
-    disclosures,
+    StandardRecord,
+    linked_standard_record,
     offset_page,
-    package_identity,
-    standard_view,
+    package_ref,
+    standard_record,
 )
 
 SEARCH_LEARNING_COMPONENTS = "search_learning_components"
 
 COMPONENT_NATURE = (
-    "Learning components are content decomposed from standards by their provider (see the disclosures and "
-    "each component's provenance); they are not standards and carry no grade or statement type of their own."
+    "Learning components are content decomposed from standards by their provider (see attributions and the "
+    "disclosures); they are not standards and carry no grade or statement type of their own."
 )
 
 
-class LearningComponentView(ResultModel):
-    """One learning component, in its own terms."""
+class ComponentAttribution(ResultModel):
+    """Who authored, provided and licensed components: said once per answer, referred to by index."""
 
-    graph_package_id: str
-    node_id: str
-    kind: Literal["learningComponent"] = "learningComponent"
-    description: str
-    academic_subject: str | None = None
-    in_language: str
-    tags: list[str]
     author: str | None = None
     provider: str | None = None
     license: str | None = None
     attribution_statement: str | None = None
+
+
+class LearningComponentRecord(ResultModel):
+    """One learning component as a citation needs it (tags and language: get_learning_component)."""
+
+    node_id: str
+    description: str
+    academic_subject: str | None = None
     supports_count: int
-    uri: str
-    provenance_uri: str
+    attribution: int | None = Field(None, description="Index into attributions; left out when the source names none.")
 
 
-class ComponentHitView(ResultModel):
-    """One ranked component."""
+class LearningComponentDetailView(LearningComponentRecord):
+    """One learning component with its details and resource link."""
+
+    in_language: str
+    tags: list[str]
+    uri: str = Field(description="The component resource; its provenance is this URI + '/provenance'.")
+
+
+class ComponentRank(ResultModel):
+    """Where a component hit ranks."""
 
     rank: int
+    package: int | None = Field(
+        None, description="Index into packages; left out when the answer has one package (packages[0])."
+    )
     score: float
-    component: LearningComponentView
+
+
+class ComponentHitView(LearningComponentRecord, ComponentRank):
+    """One ranked component: its rank, then its record (fields in that order)."""
 
 
 class SearchLearningComponentsResult(ResultModel):
@@ -84,11 +99,13 @@ class SearchLearningComponentsResult(ResultModel):
     query: str
     hits: list[ComponentHitView]
     total: int
-    page: PageInfo
+    matched: MatchCountsView
+    interpretation: list[QueryInterpretationView]
+    page: CursorPage
     warnings: list[ResultWarning]
     nature: str = COMPONENT_NATURE
-    packages: list[PackageIdentity]
-    disclosures: list[DisclosureView]
+    attributions: list[ComponentAttribution]
+    packages: list[PackageRef] = Field(description="Every searched package once; hits refer to them by index.")
 
 
 class SupportLinkRef(ResultModel):
@@ -97,65 +114,77 @@ class SupportLinkRef(ResultModel):
     relationship_id: str
     support_confidence: float | None = None
     standard_node_id: str
-    relationship_uri: str
 
 
 class LearningComponentDetail(ResultModel):
     """One exact learning component and the ids of its supports links."""
 
-    component: LearningComponentView
+    component: LearningComponentDetailView
     supports: list[SupportLinkRef]
     nature: str = COMPONENT_NATURE
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    attributions: list[ComponentAttribution]
+    package: PackageRef
 
 
 class ComponentSupportView(ResultModel):
-    """One supports link into the selected standard, with everything needed to cite it."""
+    """One supports link into the selected standard: its id, its confidence and the component."""
 
     relationship_id: str
     support_confidence: float | None = None
-    component: LearningComponentView
-    relationship_uri: str
-    component_uri: str
-    component_provenance_uri: str
-    standard_uri: str
+    component: LearningComponentRecord
 
 
 class ComponentsForStandardResult(ResultModel):
-    """The learning components supporting one standard."""
+    """The learning components supporting one standard (the first ``limit`` of ``total``)."""
 
-    standard: StandardView
+    standard: LinkedStandardRecord
     supports: list[ComponentSupportView]
     total: int
-    returned: int
-    omitted: int
     nature: str = COMPONENT_NATURE
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    attributions: list[ComponentAttribution]
+    package: PackageRef
 
 
 class StandardSupportView(ResultModel):
-    """One standard the selected component supports, with its local grade labels and statement type."""
+    """One standard the selected component supports, in its local grade labels and statement type."""
 
     relationship_id: str
     support_confidence: float | None = None
-    standard: StandardView
-    relationship_uri: str
-    standard_uri: str
+    standard: StandardRecord
 
 
 class StandardsForComponentResult(ResultModel):
-    """The standards one learning component supports."""
+    """The standards one learning component supports (the first ``limit`` of ``total``)."""
 
-    component: LearningComponentView
+    component: LearningComponentRecord
     standards: list[StandardSupportView]
     total: int
-    returned: int
-    omitted: int
     nature: str = COMPONENT_NATURE
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    attributions: list[ComponentAttribution]
+    package: PackageRef
+
+
+class _Attributions:
+    """Distinct component attributions in first-met order, so an answer says each once."""
+
+    def __init__(self) -> None:
+        self._index: dict[ComponentAttribution, int] = {}
+
+    def index(self, component: ComponentNode) -> int | None:
+        """The index of the component's attribution, or ``None`` when the source names none."""
+        attribution = ComponentAttribution(
+            author=component.author,
+            provider=component.provider,
+            license=component.license,
+            attribution_statement=component.attribution_statement,
+        )
+        if attribution == ComponentAttribution():
+            return None
+        return self._index.setdefault(attribution, len(self._index))
+
+    def listed(self) -> list[ComponentAttribution]:
+        """Every attribution referred to, by index order."""
+        return list(self._index)
 
 
 def _by_confidence(relationships: tuple[RelationshipRecord, ...]) -> list[RelationshipRecord]:
@@ -186,24 +215,17 @@ class LearningComponentService:
 
     # -- views ---------------------------------------------------------------------------------
 
-    def component_view(self, runtime: PackageRuntime, component: ComponentNode) -> LearningComponentView:
-        """A component with its resource and provenance links."""
+    def component_record(
+        self, runtime: PackageRuntime, component: ComponentNode, attributions: _Attributions
+    ) -> LearningComponentRecord:
+        """A component as a citation needs it; its attribution goes to the answer's list."""
         store = self._stores[runtime.graph_package_id]
-        fid, sid = runtime.framework_id, runtime.snapshot_id
-        return LearningComponentView(
-            graph_package_id=runtime.graph_package_id,
+        return LearningComponentRecord(
             node_id=component.identifier,
             description=component.description,
             academic_subject=component.academic_subject,
-            in_language=component.in_language,
-            tags=list(component.tags),
-            author=component.author,
-            provider=component.provider,
-            license=component.license,
-            attribution_statement=component.attribution_statement,
             supports_count=len(store.outgoing(component.identifier, SUPPORTS)),
-            uri=uris.learning_component_uri(fid, sid, component.identifier),
-            provenance_uri=uris.learning_component_provenance_uri(fid, sid, component.identifier),
+            attribution=attributions.index(component),
         )
 
     def resolve_component(self, selector: LearningComponentSelector) -> tuple[PackageRuntime, ComponentNode]:
@@ -254,43 +276,54 @@ class LearningComponentService:
         if offset > outcome.total:
             raise InvalidCursorError("The cursor points outside this result sequence.")
         page = outcome.hits[offset : offset + request.limit]
+        attributions = _Attributions()
+        several = len(packages) > 1
         return SearchLearningComponentsResult(
             query=request.query,
             hits=[
                 ComponentHitView(
+                    **self.component_record(packages[hit.package_order], hit.component, attributions).model_dump(
+                        by_alias=False
+                    ),
                     rank=offset + i + 1,
+                    package=hit.package_order if several else None,
                     score=hit.score,
-                    component=self.component_view(packages[hit.package_order], hit.component),
                 )
                 for i, hit in enumerate(page)
             ],
             total=outcome.total,
-            page=offset_page(
-                self._cursors, SEARCH_LEARNING_COMPONENTS, fingerprint, offset, request.limit, len(page), outcome.total
-            ),
+            matched=MatchCountsView(code=0, all_terms=outcome.all_terms, some_terms=outcome.some_terms),
+            interpretation=interpretation_views(outcome.interpretations),
+            page=offset_page(self._cursors, SEARCH_LEARNING_COMPONENTS, fingerprint, offset, len(page), outcome.total),
             warnings=warnings,
-            packages=[package_identity(p) for p in packages],
-            disclosures=[d for p in packages for d in disclosures(p)],
+            attributions=attributions.listed(),
+            packages=[package_ref(p) for p in packages],
         )
 
     def get_learning_component(self, request: GetLearningComponentRequest) -> LearningComponentDetail:
         """One exact component and the ids of the standards it supports."""
         runtime, component = self.resolve_component(request)
         store = self._stores[runtime.graph_package_id]
-        fid, sid = runtime.framework_id, runtime.snapshot_id
+        attributions = _Attributions()
+        record = self.component_record(runtime, component, attributions)
+        detail = LearningComponentDetailView(
+            **record.model_dump(by_alias=False),
+            in_language=component.in_language,
+            tags=list(component.tags),
+            uri=uris.learning_component_uri(runtime.framework_id, runtime.snapshot_id, component.identifier),
+        )
         return LearningComponentDetail(
-            component=self.component_view(runtime, component),
+            component=detail,
             supports=[
                 SupportLinkRef(
                     relationship_id=rel.identifier,
                     support_confidence=rel.support_confidence,
                     standard_node_id=rel.target_identifier,
-                    relationship_uri=uris.relationship_uri(fid, sid, rel.identifier),
                 )
                 for rel in _by_confidence(store.outgoing(component.identifier, SUPPORTS))
             ],
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
+            attributions=attributions.listed(),
+            package=package_ref(runtime),
         )
 
     def get_learning_components_for_standard(
@@ -299,32 +332,25 @@ class LearningComponentService:
         """Each supports link into the standard, highest confidence first."""
         runtime, item = self._standards.resolve_standard(request)
         store = self._stores[runtime.graph_package_id]
-        fid, sid = runtime.framework_id, runtime.snapshot_id
         links = _by_confidence(store.incoming(item.identifier, SUPPORTS))
-        shown = links[: request.limit]
+        attributions = _Attributions()
         supports = []
-        for rel in shown:
+        for rel in links[: request.limit]:
             component = store.component(rel.source_identifier)
             assert component is not None  # validation: supports runs from a component
             supports.append(
                 ComponentSupportView(
                     relationship_id=rel.identifier,
                     support_confidence=rel.support_confidence,
-                    component=self.component_view(runtime, component),
-                    relationship_uri=uris.relationship_uri(fid, sid, rel.identifier),
-                    component_uri=uris.learning_component_uri(fid, sid, component.identifier),
-                    component_provenance_uri=uris.learning_component_provenance_uri(fid, sid, component.identifier),
-                    standard_uri=uris.standard_uri(fid, sid, item.identifier),
+                    component=self.component_record(runtime, component, attributions),
                 )
             )
         return ComponentsForStandardResult(
-            standard=standard_view(runtime, item),
+            standard=linked_standard_record(runtime, item),
             supports=supports,
             total=len(links),
-            returned=len(shown),
-            omitted=len(links) - len(shown),
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
+            attributions=attributions.listed(),
+            package=package_ref(runtime),
         )
 
     def get_standards_for_learning_component(
@@ -333,28 +359,23 @@ class LearningComponentService:
         """The standards a component supports, each with its local grade labels and statement type."""
         runtime, component = self.resolve_component(request)
         store = self._stores[runtime.graph_package_id]
-        fid, sid = runtime.framework_id, runtime.snapshot_id
         links = _by_confidence(store.outgoing(component.identifier, SUPPORTS))
-        shown = links[: request.limit]
         standards = []
-        for rel in shown:
+        for rel in links[: request.limit]:
             item = store.item(rel.target_identifier)
             assert item is not None  # validation: supports ends at a standards item
             standards.append(
                 StandardSupportView(
                     relationship_id=rel.identifier,
                     support_confidence=rel.support_confidence,
-                    standard=standard_view(runtime, item),
-                    relationship_uri=uris.relationship_uri(fid, sid, rel.identifier),
-                    standard_uri=uris.standard_uri(fid, sid, item.identifier),
+                    standard=standard_record(item),
                 )
             )
+        attributions = _Attributions()
         return StandardsForComponentResult(
-            component=self.component_view(runtime, component),
+            component=self.component_record(runtime, component, attributions),
             standards=standards,
             total=len(links),
-            returned=len(shown),
-            omitted=len(links) - len(shown),
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
+            attributions=attributions.listed(),
+            package=package_ref(runtime),
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
@@ -32,13 +32,13 @@ from kgfegmcp.services.requests import (
     ListFrameworksRequest,
 )
 from kgfegmcp.services.views import (
+    CursorPage,
     DisclosureView,
-    PackageIdentity,
-    PageInfo,
+    PackageRef,
     ResultModel,
     disclosures,
     offset_page,
-    package_identity,
+    package_ref,
 )
 
 LIST_FRAMEWORKS = "list_frameworks"
@@ -51,14 +51,11 @@ class GraphTypesView(ResultModel):
     contains: list[str]
 
 
-class FrameworkSummary(ResultModel):
-    """One accepted package in catalog listings."""
+class FrameworkSummary(PackageRef):
+    """One accepted package in catalog listings: its identity once, then what it holds."""
 
-    graph_package_id: str
-    framework_id: str
-    snapshot_id: str
     title: str
-    name: str
+    name: str | None = Field(None, description="The framework root's name, when it differs from title.")
     jurisdiction: str
     academic_subject: str
     in_language: str
@@ -67,23 +64,19 @@ class FrameworkSummary(ResultModel):
     standards_items: int
     learning_components: int
     learning_progression_links: int
-    uri: str
-    manifest_uri: str
 
 
 class ListFrameworksResult(ResultModel):
-    """One catalog page, with the identity block and disclosures of every listed package."""
+    """One catalog page; each listed package carries its identity and disclosure ids once."""
 
     frameworks: list[FrameworkSummary]
     total: int
-    page: PageInfo
+    page: CursorPage
     catalog_fingerprint: str
-    packages: list[PackageIdentity]
-    disclosures: list[DisclosureView]
 
 
 class FrameworkDetail(ResultModel):
-    """Everything public about one package, with its rights and disclosures."""
+    """Everything public about one package, with its rights and its disclosures in full."""
 
     framework: FrameworkSummary
     description: str | None = None
@@ -93,13 +86,11 @@ class FrameworkDetail(ResultModel):
     validation: dict[str, Any]
     supersedes: str | None = None
     disclosures: list[DisclosureView]
-    package: PackageIdentity
 
 
-class PackageCapabilities(ResultModel):
+class PackageCapabilities(PackageRef):
     """What one package supports, straight from its validated manifest and bound profile."""
 
-    graph_package_id: str
     capabilities: dict[str, bool]
     hierarchy_rule: str
     max_hierarchy_depth: int
@@ -107,8 +98,6 @@ class PackageCapabilities(ResultModel):
     search_facets: list[str]
     progression_labels: list[str]
     graph_types: GraphTypesView
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
 
 
 class CapabilitiesResult(ResultModel):
@@ -121,12 +110,11 @@ class CapabilitiesResult(ResultModel):
 class StatisticsResult(ResultModel):
     """Standards and learning components as separately labelled blocks; never combined totals."""
 
-    package: PackageIdentity
+    package: PackageRef
     standards: dict[str, Any]
     learning_components: dict[str, Any]
     learning_progressions: dict[str, Any]
     unresolved_items: int
-    disclosures: list[DisclosureView]
 
 
 def _graph_types(runtime: PackageRuntime) -> GraphTypesView:
@@ -139,11 +127,9 @@ def framework_summary(runtime: PackageRuntime) -> FrameworkSummary:
     manifest, framework = runtime.manifest, runtime.framework
     relationships = manifest.counts.relationships
     return FrameworkSummary(
-        graph_package_id=runtime.graph_package_id,
-        framework_id=runtime.framework_id,
-        snapshot_id=runtime.snapshot_id,
+        **_ref_fields(runtime),
         title=manifest.title,
-        name=framework.name,
+        name=None if framework.name == manifest.title else framework.name,
         jurisdiction=framework.jurisdiction,
         academic_subject=framework.academic_subject,
         in_language=framework.in_language,
@@ -152,9 +138,12 @@ def framework_summary(runtime: PackageRuntime) -> FrameworkSummary:
         standards_items=manifest.counts.standards.items,
         learning_components=manifest.counts.learning_components.components,
         learning_progression_links=relationships.builds_towards + relationships.relates_to,
-        uri=uris.snapshot_uri(runtime.framework_id, runtime.snapshot_id),
-        manifest_uri=uris.manifest_uri(runtime.framework_id, runtime.snapshot_id),
     )
+
+
+def _ref_fields(runtime: PackageRuntime) -> dict[str, Any]:
+    """The package identity fields, for result models that are a package entry themselves."""
+    return dict(package_ref(runtime))
 
 
 class FrameworkService:
@@ -176,12 +165,8 @@ class FrameworkService:
         return ListFrameworksResult(
             frameworks=[framework_summary(p) for p in page],
             total=len(selected),
-            page=offset_page(
-                self._cursors, LIST_FRAMEWORKS, fingerprint, offset, request.limit, len(page), len(selected)
-            ),
+            page=offset_page(self._cursors, LIST_FRAMEWORKS, fingerprint, offset, len(page), len(selected)),
             catalog_fingerprint=self._catalog.fingerprint,
-            packages=[package_identity(p) for p in page],
-            disclosures=[d for p in page for d in disclosures(p)],
         )
 
     @staticmethod
@@ -218,7 +203,6 @@ class FrameworkService:
             },
             supersedes=manifest.supersedes,
             disclosures=disclosures(runtime),
-            package=package_identity(runtime),
         )
 
     def get_capabilities(self, request: GetCapabilitiesRequest) -> CapabilitiesResult:
@@ -271,7 +255,7 @@ class FrameworkService:
         profile = runtime.profile.profile
         policy = profile.code_policy
         return PackageCapabilities(
-            graph_package_id=runtime.graph_package_id,
+            **_ref_fields(runtime),
             capabilities=runtime.manifest.capabilities.to_wire(),
             hierarchy_rule=profile.hierarchy.rule,
             max_hierarchy_depth=profile.hierarchy.max_depth,
@@ -279,15 +263,11 @@ class FrameworkService:
                 "codesPresent": policy.codes_present,
                 "unique": policy.unique,
                 "normalization": policy.normalization,
-                "exactSearch": runtime.manifest.capabilities.exact_code_search,
-                "prefixSearch": runtime.manifest.capabilities.prefix_code_search,
                 "derivedParentSeparator": policy.derived_parent_separator,
             },
             search_facets=list(profile.search_facets),
             progression_labels=list(profile.progression_labels),
             graph_types=_graph_types(runtime),
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
         )
 
     def get_framework_statistics(self, request: GetFrameworkStatisticsRequest) -> StatisticsResult:
@@ -329,7 +309,7 @@ class FrameworkService:
         counts = runtime.manifest.counts
         supported = {rel.target_identifier for rel in runtime.relationships if rel.label == SUPPORTS}
         return StatisticsResult(
-            package=package_identity(runtime),
+            package=package_ref(runtime),
             standards={
                 "items": counts.standards.items,
                 "standards": counts.standards.standards,
@@ -351,7 +331,6 @@ class FrameworkService:
                 RELATES_TO: counts.relationships.relates_to,
             },
             unresolved_items=counts.unresolved_items,
-            disclosures=disclosures(runtime),
         )
 
 

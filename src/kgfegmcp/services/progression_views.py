@@ -1,19 +1,27 @@
-"""Result models of the five learning-progression tools (what their canonical JSON contains)."""
+"""Result models of the five learning-progression tools (what their canonical JSON contains).
+
+Each result names every standard once (``standards``, or ``nodes`` in a traversal) and its package
+once (``package``); links refer to standards by node id. A link's resources follow the package's URI
+rule: ``<package uri>/learning-progression/<relationshipId>`` and ``…/relationship/<relationshipId>``
+(see :class:`~kgfegmcp.services.views.PackageRef`).
+"""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from kgfegmcp.graph.progressions import (
+    LinkDirection,
     PathReason,
     TraversalReason,
 )
 from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.services.views import (
-    DisclosureView,
-    PackageIdentity,
+    PackageRef,
     ResultModel,
-    StandardView,
+    StandardRecord,
 )
 
 #: Candidates examined per page of the two paged tools.
@@ -25,45 +33,21 @@ PageStop = Literal["limit", "exhausted", "byte_limit", "candidate_limit"]
 NoticeCategory = Literal["judgement_warning", "coverage_notice"]
 
 
-class ProgressionEndpoint(ResultModel):
-    """A standard at one end of a link: enough to read it, with its resource link."""
-
-    node_id: str
-    statement_code: str | None = None
-    description: str
-    statement_type: str
-    grade_levels: list[str]
-    uri: str
-
-
 class ProgressionLinkView(ResultModel):
-    """One stored link with the links needed to cite it and open its evidence."""
+    """One stored link, by its relationship id and the node ids of its two standards."""
 
     relationship_id: str
     link_type: str
     source_node_id: str
     target_node_id: str
     unresolved_status: str | None = None
-    uri: str
-    relationship_uri: str
-
-
-class DirectLinkView(ProgressionLinkView):
-    """A link of the selected standard, seen from it, with the standard at its other end."""
-
-    direction: Literal["outgoing", "incoming"]
-    counterpart: ProgressionEndpoint
-
-
-class DiscoveredLinkView(ProgressionLinkView):
-    """A link found by discovery, with both of its standards."""
-
-    source: ProgressionEndpoint
-    target: ProgressionEndpoint
 
 
 class ProgressionNotice(ResultModel):
-    """A judgement warning or a coverage notice: keep it with the evidence it qualifies."""
+    """A judgement warning or a coverage notice: keep it with the evidence it qualifies.
+
+    An unresolved reference is described in the package's unresolved report (``<package uri>/unresolved``).
+    """
 
     code: str
     category: NoticeCategory
@@ -73,7 +57,6 @@ class ProgressionNotice(ResultModel):
     status: str | None = None
     relationship_label: str | None = None
     unresolved_id: str | None = None
-    uri: str | None = None
 
 
 class NoticeSummary(ResultModel):
@@ -104,31 +87,34 @@ class ResultCeilingView(ResultModel):
 
 
 class LearningProgressionResult(ResultModel):
-    """One exact stored link with both standards in full."""
+    """One exact stored link with both of its standards."""
 
     link: ProgressionLinkView
-    provenance_part_uri: str | None
-    source: StandardView
-    target: StandardView
+    provenance_part_uri: str | None = Field(
+        None, description="Left out where the rights do not let a client read the part."
+    )
+    standards: list[StandardRecord] = Field(description="The link's source, then its target.")
     warnings: NoticeSummary
     ceiling: ResultCeilingView
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    package: PackageRef
 
 
 class StandardProgressionsResult(ResultModel):
-    """One page of a standard's direct links, buildsTowards before relatesTo."""
+    """One page of a standard's direct links, buildsTowards before relatesTo.
 
-    standard: StandardView
+    A link is outgoing when its source is the selected standard, incoming when its target is.
+    """
+
+    standard_node_id: str = Field(description="The selected standard (first in standards).")
     direction: str
     link_types: list[str]
-    links: list[DirectLinkView]
+    links: list[ProgressionLinkView]
     total_links: int
     page: ProgressionPage
+    standards: list[StandardRecord] = Field(description="The selected standard, then every counterpart once.")
     warnings: NoticeSummary
     ceiling: ResultCeilingView
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    package: PackageRef
 
 
 class ProgressionFilters(ResultModel):
@@ -145,32 +131,41 @@ class SearchProgressionsResult(ResultModel):
 
     filters: ProgressionFilters
     match_rule: str
-    links: list[DiscoveredLinkView]
+    links: list[ProgressionLinkView]
     page: ProgressionPage
+    standards: list[StandardRecord] = Field(description="Every standard the links join, once, in link order.")
     warnings: NoticeSummary
     ceiling: ResultCeilingView
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    package: PackageRef
 
 
-class TraversalNodeView(ProgressionEndpoint):
-    """A reached standard and its shortest distance from the start."""
+class FollowedLinkView(ResultModel):
+    """A stored link the traversal followed from the standard it is listed under, to the standard ``to``."""
+
+    relationship_id: str
+    link_type: str
+    to: str = Field(description="Node id of the other end: the link's target when followed outgoing, else its source.")
+    direction: LinkDirection | None = Field(
+        None, description="Given only when the traversal ran both ways; otherwise it is the traversal's direction."
+    )
+    unresolved_status: str | None = None
+
+
+class TraversalNodeView(StandardRecord):
+    """A reached standard, its shortest distance from the start and the links followed from it.
+
+    Nodes are in the order reached (the start first, at depth 0) and the links in the order followed,
+    so reading every node's ``followed`` in turn gives the traversal's links in order.
+    """
 
     depth: int
-
-
-class TraversalEdgeView(ProgressionLinkView):
-    """A followed link, seen from the node it was followed from."""
-
-    from_node_id: str
-    direction: Literal["outgoing", "incoming"]
+    followed: list[FollowedLinkView] | None = Field(None, description="Left out when no link was followed from here.")
 
 
 class FrontierView(ResultModel):
-    """A returned standard whose stored links of the requested kinds are not all in the result."""
+    """A returned standard whose stored links of the requested kinds are not all in the result (its depth: nodes)."""
 
     node_id: str
-    depth: int
     unreturned_links: int
     reason: Literal["max_depth", "not_expanded"]
 
@@ -200,12 +195,10 @@ class TraversalCounters(ResultModel):
 class TraversalResult(ResultModel):
     """Bounded traversal evidence; completeness is stated, never implied."""
 
-    start: StandardView
     direction: str
     link_types: list[str]
     limits: TraversalLimitsView
     nodes: list[TraversalNodeView]
-    edges: list[TraversalEdgeView]
     frontier: list[FrontierView]
     scope_complete: bool
     graph_exhausted: bool
@@ -214,23 +207,12 @@ class TraversalResult(ResultModel):
     interpretation: str
     warnings: NoticeSummary
     ceiling: ResultCeilingView
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    package: PackageRef
 
 
 class PathView(ResultModel):
-    """One directed path: node ids from start to end, and the relationship id of each link."""
+    """One directed path, shortest first: node ids from start to end and the relationship id of each link."""
 
-    rank: int
-    length: int
-    node_ids: list[str]
-    relationship_ids: list[str]
-
-
-class UnreturnedPathView(ResultModel):
-    """The next path found that did not fit in this result."""
-
-    length: int
     node_ids: list[str]
     relationship_ids: list[str]
 
@@ -255,23 +237,19 @@ class PathCounters(ResultModel):
 class PathsResult(ResultModel):
     """Bounded directed buildsTowards paths between two standards of one package."""
 
-    from_standard: StandardView
-    to_standard: StandardView
+    from_node_id: str
+    to_node_id: str
     limits: PathLimitsView
     paths: list[PathView]
-    nodes: list[ProgressionEndpoint]
+    standards: list[StandardRecord] = Field(description="The two ends, then every other standard a path names, once.")
     links: list[ProgressionLinkView]
     search_complete: bool
     paths_complete: bool
     more_paths_exist: bool
     truncation_reasons: list[PathReason]
-    next_unreturned_path: UnreturnedPathView | None = None
+    next_unreturned_path: PathView | None = Field(None, description="The next path found that did not fit.")
     counters: PathCounters
     interpretation: str
     warnings: NoticeSummary
     ceiling: ResultCeilingView
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
-
-
-# -- shared helpers ----------------------------------------------------------------------------
+    package: PackageRef

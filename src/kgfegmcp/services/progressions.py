@@ -41,16 +41,13 @@ from kgfegmcp.graph.progressions import (
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, ItemNode, RelationshipLabel, RelationshipRecord
-from kgfegmcp.resources import uris
 from kgfegmcp.resources.policy import provenance_part_uri
-from kgfegmcp.search.normalize import query_tokens
 from kgfegmcp.search.service import SearchService
 from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS, whole_result_size
 from kgfegmcp.services.progression_views import (
     MAX_CANDIDATES,
     MAX_COVERAGE_NOTICES,
-    DirectLinkView,
-    DiscoveredLinkView,
+    FollowedLinkView,
     FrontierView,
     LearningProgressionResult,
     NoticeSummary,
@@ -59,7 +56,6 @@ from kgfegmcp.services.progression_views import (
     PathLimitsView,
     PathsResult,
     PathView,
-    ProgressionEndpoint,
     ProgressionFilters,
     ProgressionLinkView,
     ProgressionNotice,
@@ -68,11 +64,9 @@ from kgfegmcp.services.progression_views import (
     SearchProgressionsResult,
     StandardProgressionsResult,
     TraversalCounters,
-    TraversalEdgeView,
     TraversalLimitsView,
     TraversalNodeView,
     TraversalResult,
-    UnreturnedPathView,
 )
 from kgfegmcp.services.requests import (
     FindLearningProgressionPathsRequest,
@@ -86,10 +80,9 @@ from kgfegmcp.services.standards import StandardsService
 from kgfegmcp.services.unresolved import UnresolvedEvidence, UnresolvedReference
 from kgfegmcp.services.views import (
     ResultModel,
-    StandardView,
-    disclosures,
-    package_identity,
-    standard_view,
+    StandardRecord,
+    package_ref,
+    standard_record,
 )
 
 ResultT = TypeVar("ResultT", bound=ResultModel)
@@ -197,31 +190,21 @@ class ProgressionService:
     # -- views ---------------------------------------------------------------------------------
 
     @staticmethod
-    def _endpoint(runtime: PackageRuntime, item: ItemNode) -> ProgressionEndpoint:
-        return ProgressionEndpoint(
-            node_id=item.identifier,
-            statement_code=item.statement_code,
-            description=item.description,
-            statement_type=item.statement_type,
-            grade_levels=list(item.grade_level),
-            uri=uris.standard_uri(runtime.framework_id, runtime.snapshot_id, item.identifier),
-        )
-
-    @staticmethod
-    def _link_fields(runtime: PackageRuntime, rel: RelationshipRecord) -> dict[str, object]:
-        fid, sid = runtime.framework_id, runtime.snapshot_id
+    def _link_fields(rel: RelationshipRecord) -> dict[str, str | None]:
         return {
             "relationship_id": rel.identifier,
             "link_type": rel.label,
             "source_node_id": rel.source_identifier,
             "target_node_id": rel.target_identifier,
             "unresolved_status": rel.unresolved_status,
-            "uri": uris.learning_progression_uri(fid, sid, rel.identifier),
-            "relationship_uri": uris.relationship_uri(fid, sid, rel.identifier),
         }
 
-    def _link(self, runtime: PackageRuntime, rel: RelationshipRecord) -> ProgressionLinkView:
-        return ProgressionLinkView.model_validate(self._link_fields(runtime, rel))
+    def _link(self, rel: RelationshipRecord) -> ProgressionLinkView:
+        return ProgressionLinkView.model_validate(self._link_fields(rel))
+
+    def _records(self, store: GraphStore, node_ids: Iterable[str]) -> list[StandardRecord]:
+        """Each standard once, in first-mention order: links refer to these by node id."""
+        return [standard_record(self._item(store, node)) for node in dict.fromkeys(node_ids)]
 
     @staticmethod
     def _item(store: GraphStore, identifier: str) -> ItemNode:
@@ -266,31 +249,25 @@ class ProgressionService:
                 )
             )
         coverage: list[ProgressionNotice] = list(extra)
-        fid, sid = runtime.framework_id, runtime.snapshot_id
         references = self._unresolved.package(runtime).concerning(node_ids, requested)
-        coverage.extend(self._unresolved_notice(reference, fid, sid) for reference in references)
+        coverage.extend(self._unresolved_notice(reference) for reference in references)
         shown = judgements + coverage[:MAX_COVERAGE_NOTICES]
         total = len(judgements) + len(coverage)
         return NoticeSummary(items=shown, total=total, omitted=total - len(shown))
 
     @staticmethod
-    def _unresolved_notice(reference: UnresolvedReference, fid: str, sid: str) -> ProgressionNotice:
-        target = reference.reference or "a reference"
+    def _unresolved_notice(reference: UnresolvedReference) -> ProgressionNotice:
+        """The reference, its status and label are fields of the notice; the message says only what it means."""
         reason = reference.reason or "the package could not resolve it to a standard of this package"
         return ProgressionNotice(
             code="unresolved_reference",
             category="coverage_notice",
-            message=(
-                f"The source also cites {target} ({reference.status}"
-                + (f", {reference.relationship_label}" if reference.relationship_label else "")
-                + f"): {reason}. It is kept as unresolved evidence, not as a link."
-            ),
+            message=f"Cited by the source, kept as unresolved evidence, not as a link: {reason}.",
             node_id=reference.source_entity_id,
             reference=reference.reference,
             status=reference.status,
             relationship_label=reference.relationship_label,
             unresolved_id=reference.unresolved_id,
-            uri=uris.unresolved_uri(fid, sid),
         )
 
     @staticmethod
@@ -347,14 +324,12 @@ class ProgressionService:
             )
         source, target = self._item(store, rel.source_identifier), self._item(store, rel.target_identifier)
         result = LearningProgressionResult(
-            link=self._link(runtime, rel),
+            link=self._link(rel),
             provenance_part_uri=provenance_part_uri(runtime.manifest, provenance_part_of(rel.identifier)),
-            source=standard_view(runtime, source),
-            target=standard_view(runtime, target),
+            standards=[standard_record(source), standard_record(target)],
             warnings=self._notices(runtime, [rel], [source.identifier, target.identifier], (rel.label,)),
             ceiling=ResultCeilingView(),
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
+            package=package_ref(runtime),
         )
         return _ensure_fits(result, "stored link")
 
@@ -378,17 +353,7 @@ class ProgressionService:
         budget = min(request.limit, MAX_CANDIDATES)
         steps = list(islice(incident_links(store, item.identifier, kinds, request.direction), offset, offset + budget))
         coverage = self._coverage(runtime, kinds)
-        standard = standard_view(runtime, item)
-        views = [
-            DirectLinkView.model_validate(
-                {
-                    **self._link_fields(runtime, step.relationship),
-                    "direction": step.direction,
-                    "counterpart": self._endpoint(runtime, self._item(store, step.neighbour)),
-                }
-            )
-            for step in steps
-        ]
+        views = [self._link(step.relationship) for step in steps]
 
         def build(count: int) -> StandardProgressionsResult:
             shown = steps[:count]
@@ -404,7 +369,7 @@ class ProgressionService:
             else:
                 stop = "candidate_limit"
             return StandardProgressionsResult(
-                standard=standard,
+                standard_node_id=item.identifier,
                 direction=request.direction,
                 link_types=list(kinds),
                 links=views[:count],
@@ -419,10 +384,10 @@ class ProgressionService:
                     stopped_by=stop,
                     candidates_examined=count,
                 ),
+                standards=self._records(store, [item.identifier, *(s.neighbour for s in shown)]),
                 warnings=self._notices(runtime, (s.relationship for s in shown), [item.identifier], kinds, coverage),
                 ceiling=ResultCeilingView(),
-                package=package_identity(runtime),
-                disclosures=disclosures(runtime),
+                package=package_ref(runtime),
             )
 
         result, _ = fit_result(build, len(steps), "link")
@@ -443,8 +408,8 @@ class ProgressionService:
             index = self._search.index(runtime).text
             if index is None:
                 raise CapabilityUnavailableError(f"{runtime.graph_package_id} does not support lexical text search.")
-            rows, _ = index.ranked(query_tokens(request.query))
-            matching_positions = {position for position, _ in rows}
+            reading = self._search.index(runtime).interpreter.interpret(request.query, recognise_grades=False)
+            matching_positions = index.matching_positions(reading.terms, every_term=False)
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint)
         sequence: list[RelationshipRecord] = [rel for kind in kinds for rel in facts.links[kind]]
@@ -486,16 +451,7 @@ class ProgressionService:
             academic_subjects=request.academic_subjects,
             link_types=list(kinds),
         )
-        views = [
-            DiscoveredLinkView.model_validate(
-                {
-                    **self._link_fields(runtime, rel),
-                    "source": self._endpoint(runtime, self._item(store, rel.source_identifier)),
-                    "target": self._endpoint(runtime, self._item(store, rel.target_identifier)),
-                }
-            )
-            for _, rel in found
-        ]
+        views = [self._link(rel) for _, rel in found]
 
         def build(count: int) -> SearchProgressionsResult:
             shown = found[:count]
@@ -515,7 +471,8 @@ class ProgressionService:
                 filters=filters,
                 match_rule=(
                     "A link matches when every given filter holds for its source or its target standard; "
-                    "the text query matches as in search_standards (lexical, accent-insensitive)."
+                    "a standard matches the text query as in search_standards (lexical, accent-insensitive, by stem, "
+                    "stop words dropped) when it holds at least one searched word; grade words stay text here."
                 ),
                 links=links,
                 page=ProgressionPage(
@@ -528,10 +485,10 @@ class ProgressionService:
                     stopped_by=stop,
                     candidates_examined=examined,
                 ),
+                standards=self._records(store, ends),
                 warnings=self._notices(runtime, (rel for _, rel in shown), ends, kinds, coverage),
                 ceiling=ResultCeilingView(),
-                package=package_identity(runtime),
-                disclosures=disclosures(runtime),
+                package=package_ref(runtime),
             )
 
         result, _ = fit_result(build, len(found), "link")
@@ -563,24 +520,38 @@ class ProgressionService:
         traversal = ProgressionTraversal(store)
         run = traversal.run(item.identifier, kinds, request.direction, limits)
         coverage = self._coverage(runtime, kinds)
-        start = standard_view(runtime, item)
-        node_views = {
-            n.node_id: TraversalNodeView.model_validate(
-                {**self._endpoint(runtime, self._item(store, n.node_id)).model_dump(), "depth": n.depth}
-            )
-            for n in run.nodes
+        records = {
+            n.node_id: standard_record(self._item(store, n.node_id)).model_dump(by_alias=False) for n in run.nodes
         }
-        edge_views = [
-            TraversalEdgeView.model_validate(
-                {**self._link_fields(runtime, e.relationship), "from_node_id": e.from_node, "direction": e.direction}
+        # A link is listed under the node it was followed from, so that node's id is not repeated per link;
+        # its direction is the traversal's own unless it ran both ways (then it is said per link).
+        both = request.direction == "both"
+        followed = [
+            (
+                e.from_node,
+                FollowedLinkView(
+                    relationship_id=e.relationship.identifier,
+                    link_type=e.relationship.label,
+                    to=e.relationship.target_identifier
+                    if e.direction == "outgoing"
+                    else e.relationship.source_identifier,
+                    direction=e.direction if both else None,
+                    unresolved_status=e.relationship.unresolved_status,
+                ),
             )
             for e in run.edges
         ]
 
         def build(count: int) -> TraversalResult:
             view = traversal.view(run, count)
-            nodes = [node_views[n.node_id] for n in view.nodes]
-            return self._traversal_result(runtime, run, view, nodes, edge_views[:count], start, coverage)
+            by_node: dict[str, list[FollowedLinkView]] = {}
+            for from_node, link in followed[:count]:
+                by_node.setdefault(from_node, []).append(link)
+            nodes = [
+                TraversalNodeView(**records[n.node_id], depth=n.depth, followed=by_node.get(n.node_id))
+                for n in view.nodes
+            ]
+            return self._traversal_result(runtime, run, view, nodes, coverage)
 
         result, _ = fit_result(build, len(run.edges), "link")
         return result
@@ -591,8 +562,6 @@ class ProgressionService:
         run: TraversalRun,
         view: TraversalView,
         nodes: list[TraversalNodeView],
-        edges: list[TraversalEdgeView],
-        start: StandardView,
         coverage: list[ProgressionNotice],
     ) -> TraversalResult:
         if view.graph_exhausted:
@@ -611,7 +580,6 @@ class ProgressionService:
                 "examined, so an absent standard or link is not evidence that none exists."
             )
         return TraversalResult(
-            start=start,
             direction=run.direction,
             link_types=list(run.labels),
             limits=TraversalLimitsView(
@@ -621,9 +589,8 @@ class ProgressionService:
                 max_admissions=run.limits.max_admissions,
             ),
             nodes=nodes,
-            edges=edges,
             frontier=[
-                FrontierView(node_id=f.node_id, depth=f.depth, unreturned_links=f.unreturned_links, reason=f.reason)
+                FrontierView(node_id=f.node_id, unreturned_links=f.unreturned_links, reason=f.reason)
                 for f in view.frontier
             ],
             scope_complete=view.scope_complete,
@@ -644,8 +611,7 @@ class ProgressionService:
                 runtime, (e.relationship for e in view.edges), [n.node_id for n in view.nodes], run.labels, coverage
             ),
             ceiling=ResultCeilingView(),
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
+            package=package_ref(runtime),
         )
 
     # -- find_learning_progression_paths -------------------------------------------------------
@@ -670,19 +636,19 @@ class ProgressionService:
             source.identifier, target.identifier, request.max_depth, request.max_paths, MAX_ADMISSIONS
         )
         coverage = self._coverage(runtime, (BUILDS_TOWARDS,))
-        views = (standard_view(runtime, source), standard_view(runtime, target))
-        endpoints: dict[str, ProgressionEndpoint] = {}
+        ends = (source.identifier, target.identifier)
+        records: dict[str, StandardRecord] = {node: standard_record(self._item(store, node)) for node in ends}
         links: dict[str, ProgressionLinkView] = {}
         for path in search.paths:
             for node in path.node_ids:
-                if node not in endpoints:
-                    endpoints[node] = self._endpoint(runtime, self._item(store, node))
+                if node not in records:
+                    records[node] = standard_record(self._item(store, node))
             for rel in path.relationships:
                 if rel.identifier not in links:
-                    links[rel.identifier] = self._link(runtime, rel)
+                    links[rel.identifier] = self._link(rel)
 
         def build(count: int) -> PathsResult:
-            return self._paths_result(runtime, request, search, count, views, coverage, endpoints, links)
+            return self._paths_result(runtime, request, search, count, ends, coverage, records, links)
 
         result, _ = fit_result(build, len(search.paths), "path")
         return result
@@ -693,13 +659,13 @@ class ProgressionService:
         request: FindLearningProgressionPathsRequest,
         search: PathSearch,
         count: int,
-        views: tuple[StandardView, StandardView],
+        ends: tuple[str, str],
         coverage: list[ProgressionNotice],
-        endpoints: dict[str, ProgressionEndpoint],
+        records: dict[str, StandardRecord],
         links: dict[str, ProgressionLinkView],
     ) -> PathsResult:
         shown = search.paths[:count]
-        node_order: dict[str, None] = {}
+        node_order: dict[str, None] = dict.fromkeys(ends)
         link_order: dict[str, RelationshipRecord] = {}
         for path in shown:
             node_order.update(dict.fromkeys(path.node_ids))
@@ -727,38 +693,24 @@ class ProgressionService:
         notices = self._notices(
             runtime,
             (rel for path in shown for rel in path.relationships),
-            list(node_order) or [views[0].node_id, views[1].node_id],
+            list(node_order),
             (BUILDS_TOWARDS,),
             coverage,
         )
         return PathsResult(
-            from_standard=views[0],
-            to_standard=views[1],
+            from_node_id=ends[0],
+            to_node_id=ends[1],
             limits=PathLimitsView(
                 max_depth=request.max_depth, max_paths=request.max_paths, max_admissions=MAX_ADMISSIONS
             ),
-            paths=[
-                PathView(
-                    rank=rank,
-                    length=path.length,
-                    node_ids=list(path.node_ids),
-                    relationship_ids=[rel.identifier for rel in path.relationships],
-                )
-                for rank, path in enumerate(shown, start=1)
-            ],
-            nodes=[endpoints[node] for node in node_order],
+            paths=[self._path_view(path) for path in shown],
+            standards=[records[node] for node in node_order],
             links=[links[rel_id] for rel_id in link_order],
             search_complete=search.search_complete,
             paths_complete=search.search_complete and not cut,
             more_paths_exist=search.more_paths_exist or cut,
             truncation_reasons=reasons,
-            next_unreturned_path=UnreturnedPathView(
-                length=unreturned.length,
-                node_ids=list(unreturned.node_ids),
-                relationship_ids=[rel.identifier for rel in unreturned.relationships],
-            )
-            if unreturned is not None
-            else None,
+            next_unreturned_path=self._path_view(unreturned) if unreturned is not None else None,
             counters=PathCounters(
                 paths_returned=len(shown),
                 path_admissions=search.admissions,
@@ -768,6 +720,9 @@ class ProgressionService:
             interpretation=interpretation,
             warnings=notices,
             ceiling=ResultCeilingView(),
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
+            package=package_ref(runtime),
         )
+
+    @staticmethod
+    def _path_view(path: ProgressionPath) -> PathView:
+        return PathView(node_ids=list(path.node_ids), relationship_ids=[rel.identifier for rel in path.relationships])

@@ -10,6 +10,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Literal
 
+from pydantic import Field
+
 from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
@@ -20,7 +22,7 @@ from kgfegmcp.errors import (
 )
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, ItemNode
-from kgfegmcp.search.service import SearchFilters, SearchService
+from kgfegmcp.search.service import Coverage, Interpretation, SearchFilters, SearchService
 from kgfegmcp.services.requests import (
     GetStandardContextRequest,
     GetStandardRequest,
@@ -28,18 +30,20 @@ from kgfegmcp.services.requests import (
     StandardSelector,
 )
 from kgfegmcp.services.views import (
-    DisclosureView,
-    FrameworkRootView,
-    PackageIdentity,
-    PageInfo,
+    CursorPage,
+    FrameworkRootRef,
+    LinkedStandardRecord,
+    PackageRef,
     ResultModel,
     ResultWarning,
-    StandardView,
-    disclosures,
-    framework_root_view,
+    StandardDetailView,
+    StandardRecord,
+    framework_root_ref,
+    linked_standard_record,
     offset_page,
-    package_identity,
-    standard_view,
+    package_ref,
+    standard_detail,
+    standard_record,
 )
 
 SEARCH_STANDARDS = "search_standards"
@@ -47,13 +51,66 @@ SEARCH_STANDARDS = "search_standards"
 TruncationReason = Literal["max_nodes", "max_paths", "max_path_node_occurrences"]
 
 
-class SearchHitView(ResultModel):
-    """One ranked standard with how it matched."""
+class HitRank(ResultModel):
+    """Where a hit ranks and how it matched."""
 
     rank: int
-    match_type: str
+    package: int | None = Field(
+        None, description="Index into packages; left out when the answer has one package (packages[0])."
+    )
+    match_type: str | None = Field(
+        None, description="Code hits: code_exact, code_prefix or derived_parent_code. Text hits give coverage instead."
+    )
+    coverage: Coverage | None = Field(
+        None, description="Text hits: the phrase, every searched term, or only some of them (the ranking's first key)."
+    )
     score: float
-    standard: StandardView
+
+
+class SearchHitView(StandardRecord, HitRank):
+    """One ranked standard: its rank and match, then its record (fields in that order)."""
+
+
+class MatchCountsView(ResultModel):
+    """What ``total`` is made of: items matched by code, by every searched term, by only some terms."""
+
+    code: int
+    all_terms: int
+    some_terms: int
+
+
+class QueryInterpretationView(ResultModel):
+    """How the query was read for these packages: nothing is matched that is not listed here.
+
+    Compact: ``graphPackageIds`` is left out when the answer searched one package, ``grades`` and
+    ``droppedWords`` when empty.
+    """
+
+    graph_package_ids: list[str] | None = None
+    analysis: str = Field(description="Word analysis: a Snowball stemmer with stop words, or folding only.")
+    searched_terms: list[str] = Field(description="The words matched (each by its stem), as folded.")
+    grades: list[str] | None = Field(None, description="Grade labels named in the query, taken out of the text.")
+    grades_as: Literal["preference", "ignored_grade_filter_given", "none"]
+    dropped_words: list[str] | None = Field(None, description="Stop words not searched.")
+
+
+def interpretation_views(
+    interpretations: list[Interpretation], *, single_package: bool = False
+) -> list[QueryInterpretationView]:
+    """One view per distinct reading of the query (package ids left out when one package was searched)."""
+    return [
+        QueryInterpretationView(
+            graph_package_ids=None if single_package else list(reading.graph_package_ids),
+            analysis=reading.query.analysis,
+            searched_terms=[term.exact for term in reading.query.terms],
+            grades=list(reading.query.grades) or None,
+            grades_as="preference"
+            if reading.grades_used
+            else ("ignored_grade_filter_given" if reading.query.grades else "none"),
+            dropped_words=list(reading.query.dropped) or None,
+        )
+        for reading in interpretations
+    ]
 
 
 class SearchStandardsResult(ResultModel):
@@ -63,27 +120,32 @@ class SearchStandardsResult(ResultModel):
     search_mode: str
     hits: list[SearchHitView]
     total: int
-    page: PageInfo
+    matched: MatchCountsView
+    interpretation: list[QueryInterpretationView]
+    page: CursorPage
     warnings: list[ResultWarning]
-    packages: list[PackageIdentity]
-    disclosures: list[DisclosureView]
+    packages: list[PackageRef] = Field(description="Every selected package once; hits refer to them by index.")
 
 
 class StandardDetail(ResultModel):
     """One exact standard with its direct hierarchy neighbours."""
 
-    standard: StandardView
-    parents: list[StandardView | FrameworkRootView]
+    standard: StandardDetailView
+    parents: list[StandardRecord | FrameworkRootRef]
     child_count: int
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    package: PackageRef
 
 
-class ContextNode(ResultModel):
-    """A node met while walking the hierarchy, with its distance from the standard."""
+class ContextStandard(StandardRecord):
+    """A standard met while walking the hierarchy, with its distance from the selected standard."""
 
     depth: int
-    node: StandardView | FrameworkRootView
+
+
+class ContextRoot(FrameworkRootRef):
+    """The framework root met while walking up, with its distance from the selected standard."""
+
+    depth: int
 
 
 class RootPath(ResultModel):
@@ -103,13 +165,17 @@ class DirectRelationships(ResultModel):
 
 
 class StandardContextResult(ResultModel):
-    """Bounded hierarchy evidence; completion is explicit and truncation is named."""
+    """Bounded hierarchy evidence, each node once; completion is explicit and truncation is named."""
 
-    standard: StandardView
-    parents: list[StandardView | FrameworkRootView]
-    children: list[StandardView]
-    ancestors: list[ContextNode]
-    descendants: list[ContextNode]
+    standard: LinkedStandardRecord
+    parents: list[StandardRecord | FrameworkRootRef]
+    children: list[StandardRecord]
+    ancestors: list[ContextStandard | ContextRoot] = Field(
+        description="Ancestors beyond the parents (depth 2 and up), breadth-first; the parents are depth 1."
+    )
+    descendants: list[ContextStandard] = Field(
+        description="Descendants beyond the children (depth 2 and up), breadth-first; the children are depth 1."
+    )
     root_paths: list[RootPath]
     ancestors_complete: bool
     descendants_complete: bool
@@ -117,8 +183,7 @@ class StandardContextResult(ResultModel):
     truncated: bool
     truncation_reasons: list[TruncationReason]
     direct_relationships: DirectRelationships
-    package: PackageIdentity
-    disclosures: list[DisclosureView]
+    package: PackageRef
 
 
 class StandardsService:
@@ -191,27 +256,31 @@ class StandardsService:
             raise InvalidCursorError("The cursor points outside this result sequence.")
         hits, warnings = outcome.hits, outcome.warnings
         page = hits[offset : offset + request.limit]
+        several = len(packages) > 1
         return SearchStandardsResult(
             query=request.query,
             search_mode=request.search_mode,
             hits=[
                 SearchHitView(
+                    **standard_record(hit.item).model_dump(by_alias=False),
                     rank=offset + i + 1,
-                    match_type=hit.match_type,
+                    package=hit.package_order if several else None,
+                    match_type=None if hit.coverage is not None else hit.match_type,
+                    coverage=hit.coverage,
                     score=hit.score,
-                    standard=standard_view(packages[hit.package_order], hit.item),
                 )
                 for i, hit in enumerate(page)
             ],
             total=outcome.total,
-            page=offset_page(
-                self._cursors, SEARCH_STANDARDS, fingerprint, offset, request.limit, len(page), outcome.total
+            matched=MatchCountsView(
+                code=outcome.counts.code, all_terms=outcome.counts.all_terms, some_terms=outcome.counts.some_terms
             ),
+            interpretation=interpretation_views(outcome.interpretations, single_package=not several),
+            page=offset_page(self._cursors, SEARCH_STANDARDS, fingerprint, offset, len(page), outcome.total),
             warnings=[
                 ResultWarning(code=w.code, message=w.message, graph_package_id=w.graph_package_id) for w in warnings
             ],
-            packages=[package_identity(p) for p in packages],
-            disclosures=[d for p in packages for d in disclosures(p)],
+            packages=[package_ref(p) for p in packages],
         )
 
     def get_standard(self, request: GetStandardRequest) -> StandardDetail:
@@ -219,19 +288,26 @@ class StandardsService:
         runtime, item = self.resolve_standard(request)
         store = self._stores[runtime.graph_package_id]
         return StandardDetail(
-            standard=standard_view(runtime, item),
-            parents=[self._node_view(runtime, store, p) for p in store.parents(item.identifier)],
+            standard=standard_detail(runtime, item),
+            parents=[self._node_record(store, p) for p in store.parents(item.identifier)],
             child_count=len(store.children(item.identifier)),
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
+            package=package_ref(runtime),
         )
 
     @staticmethod
-    def _node_view(runtime: PackageRuntime, store: GraphStore, identifier: str) -> StandardView | FrameworkRootView:
+    def _node_record(store: GraphStore, identifier: str) -> StandardRecord | FrameworkRootRef:
         node = store.node(identifier)
         if isinstance(node, ItemNode):
-            return standard_view(runtime, node)
-        return framework_root_view(runtime, store.framework)
+            return standard_record(node)
+        return framework_root_ref(store.framework)
+
+    @staticmethod
+    def _context_node(store: GraphStore, identifier: str, depth: int) -> ContextStandard | ContextRoot:
+        node = store.node(identifier)
+        if isinstance(node, ItemNode):
+            return ContextStandard(**standard_record(node).model_dump(by_alias=False), depth=depth)
+        root = store.framework
+        return ContextRoot(node_id=root.identifier, name=root.name, depth=depth)
 
     def get_standard_context(self, request: GetStandardContextRequest) -> StandardContextResult:
         """Parents, children, bounded ancestors/descendants and complete root paths."""
@@ -252,15 +328,20 @@ class StandardsService:
             reasons.append(path_reason)
         identifier = item.identifier
         return StandardContextResult(
-            standard=standard_view(runtime, item),
-            parents=[self._node_view(runtime, store, p) for p in store.parents(identifier)],
+            standard=linked_standard_record(runtime, item),
+            parents=[self._node_record(store, p) for p in store.parents(identifier)],
             children=[
-                standard_view(runtime, child)
+                standard_record(child)
                 for child in (store.item(c) for c in store.children(identifier))
                 if child is not None
             ],
-            ancestors=[ContextNode(depth=d, node=self._node_view(runtime, store, n)) for n, d in ancestors],
-            descendants=[ContextNode(depth=d, node=self._node_view(runtime, store, n)) for n, d in descendants],
+            # Depth 1 is parents/children, listed above whatever the bounds: each node appears once.
+            ancestors=[self._context_node(store, n, d) for n, d in ancestors if d > 1],
+            descendants=[
+                ContextStandard(**standard_record(child).model_dump(by_alias=False), depth=d)
+                for child, d in ((store.item(n), d) for n, d in descendants if d > 1)
+                if child is not None
+            ],
             root_paths=[RootPath(node_ids=path) for path in paths],
             ancestors_complete=ancestors_complete,
             descendants_complete=descendants_complete,
@@ -274,8 +355,7 @@ class StandardsService:
                 relates_to_outgoing=len(store.outgoing(identifier, RELATES_TO)),
                 relates_to_incoming=len(store.incoming(identifier, RELATES_TO)),
             ),
-            package=package_identity(runtime),
-            disclosures=disclosures(runtime),
+            package=package_ref(runtime),
         )
 
     @staticmethod

@@ -1,7 +1,12 @@
-"""Result models shared by services: package identity, standards views, warnings, pages.
+"""Result models shared by services: package identity, standards records and views, warnings, pages.
 
-Source terms (local grade labels, statement types) are always kept beside their normalised
-facets; nothing here merges curricula or drops the package a value came from.
+Two shapes of a standard. Tool answers carry a compact :class:`StandardRecord`: what a citation
+needs (node id, code, source statement type, source grade labels, text), and each answer names its
+packages once (:class:`PackageRef`: id, links, the files it was built from, disclosure ids). The
+resource documents keep the full :class:`StandardView` (normalised facets and roles beside the
+source terms, CASE identifiers, epistemic status) and :class:`PackageIdentity`. Every entity URI an
+answer leaves out follows one rule from its package's ``uri`` (:func:`entity_uri`). Nothing here
+merges curricula or drops the package a value came from.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
+
+#: Hex digits of each SHA-256 an answer names (the manifest holds the full values).
+SHA256_PREFIX = 12
 
 EpistemicStatus = Literal["source_asserted", "source_extracted", "deterministic_derived", "unresolved"]
 
@@ -118,6 +126,74 @@ class FrameworkRootView(ResultModel):
     kind: Literal["framework"] = "framework"
 
 
+class BuiltFrom(ResultModel):
+    """The four files an answer was built from, each by a SHA-256 prefix (the manifest has the full values)."""
+
+    nodes: str = Field(description="SHA-256 prefix of the nodes artifact.")
+    relationships: str = Field(description="SHA-256 prefix of the relationships artifact.")
+    entity_provenance: str = Field(description="SHA-256 prefix of the entityProvenance artifact.")
+    profile: str = Field(description="The bound interpretation profile: '<profileId> <version> <SHA-256 prefix>'.")
+
+
+class PackageRef(ResultModel):
+    """One package, named once per answer: records refer to it instead of repeating it.
+
+    ``uri`` is the package resource (full disclosures, rights, every artifact with its SHA-256); every
+    entity an answer names by id is at ``uri`` + ``/standard/{nodeId}``, ``/learning-component/{nodeId}``,
+    ``/relationship/{id}`` or ``/learning-progression/{id}``, its provenance at that URI + ``/provenance``.
+    """
+
+    graph_package_id: str = Field(description="'<frameworkId>@<snapshotId>'.")
+    uri: str
+    manifest_uri: str
+    built_from: BuiltFrom
+    disclosure_ids: list[str] = Field(
+        description="The profile's disclosures that qualify this package's evidence; full text at uri or get_framework."
+    )
+
+
+class StandardRecord(ResultModel):
+    """A standard as a citation needs it, in its own package's terms.
+
+    Source statement type and source grade labels only: their normalised facets, displays and roles
+    are in the package's profile (``get_framework_statistics``, the ``…/profile`` resource), the rest
+    of the item in ``get_standard`` and its resource. ``caseIdentifierUUID`` is left out: validation
+    guarantees it equals ``nodeId`` for every item.
+    """
+
+    node_id: str
+    statement_code: str | None = None
+    statement_type: str
+    grade_levels: list[str]
+    description: str
+    is_current: Literal[False] | None = Field(
+        None, description="Present (false) only when the source retires the item."
+    )
+
+
+class LinkedStandardRecord(StandardRecord):
+    """A record with its resource link, for the standard an answer is about."""
+
+    uri: str = Field(description="The standard resource; its provenance is this URI + '/provenance'.")
+
+
+class StandardDetailView(LinkedStandardRecord):
+    """One standard with the item details a record leaves out, and its resource link."""
+
+    academic_subject: str | None = None
+    in_language: str
+    notes: str | None = None
+    case_identifier_uri: str | None = Field(None, alias="caseIdentifierURI")
+
+
+class FrameworkRootRef(ResultModel):
+    """The framework root as a hierarchy node (its resource is the package's ``uri``)."""
+
+    node_id: str
+    name: str
+    kind: Literal["framework"] = "framework"
+
+
 class PageInfo(ResultModel):
     """Where a paged result stands."""
 
@@ -127,15 +203,21 @@ class PageInfo(ResultModel):
     next_cursor: str | None = None
 
 
+class CursorPage(ResultModel):
+    """Whether a catalog or search page has a next one, and its cursor (the limit is the request's,
+    the number returned the length of the page's list)."""
+
+    has_more: bool
+    next_cursor: str | None = None
+
+
 def offset_page(
-    cursors: CursorCodec, tool: str, fingerprint: str, offset: int, limit: int, returned: int, total: int
-) -> PageInfo:
+    cursors: CursorCodec, tool: str, fingerprint: str, offset: int, returned: int, total: int
+) -> CursorPage:
     """Page facts of an offset-paged result, with the cursor to the next page when there is one."""
     next_offset = offset + returned
     has_more = next_offset < total
-    return PageInfo(
-        limit=limit,
-        returned=returned,
+    return CursorPage(
         has_more=has_more,
         next_cursor=cursors.encode(tool, fingerprint, {"offset": next_offset}) if has_more else None,
     )
@@ -214,3 +296,74 @@ def framework_root_view(runtime: PackageRuntime, framework: FrameworkNode) -> Fr
         name=framework.name,
         uri=uris.snapshot_uri(runtime.framework_id, runtime.snapshot_id),
     )
+
+
+def package_ref(runtime: PackageRuntime) -> PackageRef:
+    """The compact identity an answer carries once per package."""
+    manifest = runtime.manifest
+
+    def sha(logical_name: str) -> str:
+        entry = manifest.artifact(logical_name)
+        assert entry is not None  # guaranteed by validation
+        return entry.sha256[:SHA256_PREFIX]
+
+    profile = manifest.profile
+    return PackageRef(
+        graph_package_id=manifest.graph_package_id,
+        uri=uris.snapshot_uri(manifest.framework_id, manifest.snapshot_id),
+        manifest_uri=uris.manifest_uri(manifest.framework_id, manifest.snapshot_id),
+        built_from=BuiltFrom(
+            nodes=sha("nodes"),
+            relationships=sha("relationships"),
+            entity_provenance=sha("entityProvenance"),
+            profile=f"{profile.profile_id} {profile.version} {profile.sha256[:SHA256_PREFIX]}",
+        ),
+        disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in runtime.profile.profile.disclosures)),
+    )
+
+
+def entity_uri(package_uri: str, family: str, identifier: str) -> str:
+    """The one URI rule of compact answers: ``<package uri>/<family>/<id>`` (see :class:`PackageRef`)."""
+    return f"{package_uri}/{family}/{identifier}"
+
+
+def standard_record(item: ItemNode) -> StandardRecord:
+    """An item as a citation needs it: source terms only."""
+    return StandardRecord(
+        node_id=item.identifier,
+        statement_code=item.statement_code,
+        statement_type=item.statement_type,
+        grade_levels=list(item.grade_level),
+        description=item.description,
+        is_current=None if item.is_current else False,
+    )
+
+
+def linked_standard_record(runtime: PackageRuntime, item: ItemNode) -> LinkedStandardRecord:
+    """An item's record with its resource link."""
+    return LinkedStandardRecord(
+        **standard_record(item).model_dump(by_alias=False),
+        uri=uris.standard_uri(runtime.framework_id, runtime.snapshot_id, item.identifier),
+    )
+
+
+def standard_detail(runtime: PackageRuntime, item: ItemNode) -> StandardDetailView:
+    """An item's record plus its details and resource link."""
+    return StandardDetailView(
+        node_id=item.identifier,
+        statement_code=item.statement_code,
+        statement_type=item.statement_type,
+        grade_levels=list(item.grade_level),
+        description=item.description,
+        is_current=None if item.is_current else False,
+        uri=uris.standard_uri(runtime.framework_id, runtime.snapshot_id, item.identifier),
+        academic_subject=item.academic_subject or runtime.framework.academic_subject,
+        in_language=item.in_language,
+        notes=item.notes,
+        case_identifier_uri=item.case_identifier_uri,
+    )
+
+
+def framework_root_ref(framework: FrameworkNode) -> FrameworkRootRef:
+    """The root node of a package's hierarchy, compactly."""
+    return FrameworkRootRef(node_id=framework.identifier, name=framework.name)

@@ -37,7 +37,7 @@ DATA_FILES = (
     "ensino-medio.json",
     "computacao.json",
 )
-PROFILE_VERSION = "2.0"
+PROFILE_VERSION = "2.1"
 SOURCE_URI = "https://github.com/bncc-dev/bncc-dados"
 PACKAGE_URI = "https://pypi.org/project/bncc/"
 LANGUAGE = "pt-BR"

@@ -41,7 +41,7 @@ from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.base import ProgressCallback
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, identifier_from, slugify
 
-GENERIC_PROFILE = ("case-generic", "2.0")
+GENERIC_PROFILE = ("case-generic", "2.1")
 DEFAULT_ITEM_TYPE = "Item"
 MAX_INPUT_BYTES = 512 * 1024 * 1024
 FRAMEWORK_ID_LENGTH = 64
@@ -365,7 +365,7 @@ class _CaseBuild:
         raise ManifestBuildError(
             f"CASE input {self.file_name} uses {' and '.join(problems)} that profile "
             f"{profile.profile_id}/{profile.version} does not declare.",
-            hint=f"Add config/profiles/{self.framework_id}/1.0.json (start from case-generic/2.0.json) declaring "
+            hint=f"Add config/profiles/{self.framework_id}/1.0.json (start from case-generic/2.1.json) declaring "
             "them and whether each type is a standard or a grouping; the case source uses it automatically.",
         )
 

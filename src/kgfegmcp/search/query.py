@@ -1,0 +1,91 @@
+"""What a text query asks for, read the same way for every package of one profile, and reported.
+
+Grade expressions (a profile's grade labels holding a letter, their display names and declared
+aliases, longest first) are taken out of the text: a teacher's "5º ano" or "3rd grade" names a grade,
+not words to find in statements, where "ano" would match "meses do ano". Stop words are dropped. What
+is left is searched, each word by its stem, and the result says all three.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kgfegmcp.profiles.model import GradeLabel, InterpretationProfile
+from kgfegmcp.search.analysis import Analyzer, Term, analyzer_for
+from kgfegmcp.search.normalize import tokens
+
+_LETTER = frozenset("abcdefghijklmnopqrstuvwxyz")
+
+
+@dataclass(frozen=True, slots=True)
+class InterpretedQuery:
+    """The searched terms, the grades recognised (source labels) and the words dropped."""
+
+    terms: tuple[Term, ...]
+    grades: tuple[str, ...]
+    dropped: tuple[str, ...]
+    analysis: str
+
+    @property
+    def empty(self) -> bool:
+        """Nothing left to match as text."""
+        return not self.terms
+
+
+def _expressions(label: GradeLabel) -> Iterable[tuple[str, ...]]:
+    candidates = [label.display, *label.aliases]
+    if _LETTER & set(label.source_label.casefold()):
+        candidates.append(label.source_label)  # "KG", "1º ano"; never a bare number such as "03"
+    for text in candidates:
+        words = tuple(tokens(text))
+        if words:
+            yield words
+
+
+class QueryInterpreter:
+    """Reads queries for the packages of one profile."""
+
+    def __init__(self, profile: InterpretationProfile) -> None:
+        self.analyzer: Analyzer = analyzer_for(profile.in_language)
+        grades: dict[tuple[str, ...], str] = {}
+        for label in sorted(profile.grade_labels, key=lambda g: (g.order, g.source_label)):
+            for words in _expressions(label):
+                grades.setdefault(words, label.source_label)
+        # Longest expression first, so "5º ano do ensino fundamental" wins over "5º ano".
+        self._grades = sorted(grades.items(), key=lambda entry: (-len(entry[0]), entry[0]))
+        self._first_words = {words[0] for words in grades}
+
+    def interpret(self, query: str, recognise_grades: bool = True) -> InterpretedQuery:
+        """Split ``query`` into searched terms, recognised grades and dropped words."""
+        words = tokens(query)
+        grades: dict[str, None] = {}
+        kept: list[str] = []
+        index = 0
+        while index < len(words):
+            matched = self._grade_at(words, index) if recognise_grades and words[index] in self._first_words else None
+            if matched is not None:
+                length, label = matched
+                grades.setdefault(label, None)
+                index += length
+                continue
+            kept.append(words[index])
+            index += 1
+        terms: dict[str, Term] = {}
+        dropped: dict[str, None] = {}
+        for word in kept:
+            if self.analyzer.is_stopword(word):
+                dropped.setdefault(word, None)
+            else:
+                terms.setdefault(word, Term(word, self.analyzer.stem(word)))
+        if not terms and dropped and not grades:
+            # A query of stop words only ("the", "de") still means something: search its words as they are.
+            terms = {word: Term(word, word, exact_only=True) for word in dropped}
+            dropped = {}
+        return InterpretedQuery(tuple(terms.values()), tuple(grades), tuple(dropped), self.analyzer.name)
+
+    def _grade_at(self, words: list[str], index: int) -> tuple[int, str] | None:
+        for expression, label in self._grades:
+            if tuple(words[index : index + len(expression)]) == expression:
+                return len(expression), label
+        return None
