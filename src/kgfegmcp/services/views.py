@@ -350,13 +350,7 @@ def linked_standard_record(runtime: PackageRuntime, item: ItemNode) -> LinkedSta
 def standard_detail(runtime: PackageRuntime, item: ItemNode) -> StandardDetailView:
     """An item's record plus its details and resource link."""
     return StandardDetailView(
-        node_id=item.identifier,
-        statement_code=item.statement_code,
-        statement_type=item.statement_type,
-        grade_levels=list(item.grade_level),
-        description=item.description,
-        is_current=None if item.is_current else False,
-        uri=uris.standard_uri(runtime.framework_id, runtime.snapshot_id, item.identifier),
+        **linked_standard_record(runtime, item).model_dump(by_alias=False),
         academic_subject=item.academic_subject or runtime.framework.academic_subject,
         in_language=item.in_language,
         notes=item.notes,
