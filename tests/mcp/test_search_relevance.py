@@ -114,6 +114,14 @@ async def test_components_comparison_and_progressions_share_the_analysis(default
         await call(default_client, "compare_framework_evidence", {**request, "query": "cadeias alimentares"})
     )
     assert "EF04CI04" in candidates(one) and "EF04CI04" in candidates(other)
+    graded = structured(
+        await call(default_client, "compare_framework_evidence", {**request, "query": "frações 5º ano"})
+    )
+    readings = {f["package"]["graphPackageId"].split("@")[0]: f["interpretation"] for f in graded["frameworks"]}
+    # Each framework reads the query with its own profile: "5º ano" is a grade only where it is one.
+    assert readings[EF]["grades"] == ["5º ano"] and readings[EF]["searchedTerms"] == ["fracoes"]
+    assert "grades" not in readings["brazil-bncc-ensino-medio"]
+    assert readings["brazil-bncc-ensino-medio"]["searchedTerms"] == ["fracoes", "5o", "ano"]
 
     def links(query: str) -> Any:
         return call(default_client, "search_learning_progressions", {"frameworkId": EF, "query": query, "limit": 50})

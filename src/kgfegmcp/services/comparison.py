@@ -18,6 +18,7 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.service import SearchFilters, SearchService
 from kgfegmcp.services.requests import CompareFrameworkEvidenceRequest
+from kgfegmcp.services.standards import QueryInterpretationView, interpretation_views
 from kgfegmcp.services.unresolved import UnresolvedEvidence
 from kgfegmcp.services.views import (
     PackageRef,
@@ -65,6 +66,10 @@ class FrameworkEvidence(ResultModel):
 
     package: PackageRef
     grade_levels: list[str] | None = None
+    interpretation: QueryInterpretationView | None = Field(
+        None,
+        description="How this framework's profile read the query (language, grade words); absent for code search.",
+    )
     candidates: list[ComparisonCandidate]
     total_matches: int
     context_nodes: list[ContextNodeView] = Field(description="Every node the candidates' context names, once.")
@@ -232,9 +237,11 @@ class ComparisonService:
                     "shown (see each candidate's unresolvedReferences and the package's unresolved resource).",
                 )
             )
+        readings = interpretation_views(outcome.interpretations, single_package=True)
         return FrameworkEvidence(
             package=package_ref(runtime),
             grade_levels=grades,
+            interpretation=readings[0] if readings else None,
             candidates=candidates,
             total_matches=outcome.total,
             context_nodes=list(context_nodes.values()),
