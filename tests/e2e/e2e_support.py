@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -66,6 +67,45 @@ ISSUE4_TOOLS = [
 #: The scenario every client runs: a query with several pages on the default catalog.
 SEARCH_REQUEST: dict[str, Any] = {"query": "fracoes", "limit": 3}
 CONTINUE_PREFIX = "Continue with:\n"
+
+
+@dataclass(frozen=True)
+class StdioExchange:
+    """What a STDIO server answered to the requests written to it, and what else it printed on stdout."""
+
+    replies: list[dict[str, Any]]
+    rest: bytes
+
+
+def stdio_exchange(
+    command: list[str], env: dict[str, str], messages: list[dict[str, Any]], stderr_path: Path, timeout: float
+) -> StdioExchange:
+    """Start ``command``, write ``messages`` one per line, read one reply per request, then close stdin.
+
+    The server's stderr goes to ``stderr_path``; a reply not ready within ``timeout`` fails with its tail.
+    """
+    with stderr_path.open("wb") as stderr:
+        process = subprocess.Popen(
+            command, cwd=REPOSITORY_ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
+        )
+    assert process.stdin is not None and process.stdout is not None
+    replies: list[dict[str, Any]] = []
+    try:
+        for message in messages:
+            process.stdin.write(json.dumps(message).encode() + b"\n")
+            process.stdin.flush()
+            if "id" in message:
+                ready, _, _ = select.select([process.stdout], [], [], timeout)
+                assert ready, f"no reply to {message['method']}: {stderr_path.read_text()[-2000:]}"
+                replies.append(json.loads(process.stdout.readline()))
+        process.stdin.close()
+        rest = process.stdout.read()
+        process.wait(timeout=timeout)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=timeout)
+    return StdioExchange(replies, rest)
 
 
 def server_env(graph_packages_dir: Path) -> dict[str, str]:

@@ -9,14 +9,11 @@ milliseconds); a warmed server imports nothing once the host's first request has
 
 from __future__ import annotations
 
-import json
-import select
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from e2e_support import REPOSITORY_ROOT, full_env
+from e2e_support import full_env, stdio_exchange
 
 READ_TIMEOUT = 120.0
 EF = "brazil-bncc-ensino-fundamental"
@@ -49,31 +46,9 @@ LAUNCH = (
 def test_answering_the_first_requests_imports_nothing(default_catalog_root: Path, tmp_path: Path) -> None:
     stderr_path = tmp_path / "stderr.log"
     env = {**full_env(default_catalog_root), "KGFEGMCP_LOG_LEVEL": "INFO"}
-    with stderr_path.open("wb") as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-X", "importtime", "-c", LAUNCH],
-            cwd=REPOSITORY_ROOT,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-        )
-    assert process.stdin is not None and process.stdout is not None
-    try:
-        for message in MESSAGES:
-            process.stdin.write(json.dumps(message).encode() + b"\n")
-            process.stdin.flush()
-            if "id" in message:
-                ready, _, _ = select.select([process.stdout], [], [], READ_TIMEOUT)
-                assert ready, f"no reply to {message['method']}: {stderr_path.read_text()[-2000:]}"
-                reply = json.loads(process.stdout.readline())
-                assert "error" not in reply and not reply["result"].get("isError"), reply
-        process.stdin.close()
-        process.wait(timeout=READ_TIMEOUT)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(timeout=READ_TIMEOUT)
+    command = [sys.executable, "-X", "importtime", "-c", LAUNCH]
+    for reply in stdio_exchange(command, env, MESSAGES, stderr_path, READ_TIMEOUT).replies:
+        assert "error" not in reply and not reply["result"].get("isError"), reply
     lines = stderr_path.read_text().splitlines()
     # The transport opens (FastMCP logs it) right before the host's first message is read.
     transport_open = next(i for i, line in enumerate(lines) if "Starting MCP server" in line)

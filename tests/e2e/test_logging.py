@@ -10,13 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
-import subprocess
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-from e2e_support import KGFEGMCP, REPOSITORY_ROOT, full_env, http_server
+from e2e_support import KGFEGMCP, full_env, http_server, stdio_exchange
 from fastmcp import Client
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -210,32 +208,8 @@ def test_stdio_writes_its_log_to_stderr_only(default_catalog_root: Path, tmp_pat
         {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": REQUESTS[3][1]},
     ]
     env = {**full_env(default_catalog_root), "KGFEGMCP_LOG_LEVEL": "INFO"}
-    with stderr_path.open("wb") as stderr:
-        process = subprocess.Popen(
-            [KGFEGMCP, "serve", "--transport", "stdio"],
-            cwd=REPOSITORY_ROOT,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-        )
-    assert process.stdin is not None and process.stdout is not None
-    replies: list[dict[str, Any]] = []
-    try:
-        for message in messages:
-            process.stdin.write(json.dumps(message).encode() + b"\n")
-            process.stdin.flush()
-            if "id" in message:
-                ready, _, _ = select.select([process.stdout], [], [], READ_TIMEOUT)
-                assert ready, f"no reply to {message['method']}: {stderr_path.read_text()[-2000:]}"
-                replies.append(json.loads(process.stdout.readline()))
-        process.stdin.close()
-        rest = process.stdout.read()
-        process.wait(timeout=READ_TIMEOUT)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(timeout=READ_TIMEOUT)
+    exchange = stdio_exchange([KGFEGMCP, "serve", "--transport", "stdio"], env, messages, stderr_path, READ_TIMEOUT)
+    replies, rest = exchange.replies, exchange.rest
     assert [reply["id"] for reply in replies] == [1, 2, 3] and all(r["jsonrpc"] == "2.0" for r in replies)
     assert not rest.strip(), rest[:500]
     log = stderr_path.read_text()

@@ -47,14 +47,12 @@ def clipped(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:.") + "…"
 
 
-def standard_line(standard: StandardRecord, *, clip: int | None = None, package: str | None = None) -> str:
+def standard_line(standard: StandardRecord) -> str:
     """One standard in its own terms: code, text, statement type, grade labels and node id."""
     code = f"[{standard.statement_code}] " if standard.statement_code else ""
     grades = ", ".join(standard.grade_levels) or "no grade"
-    text = standard.description if clip is None else clipped(standard.description, clip)
     retired = "; not current" if standard.is_current is False else ""
-    where = f"; {package}" if package else ""
-    return f"{code}{text} ({standard.statement_type}; {grades}; nodeId {standard.node_id}{retired}{where})"
+    return f"{code}{standard.description} ({standard.statement_type}; {grades}; nodeId {standard.node_id}{retired})"
 
 
 def _node_line(node: StandardRecord | FrameworkRootRef) -> str:

@@ -106,7 +106,6 @@ class Analyzer:
     """Folding, stop words and stemming for one language; the same for index and query."""
 
     def __init__(self, language: str) -> None:
-        self.language = language
         self.rules = LANGUAGES.get(language.split("-", 1)[0].casefold())
         self._stemmer = (
             tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())

@@ -14,7 +14,7 @@ from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ComponentNode
 from kgfegmcp.search.package_indexes import TextIndexes
-from kgfegmcp.search.query import InterpretedQuery, QueryInterpreter
+from kgfegmcp.search.query import InterpretedQuery, interpreter_for
 from kgfegmcp.search.service import Interpretation
 from kgfegmcp.search.text_index import TextIndex
 
@@ -51,12 +51,10 @@ class ComponentSearch:
         self.catalog = catalog
         self._stores = stores
         self._indexes: dict[str, TextIndex] = {}
-        self._interpreters: dict[str, QueryInterpreter] = {}
         for runtime in catalog.packages:
             index = text[runtime.graph_package_id].components
             if index is not None:
                 self._indexes[runtime.graph_package_id] = index
-                self._interpreters[runtime.graph_package_id] = QueryInterpreter(runtime.profile.profile)
 
     def has_components(self, runtime: PackageRuntime) -> bool:
         """Whether the package has a component index (it has learning components)."""
@@ -73,7 +71,7 @@ class ComponentSearch:
             index = self._indexes.get(runtime.graph_package_id)
             if index is None:
                 continue
-            reading = self._interpreters[runtime.graph_package_id].interpret(query, recognise_grades=False)
+            reading = interpreter_for(runtime.profile.profile).interpret(query, recognise_grades=False)
             readings.setdefault(reading, []).append(runtime.graph_package_id)
             store = self._stores[runtime.graph_package_id]
             page = index.ranked(reading.terms, None if subjects else needed)

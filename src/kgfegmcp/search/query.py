@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from kgfegmcp.profiles.model import GradeLabel, InterpretationProfile
 from kgfegmcp.search.analysis import Analyzer, Term, analyzer_for
@@ -26,11 +27,6 @@ class InterpretedQuery:
     grades: tuple[str, ...]
     dropped: tuple[str, ...]
     analysis: str
-
-    @property
-    def empty(self) -> bool:
-        """Nothing left to match as text."""
-        return not self.terms
 
 
 def _expressions(label: GradeLabel) -> Iterable[tuple[str, ...]]:
@@ -89,3 +85,9 @@ class QueryInterpreter:
             if tuple(words[index : index + len(expression)]) == expression:
                 return len(expression), label
         return None
+
+
+@cache
+def interpreter_for(profile: InterpretationProfile) -> QueryInterpreter:
+    """One interpreter per profile, shared by every index of the packages bound to it."""
+    return QueryInterpreter(profile)

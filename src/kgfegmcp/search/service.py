@@ -18,13 +18,10 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.code_index import CodeIndex
 from kgfegmcp.search.package_indexes import FacetCache, TextIndexes, facet_term
-from kgfegmcp.search.query import InterpretedQuery, QueryInterpreter
-from kgfegmcp.search.text_index import ALL_TERMS, PHRASE, SOME_TERMS, Preference, TextIndex
+from kgfegmcp.search.query import InterpretedQuery, interpreter_for
+from kgfegmcp.search.text_index import Coverage, Preference, TextIndex
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
-#: How much of a text query a hit matched, by coverage stratum.
-Coverage = Literal["phrase", "all_terms", "some_terms"]
-COVERAGE: dict[int, Coverage] = {PHRASE: "phrase", ALL_TERMS: "all_terms", SOME_TERMS: "some_terms"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +124,7 @@ class PackageSearchIndex:
         )
         facets = FacetCache(runtime)
         self.facets = {store.item_order(i.identifier): facets(i) for i in runtime.items}
-        self.interpreter = QueryInterpreter(runtime.profile.profile)
+        self.interpreter = interpreter_for(runtime.profile.profile)
         self.statement_preference = Preference(
             frozenset({facet_term("role", "standard")}), lambda position: self.facets[position][3] == "standard"
         )
@@ -217,7 +214,7 @@ class SearchService:
         warnings: list[SearchWarning] = []
         required = filters.required_terms()
         code_hits: list[SearchHit] = []
-        text_rows: list[tuple[tuple[bool, bool, bool, bool], float, int, int, int]] = []
+        text_rows: list[tuple[tuple[bool, bool, bool, bool], float, int, int, Coverage]] = []
         all_terms = some_terms = 0
         readings: dict[tuple[InterpretedQuery, bool], list[str]] = {}
         for order, runtime in enumerate(packages):
@@ -241,15 +238,16 @@ class SearchService:
             reading = index.interpreter.interpret(query)
             grades_used = bool(reading.grades) and not filters.grade_levels
             readings.setdefault((reading, grades_used), []).append(runtime.graph_package_id)
-            preferences = [] if filters.statement_types else [index.statement_preference]
+            # Both preferences keep their place in every package's key, whether used there or not.
+            preferences: dict[str, Preference] = {}
+            if not filters.statement_types:
+                preferences["role"] = index.statement_preference
             if grades_used:
-                preferences.append(index.grade_preference(reading.grades))
-            page = index.text.ranked(reading.terms, needed + len(package_codes), required, preferences)
+                preferences["grade"] = index.grade_preference(reading.grades)
+            page = index.text.ranked(reading.terms, needed + len(package_codes), required, list(preferences.values()))
             for row in page.rows:
-                unmet = list(row.unmet)
-                role_unmet = unmet.pop(0) if not filters.statement_types else False
-                grade_unmet = unmet.pop(0) if grades_used else False
-                stratum = (not row.complete, role_unmet, grade_unmet, not row.phrase)
+                unmet = dict(zip(preferences, row.unmet, strict=True))
+                stratum = (not row.complete, unmet.get("role", False), unmet.get("grade", False), not row.phrase)
                 text_rows.append((stratum, -row.score, order, row.position, row.coverage))
             claimed_all, claimed_some = index.text.coverage_counts(
                 reading.terms, [hit.position for hit in package_codes], required
@@ -265,9 +263,7 @@ class SearchService:
             if (order, position) in claimed:
                 continue
             index = self._indexes[packages[order].graph_package_id]
-            text_hits.append(
-                SearchHit(order, index.item_at(position), position, -negative_score, "text", COVERAGE[coverage])
-            )
+            text_hits.append(SearchHit(order, index.item_at(position), position, -negative_score, "text", coverage))
         warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
         return SearchOutcome(
             [*code_hits, *text_hits][:needed],

@@ -26,6 +26,7 @@ import marshal
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import tantivy
 
@@ -37,7 +38,6 @@ _TEXT, _TEXT_STEMS, _CONTEXT, _CONTEXT_STEMS = "text", "text_stems", "context", 
 _STEM_WEIGHTS = ((_TEXT_STEMS, 1.0), (_CONTEXT_STEMS, 0.5))
 #: Where the exact word form adds to the score of a match (it never makes one).
 _EXACT_WEIGHTS = ((_TEXT, 0.5), (_CONTEXT, 0.25))
-_STEM_FIELDS = tuple(field for field, _ in _STEM_WEIGHTS)
 #: Where an exact-only term (a stop word searched as typed) matches, weighted like a stem.
 _EXACT_MATCH_WEIGHTS = ((_TEXT, 1.0), (_CONTEXT, 0.5))
 _TOKENIZER = "kgfegmcp_words"
@@ -48,8 +48,8 @@ _STATISTICS_FORMAT = 2
 #: indexed as the one segment that keeps document ids in position order.
 _WRITER_HEAP_BYTES = 4_000_000_000
 
-#: Coverage strata, best first.
-PHRASE, ALL_TERMS, SOME_TERMS = 0, 1, 2
+#: How much of a query a match covers: the terms as a phrase, every term apart, only some terms.
+Coverage = Literal["phrase", "all_terms", "some_terms"]
 #: What meeting the last preference adds to a score (the one before it twice that, and so on). Far
 #: above any BM25 score here: a term scores at most about ln(documents) x 2.2 x the field weights'
 #: sum (under 70 for a million documents), and a query has at most 32 terms.
@@ -90,9 +90,9 @@ class RankedRow:
     score: float
 
     @property
-    def coverage(self) -> int:
-        """``PHRASE``, ``ALL_TERMS`` or ``SOME_TERMS``."""
-        return PHRASE if self.phrase else (ALL_TERMS if self.complete else SOME_TERMS)
+    def coverage(self) -> Coverage:
+        """The phrase, every term, or only some."""
+        return "phrase" if self.phrase else ("all_terms" if self.complete else "some_terms")
 
     def key(self) -> tuple[bool, tuple[bool, ...], bool, float, int]:
         """Ranking order: every term, then each preference, then the phrase, then score, then position."""
@@ -106,11 +106,6 @@ class RankedPage:
     rows: list[RankedRow]
     all_terms: int
     some_terms: int
-
-    @property
-    def total(self) -> int:
-        """Every match."""
-        return self.all_terms + self.some_terms
 
 
 def _facet_group(schema: tantivy.Schema, terms: Iterable[str]) -> tantivy.Query:
@@ -219,30 +214,35 @@ class TextIndex:
             [(tantivy.Occur.Should, tantivy.Query.phrase_query(self._schema, field, words)) for field in fields]
         )
 
-    def _coverage(self, each: list[tantivy.Query]) -> dict[bool, tantivy.Query]:
+    @staticmethod
+    def _every(clauses: Sequence[tantivy.Query]) -> tantivy.Query:
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, q) for q in clauses])
+
+    @staticmethod
+    def _any(clauses: Sequence[tantivy.Query]) -> tantivy.Query:
+        return tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in clauses])
+
+    def _coverage(self, clauses: Sequence[tantivy.Query]) -> dict[bool, tantivy.Query]:
         """The query of each coverage stratum: every term matched, then (several terms) only some."""
-        every = tantivy.Query.boolean_query([(tantivy.Occur.Must, q) for q in each])
-        if len(each) == 1:
+        every = self._every(clauses)
+        if len(clauses) == 1:
             return {True: every}
-        some = tantivy.Query.boolean_query([*((tantivy.Occur.Should, q) for q in each), (tantivy.Occur.MustNot, every)])
+        some = tantivy.Query.boolean_query([(tantivy.Occur.Must, self._any(clauses)), (tantivy.Occur.MustNot, every)])
         return {True: every, False: some}
 
-    def _with(
-        self,
-        query: tantivy.Query,
-        required: Sequence[frozenset[str]],
-        present: Sequence[frozenset[str]] = (),
-        absent: Sequence[frozenset[str]] = (),
-    ) -> tantivy.Query:
-        if not (required or present or absent):
+    def _with(self, query: tantivy.Query, required: Sequence[frozenset[str]]) -> tantivy.Query:
+        """``query`` restricted to documents holding one term of each required facet group."""
+        if not required:
             return query
-        clauses = [(tantivy.Occur.Must, query)]
-        clauses += [(tantivy.Occur.Must, _facet_group(self._schema, group)) for group in (*required, *present)]
-        clauses += [(tantivy.Occur.MustNot, _facet_group(self._schema, group)) for group in absent]
-        return tantivy.Query.boolean_query(clauses)
+        groups = [(tantivy.Occur.Must, _facet_group(self._schema, group)) for group in required]
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, query), *groups])
+
+    @staticmethod
+    def _matched(result: tantivy.SearchResult) -> int:
+        return int(getattr(result, "count", 0) or 0)
 
     def _count(self, query: tantivy.Query) -> int:
-        return int(getattr(self._searcher.search(query, 1, count=True), "count", 0) or 0)
+        return self._matched(self._searcher.search(query, 1, count=True))
 
     def ranked(
         self,
@@ -283,10 +283,10 @@ class TextIndex:
             )
             found = self._searcher.search(
                 tantivy.Query.boolean_query([(tantivy.Occur.Must, self._with(query, required)), *boosts, *phrase]),
-                max(1, wanted - len(rows)),
+                wanted - len(rows),
                 count=True,
             )
-            counts[complete] = int(getattr(found, "count", 0) or 0)
+            counts[complete] = self._matched(found)
             for raw, address in found.hits[: wanted - len(rows)]:
                 position = self._positions[address.doc]
                 met = [p.met(position) for p, _ in bonuses]
@@ -298,18 +298,11 @@ class TextIndex:
         rows.sort(key=RankedRow.key)
         return RankedPage(rows, counts.get(True, 0), counts.get(False, 0))
 
-    def _every(self, terms: Sequence[Term]) -> tantivy.Query:
-        return tantivy.Query.boolean_query([(tantivy.Occur.Must, self._term(t)) for t in terms])
-
-    def _any(self, terms: Sequence[Term]) -> tantivy.Query:
-        return tantivy.Query.boolean_query([(tantivy.Occur.Should, self._term(t)) for t in terms])
-
-    def matching_positions(self, terms: Sequence[Term], every_term: bool) -> set[int]:
-        """Positions matching every term (or any), for filters that need the whole set."""
+    def matching_positions(self, terms: Sequence[Term]) -> set[int]:
+        """Positions matching at least one term, for filters that need the whole set."""
         if not terms:
             return set()
-        query = self._every(terms) if every_term else self._any(terms)
-        found = self._searcher.search(query, len(self._positions) or 1, count=False)
+        found = self._searcher.search(self._any([self._term(t) for t in terms]), len(self._positions) or 1)
         return {self._positions[address.doc] for _, address in found.hits}
 
     def coverage_counts(
@@ -319,14 +312,12 @@ class TextIndex:
         every = some = 0
         if not terms:
             return 0, 0
+        clauses = [self._term(t) for t in terms]
+        all_of, any_of = self._with(self._every(clauses), required), self._with(self._any(clauses), required)
         for position in positions:
             at = tantivy.Query.term_query(self._schema, "position", position)
-            if self._count(self._with(self._both(self._every(terms), at), required)):
+            if self._count(self._every([all_of, at])):
                 every += 1
-            elif self._count(self._with(self._both(self._any(terms), at), required)):
+            elif self._count(self._every([any_of, at])):
                 some += 1
         return every, some
-
-    @staticmethod
-    def _both(first: tantivy.Query, second: tantivy.Query) -> tantivy.Query:
-        return tantivy.Query.boolean_query([(tantivy.Occur.Must, first), (tantivy.Occur.Must, second)])

@@ -409,7 +409,7 @@ class ProgressionService:
             if index is None:
                 raise CapabilityUnavailableError(f"{runtime.graph_package_id} does not support lexical text search.")
             reading = self._search.index(runtime).interpreter.interpret(request.query, recognise_grades=False)
-            matching_positions = index.matching_positions(reading.terms, every_term=False)
+            matching_positions = index.matching_positions(reading.terms)
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint)
         sequence: list[RelationshipRecord] = [rel for kind in kinds for rel in facts.links[kind]]

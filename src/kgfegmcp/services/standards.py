@@ -22,7 +22,8 @@ from kgfegmcp.errors import (
 )
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, ItemNode
-from kgfegmcp.search.service import Coverage, Interpretation, SearchFilters, SearchService
+from kgfegmcp.search.service import Interpretation, SearchFilters, SearchService
+from kgfegmcp.search.text_index import Coverage
 from kgfegmcp.services.requests import (
     GetStandardContextRequest,
     GetStandardRequest,

@@ -116,16 +116,6 @@ class StandardView(ResultModel):
     epistemic_status: EpistemicStatus = "source_asserted"
 
 
-class FrameworkRootView(ResultModel):
-    """The framework root as a hierarchy node."""
-
-    graph_package_id: str
-    node_id: str
-    name: str
-    uri: str
-    kind: Literal["framework"] = "framework"
-
-
 class BuiltFrom(ResultModel):
     """The four files an answer was built from, each by a SHA-256 prefix (the manifest has the full values)."""
 
@@ -285,16 +275,6 @@ def standard_view(runtime: PackageRuntime, item: ItemNode) -> StandardView:
         notes=item.notes,
         uri=uris.standard_uri(fid, sid, item.identifier),
         provenance_uri=uris.standard_provenance_uri(fid, sid, item.identifier),
-    )
-
-
-def framework_root_view(runtime: PackageRuntime, framework: FrameworkNode) -> FrameworkRootView:
-    """The root node of a package's hierarchy."""
-    return FrameworkRootView(
-        graph_package_id=runtime.graph_package_id,
-        node_id=framework.identifier,
-        name=framework.name,
-        uri=uris.snapshot_uri(runtime.framework_id, runtime.snapshot_id),
     )
 
 
