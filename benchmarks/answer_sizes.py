@@ -442,6 +442,11 @@ async def run_calls(args: argparse.Namespace, cache_dir: Path) -> dict[str, Any]
                 entries.append(failed(label, tool, request, f"{type(exc).__name__}: {clip(str(exc), 80)}"))
                 continue
             entries.append(measure(label, tool, request, result))
+        sweeps = (
+            {"search": await sweep_search(client), "traversal": await sweep_traversals(client, state)}
+            if args.sweep
+            else None
+        )
     across: dict[str, list[str]] = defaultdict(list)
     for entry in entries:
         for text in entry.pop("_strings", []):
@@ -458,11 +463,89 @@ async def run_calls(args: argparse.Namespace, cache_dir: Path) -> dict[str, Any]
         "root": str(args.root),
         "protocolVersion": str(version) if version is not None else None,
         "calls": entries,
+        **({"sweeps": sweeps} if sweeps is not None else {}),
         "acrossCalls": [
             {"answers": n, "bytes": b, "bytesTimesAnswers": n * b, "string": clip(text, 120), "calls": calls}
             for n, b, text, calls in recurring[:12]
         ],
     }
+
+
+# -- sweeps: the size bounds over many requests, not one ----------------------------------------------
+
+TEACHER_QUERIES = REPOSITORY_ROOT / "benchmarks" / "queries" / "teacher_queries.json"
+SEARCH_BOUND, SEARCH_TEXT_BOUND = 6_000, 2_500
+
+
+def _quantiles(values: list[int]) -> dict[str, int]:
+    ordered = sorted(values)
+    return {
+        "median": ordered[len(ordered) // 2],
+        "p90": ordered[min(len(ordered) - 1, (len(ordered) * 9) // 10)],
+        "max": ordered[-1],
+    }
+
+
+async def sweep_search(client: Client[Any]) -> dict[str, Any]:
+    """Every teacher query at ``limit`` 10, in its own framework and over every package: total and text
+    bytes against the 6 KB / 2.5 KB bounds, and, for answers over 6 KB, the bytes of the statement texts
+    alone (``description`` values as JSON strings) and of everything else."""
+    queries = json.loads(TEACHER_QUERIES.read_text(encoding="utf-8"))
+    slices: dict[str, dict[str, Any]] = {}
+    for slice_name, scoped in (("own framework", True), ("every package", False)):
+        totals, texts, over = [], [], []
+        for query in queries:
+            request: dict[str, Any] = {"query": query["query"], "limit": 10}
+            if scoped:
+                request["frameworkIds"] = [query["frameworkId"]]
+            result = await client.call_tool_mcp("search_standards", {"request": request})
+            entry = measure("sweep", "search_standards", request, result)
+            structured = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("structuredContent")
+            statements = sum(size(hit["description"]) for hit in (structured or {}).get("hits", []))
+            totals.append(entry["bytes"]["total"])
+            texts.append(entry["bytes"]["text"])
+            if entry["bytes"]["total"] > SEARCH_BOUND:
+                over.append(
+                    {
+                        "query": query["query"],
+                        "total": entry["bytes"]["total"],
+                        "statementTexts": statements,
+                        "rest": entry["bytes"]["total"] - statements,
+                    }
+                )
+        slices[slice_name] = {
+            "answers": len(totals),
+            "total": _quantiles(totals),
+            "text": _quantiles(texts),
+            "over6KB": len(over),
+            "textOver2500": sum(1 for t in texts if t > SEARCH_TEXT_BOUND),
+            "overAnswers": sorted(over, key=lambda o: -o["total"]),
+        }
+    return slices
+
+
+async def sweep_traversals(client: Client[Any], state: Any) -> dict[str, Any]:
+    """A traversal at the default caps from every Ensino Fundamental standard, each direction: how many
+    stop at ``byte_limit`` and with how many links, against the goal of 100 links under the ceiling."""
+    store = next(store for package_id, store in state.stores.items() if package_id.startswith(f"{EF}@"))
+    report: dict[str, Any] = {}
+    for direction in ("out", "in", "both"):
+        stops: Counter[str] = Counter()
+        cut: list[int] = []
+        for item in store.items:
+            request = {"frameworkId": EF, "nodeId": item.identifier, "direction": direction}
+            result = await client.call_tool_mcp("traverse_learning_progressions", {"request": request})
+            structured = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("structuredContent") or {}
+            reasons = structured.get("truncationReasons", [])
+            stops[",".join(reasons) or "complete"] += 1
+            if "byte_limit" in reasons:
+                cut.append(structured["counters"]["edgesReturned"])
+        report[direction] = {
+            "starts": len(store.items),
+            "stops": dict(sorted(stops.items())),
+            "byteLimitLinksReturned": sorted(cut),
+        }
+    return report
 
 
 def failed(label: str, tool: str, request: Any, error: str) -> dict[str, Any]:
@@ -539,6 +622,28 @@ def print_sizes(report: dict[str, Any], fields: int) -> None:
             print(f"  {e['label']}")
             print("    top-level: " + ", ".join(f"{k} {v:,}" for k, v in top))
             print("    leaves:    " + ", ".join(f"{k} {v:,}" for k, v in leaves))
+    sweeps = report.get("sweeps")
+    if sweeps:
+        print("\nsearch_standards, every teacher query at limit 10 (bytes: median / p90 / max):")
+        for name, row in sweeps["search"].items():
+            total, text = row["total"], row["text"]
+            print(
+                f"  {name:<14} total {total['median']:,} / {total['p90']:,} / {total['max']:,}; "
+                f"text {text['median']:,} / {text['p90']:,} / {text['max']:,}; "
+                f"over 6 KB {row['over6KB']} of {row['answers']}, text over 2.5 KB {row['textOver2500']}"
+            )
+            for over in row["overAnswers"][:5]:
+                print(
+                    f"    {over['total']:>6,} B = statement texts {over['statementTexts']:,} + rest {over['rest']:,}"
+                    f"  {over['query']!r}"
+                )
+        print("\ntraverse_learning_progressions at its defaults from every EF standard:")
+        for direction, row in sweeps["traversal"].items():
+            cut = row["byteLimitLinksReturned"]
+            print(
+                f"  {direction:<5} {row['starts']} starts; stops {row['stops']}; "
+                + (f"byte_limit after {min(cut)}-{max(cut)} links" if cut else "never byte_limit")
+            )
 
 
 def ratio(after: Any, before: Any) -> str:
@@ -586,6 +691,11 @@ def main() -> None:
     parser.add_argument("--compare", type=Path, default=None, help="an earlier result file: print before/after")
     parser.add_argument("--current", type=Path, default=None, help="with --compare: compare to this file, no run")
     parser.add_argument("--fields", type=int, default=0, help="print the N largest fields of every answer")
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="also every teacher query at limit 10 and a default traversal from every EF standard (minutes)",
+    )
     args = parser.parse_args()
 
     if args.current is not None:

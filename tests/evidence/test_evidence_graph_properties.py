@@ -135,8 +135,8 @@ def test_traversal_respects_caps_and_reports_completeness_truthfully(
             assert rel.label in labels
             assert edge.from_node in nodes
             assert {rel.source_identifier, rel.target_identifier} <= set(nodes)
-            assert edge.from_node == (rel.source_identifier if edge.direction == "outgoing" else rel.target_identifier)
-            assert direction == "both" or (direction == "out") == (edge.direction == "outgoing")
+            assert edge.from_node == (rel.source_identifier if edge.direction == "out" else rel.target_identifier)
+            assert direction == "both" or (direction == "out") == (edge.direction == "out")
             assert nodes[edge.from_node] < max_depth
         in_scope = set(nodes) == set(scope_distance) and set(links) == scope_links
         assert view.scope_complete == in_scope

@@ -92,6 +92,10 @@ def test_traversal_through_mcp_is_a_truthful_prefix_within_every_bound(
     assert [n["nodeId"] for n in content["nodes"]] == [n.node_id for n in view.nodes]
     assert content["scopeComplete"] == view.scope_complete
     assert content["graphExhausted"] == view.graph_exhausted == (not content["frontier"])
+    wire_reason = {"not_expanded": "notExpanded", "max_depth": "maxDepth"}
+    assert {(why, node, n) for why, nodes in content["frontier"].items() for node, n in nodes.items()} == {
+        (wire_reason[f.reason], f.node_id, f.unreturned_links) for f in view.frontier
+    }
     assert content["truncationReasons"] == list(view.truncation_reasons)
     if len(links) < len(run.edges):
         assert "byte_limit" in content["truncationReasons"]

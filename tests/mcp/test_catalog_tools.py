@@ -32,7 +32,7 @@ def identity_of(state: AppState, framework_id: str, snapshot_id: str | None = No
 
 def identity_in(entry: dict[str, Any]) -> dict[str, Any]:
     """The package identity fields of an entry that is a package itself (framework summary, capabilities)."""
-    return {key: entry[key] for key in ("graphPackageId", "uri", "manifestUri", "builtFrom", "disclosureIds")}
+    return {key: entry[key] for key in ("graphPackageId", "uri", "builtFrom", "disclosureIds")}
 
 
 def framework_of(entry: dict[str, Any]) -> str:

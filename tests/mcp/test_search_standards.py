@@ -154,16 +154,30 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
     result = await call(fixture_client, "search_standards", {"query": "fraction", "frameworkIds": [NOTEXT, TREE]})
     summary = texts(result)[0]
     assert f"Warning text_search_unavailable ({package})" in summary
-    # Both profiles use the disclosure id "fixture" (with different texts): each package names its own ids and
-    # links to where its texts are in full, so neither is lost; the texts themselves stay out of the answer.
+    # Only the package the hits come from is listed (the other is named by its warning); its disclosure ids
+    # and link are given, the texts themselves stay out of the answer.
     body = structured(result)
-    assert [(p["graphPackageId"], p["disclosureIds"]) for p in body["packages"]] == [
+    assert [(p["graphPackageId"], p["disclosureIds"]) for p in body["packages"]] == [(f"{TREE}@2026-01", ["fixture"])]
+    (entry,) = body["packages"]
+    assert f"Package {entry['graphPackageId']}: read its disclosures fixture at {entry['uri']} before" in summary
+    assert NOTEXT_DISCLOSURE not in summary and "Fixture data written by tests." not in summary
+    # Both profiles use the disclosure id "fixture" (with different texts): when hits come from both, each
+    # package names its own ids and link, so neither is lost.
+    both = await call(fixture_client, "search_standards", {"query": "NF.1", "frameworkIds": [NOTEXT, TREE]})
+    assert [(p["graphPackageId"], p["disclosureIds"]) for p in structured(both)["packages"]] == [
         (package, ["fixture"]),
         (f"{TREE}@2026-01", ["fixture"]),
     ]
-    for entry in body["packages"]:
-        assert f"Package {entry['graphPackageId']} ({entry['uri']}): disclosures fixture." in summary
-    assert NOTEXT_DISCLOSURE not in summary and "Fixture data written by tests." not in summary
+    for number, entry in enumerate(structured(both)["packages"], start=1):
+        assert f"Package {number}: {entry['graphPackageId']} ({entry['uri']}): disclosures fixture." in texts(both)[0]
+
+
+async def test_an_empty_page_names_every_package_searched(fixture_client: Client[Any]) -> None:
+    body = await search(fixture_client, query="zzzunmatched", frameworkIds=[LC, TREE])
+    assert body["hits"] == [] and [p["graphPackageId"] for p in body["packages"]] == [
+        f"{LC}@2026-01",
+        f"{TREE}@2026-01",
+    ]
 
 
 async def test_code_search_unavailable(fixture_client: Client[Any]) -> None:
@@ -342,11 +356,15 @@ async def test_every_result_carries_identity_disclosures_and_source_terms(
     result = await call(default_client, "search_standards", {"query": "leitura reading", "limit": 100})
     body = structured(result)
     current = [p for p in default_state.catalog.packages if p.manifest.is_current]
-    # Each package once, compactly: id, links, the four files (SHA-256 prefixes) and its disclosure ids.
-    assert body["packages"] == [package_ref(p).to_wire() for p in current]
+    # Each package a hit comes from once, compactly: id, link, the four files (SHA-256 prefixes) and its
+    # disclosure ids; the interpretation names every package searched.
+    listed = [p for p in current if p.graph_package_id in set(hit_packages(body))]
+    assert len(listed) >= 2 and body["packages"] == [package_ref(p).to_wire() for p in listed]
     assert [p["disclosureIds"] for p in body["packages"]] == [
-        [d.disclosure_id for d in p.profile.profile.disclosures] for p in current
+        [d.disclosure_id for d in p.profile.profile.disclosures] for p in listed
     ]
+    searched = [package for reading in body["interpretation"] for package in reading["graphPackageIds"]]
+    assert sorted(searched) == sorted(p.graph_package_id for p in current)
     assert "disclosures" not in body
     english = structured(await call(default_client, "search_standards", {"query": "reading", "limit": 100}))
     pairs = [
@@ -367,11 +385,14 @@ async def test_every_result_carries_identity_disclosures_and_source_terms(
         assert not {"uri", "provenanceUri", "graphPackageId", "caseIdentifierUUID"} & set(hit)
     for entry in body["packages"]:
         assert entry["uri"] == f"kgfegmcp://framework/{entry['graphPackageId'].replace('@', '/snapshot/')}"
-        assert entry["manifestUri"] == entry["uri"] + "/manifest"
+        assert "manifestUri" not in entry  # it is uri + "/manifest"
     summary = texts(result)[0]
-    for entry in body["packages"]:
+    for number, entry in enumerate(body["packages"], start=1):
         ids = ", ".join(entry["disclosureIds"])
-        assert f"Package {entry['graphPackageId']} ({entry['uri']}): disclosures {ids}." in summary
+        assert f"Package {number}: {entry['graphPackageId']} ({entry['uri']}): disclosures {ids}." in summary
+    # Hit lines name their package by that number.
+    first = body["hits"][0]
+    assert f"1. {first['statementCode']} ({', '.join(first['gradeLevels'])}; package {first['package'] + 1})" in summary
 
 
 @pytest.mark.parametrize("framework_id", [LC, EF])

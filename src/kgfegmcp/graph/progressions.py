@@ -18,7 +18,7 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, RelationshipLabel, RelationshipRecord
 
 Direction = Literal["in", "out", "both"]
-LinkDirection = Literal["outgoing", "incoming"]
+LinkDirection = Literal["out", "in"]
 TraversalReason = Literal["max_depth", "max_nodes", "max_edges", "admission_limit", "byte_limit"]
 PathReason = Literal["max_paths", "admission_limit", "byte_limit"]
 
@@ -50,10 +50,10 @@ def incident_links(
     for label in labels:
         if direction in ("out", "both"):
             for rel in store.outgoing(node_id, label):
-                yield Step(rel, rel.target_identifier, "outgoing")
+                yield Step(rel, rel.target_identifier, "out")
         if direction in ("in", "both"):
             for rel in store.incoming(node_id, label):
-                yield Step(rel, rel.source_identifier, "incoming")
+                yield Step(rel, rel.source_identifier, "in")
 
 
 # -- traversal ---------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kgfegmcp.mcp.text import clipped, package_lines, standard_line, warning_lines
+from kgfegmcp.mcp.text import clipped, package_label, package_lines, standard_line, warning_lines
 from kgfegmcp.services.comparison import ComparisonResult, ContextNodeView
 from kgfegmcp.services.components import (
     ComponentAttribution,
@@ -73,7 +73,7 @@ def search_learning_components(result: SearchLearningComponentsResult) -> str:
     if not result.total:
         lines.append("A zero-result page means only that this lexical expression did not match these packages.")
     for hit in result.hits:
-        package = result.packages[hit.package].graph_package_id if hit.package is not None else None
+        package = package_label(hit.package)
         lines.append(f"{hit.rank}. {_component(hit, package)}")
     lines.append("A component's resource is its package link + /learning-component/<nodeId>.")
     lines += warning_lines(result.warnings)

@@ -68,9 +68,11 @@ text carries every citation field in every era. Answers are compact, because a h
 each value is said once, and what an answer leaves out is one link or one call away.
 
 - **Each package once.** An answer names every package it drew from once: `package` (one package) or
-  `packages` (several; a record's `package` is its index there, left out when there is one). A package
+  `packages` (several; a record's `package` is its index there, left out when there is one; a search page
+  lists the packages its hits come from, and its `interpretation` every package searched). A package
   entry is `graphPackageId` (`<frameworkId>@<snapshotId>`), `uri` (the package resource: its disclosures
-  in full, rights, every artifact with its SHA-256), `manifestUri`, `builtFrom` (the four files the answer
+  in full, rights, every artifact with its SHA-256; its manifest is `<uri>/manifest`), `builtFrom` (the
+  four files the answer
   was built from: the nodes, relationships and entityProvenance artifacts by a 12-digit SHA-256 prefix,
   and the bound profile as `<profileId> <version> <prefix>`; the manifest holds the full values) and
   `disclosureIds`. `list_frameworks`, `get_framework` and `get_capabilities` entries are package entries.
@@ -85,7 +87,8 @@ each value is said once, and what an answer leaves out is one link or one call a
   `statementType` (the source type), `gradeLevels` (the source labels) and `description`; `isCurrent`
   appears (as `false`) only for an item the source retires. A search hit is such a record with its
   `rank`, `score` and `coverage` (text hits) or `matchType` (code hits). The search summary shows each
-  hit's code, grade labels and the start of its text (and its nodeId where the code cannot select it).
+  hit's code, grade labels and the start of its text (and its nodeId where the code cannot select it;
+  its package by number when the page has several).
 - **Progression results** list every standard once (`standards`; a traversal's `nodes`, each with its
   `depth`) and refer to them by node id: a link is `relationshipId`, `linkType`, `sourceNodeId`,
   `targetNodeId`; a traversal lists each followed link under the node it was followed from (`followed`:
@@ -203,7 +206,7 @@ LEFT_OUT: tuple[tuple[str, str], ...] = (
     ),
     (
         "full artifact SHA-256s and the file list",
-        "the manifest (`manifestUri`); the package resource",
+        "the manifest (`<uri>/manifest`; `manifestUri` in catalog entries); the package resource",
     ),
     (
         "a component's `license`, `attributionStatement`, `author`, `provider`",

@@ -62,17 +62,28 @@ def _node_line(node: StandardRecord | FrameworkRootRef) -> str:
 
 
 def package_lines(packages: Sequence[PackageRef]) -> list[str]:
-    """Each package once: its id, its disclosure ids and the link where they are in full, in one sentence."""
+    """Each package once: its id, its disclosure ids and the link where they are in full, in one sentence.
+
+    Several packages are numbered from 1, so hit lines name theirs by :func:`package_label`.
+    """
     if len(packages) == 1 and packages[0].disclosure_ids:
         (p,) = packages
         return [
             f"Package {p.graph_package_id}: read its disclosures {', '.join(p.disclosure_ids)} at {p.uri} "
             "before citing."
         ]
-    lines = [f"Package {p.graph_package_id} ({p.uri}): {_disclosures(p)}." for p in packages]
+    lines = [
+        f"Package {index}: {p.graph_package_id} ({p.uri}): {_disclosures(p)}."
+        for index, p in enumerate(packages, start=1)
+    ]
     if any(p.disclosure_ids for p in packages):
         lines.append(DISCLOSURE_SENTENCE)
     return lines
+
+
+def package_label(index: int | None) -> str | None:
+    """How a hit line names its package (``index`` into the answer's packages): by its number."""
+    return None if index is None else f"package {index + 1}"
 
 
 def _disclosures(package: PackageRef) -> str:
@@ -213,7 +224,7 @@ def search_standards(result: SearchStandardsResult) -> str:
         lines.append("A zero-result page means only that this lexical expression did not match these packages.")
     codes = Counter(hit.statement_code for hit in result.hits)
     for hit in result.hits:
-        package = result.packages[hit.package].graph_package_id if hit.package is not None else None
+        package = package_label(hit.package)
         cite_by_id = hit.statement_code is None or codes[hit.statement_code] > 1
         lines.append(_hit_line(hit, package, cite_by_id))
     lines += warning_lines(result.warnings)

@@ -35,6 +35,7 @@ from kgfegmcp.services.views import (
     CursorPage,
     LinkedStandardRecord,
     PackageRef,
+    PagePackages,
     ResultModel,
     ResultWarning,
     StandardRecord,
@@ -105,7 +106,10 @@ class SearchLearningComponentsResult(ResultModel):
     warnings: list[ResultWarning]
     nature: str = COMPONENT_NATURE
     attributions: list[ComponentAttribution]
-    packages: list[PackageRef] = Field(description="Every searched package once; hits refer to them by index.")
+    packages: list[PackageRef] = Field(
+        description="The packages this page's hits come from, once each (every searched package when the page is "
+        "empty); hits refer to them by index. interpretation names every package searched."
+    )
 
 
 class SupportLinkRef(ResultModel):
@@ -277,7 +281,7 @@ class LearningComponentService:
             raise InvalidCursorError("The cursor points outside this result sequence.")
         page = outcome.hits[offset : offset + request.limit]
         attributions = _Attributions()
-        several = len(packages) > 1
+        listed = PagePackages(packages, [hit.package_order for hit in page])
         return SearchLearningComponentsResult(
             query=request.query,
             hits=[
@@ -286,7 +290,7 @@ class LearningComponentService:
                         by_alias=False
                     ),
                     rank=offset + i + 1,
-                    package=hit.package_order if several else None,
+                    package=listed.index(hit.package_order),
                     score=hit.score,
                 )
                 for i, hit in enumerate(page)
@@ -297,7 +301,7 @@ class LearningComponentService:
             page=offset_page(self._cursors, SEARCH_LEARNING_COMPONENTS, fingerprint, offset, len(page), outcome.total),
             warnings=warnings,
             attributions=attributions.listed(),
-            packages=[package_ref(p) for p in packages],
+            packages=listed.refs,
         )
 
     def get_learning_component(self, request: GetLearningComponentRequest) -> LearningComponentDetail:

@@ -54,6 +54,7 @@ class GraphTypesView(ResultModel):
 class FrameworkSummary(PackageRef):
     """One accepted package in catalog listings: its identity once, then what it holds."""
 
+    manifest_uri: str
     title: str
     name: str | None = Field(None, description="The framework root's name, when it differs from title.")
     jurisdiction: str
@@ -128,6 +129,7 @@ def framework_summary(runtime: PackageRuntime) -> FrameworkSummary:
     relationships = manifest.counts.relationships
     return FrameworkSummary(
         **_ref_fields(runtime),
+        manifest_uri=uris.manifest_uri(runtime.framework_id, runtime.snapshot_id),
         title=manifest.title,
         name=None if framework.name == manifest.title else framework.name,
         jurisdiction=framework.jurisdiction,

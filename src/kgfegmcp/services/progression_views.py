@@ -144,7 +144,7 @@ class FollowedLinkView(ResultModel):
 
     relationship_id: str
     link_type: str
-    to: str = Field(description="Node id of the other end: the link's target when followed outgoing, else its source.")
+    to: str = Field(description="Node id of the other end: the link's target when followed out, else its source.")
     direction: LinkDirection | None = Field(
         None, description="Given only when the traversal ran both ways; otherwise it is the traversal's direction."
     )
@@ -163,11 +163,15 @@ class TraversalNodeView(StandardRecord):
 
 
 class FrontierView(ResultModel):
-    """A returned standard whose stored links of the requested kinds are not all in the result (its depth: nodes)."""
+    """The returned standards whose stored links of the requested kinds are not all in the result.
 
-    node_id: str
-    unreturned_links: int
-    reason: Literal["max_depth", "not_expanded"]
+    Keyed by why (not expanded before a bound stopped the traversal, or at ``maxDepth``), each maps a
+    node id (its record and depth are in ``nodes``) to the number of its links not returned; a reason
+    with no node is left out, so an empty frontier is ``{}``.
+    """
+
+    not_expanded: dict[str, int] | None = None
+    max_depth: dict[str, int] | None = None
 
 
 class TraversalLimitsView(ResultModel):
@@ -199,7 +203,7 @@ class TraversalResult(ResultModel):
     link_types: list[str]
     limits: TraversalLimitsView
     nodes: list[TraversalNodeView]
-    frontier: list[FrontierView]
+    frontier: FrontierView
     scope_complete: bool
     graph_exhausted: bool
     truncation_reasons: list[TraversalReason]

@@ -532,9 +532,7 @@ class ProgressionService:
                 FollowedLinkView(
                     relationship_id=e.relationship.identifier,
                     link_type=e.relationship.label,
-                    to=e.relationship.target_identifier
-                    if e.direction == "outgoing"
-                    else e.relationship.source_identifier,
+                    to=e.relationship.target_identifier if e.direction == "out" else e.relationship.source_identifier,
                     direction=e.direction if both else None,
                     unresolved_status=e.relationship.unresolved_status,
                 ),
@@ -589,10 +587,11 @@ class ProgressionService:
                 max_admissions=run.limits.max_admissions,
             ),
             nodes=nodes,
-            frontier=[
-                FrontierView(node_id=f.node_id, unreturned_links=f.unreturned_links, reason=f.reason)
-                for f in view.frontier
-            ],
+            frontier=FrontierView(
+                not_expanded={f.node_id: f.unreturned_links for f in view.frontier if f.reason == "not_expanded"}
+                or None,
+                max_depth={f.node_id: f.unreturned_links for f in view.frontier if f.reason == "max_depth"} or None,
+            ),
             scope_complete=view.scope_complete,
             graph_exhausted=view.graph_exhausted,
             truncation_reasons=list(view.truncation_reasons),

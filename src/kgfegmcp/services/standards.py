@@ -35,6 +35,7 @@ from kgfegmcp.services.views import (
     FrameworkRootRef,
     LinkedStandardRecord,
     PackageRef,
+    PagePackages,
     ResultModel,
     ResultWarning,
     StandardDetailView,
@@ -125,7 +126,10 @@ class SearchStandardsResult(ResultModel):
     interpretation: list[QueryInterpretationView]
     page: CursorPage
     warnings: list[ResultWarning]
-    packages: list[PackageRef] = Field(description="Every selected package once; hits refer to them by index.")
+    packages: list[PackageRef] = Field(
+        description="The packages this page's hits come from, once each (every searched package when the page is "
+        "empty); hits refer to them by index. interpretation names every package searched."
+    )
 
 
 class StandardDetail(ResultModel):
@@ -257,6 +261,7 @@ class StandardsService:
             raise InvalidCursorError("The cursor points outside this result sequence.")
         hits, warnings = outcome.hits, outcome.warnings
         page = hits[offset : offset + request.limit]
+        listed = PagePackages(packages, [hit.package_order for hit in page])
         several = len(packages) > 1
         return SearchStandardsResult(
             query=request.query,
@@ -265,7 +270,7 @@ class StandardsService:
                 SearchHitView(
                     **standard_record(hit.item).model_dump(by_alias=False),
                     rank=offset + i + 1,
-                    package=hit.package_order if several else None,
+                    package=listed.index(hit.package_order),
                     match_type=None if hit.coverage is not None else hit.match_type,
                     coverage=hit.coverage,
                     score=hit.score,
@@ -281,7 +286,7 @@ class StandardsService:
             warnings=[
                 ResultWarning(code=w.code, message=w.message, graph_package_id=w.graph_package_id) for w in warnings
             ],
-            packages=[package_ref(p) for p in packages],
+            packages=listed.refs,
         )
 
     def get_standard(self, request: GetStandardRequest) -> StandardDetail:

@@ -134,8 +134,7 @@ class PackageRef(ResultModel):
     """
 
     graph_package_id: str = Field(description="'<frameworkId>@<snapshotId>'.")
-    uri: str
-    manifest_uri: str
+    uri: str = Field(description="The package resource; its manifest is this URI + '/manifest'.")
     built_from: BuiltFrom
     disclosure_ids: list[str] = Field(
         description="The profile's disclosures that qualify this package's evidence; full text at uri or get_framework."
@@ -291,7 +290,6 @@ def package_ref(runtime: PackageRuntime) -> PackageRef:
     return PackageRef(
         graph_package_id=manifest.graph_package_id,
         uri=uris.snapshot_uri(manifest.framework_id, manifest.snapshot_id),
-        manifest_uri=uris.manifest_uri(manifest.framework_id, manifest.snapshot_id),
         built_from=BuiltFrom(
             nodes=sha("nodes"),
             relationships=sha("relationships"),
@@ -300,6 +298,23 @@ def package_ref(runtime: PackageRuntime) -> PackageRef:
         ),
         disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in runtime.profile.profile.disclosures)),
     )
+
+
+class PagePackages:
+    """The packages one page of hits comes from, named once each; hits refer to them by index.
+
+    A page lists only the packages its hits come from (an empty page lists every searched package, so
+    the answer still names what was searched); indexes are left out when one package is listed.
+    """
+
+    def __init__(self, searched: list[PackageRuntime], orders: list[int]) -> None:
+        used = sorted(set(orders)) or list(range(len(searched)))
+        self._index = {order: position for position, order in enumerate(used)}
+        self.refs = [package_ref(searched[order]) for order in used]
+
+    def index(self, order: int) -> int | None:
+        """The hit's index into ``refs``; None when the page names one package."""
+        return self._index[order] if len(self.refs) > 1 else None
 
 
 def entity_uri(package_uri: str, family: str, identifier: str) -> str:
