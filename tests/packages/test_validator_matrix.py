@@ -28,7 +28,7 @@ from corrupt import (
 
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.packages.findings import FINDING_CODES
+from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, SUPPORTS, ComponentNode
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
@@ -445,7 +445,7 @@ def test_invalid_utf8_in_delivery_is_an_encoding_finding(world: FixtureWorld) ->
 
 def test_every_listed_finding_code_is_covered() -> None:
     covered = set(CORRUPTIONS) | {"case_collision"}
-    expected = set(FINDING_CODES) - {
+    expected = {code.value for code in FindingCode} - {
         "validation_state_mismatch",
         "source_text_difference",
         "source_mapping_gap",

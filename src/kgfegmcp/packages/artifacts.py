@@ -11,9 +11,11 @@ from typing import Any
 from kgfegmcp.models import file_digest
 from kgfegmcp.packages.collector import FindingCollector
 from kgfegmcp.packages.decoder import iter_physical_lines
-from kgfegmcp.packages.manifest import (
-    PackageManifest,
-)
+from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.packages.manifest import PackageManifest
+
+#: What reading an artifact may find: bytes that differ from the manifest, or a JSON document that is not.
+ARTIFACT_READING_CODES: tuple[FindingCode, ...] = (FindingCode.CHECKSUM_MISMATCH, FindingCode.INVALID_ENCODING)
 
 
 class ArtifactReader:
@@ -23,7 +25,7 @@ class ArtifactReader:
         self._dir = package_dir
         self._manifest = manifest
         self._present = present
-        self._out = out
+        self._out = out.restricted_to(ARTIFACT_READING_CODES, "ArtifactReader")
         self._read: set[str] = set()
 
     def available(self, logical_name: str) -> bool:
@@ -49,7 +51,7 @@ class ArtifactReader:
         assert entry is not None
         if digest != entry.sha256 or size != entry.bytes:
             self._out.add(
-                "checksum_mismatch",
+                FindingCode.CHECKSUM_MISMATCH,
                 f"bytes differ from the manifest (declared {entry.bytes} bytes, found {size})",
                 artifact=logical_name,
                 location=entry.path,
@@ -78,7 +80,7 @@ class ArtifactReader:
             return json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             self._out.add(
-                "invalid_encoding",
+                FindingCode.INVALID_ENCODING,
                 f"not a UTF-8 JSON document ({type(exc).__name__})",
                 artifact=logical_name,
             )

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any, NoReturn
 
 from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
+from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.records import (
     COMPONENT,
     NODE_LABELS,
@@ -29,6 +30,13 @@ from kgfegmcp.packages.records import (
 )
 
 CHUNK_BYTES = 1 << 20
+#: The finding code a decoding error names in ``details["findingCode"]``, one of these.
+DECODING_CODES: tuple[FindingCode, ...] = (
+    FindingCode.INVALID_JSON_LINE,
+    FindingCode.INVALID_ENCODING,
+    FindingCode.MISSING_PROPERTY,
+    FindingCode.INVALID_LABEL,
+)
 _NODE_KEYS = frozenset({"identifier", "labels", "properties", "type"})
 _RELATIONSHIP_KEYS = frozenset(
     {
@@ -74,14 +82,16 @@ def iter_physical_lines(
 def _fail_line(artifact: str, line: int, message: str) -> NoReturn:
     raise JsonlParsingError(
         f"{artifact} line {line}: {message}",
-        details={"artifact": artifact, "line": line, "findingCode": "invalid_json_line"},
+        details={"artifact": artifact, "line": line, "findingCode": FindingCode.INVALID_JSON_LINE.value},
     )
 
 
-def _fail_property(artifact: str, line: int, message: str, finding: str = "invalid_encoding") -> NoReturn:
+def _fail_property(
+    artifact: str, line: int, message: str, finding: FindingCode = FindingCode.INVALID_ENCODING
+) -> NoReturn:
     raise DeliveryPropertyDecodingError(
         f"{artifact} line {line}: {message}",
-        details={"artifact": artifact, "line": line, "findingCode": finding},
+        details={"artifact": artifact, "line": line, "findingCode": finding.value},
     )
 
 
@@ -152,7 +162,7 @@ def _decode_labels(value: object, artifact: str, line: int, field: str) -> NodeL
             artifact,
             line,
             f"{field} must carry exactly one of {', '.join(NODE_LABELS)}; got {value!r}",
-            "invalid_label",
+            FindingCode.INVALID_LABEL,
         )
     label: NodeLabel = recognised[0]
     return label
@@ -184,7 +194,7 @@ def decode_node(line: bytes, artifact: str, line_number: int) -> NodeRecord:
             if wire in properties:
                 _fail_property(artifact, line_number, f"property {wire} must not be null")
             if required:
-                _fail_property(artifact, line_number, f"{label} requires property {wire}", "missing_property")
+                _fail_property(artifact, line_number, f"{label} requires property {wire}", FindingCode.MISSING_PROPERTY)
             continue
         values[attribute] = _DECODERS[kind](raw, wire, artifact, line_number)
     return RECORD_TYPE_BY_LABEL[label](**values)  # type: ignore[arg-type]
@@ -196,7 +206,7 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
     _check_envelope(record, _RELATIONSHIP_KEYS, "relationship", artifact, line_number)
     label = record["label"]
     if label not in RELATIONSHIP_LABELS:
-        _fail_property(artifact, line_number, f"unknown relationship label {label!r}", "invalid_label")
+        _fail_property(artifact, line_number, f"unknown relationship label {label!r}", FindingCode.INVALID_LABEL)
     for field in ("source_identifier", "target_identifier"):
         if not isinstance(record[field], str) or not record[field]:
             _fail_line(artifact, line_number, f"{field} must be a non-empty string")
@@ -209,12 +219,14 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
             artifact,
             line_number,
             f"relationshipType {relationship_type!r} differs from label {label!r}",
-            "invalid_label",
+            FindingCode.INVALID_LABEL,
         )
     keys: list[EntityKey] = []
     for wire in ("sourceEntityKey", "targetEntityKey"):
         if wire not in properties:
-            _fail_property(artifact, line_number, f"relationship requires property {wire}", "missing_property")
+            _fail_property(
+                artifact, line_number, f"relationship requires property {wire}", FindingCode.MISSING_PROPERTY
+            )
         value = _decode_string(properties[wire], wire, artifact, line_number)
         if value not in _ENTITY_KEYS:
             _fail_property(artifact, line_number, f"{wire} must be caseIdentifierUUID or identifier")
@@ -223,7 +235,9 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
     if "supportConfidence" in properties:
         confidence = _decode_confidence(properties["supportConfidence"], artifact, line_number)
     elif label == SUPPORTS:
-        _fail_property(artifact, line_number, "supports requires property supportConfidence", "missing_property")
+        _fail_property(
+            artifact, line_number, "supports requires property supportConfidence", FindingCode.MISSING_PROPERTY
+        )
     unresolved: str | None = None
     if "unresolvedStatus" in properties:
         unresolved = _decode_string(properties["unresolvedStatus"], "unresolvedStatus", artifact, line_number)

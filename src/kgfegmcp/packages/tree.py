@@ -13,9 +13,26 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from kgfegmcp.identifiers import identifier_problem
+from kgfegmcp.packages.finding_codes import FindingCode, require_declared
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.recording import is_recording_name
+
+#: What the closed-tree scan of one package may find.
+TREE_SCAN_CODES: tuple[FindingCode, ...] = (
+    FindingCode.UNSAFE_PATH,
+    FindingCode.CASE_COLLISION,
+    FindingCode.UNDECLARED_ENTRY,
+    FindingCode.INTERRUPTED_RECORDING,
+    FindingCode.MISSING_ARTIFACT,
+)
+#: What discovering packages below a root may find (stage ``discovery``).
+DISCOVERY_CODES: tuple[FindingCode, ...] = (
+    FindingCode.UNSAFE_PATH,
+    FindingCode.UNDECLARED_ENTRY,
+    FindingCode.IDENTITY_MISMATCH,
+    FindingCode.CASE_COLLISION,
+)
 
 INTERRUPTED_RECORDING = (
     "left by an interrupted `packages validate`: run `kgfegmcp packages validate` on this package "
@@ -39,8 +56,9 @@ def path_problem(path: str) -> str | None:
     return None
 
 
-def _finding(code: str, location: str, message: str, artifact: str | None = None) -> Finding:
-    return Finding(code=code, severity="error", artifact=artifact, location=location, message=message)
+def _finding(code: FindingCode, location: str, message: str, artifact: str | None = None) -> Finding:
+    require_declared(code, TREE_SCAN_CODES, "scan_package_tree")
+    return Finding(code=str(code), severity="error", artifact=artifact, location=location, message=message)
 
 
 def _case_collisions(names: Iterable[str], where: str) -> list[Finding]:
@@ -49,7 +67,9 @@ def _case_collisions(names: Iterable[str], where: str) -> list[Finding]:
     for name in sorted(names):
         folded = name.casefold()
         if folded in seen:
-            found.append(_finding("case_collision", where, f"{seen[folded]!r} and {name!r} differ only by case"))
+            found.append(
+                _finding(FindingCode.CASE_COLLISION, where, f"{seen[folded]!r} and {name!r} differ only by case")
+            )
         else:
             seen[folded] = name
     return found
@@ -74,7 +94,7 @@ def scan_package_tree(package_dir: Path, declared: dict[str, str]) -> TreeScan:
     for path, logical in sorted(declared.items()):
         problem = path_problem(path)
         if problem is not None:
-            scan.findings.append(_finding("unsafe_path", path, f"declared path {problem}", logical))
+            scan.findings.append(_finding(FindingCode.UNSAFE_PATH, path, f"declared path {problem}", logical))
             continue
         expected_files.add(path)
         parent = PurePosixPath(path).parent
@@ -87,32 +107,42 @@ def scan_package_tree(package_dir: Path, declared: dict[str, str]) -> TreeScan:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
-            scan.findings.append(_finding("unsafe_path", prefix or ".", f"directory cannot be read ({exc.strerror})"))
+            scan.findings.append(
+                _finding(FindingCode.UNSAFE_PATH, prefix or ".", f"directory cannot be read ({exc.strerror})")
+            )
             return
         scan.findings.extend(_case_collisions((e.name for e in entries), prefix or "."))
         for entry in entries:
             rel = f"{prefix}{entry.name}"
             mode = entry.stat(follow_symlinks=False).st_mode
             if stat.S_ISLNK(mode):
-                scan.findings.append(_finding("unsafe_path", rel, "symlinks are not allowed in a package"))
+                scan.findings.append(_finding(FindingCode.UNSAFE_PATH, rel, "symlinks are not allowed in a package"))
             elif stat.S_ISDIR(mode):
                 if rel not in expected_dirs:
-                    scan.findings.append(_finding("undeclared_entry", rel, "directory is not declared by the manifest"))
+                    scan.findings.append(
+                        _finding(FindingCode.UNDECLARED_ENTRY, rel, "directory is not declared by the manifest")
+                    )
                 else:
                     walk(Path(entry.path), rel + "/")
             elif stat.S_ISREG(mode):
                 if rel in expected_files:
                     scan.present.add(rel)
                 elif is_recording_name(entry.name):
-                    scan.findings.append(_finding("interrupted_recording", rel, INTERRUPTED_RECORDING))
+                    scan.findings.append(_finding(FindingCode.INTERRUPTED_RECORDING, rel, INTERRUPTED_RECORDING))
                 else:
-                    scan.findings.append(_finding("undeclared_entry", rel, "file is not declared by the manifest"))
+                    scan.findings.append(
+                        _finding(FindingCode.UNDECLARED_ENTRY, rel, "file is not declared by the manifest")
+                    )
             else:
-                scan.findings.append(_finding("unsafe_path", rel, "only regular files and directories are allowed"))
+                scan.findings.append(
+                    _finding(FindingCode.UNSAFE_PATH, rel, "only regular files and directories are allowed")
+                )
 
     walk(package_dir, "")
     for path in sorted(expected_files - scan.present - {MANIFEST_FILENAME}):
-        scan.findings.append(_finding("missing_artifact", path, "declared file is missing", declared.get(path)))
+        scan.findings.append(
+            _finding(FindingCode.MISSING_ARTIFACT, path, "declared file is missing", declared.get(path))
+        )
     return scan
 
 
@@ -139,8 +169,9 @@ class Discovery:
     root_findings: list[Finding] = field(default_factory=list)
 
 
-def _discovery_finding(code: str, location: str, message: str) -> Finding:
-    return Finding(code=code, severity="error", location=location, message=message, stage="discovery")
+def _discovery_finding(code: FindingCode, location: str, message: str) -> Finding:
+    require_declared(code, DISCOVERY_CODES, "discover_packages")
+    return Finding(code=str(code), severity="error", location=location, message=message, stage="discovery")
 
 
 def _subdirectories(directory: Path, prefix: str, discovery: Discovery) -> list[os.DirEntry[str]]:
@@ -148,12 +179,14 @@ def _subdirectories(directory: Path, prefix: str, discovery: Discovery) -> list[
     for entry in sorted(os.scandir(directory), key=lambda e: e.name):
         rel = f"{prefix}{entry.name}"
         if entry.is_symlink():
-            discovery.root_findings.append(_discovery_finding("unsafe_path", rel, "symlinks are not followed"))
+            discovery.root_findings.append(
+                _discovery_finding(FindingCode.UNSAFE_PATH, rel, "symlinks are not followed")
+            )
         elif entry.is_dir(follow_symlinks=False):
             dirs.append(entry)
         else:
             discovery.root_findings.append(
-                _discovery_finding("undeclared_entry", rel, "only package directories belong here")
+                _discovery_finding(FindingCode.UNDECLARED_ENTRY, rel, "only package directories belong here")
             )
     return dirs
 
@@ -170,7 +203,7 @@ def discover_packages(root: Path) -> Discovery:
     for framework in frameworks:
         problem = identifier_problem(framework.name, "framework directory")
         if problem is not None:
-            discovery.root_findings.append(_discovery_finding("identity_mismatch", framework.name, problem))
+            discovery.root_findings.append(_discovery_finding(FindingCode.IDENTITY_MISMATCH, framework.name, problem))
             continue
         clash = [n for n in framework_folds[framework.name.casefold()] if n != framework.name]
         snapshots = _subdirectories(Path(framework.path), framework.name + "/", discovery)
@@ -181,18 +214,18 @@ def discover_packages(root: Path) -> Discovery:
             rel = f"{framework.name}/{snapshot.name}"
             problem = identifier_problem(snapshot.name, "snapshot directory")
             if problem is not None:
-                discovery.root_findings.append(_discovery_finding("identity_mismatch", rel, problem))
+                discovery.root_findings.append(_discovery_finding(FindingCode.IDENTITY_MISMATCH, rel, problem))
                 continue
             location = PackageLocation(framework.name, snapshot.name, Path(snapshot.path))
             findings = []
             siblings = [n for n in snapshot_folds[snapshot.name.casefold()] if n != snapshot.name]
             for other in clash:
                 findings.append(
-                    _discovery_finding("case_collision", rel, f"framework directory collides with {other!r}")
+                    _discovery_finding(FindingCode.CASE_COLLISION, rel, f"framework directory collides with {other!r}")
                 )
             for other in siblings:
                 findings.append(
-                    _discovery_finding("case_collision", rel, f"snapshot directory collides with {other!r}")
+                    _discovery_finding(FindingCode.CASE_COLLISION, rel, f"snapshot directory collides with {other!r}")
                 )
             discovery.packages.append(location)
             if findings:

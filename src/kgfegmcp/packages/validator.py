@@ -8,32 +8,25 @@ cascade of consequences.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import ValidationError
 
-from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError, KgfegmcpError
+from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.models import canonical_bytes, sha256_hex
-from kgfegmcp.packages.artifacts import ArtifactReader
-from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, FindingCollector, line_location
-from kgfegmcp.packages.decoder import decode_node, decode_relationship
+from kgfegmcp.packages.artifacts import ARTIFACT_READING_CODES, ArtifactReader
+from kgfegmcp.packages.checks.checklist import PACKAGE_CHECK_CODES, run_package_checks
+from kgfegmcp.packages.checks.context import CheckContext
+from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, BoundedFindings, FindingCollector
+from kgfegmcp.packages.delivery import DELIVERY_CODES, DecodedDelivery, decode_delivery
+from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding, ValidationReport
-from kgfegmcp.packages.manifest import (
-    MANIFEST_FILENAME,
-    REQUIRED_ARTIFACTS,
-    PackageManifest,
-)
-from kgfegmcp.packages.records import (
-    ComponentNode,
-    DecodedPackage,
-    ItemNode,
-    RelationshipRecord,
-)
-from kgfegmcp.packages.rules import DetailedArtifactRules, SemanticRules
-from kgfegmcp.packages.tree import PackageLocation, scan_package_tree
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, REQUIRED_ARTIFACTS, PackageManifest
+from kgfegmcp.packages.records import DecodedPackage
+from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 
 VALIDATOR_VERSION = "1.0.0"
@@ -41,6 +34,35 @@ VALIDATOR_VERSION = "1.0.0"
 #: How much of the gate ran: every rule, or the checks that bind a cached verdict to these bytes.
 Gate = Literal["every_rule", "cached_verdict"]
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+
+#: What reading the manifest may find.
+MANIFEST_READING_CODES: tuple[FindingCode, ...] = (
+    FindingCode.UNSAFE_PATH,
+    FindingCode.MISSING_ARTIFACT,
+    FindingCode.INVALID_MANIFEST,
+    FindingCode.INVALID_RIGHTS_POLICY,
+)
+#: What comparing the manifest's identity with its directory, and its artifacts with the required ones, may find.
+MANIFEST_CONTRACT_CODES: tuple[FindingCode, ...] = (FindingCode.IDENTITY_MISMATCH, FindingCode.MISSING_ARTIFACT)
+#: What loading the bound profile may find.
+PROFILE_BINDING_CODES: tuple[FindingCode, ...] = (FindingCode.PROFILE_BINDING_MISMATCH,)
+#: What reading the recorded report, and the manifest's recorded validation state, may find.
+RECORDED_STATE_CODES: tuple[FindingCode, ...] = (FindingCode.VALIDATION_STATE_MISMATCH, FindingCode.IDENTITY_MISMATCH)
+
+#: Every code a validation can emit: the union of what each of its emitters declares.
+VALIDATION_CODES: frozenset[FindingCode] = frozenset(
+    (
+        *DISCOVERY_CODES,
+        *MANIFEST_READING_CODES,
+        *MANIFEST_CONTRACT_CODES,
+        *TREE_SCAN_CODES,
+        *ARTIFACT_READING_CODES,
+        *PROFILE_BINDING_CODES,
+        *DELIVERY_CODES,
+        *RECORDED_STATE_CODES,
+        *PACKAGE_CHECK_CODES,
+    )
+)
 
 
 @dataclass(slots=True)
@@ -106,30 +128,25 @@ class PackageValidator:
         profile binding and the recorded state are still checked; only decoding and re-deriving the
         topology and detailed-artifact rules are spared. Nothing inside the package can supply it.
         """
-        out = FindingCollector(self._limit)
-        out.extend(prior_findings)
+        out = FindingCollector(VALIDATION_CODES, "PackageValidator", BoundedFindings(self._limit))
+        out.restricted_to(DISCOVERY_CODES, "discover_packages").extend(prior_findings)
         read = self._read_manifest(location, out)
         if read is None:
             return ValidationOutcome(location, None, None, out.findings, dict(out.omitted), None)
         manifest, manifest_sha256 = read
-        self._check_identity(location, manifest, out)
+        self._check_manifest_contract(location, manifest, out)
         declared = {a.path: a.logical_name for a in manifest.all_artifacts()}
-        for missing in sorted(set(REQUIRED_ARTIFACTS) - {a.logical_name for a in manifest.artifacts}):
-            out.add("missing_artifact", "required logical artifact is not declared", artifact=missing)
         scan = scan_package_tree(location.path, declared)
-        out.extend(scan.findings)
+        out.restricted_to(TREE_SCAN_CODES, "scan_package_tree").extend(scan.findings)
         reader = ArtifactReader(location.path, manifest, scan.present, out)
         profile = self._check_profile(manifest, out)
 
-        if verdict is not None:
-            content, decoded_cleanly = verdict, True
-        else:
-            content, decoded_cleanly = self._decode_delivery(reader, out)
+        delivery = DecodedDelivery(verdict, True) if verdict is not None else self._decode_delivery(reader, out)
+        content = delivery.content
         build_findings = self._read_report(reader, manifest, out)
-        if decoded_cleanly and verdict is None:
-            checks = SemanticRules(manifest, profile.profile if profile else None, content, out)
-            checks.run()
-            DetailedArtifactRules(manifest, reader, content, out).run()
+        if delivery.complete and verdict is None:
+            context = CheckContext.build(manifest, profile.profile if profile else None, content, reader)
+            run_package_checks(context, out)
         reader.verify_remaining()
         self._check_recorded_state(manifest, out)
         findings = sorted(out.findings, key=Finding.sort_key)
@@ -150,39 +167,46 @@ class PackageValidator:
     @staticmethod
     def _read_manifest(location: PackageLocation, out: FindingCollector) -> tuple[PackageManifest, str] | None:
         """The manifest and the SHA-256 of the bytes read, or ``None`` with findings when unusable."""
+        out = out.restricted_to(MANIFEST_READING_CODES, "manifest reading")
         path = location.path / MANIFEST_FILENAME
         if path.is_symlink() or (path.exists() and not path.is_file()):
-            out.add("unsafe_path", "the manifest must be a regular file", location=MANIFEST_FILENAME)
+            out.add(FindingCode.UNSAFE_PATH, "the manifest must be a regular file", location=MANIFEST_FILENAME)
             return None
         if not path.is_file():
-            out.add("missing_artifact", "package_manifest.json is missing", location=MANIFEST_FILENAME)
+            out.add(FindingCode.MISSING_ARTIFACT, "package_manifest.json is missing", location=MANIFEST_FILENAME)
             return None
         data = path.read_bytes()
         if len(data) > MAX_MANIFEST_BYTES:
-            out.add("invalid_manifest", "the manifest exceeds 16 MiB", location=MANIFEST_FILENAME)
+            out.add(FindingCode.INVALID_MANIFEST, "the manifest exceeds 16 MiB", location=MANIFEST_FILENAME)
             return None
         try:
             return PackageManifest.model_validate_json(data), sha256_hex(data)
         except ValidationError as exc:
             for error in exc.errors():
                 loc = ".".join(str(part) for part in error["loc"])
-                code = "invalid_rights_policy" if loc.startswith("rights") else "invalid_manifest"
+                code = FindingCode.INVALID_RIGHTS_POLICY if loc.startswith("rights") else FindingCode.INVALID_MANIFEST
                 out.add(code, f"{loc or '(document)'}: {error['msg']}", location=MANIFEST_FILENAME)
             return None
 
     @staticmethod
-    def _check_identity(location: PackageLocation, manifest: PackageManifest, out: FindingCollector) -> None:
+    def _check_manifest_contract(location: PackageLocation, manifest: PackageManifest, out: FindingCollector) -> None:
+        """The manifest names the package its directories name, and declares every required artifact."""
+        out = out.restricted_to(MANIFEST_CONTRACT_CODES, "manifest contract")
         if manifest.graph_package_id != f"{manifest.framework_id}@{manifest.snapshot_id}":
-            out.add("identity_mismatch", "graphPackageId is not <frameworkId>@<snapshotId>", location=MANIFEST_FILENAME)
+            out.add(
+                FindingCode.IDENTITY_MISMATCH,
+                "graphPackageId is not <frameworkId>@<snapshotId>",
+                location=MANIFEST_FILENAME,
+            )
         if manifest.framework_id != location.framework_id:
             out.add(
-                "identity_mismatch",
+                FindingCode.IDENTITY_MISMATCH,
                 f"frameworkId {manifest.framework_id!r} differs from its directory {location.framework_id!r}",
                 location=MANIFEST_FILENAME,
             )
         if manifest.snapshot_id != location.snapshot_id:
             out.add(
-                "identity_mismatch",
+                FindingCode.IDENTITY_MISMATCH,
                 f"snapshotId {manifest.snapshot_id!r} differs from its directory {location.snapshot_id!r}",
                 location=MANIFEST_FILENAME,
             )
@@ -190,69 +214,42 @@ class PackageValidator:
             framework, _, snapshot = manifest.supersedes.partition("@")
             if framework != manifest.framework_id or identifier_problem(snapshot) or snapshot == manifest.snapshot_id:
                 out.add(
-                    "identity_mismatch",
+                    FindingCode.IDENTITY_MISMATCH,
                     "supersedes must name an earlier snapshot of the same framework",
                     location=MANIFEST_FILENAME,
                 )
+        for missing in sorted(set(REQUIRED_ARTIFACTS) - {a.logical_name for a in manifest.artifacts}):
+            out.add(FindingCode.MISSING_ARTIFACT, "required logical artifact is not declared", artifact=missing)
 
     def _check_profile(self, manifest: PackageManifest, out: FindingCollector) -> LoadedProfile | None:
+        """The profile the manifest binds, byte for byte, or ``None`` (profile rules are then skipped)."""
+        out = out.restricted_to(PROFILE_BINDING_CODES, "profile binding")
         ref = manifest.profile
         try:
             loaded = self._profiles.load(ref.profile_id, ref.version)
         except KgfegmcpError as exc:
-            out.add("profile_binding_mismatch", exc.message, location="profile")
+            out.add(FindingCode.PROFILE_BINDING_MISMATCH, exc.message, location="profile")
             return None
         if loaded.sha256 != ref.sha256:
             out.add(
-                "profile_binding_mismatch",
+                FindingCode.PROFILE_BINDING_MISMATCH,
                 f"profile {ref.profile_id}/{ref.version} has SHA-256 {loaded.sha256}, manifest binds {ref.sha256}",
                 location="profile",
             )
             return None
         return loaded
 
-    # -- delivery ----------------------------------------------------------------------------
-
     @staticmethod
-    def _decode_delivery(reader: ArtifactReader, out: FindingCollector) -> tuple[DecodedPackage, bool]:
-        content = DecodedPackage()
-        clean = reader.available("nodes") and reader.available("relationships")
-        decoders: tuple[tuple[str, Callable[[bytes, str, int], Any]], ...] = (
-            ("nodes", decode_node),
-            ("relationships", decode_relationship),
-        )
-        for logical_name, decode in decoders:
-            if not reader.available(logical_name):
-                continue
-            for number, line in reader.lines(logical_name):
-                try:
-                    record = decode(line, logical_name, number)
-                except (JsonlParsingError, DeliveryPropertyDecodingError) as exc:
-                    clean = False
-                    code = str(exc.details.get("findingCode", "invalid_json_line"))
-                    out.add(code, exc.message, artifact=logical_name, location=line_location(number))
-                    continue
-                if isinstance(record, RelationshipRecord):
-                    content.relationships.append(record)
-                elif isinstance(record, ItemNode):
-                    content.items.append(record)
-                elif isinstance(record, ComponentNode):
-                    content.components.append(record)
-                elif content.framework is None:
-                    content.framework = record
-                else:
-                    out.add(
-                        "identity_mismatch",
-                        "a package has exactly one StandardsFramework node",
-                        artifact=logical_name,
-                        location=line_location(number),
-                    )
-        if clean and content.framework is None:
-            out.add("identity_mismatch", "no StandardsFramework node in the package", artifact="nodes")
-        return content, clean
+    def _decode_delivery(reader: ArtifactReader, out: FindingCollector) -> DecodedDelivery:
+        """Decode the delivery; a method of its own so a test can count that a warm start skips it."""
+        return decode_delivery(reader, out)
+
+    # -- recorded report and state ---------------------------------------------------------
 
     @staticmethod
     def _read_report(reader: ArtifactReader, manifest: PackageManifest, out: FindingCollector) -> list[Finding]:
+        """The build findings of the recorded report, which must belong to this package and state."""
+        out = out.restricted_to(RECORDED_STATE_CODES, "recorded report")
         if not reader.available("validationReport"):
             return []
         document = reader.document("validationReport")
@@ -262,16 +259,18 @@ class PackageValidator:
             report = ValidationReport.model_validate_json(json.dumps(document))
         except ValidationError as exc:
             out.add(
-                "validation_state_mismatch",
+                FindingCode.VALIDATION_STATE_MISMATCH,
                 f"validation report is malformed: {exc.error_count()} errors",
                 artifact="validationReport",
             )
             return []
         if report.graph_package_id != manifest.graph_package_id:
-            out.add("identity_mismatch", "validation report names another package", artifact="validationReport")
+            out.add(
+                FindingCode.IDENTITY_MISMATCH, "validation report names another package", artifact="validationReport"
+            )
         if report.status != manifest.validation.status:
             out.add(
-                "validation_state_mismatch",
+                FindingCode.VALIDATION_STATE_MISMATCH,
                 f"report status {report.status!r} differs from manifest status {manifest.validation.status!r}",
                 artifact="validationReport",
             )
@@ -279,19 +278,21 @@ class PackageValidator:
 
     @staticmethod
     def _check_recorded_state(manifest: PackageManifest, out: FindingCollector) -> None:
+        """A ``passed`` manifest still pins its report and its own content (the seal)."""
+        out = out.restricted_to(RECORDED_STATE_CODES, "recorded state")
         state = manifest.validation
         if state.status != "passed":
             return
         entry = manifest.artifact("validationReport")
         if entry is not None and state.report_sha256 != entry.sha256:
             out.add(
-                "validation_state_mismatch",
+                FindingCode.VALIDATION_STATE_MISMATCH,
                 "reportSha256 differs from the validation report artifact",
                 location=MANIFEST_FILENAME,
             )
         if state.seal_sha256 != seal_of(manifest):
             out.add(
-                "validation_state_mismatch",
+                FindingCode.VALIDATION_STATE_MISMATCH,
                 "the manifest changed after it was validated (seal differs)",
                 location=MANIFEST_FILENAME,
             )

@@ -21,6 +21,7 @@ from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
 from kgfegmcp.models import canonical_bytes, pretty_json_bytes, sha256_hex
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
+from kgfegmcp.packages.finding_codes import FindingCode, require_declared
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
 from kgfegmcp.packages.manifest import (
     MANIFEST_FILENAME,
@@ -85,6 +86,10 @@ class PackageContent:
     supersedes: str | None = None
 
 
+#: The codes a package build may record in its report (the source adapters of kgfegmcp.sources emit them).
+BUILD_FINDING_CODES: tuple[FindingCode, ...] = (FindingCode.SOURCE_TEXT_DIFFERENCE, FindingCode.SOURCE_MAPPING_GAP)
+
+
 def _document(value: Mapping[str, Any]) -> bytes:
     """Large detailed documents: canonical compact JSON (C encoder) plus a final newline."""
     return canonical_bytes(value) + b"\n"
@@ -113,6 +118,8 @@ class PackageWriter:
             check_identifier(content.subject_slug, "subject slug")
         except InvalidIdentifier as exc:
             raise ManifestBuildError(f"Cannot build a package: {exc}") from None
+        for finding in content.build_findings:
+            require_declared(finding.code, BUILD_FINDING_CODES, "a package build")
         files = self._artifact_files(content, package_id)
         manifest = self._manifest(content, package_id, files)
         target = root / content.framework_id / content.snapshot_id

@@ -1,0 +1,65 @@
+"""The package checks in the order the gate runs them, and the finding codes they declare.
+
+The order is part of the report: a collector keeps the first findings of each code, so a code two
+checks share (``duplicate_identifier``, ``count_mismatch``, ...) keeps the earlier check's first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from kgfegmcp.packages.checks.base import PackageCheck
+from kgfegmcp.packages.checks.capabilities import CapabilityCheck
+from kgfegmcp.packages.checks.code_policy import CodePolicyCheck
+from kgfegmcp.packages.checks.components import ComponentSupportCheck
+from kgfegmcp.packages.checks.context import CheckContext
+from kgfegmcp.packages.checks.counts import CountCheck
+from kgfegmcp.packages.checks.detailed_records import (
+    BundleCheck,
+    FrameworkDocumentCheck,
+    HasChildLinesCheck,
+    ItemLinesCheck,
+)
+from kgfegmcp.packages.checks.entity_provenance import ProvenanceCheck
+from kgfegmcp.packages.checks.hierarchy import HierarchyCheck
+from kgfegmcp.packages.checks.identity import NodeIdentityCheck
+from kgfegmcp.packages.checks.relationships import RelationshipCheck
+from kgfegmcp.packages.checks.statement_terms import StatementTermCheck
+from kgfegmcp.packages.checks.unresolved_items import UnresolvedItemsCheck
+from kgfegmcp.packages.collector import FindingCollector
+from kgfegmcp.packages.finding_codes import FindingCode
+
+#: Topology and profile rules first, then the detailed artifacts against the delivery records.
+PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
+    NodeIdentityCheck,
+    StatementTermCheck,
+    RelationshipCheck,
+    HierarchyCheck,
+    ComponentSupportCheck,
+    CodePolicyCheck,
+    CountCheck,
+    CapabilityCheck,
+    FrameworkDocumentCheck,
+    ItemLinesCheck,
+    HasChildLinesCheck,
+    BundleCheck,
+    UnresolvedItemsCheck,
+    ProvenanceCheck,
+)
+
+
+def codes_declared_by(checks: Iterable[type[PackageCheck]]) -> frozenset[FindingCode]:
+    """Every finding code any of ``checks`` may emit."""
+    return frozenset(code for check in checks for code in check.codes)
+
+
+#: Every finding code the package checks may emit.
+PACKAGE_CHECK_CODES = codes_declared_by(PACKAGE_CHECKS)
+
+
+def run_package_checks(
+    context: CheckContext, out: FindingCollector, checks: Iterable[type[PackageCheck]] = PACKAGE_CHECKS
+) -> None:
+    """Run ``checks`` in order, each through a collector limited to its declared codes."""
+    for check in checks:
+        check(context, out).run()

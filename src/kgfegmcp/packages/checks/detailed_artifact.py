@@ -1,0 +1,60 @@
+"""The base of the checks that compare a detailed artifact with the delivery records it elaborates."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kgfegmcp.packages.checks.base import PackageCheck
+from kgfegmcp.packages.collector import line_location
+from kgfegmcp.packages.finding_codes import FindingCode
+
+#: What :meth:`DetailedArtifactCheck.document` and ``mismatch`` may emit: a check using them declares these.
+DOCUMENT_CODES: tuple[FindingCode, ...] = (FindingCode.DETAILED_ARTIFACT_MISMATCH, FindingCode.IDENTITY_MISMATCH)
+#: What :meth:`DetailedArtifactCheck.line_ids` may emit.
+LINE_CODES: tuple[FindingCode, ...] = (FindingCode.INVALID_JSON_LINE,)
+
+
+class DetailedArtifactCheck(PackageCheck):
+    """Reads detailed artifacts through the package's one artifact reader (which verifies their bytes)."""
+
+    def document(self, logical_name: str) -> dict[str, Any] | None:
+        """A present JSON object artifact of this package, or ``None`` (with a finding when it is not one)."""
+        reader = self.context.reader
+        if not reader.available(logical_name):
+            return None
+        document = reader.document(logical_name)
+        if document is None:
+            return None
+        if not isinstance(document, dict):
+            self.out.add(FindingCode.DETAILED_ARTIFACT_MISMATCH, "expected a JSON object", artifact=logical_name)
+            return None
+        if document.get("graphPackageId") != self.manifest.graph_package_id:
+            self.out.add(
+                FindingCode.IDENTITY_MISMATCH, "graphPackageId differs from the manifest", artifact=logical_name
+            )
+        return document
+
+    def mismatch(self, logical_name: str, message: str, location: str | None = None) -> None:
+        """Report that ``logical_name`` disagrees with the delivery records."""
+        self.out.add(FindingCode.DETAILED_ARTIFACT_MISMATCH, message, artifact=logical_name, location=location)
+
+    def line_ids(self, logical_name: str, key: str) -> list[str] | None:
+        """``key`` of every line of a present JSONL artifact, or ``None`` (with a finding at a bad line)."""
+        reader = self.context.reader
+        if not reader.available(logical_name):
+            return None
+        ids = []
+        for number, line in reader.lines(logical_name):
+            try:
+                record = json.loads(line)
+                ids.append(str(record[key]))
+            except (ValueError, KeyError, TypeError):
+                self.out.add(
+                    FindingCode.INVALID_JSON_LINE,
+                    f"not a JSON object with {key}",
+                    artifact=logical_name,
+                    location=line_location(number),
+                )
+                return None
+        return ids

@@ -1,0 +1,114 @@
+"""The one table of validation finding codes: each code's stable wire value and what it means.
+
+Emitters never spell a code as a string: they name a member here and declare, beside their code,
+the members they may emit (the package checks as a class attribute, the other steps of the gate as
+a module-level tuple). A collector refuses any code its emitter did not declare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from enum import StrEnum
+
+
+class FindingCode(StrEnum):
+    """Every finding code a validation report can carry; a member's value is its stable wire string."""
+
+    description: str
+
+    def __new__(cls, value: str, description: str) -> FindingCode:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.description = description
+        return member
+
+    @classmethod
+    def named(cls, value: str) -> FindingCode:
+        """The member whose wire value is ``value``; ``ValueError`` when no code has it."""
+        for code in cls:
+            if code.value == value:
+                return code
+        raise ValueError(f"{value!r} is not a finding code")
+
+    IDENTITY_MISMATCH = "identity_mismatch", "Package, framework, snapshot or root identity disagrees."
+    INVALID_MANIFEST = "invalid_manifest", "The manifest is not valid JSON or breaks the manifest contract."
+    MISSING_ARTIFACT = "missing_artifact", "A declared or required artifact is absent."
+    UNDECLARED_ENTRY = "undeclared_entry", "A file or directory in the package is not declared by the manifest."
+    INTERRUPTED_RECORDING = (
+        "interrupted_recording",
+        "A killed `packages validate` left a state half-recorded; validating the package again finishes "
+        "or rolls it back.",
+    )
+    UNSAFE_PATH = (
+        "unsafe_path",
+        "A path escapes the package, is absolute, uses backslashes, or is a symlink or special file.",
+    )
+    CASE_COLLISION = "case_collision", "Two names differ only by letter case."
+    CHECKSUM_MISMATCH = "checksum_mismatch", "An artifact's bytes differ from its declared SHA-256 or size."
+    PROFILE_BINDING_MISMATCH = (
+        "profile_binding_mismatch",
+        "The bound interpretation profile is missing or its SHA-256 differs.",
+    )
+    COUNT_MISMATCH = "count_mismatch", "A manifest count differs from the delivered records."
+    CAPABILITY_MISMATCH = (
+        "capability_mismatch",
+        "A declared capability is not supported by the package content or profile.",
+    )
+    DUPLICATE_IDENTIFIER = "duplicate_identifier", "An identifier occurs more than once."
+    DANGLING_ENDPOINT = "dangling_endpoint", "A relationship endpoint does not resolve to a node."
+    ENDPOINT_KEY_MISMATCH = (
+        "endpoint_key_mismatch",
+        "A relationship's endpoint keys or labels disagree with its endpoints.",
+    )
+    HIERARCHY_CYCLE = "hierarchy_cycle", "The hasChild hierarchy contains a cycle."
+    PARENT_CARDINALITY = "parent_cardinality", "An item has no parent, or more parents than the profile allows."
+    HIERARCHY_EDGE_TYPE = "hierarchy_edge_type", "A hasChild edge joins statement types the profile does not allow."
+    DEPTH_EXCEEDED = "depth_exceeded", "The hierarchy is deeper than the profile allows."
+    COMPONENT_IN_HIERARCHY = "component_in_hierarchy", "A learning component appears in the hasChild hierarchy."
+    SUPPORTS_DIRECTION = "supports_direction", "A supports relationship does not run from a component to an item."
+    UNSUPPORTED_COMPONENT = (
+        "unsupported_component",
+        "A learning component is not reached by any supports relationship.",
+    )
+    PROGRESSION_ENDPOINT = "progression_endpoint", "A progression link does not join two items of this package."
+    CODE_POLICY_VIOLATION = "code_policy_violation", "Statement codes break the profile's code policy."
+    UNKNOWN_STATEMENT_TYPE = (
+        "unknown_statement_type",
+        "An item's statement type is not in the profile's vocabulary.",
+    )
+    UNKNOWN_GRADE_LABEL = "unknown_grade_label", "An item's grade label is not in the profile's grade labels."
+    INVALID_RIGHTS_POLICY = "invalid_rights_policy", "The manifest's rights policy is invalid or inconsistent."
+    INVALID_ENCODING = "invalid_encoding", "A delivery property or line is not encoded as schema 1.1 requires."
+    INVALID_LABEL = "invalid_label", "A node or relationship label is missing, unknown or ambiguous."
+    MISSING_PROPERTY = "missing_property", "A delivery record lacks a required property."
+    INVALID_JSON_LINE = "invalid_json_line", "A delivery line is not one JSON object of the expected envelope."
+    UNRESOLVED_WITHOUT_STATUS = (
+        "unresolved_without_status",
+        "Unresolved evidence carries no supported unresolved status.",
+    )
+    PROVENANCE_MISMATCH = (
+        "provenance_mismatch",
+        "Entity provenance or its parts disagree with the package entities.",
+    )
+    DETAILED_ARTIFACT_MISMATCH = (
+        "detailed_artifact_mismatch",
+        "A detailed artifact disagrees with the delivery records.",
+    )
+    VALIDATION_STATE_MISMATCH = (
+        "validation_state_mismatch",
+        "The recorded validation state does not match the package.",
+    )
+    SOURCE_TEXT_DIFFERENCE = "source_text_difference", "A secondary source's text differs from the verified source."
+    SOURCE_MAPPING_GAP = "source_mapping_gap", "A source element could not be represented and was reported."
+
+
+class UndeclaredFindingCodeError(ValueError):
+    """An emitter produced a code it did not declare: a defect in this code base, never in a package."""
+
+
+def require_declared(code: str, declared: Collection[str], emitter: str) -> None:
+    """Refuse ``code`` unless ``emitter`` declared it, so every code stays listed where it is emitted."""
+    if code not in declared:
+        raise UndeclaredFindingCodeError(
+            f"{emitter} emitted finding code {str(code)!r}, which it does not declare (declared: {sorted(declared)})"
+        )
