@@ -527,7 +527,8 @@ async def sweep_search(client: Client[Any]) -> dict[str, Any]:
 async def sweep_traversals(client: Client[Any], state: Any) -> dict[str, Any]:
     """A traversal at the default caps from every Ensino Fundamental standard, each direction: how many
     stop at ``byte_limit`` and with how many links, against the goal of 100 links under the ceiling."""
-    store = next(store for package_id, store in state.stores.items() if package_id.startswith(f"{EF}@"))
+    package = state.catalog.resolve(EF)
+    store = getattr(package, "store", None) or state.stores[package.graph_package_id]  # older code: a store map
     report: dict[str, Any] = {}
     for direction in ("out", "in", "both"):
         stops: Counter[str] = Counter()

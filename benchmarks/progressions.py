@@ -42,8 +42,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.loader import CatalogLoader
+from kgfegmcp.catalog.served import PackageServer
 from kgfegmcp.config import InvalidPackagePolicy, load_settings
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.graph.progressions import (
@@ -58,15 +59,14 @@ from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.models import canonical_json
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, ItemNode, RelationshipRecord, entity_key_for
+from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.search.package_indexes import PackageTextIndexes
-from kgfegmcp.search.service import SearchService
+from kgfegmcp.resources.policy import SizePolicy
 from kgfegmcp.services.progressions import ProgressionService
 from kgfegmcp.services.requests import FindLearningProgressionPathsRequest, TraverseLearningProgressionsRequest
 from kgfegmcp.services.standards import StandardsService
-from kgfegmcp.services.unresolved import UnresolvedEvidence
 from kgfegmcp.sources.default_catalog import build_default_catalog
 from package_factory import LC, lc_graph, standard_world
 
@@ -273,11 +273,9 @@ def dense_runtime(base: PackageRuntime, size: int, seed: int = 11) -> PackageRun
 
 
 def services_for(catalog: AcceptedCatalog) -> tuple[ProgressionService, dict[str, GraphStore]]:
-    stores = {p.graph_package_id: GraphStore(p) for p in catalog.packages}
-    search = SearchService(catalog, stores, {k: PackageTextIndexes.build(v) for k, v in stores.items()})
+    stores = {p.graph_package_id: p.store for p in catalog.packages}
     cursors = CursorCodec(catalog.fingerprint)
-    standards = StandardsService(catalog, stores, search, cursors)
-    return ProgressionService(catalog, stores, standards, search, UnresolvedEvidence.load(catalog), cursors), stores
+    return ProgressionService(catalog, StandardsService(catalog, cursors), cursors), stores
 
 
 def main() -> None:
@@ -313,9 +311,9 @@ def main() -> None:
         graphs: dict[str, tuple[ProgressionService, GraphStore, str, list[ItemNode]]] = {}
         for framework_id in (EF, EI):
             runtime = state.catalog.resolve(framework_id)
-            store = state.stores[runtime.graph_package_id]
+            store = runtime.store
             linked = [
-                i for i in runtime.items if any(True for _ in incident_links(store, i.identifier, LABEL_ORDER, "both"))
+                i for i in store.items if any(True for _ in incident_links(store, i.identifier, LABEL_ORDER, "both"))
             ]
             graphs[framework_id] = (state.progressions, store, framework_id, sample(linked, args.samples))
         world = standard_world(Path(scratch) / "dense-world")
@@ -325,7 +323,8 @@ def main() -> None:
         )
         base = CatalogLoader(world.packages, world.profiles(), InvalidPackagePolicy.FAIL).load().packages[0]
         started = time.perf_counter()
-        dense_catalog = AcceptedCatalog((dense_runtime(base, args.dense_items),))
+        server = PackageServer(SizePolicy.defaults(), world.profiles().root)
+        dense_catalog = AcceptedCatalog((server.serve(dense_runtime(base.runtime, args.dense_items)),))
         dense_service, dense_stores = services_for(dense_catalog)
         dense_build = time.perf_counter() - started
         dense_store = next(iter(dense_stores.values()))

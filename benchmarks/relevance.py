@@ -97,6 +97,12 @@ _WORD = re.compile(r"\w+")
 _ANCHOR = re.compile(r"^CCR\.(R|W|SL|L)\.(\d+)$")
 
 
+def store_of(state: AppState, package: Any) -> Any:
+    """A package's graph store: on the served package, or (older code) in the state's store map."""
+    store = getattr(package, "store", None)
+    return store if store is not None else state.stores[package.graph_package_id]  # type: ignore[attr-defined]
+
+
 def our_codes(result: Any) -> list[str]:
     """Statement codes of a ``search_standards`` result, in rank order ("" for a hit without a code).
 
@@ -162,20 +168,18 @@ class Catalog:
         self.language: dict[str, str] = {}
         for runtime in state.catalog.packages:
             fid = runtime.framework_id
-            store = state.stores[runtime.graph_package_id]
+            store = store_of(state, runtime)
             profile = runtime.profile.profile
             roles = {rule.source_type: rule.role for rule in profile.statement_types}
             self.statement_types[fid] = [rule.normalized for rule in profile.statement_types if rule.role == "standard"]
             self.language[fid] = profile.in_language
-            self.codes[fid] = {i.statement_code for i in runtime.items if i.statement_code}
+            self.codes[fid] = {i.statement_code for i in store.items if i.statement_code}
             self.statement_codes[fid] = {
-                i.statement_code
-                for i in runtime.items
-                if i.statement_code and roles.get(i.statement_type) == "standard"
+                i.statement_code for i in store.items if i.statement_code and roles.get(i.statement_type) == "standard"
             }
             words: dict[str, set[str]] = {}
             texts: dict[str, list[str]] = {}
-            for item in runtime.items:
+            for item in store.items:
                 texts.setdefault(" ".join(fold_words(item.description)), []).append(item.statement_code or "")
                 if item.statement_code:
                     parents = " ".join(
@@ -256,10 +260,10 @@ def component_queries(catalog: Catalog) -> list[Query]:
     """Each distinct component text of each package with components; gold: the habilidades it supports."""
     queries = []
     for runtime in catalog.state.catalog.packages:
-        store = catalog.state.stores[runtime.graph_package_id]
+        store = store_of(catalog.state, runtime)
         gold: dict[str, set[str]] = {}
         subject: dict[str, str | None] = {}
-        for component in runtime.components:
+        for component in store.components:
             targets = (store.item(r.target_identifier) for r in store.outgoing(component.identifier, SUPPORTS))
             codes = {t.statement_code for t in targets if t is not None and t.statement_code}
             if codes:
@@ -282,7 +286,7 @@ def anchor_queries(catalog: Catalog) -> list[Query]:
         fid = runtime.framework_id
         codes = catalog.statement_codes[fid]
         seen: set[str] = set()
-        for item in runtime.items:
+        for item in store_of(catalog.state, runtime).items:
             match = _ANCHOR.match(item.statement_code or "")
             if not match or item.statement_code in seen:
                 continue

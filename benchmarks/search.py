@@ -45,12 +45,18 @@ FRAMEWORK = "brazil-bncc-ensino-fundamental"
 GROUPING_TYPE = "Objeto de conhecimento"
 
 
+def store_of(state: AppState, package: Any) -> Any:
+    """A package's graph store: on the served package, or (older code) in the state's store map."""
+    store = getattr(package, "store", None)
+    return store if store is not None else state.stores[package.graph_package_id]  # type: ignore[attr-defined]
+
+
 def query_set(state: AppState) -> list[tuple[str, set[str]]]:
     """(object-of-knowledge text, codes of the habilidades under it), in file order."""
     runtime = state.catalog.resolve(FRAMEWORK)
-    store = state.stores[runtime.graph_package_id]
+    store = store_of(state, runtime)
     queries: dict[str, set[str]] = {}
-    for item in runtime.items:
+    for item in store.items:
         if item.statement_type != GROUPING_TYPE:
             continue
         codes = {
@@ -95,14 +101,14 @@ def main() -> None:
             for name, extra in (("allItems", {}), ("habilidadesOnly", {"statementTypes": ["Habilidade"]}))
         }
         runtime = state.catalog.resolve(FRAMEWORK)
-        store = state.stores[runtime.graph_package_id]
+        store = store_of(state, runtime)
         documents = [
             (
                 store.item_order(item.identifier),
                 f"{item.statement_code or ''} {item.description}",
                 " ".join(p.description for p in (store.item(x) for x in store.parents(item.identifier)) if p),
             )
-            for item in runtime.items
+            for item in store.items
         ]
         analyzer = analyzer_for(runtime.profile.profile.in_language)
         engines = {"engineTantivy": TextIndex.build(documents, analyzer), "engineFts5": Fts5TextIndex(documents)}

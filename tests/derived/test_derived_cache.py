@@ -14,7 +14,6 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.config import InvalidPackagePolicy, load_settings
 from kgfegmcp.derived.cache import CONTENT, LEDGER, DerivedIndexCache, cacheable
 from kgfegmcp.derived.content_codec import decode_content, encode_content
@@ -22,6 +21,7 @@ from kgfegmcp.errors import CatalogError, ConfigurationError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import DecodedPackage
+from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.search.analysis import analyzer_for
@@ -133,7 +133,7 @@ async def test_an_edited_entry_is_rebuilt_never_served(
     # The rebuilt entry took the damaged one's place and verifies again.
     assert [e for e in entries(cache_root) if e.parts[-3] == LC] == [entry]
     assert target.read_bytes() != bytes(data)
-    runtime = next(p for p in state.catalog.packages if p.framework_id == LC)
+    runtime = next(p.runtime for p in state.catalog.packages if p.framework_id == LC)
     assert DerivedIndexCache(cache_root).lookup(runtime.graph_package_id, runtime.manifest_sha256) is not None
 
 
@@ -153,8 +153,8 @@ def test_pending_packages_are_served_but_never_cached(tmp_path: Path) -> None:
     build_all(world)
     cache_root = tmp_path / "cache"
     state = state_for(world, cache_dir=cache_root)
-    assert {p.accepted_from for p in state.catalog.packages} == {"pending"}
-    assert not any(cacheable(p) for p in state.catalog.packages)
+    assert {p.runtime.accepted_from for p in state.catalog.packages} == {"pending"}
+    assert not any(cacheable(p.runtime) for p in state.catalog.packages)
     assert entries(cache_root) == []
 
 
@@ -163,7 +163,7 @@ def test_storing_prunes_stale_entries_and_tolerates_a_concurrent_replica(
 ) -> None:
     cache_root = tmp_path / "cache"
     state = state_for(sealed_world, cache_dir=cache_root)
-    runtime = next(p for p in state.catalog.packages if p.framework_id == LC)
+    runtime = next(p.runtime for p in state.catalog.packages if p.framework_id == LC)
     final = DerivedIndexCache(cache_root).entry_directory(runtime.graph_package_id, runtime.manifest_sha256)
     stale = final.parent / ("0" * 64)
     shutil.copytree(final, stale)
@@ -258,5 +258,5 @@ def test_replicas_starting_together_on_a_cold_cache_share_one_entry_each(
     assert len(entries(cache_root)) == 3
     assert not [p for p in cache_root.rglob(".staging-*")]
     cache = DerivedIndexCache(cache_root)
-    for runtime in state_for(sealed_world, cache_dir=None).catalog.packages:
-        assert cache.lookup(runtime.graph_package_id, runtime.manifest_sha256) is not None
+    for package in state_for(sealed_world, cache_dir=None).catalog.packages:
+        assert cache.lookup(package.graph_package_id, package.runtime.manifest_sha256) is not None

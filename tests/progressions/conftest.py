@@ -1,4 +1,4 @@
-"""Fixture catalogs for the evidence tools, served through FastMCP's in-memory client."""
+"""Fixture catalogs for the progression, component and comparison tools, served through FastMCP's in-memory client."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from evidence_worlds import evidence_world
 from fastmcp import Client
+from progression_worlds import progression_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
@@ -18,19 +18,19 @@ REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def evidence_fixture_world(tmp_path_factory: pytest.TempPathFactory) -> FixtureWorld:
-    """The validated evidence world (read-only for tests)."""
-    return evidence_world(tmp_path_factory.mktemp("evidence-world"))
+def progression_fixture_world(tmp_path_factory: pytest.TempPathFactory) -> FixtureWorld:
+    """The validated progression world (read-only for tests)."""
+    return progression_world(tmp_path_factory.mktemp("progression-world"))
 
 
 @pytest.fixture(scope="session")
-def evidence_state(evidence_fixture_world: FixtureWorld) -> AppState:
-    """One AppState over the evidence world."""
-    return state_for(evidence_fixture_world)
+def progression_state(progression_fixture_world: FixtureWorld) -> AppState:
+    """One AppState over the progression world."""
+    return state_for(progression_fixture_world)
 
 
 @pytest.fixture
-async def evidence_client(evidence_state: AppState) -> AsyncIterator[Client[Any]]:
-    """FastMCP's in-memory client over the evidence world."""
-    async with Client(create_app(evidence_state)) as client:
+async def progression_client(progression_state: AppState) -> AsyncIterator[Client[Any]]:
+    """FastMCP's in-memory client over the progression world."""
+    async with Client(create_app(progression_state)) as client:
         yield client

@@ -1,4 +1,4 @@
-"""The evidence tests' own check (the whole-result size ceiling) beside the shared call helpers."""
+"""The progression tests' own check (the whole-result size ceiling) beside the shared call helpers."""
 
 from __future__ import annotations
 

@@ -23,7 +23,6 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.identifiers import stable_uuid
@@ -37,6 +36,7 @@ from kgfegmcp.packages.records import (
     RelationshipRecord,
     entity_key_for,
 )
+from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -134,7 +134,7 @@ def mesh_graph(size: int = 240, seed: int = 7) -> FixtureGraph:
     return graph
 
 
-def evidence_world(base: Path) -> FixtureWorld:
+def progression_world(base: Path) -> FixtureWorld:
     """``fixture-lc``, ``fixture-dag`` (no components, no links), ``fixture-huge``, ``-wide`` and ``-mesh``."""
     world = standard_world(base)
     for framework_id in (HUGE, WIDE, MESH):

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evidence_calls import (
+from fastmcp import Client
+from progression_calls import (
     assert_canonical_within_ceiling,
     call,
     error_code,
@@ -18,8 +19,7 @@ from evidence_calls import (
     texts,
     traversal_links,
 )
-from evidence_worlds import HUGE, MESH, WIDE, WIDE_MIDDLES
-from fastmcp import Client
+from progression_worlds import HUGE, MESH, WIDE, WIDE_MIDDLES
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.identifiers import stable_uuid
@@ -45,8 +45,8 @@ def node_id(framework_id: str, code: str) -> str:
     return stable_uuid(framework_id, "item", code)
 
 
-async def test_tools_are_registered_in_design_order(evidence_client: Client[Any]) -> None:
-    names = [tool.name for tool in await evidence_client.list_tools()]
+async def test_tools_are_registered_in_design_order(progression_client: Client[Any]) -> None:
+    names = [tool.name for tool in await progression_client.list_tools()]
     start = names.index("get_standard_context")
     assert names[start + 1 : start + 11] == [
         "compare_framework_evidence",
@@ -61,12 +61,12 @@ async def test_tools_are_registered_in_design_order(evidence_client: Client[Any]
 # -- size ceiling: pages, traversal and paths ---------------------------------------------------
 
 
-async def test_page_stops_at_the_size_ceiling_and_continues_with_page_cursor(evidence_client: Client[Any]) -> None:
+async def test_page_stops_at_the_size_ceiling_and_continues_with_page_cursor(progression_client: Client[Any]) -> None:
     request: dict[str, Any] = {**std(WIDE, "WIDE.S"), "direction": "out", "limit": WIDE_MIDDLES}
     seen: list[str] = []
     stops: list[str] = []
     while True:
-        content = assert_canonical_within_ceiling(await call(evidence_client, "get_standard_progressions", request))
+        content = assert_canonical_within_ceiling(await call(progression_client, "get_standard_progressions", request))
         page = content["page"]
         assert page["returned"] == len(content["links"]) <= WIDE_MIDDLES
         stops.append(page["stoppedBy"])
@@ -79,9 +79,11 @@ async def test_page_stops_at_the_size_ceiling_and_continues_with_page_cursor(evi
     assert len(seen) == len(set(seen)) == WIDE_MIDDLES  # every link once, none lost at the cut
 
 
-async def test_paths_stop_with_byte_limit_and_name_the_next_unreturned_path(evidence_client: Client[Any]) -> None:
+async def test_paths_stop_with_byte_limit_and_name_the_next_unreturned_path(progression_client: Client[Any]) -> None:
     request = {"from": std(WIDE, "WIDE.S"), "to": std(WIDE, "WIDE.T"), "maxPaths": 20}
-    content = assert_canonical_within_ceiling(await call(evidence_client, "find_learning_progression_paths", request))
+    content = assert_canonical_within_ceiling(
+        await call(progression_client, "find_learning_progression_paths", request)
+    )
     paths = content["paths"]
     assert 1 <= len(paths) < WIDE_MIDDLES
     assert content["truncationReasons"] == ["byte_limit"]
@@ -107,9 +109,11 @@ async def test_paths_stop_with_byte_limit_and_name_the_next_unreturned_path(evid
     assert all(set(link) == {"relationshipId", "linkType", "sourceNodeId", "targetNodeId"} for link in links.values())
 
 
-async def test_traversal_cut_by_the_ceiling_says_so_and_keeps_a_truthful_frontier(evidence_client: Client[Any]) -> None:
+async def test_traversal_cut_by_the_ceiling_says_so_and_keeps_a_truthful_frontier(
+    progression_client: Client[Any],
+) -> None:
     content = assert_canonical_within_ceiling(
-        await call(evidence_client, "traverse_learning_progressions", {**std(WIDE, "WIDE.S"), "direction": "out"})
+        await call(progression_client, "traverse_learning_progressions", {**std(WIDE, "WIDE.S"), "direction": "out"})
     )
     assert "byte_limit" in content["truncationReasons"]
     assert content["scopeComplete"] is False and content["graphExhausted"] is False
@@ -119,9 +123,9 @@ async def test_traversal_cut_by_the_ceiling_says_so_and_keeps_a_truthful_frontie
     assert "not evidence" in content["interpretation"]
 
 
-async def test_complete_traversal_claims_exhaustion_only_when_true(evidence_client: Client[Any]) -> None:
+async def test_complete_traversal_claims_exhaustion_only_when_true(progression_client: Client[Any]) -> None:
     content = assert_canonical_within_ceiling(
-        await call(evidence_client, "traverse_learning_progressions", {**std(LC, "NBT.1"), "direction": "out"})
+        await call(progression_client, "traverse_learning_progressions", {**std(LC, "NBT.1"), "direction": "out"})
     )
     codes = [n["statementCode"] for n in content["nodes"]]
     # NBT.1 → NBT.A.1 → NBT.A.2 (buildsTowards) → NF.1 (relatesTo) → NF.2 (buildsTowards).
@@ -139,7 +143,9 @@ async def test_complete_traversal_claims_exhaustion_only_when_true(evidence_clie
     assert content["truncationReasons"] == [] and content["frontier"] == {}
     shallow = assert_canonical_within_ceiling(
         await call(
-            evidence_client, "traverse_learning_progressions", {**std(LC, "NBT.1"), "direction": "out", "maxDepth": 2}
+            progression_client,
+            "traverse_learning_progressions",
+            {**std(LC, "NBT.1"), "direction": "out", "maxDepth": 2},
         )
     )
     assert shallow["scopeComplete"] is True and shallow["graphExhausted"] is False
@@ -148,9 +154,9 @@ async def test_complete_traversal_claims_exhaustion_only_when_true(evidence_clie
 
 
 async def test_oversized_single_results_raise_progression_result_too_large(
-    evidence_client: Client[Any], evidence_state: AppState
+    progression_client: Client[Any], progression_state: AppState
 ) -> None:
-    store = evidence_state.stores[f"{HUGE}@{SNAPSHOT}"]
+    store = progression_state.catalog.resolve(HUGE, SNAPSHOT).store
     huge = node_id(HUGE, "NBT.A.1")
     link = next(r for r in store.incoming(huge, "buildsTowards"))
     requests = {
@@ -161,19 +167,21 @@ async def test_oversized_single_results_raise_progression_result_too_large(
         "search_learning_progressions": {"frameworkId": HUGE, "linkTypes": ["buildsTowards"]},
     }
     for tool, request in requests.items():
-        assert await error_code(evidence_client, tool, request) == "progression_result_too_large", tool
+        assert await error_code(progression_client, tool, request) == "progression_result_too_large", tool
     # Links that do not show the oversized standard are still served from the same package.
     content = assert_canonical_within_ceiling(
-        await call(evidence_client, "get_standard_progressions", {**std(HUGE, "NF.1"), "linkTypes": ["buildsTowards"]})
+        await call(
+            progression_client, "get_standard_progressions", {**std(HUGE, "NF.1"), "linkTypes": ["buildsTowards"]}
+        )
     )
     named = records(content)
     assert [named[link["targetNodeId"]]["statementCode"] for link in content["links"]] == ["NF.2"]
 
 
-async def test_progression_results_are_deterministic_and_canonical(evidence_client: Client[Any]) -> None:
+async def test_progression_results_are_deterministic_and_canonical(progression_client: Client[Any]) -> None:
     request = {**std(MESH, "MESH.0"), "direction": "both", "maxDepth": 12, "maxNodes": 250}
-    first = await call(evidence_client, "traverse_learning_progressions", request)
-    second = await call(evidence_client, "traverse_learning_progressions", request)
+    first = await call(progression_client, "traverse_learning_progressions", request)
+    second = await call(progression_client, "traverse_learning_progressions", request)
     assert texts(first) == texts(second)
     content = assert_canonical_within_ceiling(first)
     assert json.loads(texts(first)[0]) == content
@@ -184,8 +192,10 @@ async def test_progression_results_are_deterministic_and_canonical(evidence_clie
 # -- notices ------------------------------------------------------------------------------------
 
 
-async def test_unresolved_reference_kept_by_the_package_is_a_coverage_notice(evidence_client: Client[Any]) -> None:
-    content = assert_canonical_within_ceiling(await call(evidence_client, "get_standard_progressions", std(LC, "NF.2")))
+async def test_unresolved_reference_kept_by_the_package_is_a_coverage_notice(progression_client: Client[Any]) -> None:
+    content = assert_canonical_within_ceiling(
+        await call(progression_client, "get_standard_progressions", std(LC, "NF.2"))
+    )
     notices = content["warnings"]["items"]
     unresolved = [n for n in notices if n["code"] == "unresolved_reference"]
     assert [(n["reference"], n["status"], n["category"]) for n in unresolved] == [
@@ -196,26 +206,28 @@ async def test_unresolved_reference_kept_by_the_package_is_a_coverage_notice(evi
     assert any(n["code"] == "stored_link_judgement" and n["category"] == "judgement_warning" for n in notices)
 
 
-async def test_empty_but_complete_evidence_is_success(evidence_client: Client[Any]) -> None:
+async def test_empty_but_complete_evidence_is_success(progression_client: Client[Any]) -> None:
     content = assert_canonical_within_ceiling(
-        await call(evidence_client, "get_standard_progressions", std(DAG, "NF.1"))
+        await call(progression_client, "get_standard_progressions", std(DAG, "NF.1"))
     )
     assert content["links"] == [] and content["totalLinks"] == 0
     assert content["page"]["stoppedBy"] == "exhausted" and content["page"]["hasMore"] is False
     paths = assert_canonical_within_ceiling(
         await call(
-            evidence_client, "find_learning_progression_paths", {"from": std(LC, "NF.2"), "to": std(LC, "NBT.1")}
+            progression_client, "find_learning_progression_paths", {"from": std(LC, "NF.2"), "to": std(LC, "NBT.1")}
         )
     )
     assert paths["paths"] == [] and paths["searchComplete"] is True
     assert "not evidence that the standards are unrelated" in paths["interpretation"]
 
 
-async def test_search_learning_progressions_filters_and_pages(evidence_client: Client[Any]) -> None:
+async def test_search_learning_progressions_filters_and_pages(progression_client: Client[Any]) -> None:
     request: dict[str, Any] = {"frameworkId": MESH, "gradeLevels": ["grade-2"], "query": "measurement", "limit": 7}
     seen: list[str] = []
     while True:
-        content = assert_canonical_within_ceiling(await call(evidence_client, "search_learning_progressions", request))
+        content = assert_canonical_within_ceiling(
+            await call(progression_client, "search_learning_progressions", request)
+        )
         named = records(content)
         for link in content["links"]:
             ends = (named[link["sourceNodeId"]], named[link["targetNodeId"]])
@@ -232,8 +244,8 @@ async def test_search_learning_progressions_filters_and_pages(evidence_client: C
 # -- learning components --------------------------------------------------------------------------
 
 
-async def test_components_for_standard_print_every_citation_link(evidence_client: Client[Any]) -> None:
-    result = await call(evidence_client, "get_learning_components_for_standard", std(LC, "NF.1"))
+async def test_components_for_standard_print_every_citation_link(progression_client: Client[Any]) -> None:
+    result = await call(progression_client, "get_learning_components_for_standard", std(LC, "NF.1"))
     content = structured(result)
     (support,) = content["supports"]
     assert support["supportConfidence"] == 1.0
@@ -252,29 +264,31 @@ async def test_components_for_standard_print_every_citation_link(evidence_client
 
 
 async def test_standards_for_component_carry_local_grades_and_types(
-    evidence_client: Client[Any], evidence_state: AppState
+    progression_client: Client[Any], progression_state: AppState
 ) -> None:
     component = stable_uuid(LC, "component", "1")
     content = structured(
-        await call(evidence_client, "get_standards_for_learning_component", {"frameworkId": LC, "nodeId": component})
+        await call(progression_client, "get_standards_for_learning_component", {"frameworkId": LC, "nodeId": component})
     )
     assert [s["standard"]["statementCode"] for s in content["standards"]] == ["NF.1", "NF.2"]
     for support in content["standards"]:
         assert support["standard"]["statementType"] == "Standard"
         assert support["standard"]["gradeLevels"][0] in {"2", "3"}
-    detail = structured(await call(evidence_client, "get_learning_component", {"frameworkId": LC, "nodeId": component}))
-    store = evidence_state.stores[f"{LC}@{SNAPSHOT}"]
+    detail = structured(
+        await call(progression_client, "get_learning_component", {"frameworkId": LC, "nodeId": component})
+    )
+    store = progression_state.catalog.resolve(LC, SNAPSHOT).store
     assert [s["relationshipId"] for s in detail["supports"]] == [
         r.identifier for r in store.outgoing(component, SUPPORTS)
     ]
     assert "standard" not in detail
 
 
-async def test_component_search_pages_and_never_returns_standards(evidence_client: Client[Any]) -> None:
+async def test_component_search_pages_and_never_returns_standards(progression_client: Client[Any]) -> None:
     request: dict[str, Any] = {"query": "hundreds partition", "frameworkIds": [LC], "limit": 1}
     found = []
     while True:
-        result = await call(evidence_client, "search_learning_components", request)
+        result = await call(progression_client, "search_learning_components", request)
         content = structured(result)
         found += content["hits"]
         if not content["page"]["hasMore"]:
@@ -283,7 +297,9 @@ async def test_component_search_pages_and_never_returns_standards(evidence_clien
         request = json.loads(block.removeprefix("Continue with:\n"))["nextRequest"]["request"]
     assert len(found) == 2 and all("statementType" not in c and "gradeLevels" not in c for c in found)
     assert {c["nodeId"] for c in found} == {stable_uuid(LC, "component", "0"), stable_uuid(LC, "component", "1")}
-    standards = structured(await call(evidence_client, "search_standards", {"query": "hundreds", "frameworkIds": [LC]}))
+    standards = structured(
+        await call(progression_client, "search_standards", {"query": "hundreds", "frameworkIds": [LC]})
+    )
     component_ids = {c["nodeId"] for c in found}
     assert not component_ids & {hit["nodeId"] for hit in standards["hits"]}
 
@@ -291,37 +307,40 @@ async def test_component_search_pages_and_never_returns_standards(evidence_clien
 # -- error codes ---------------------------------------------------------------------------------
 
 
-async def test_wrong_kind_ids_give_the_matching_not_found(evidence_client: Client[Any]) -> None:
+async def test_wrong_kind_ids_give_the_matching_not_found(progression_client: Client[Any]) -> None:
     standard = node_id(LC, "NF.1")
     component = stable_uuid(LC, "component", "0")
-    assert await error_code(evidence_client, "get_learning_component", {"frameworkId": LC, "nodeId": standard}) == (
+    assert await error_code(progression_client, "get_learning_component", {"frameworkId": LC, "nodeId": standard}) == (
         "graph_node_not_found"
     )
     assert await error_code(
-        evidence_client, "get_standards_for_learning_component", {"frameworkId": LC, "nodeId": standard}
+        progression_client, "get_standards_for_learning_component", {"frameworkId": LC, "nodeId": standard}
     ) == ("graph_node_not_found")
     assert await error_code(
-        evidence_client, "get_learning_components_for_standard", {"frameworkId": LC, "nodeId": component}
+        progression_client, "get_learning_components_for_standard", {"frameworkId": LC, "nodeId": component}
     ) == ("standard_not_found")
-    assert await error_code(evidence_client, "get_standard_progressions", {"frameworkId": LC, "nodeId": component}) == (
-        "standard_not_found"
-    )
+    assert await error_code(
+        progression_client, "get_standard_progressions", {"frameworkId": LC, "nodeId": component}
+    ) == ("standard_not_found")
 
 
 async def test_learning_progression_not_found_for_missing_or_non_progression_ids(
-    evidence_client: Client[Any], evidence_state: AppState
+    progression_client: Client[Any], progression_state: AppState
 ) -> None:
-    store = evidence_state.stores[f"{LC}@{SNAPSHOT}"]
+    store = progression_state.catalog.resolve(LC, SNAPSHOT).store
     has_child = store.relationships_with_label(HAS_CHILD)[0].identifier
     supports = store.relationships_with_label(SUPPORTS)[0].identifier
     for progression_id in (has_child, supports, node_id(LC, "NF.1"), "no-such-link"):
         request = {"frameworkId": LC, "progressionId": progression_id}
         assert (
-            await error_code(evidence_client, "get_learning_progression", request) == "learning_progression_not_found"
+            await error_code(progression_client, "get_learning_progression", request)
+            == "learning_progression_not_found"
         )
     link = store.relationships_with_label("buildsTowards")[0]
     content = assert_canonical_within_ceiling(
-        await call(evidence_client, "get_learning_progression", {"frameworkId": LC, "progressionId": link.identifier})
+        await call(
+            progression_client, "get_learning_progression", {"frameworkId": LC, "progressionId": link.identifier}
+        )
     )
     assert content["link"]["relationshipId"] == link.identifier
     assert [s["nodeId"] for s in content["standards"]] == [link.source_identifier, link.target_identifier]
@@ -336,7 +355,7 @@ async def test_learning_progression_not_found_for_missing_or_non_progression_ids
     assert content["package"]["uri"] == f"kgfegmcp://framework/{LC}/snapshot/{SNAPSHOT}"  # + /learning-progression/<id>
 
 
-async def test_invalid_progression_request_for_inconsistent_selections(evidence_client: Client[Any]) -> None:
+async def test_invalid_progression_request_for_inconsistent_selections(progression_client: Client[Any]) -> None:
     cases = [
         ("find_learning_progression_paths", {"from": std(LC, "NBT.1"), "to": std(WIDE, "WIDE.T")}),
         (
@@ -349,10 +368,10 @@ async def test_invalid_progression_request_for_inconsistent_selections(evidence_
         ("traverse_learning_progressions", {**std(LC, "NBT.1"), "linkTypes": ["buildsTowards", "buildsTowards"]}),
     ]
     for tool, request in cases:
-        assert await error_code(evidence_client, tool, request) == "invalid_progression_request", (tool, request)
+        assert await error_code(progression_client, tool, request) == "invalid_progression_request", (tool, request)
 
 
-async def test_bounds_are_enforced_at_the_boundary(evidence_client: Client[Any]) -> None:
+async def test_bounds_are_enforced_at_the_boundary(progression_client: Client[Any]) -> None:
     cases = [
         ("traverse_learning_progressions", {**std(LC, "NBT.1"), "maxDepth": 13}),
         ("traverse_learning_progressions", {**std(LC, "NBT.1"), "maxNodes": 251}),
@@ -366,19 +385,19 @@ async def test_bounds_are_enforced_at_the_boundary(evidence_client: Client[Any])
         ("compare_framework_evidence", {"query": "x", "frameworkIds": [LC, DAG], "maxMatchesPerFramework": 11}),
     ]
     for tool, request in cases:
-        assert await error_code(evidence_client, tool, request) == "invalid_request", (tool, request)
+        assert await error_code(progression_client, tool, request) == "invalid_request", (tool, request)
 
 
-async def test_progression_cursor_is_bound_to_its_request(evidence_client: Client[Any]) -> None:
+async def test_progression_cursor_is_bound_to_its_request(progression_client: Client[Any]) -> None:
     request: dict[str, Any] = {**std(WIDE, "WIDE.S"), "direction": "out", "limit": 3}
-    cursor = structured(await call(evidence_client, "get_standard_progressions", request))["page"]["nextCursor"]
+    cursor = structured(await call(progression_client, "get_standard_progressions", request))["page"]["nextCursor"]
     changed = {**request, "limit": 4, "cursor": cursor}
-    assert await error_code(evidence_client, "get_standard_progressions", changed) == "invalid_cursor"
+    assert await error_code(progression_client, "get_standard_progressions", changed) == "invalid_cursor"
     other_tool = {"frameworkId": WIDE, "limit": 3, "cursor": cursor}
-    assert await error_code(evidence_client, "search_learning_progressions", other_tool) == "invalid_cursor"
+    assert await error_code(progression_client, "search_learning_progressions", other_tool) == "invalid_cursor"
 
 
-async def test_invalid_comparison_selection(evidence_client: Client[Any]) -> None:
+async def test_invalid_comparison_selection(progression_client: Client[Any]) -> None:
     cases = [
         {"query": "fractions", "frameworkIds": [LC, LC]},
         {"query": "fractions", "frameworkIds": [LC, DAG], "snapshotIds": ["1999-01"]},
@@ -390,19 +409,19 @@ async def test_invalid_comparison_selection(evidence_client: Client[Any]) -> Non
         {"query": "fractions", "frameworkIds": [LC, DAG], "gradeLevels": ["2", "2"]},
     ]
     for request in cases:
-        assert await error_code(evidence_client, "compare_framework_evidence", request) == (
+        assert await error_code(progression_client, "compare_framework_evidence", request) == (
             "invalid_comparison_selection"
         ), request
 
 
-async def test_comparison_on_fixtures_is_independent_per_framework(evidence_client: Client[Any]) -> None:
+async def test_comparison_on_fixtures_is_independent_per_framework(progression_client: Client[Any]) -> None:
     request = {
         "query": "fractions",
         "frameworkIds": [LC, DAG],
         "maxMatchesPerFramework": 1,
         "frameworkGradeLevels": [{"frameworkId": DAG, "gradeLevels": ["grade-3"]}],
     }
-    content = structured(await call(evidence_client, "compare_framework_evidence", request))
+    content = structured(await call(progression_client, "compare_framework_evidence", request))
     sections = {s["package"]["graphPackageId"].split("@")[0]: s for s in content["frameworks"]}
     assert set(sections) == {LC, DAG}
     assert all(len(s["candidates"]) <= 1 for s in sections.values())
@@ -418,6 +437,8 @@ async def test_comparison_on_fixtures_is_independent_per_framework(evidence_clie
     codes = {w["code"] for s in sections.values() for w in s["warnings"]}
     assert ("context_incomplete" in codes) == bool(multi)
     assert (
-        await error_code(evidence_client, "search_learning_components", {"query": "fractions", "frameworkIds": [DAG]})
+        await error_code(
+            progression_client, "search_learning_components", {"query": "fractions", "frameworkIds": [DAG]}
+        )
         == "capability_unavailable"
     )

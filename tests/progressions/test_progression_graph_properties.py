@@ -12,11 +12,10 @@ from collections import deque
 from typing import Any
 
 import pytest
-from evidence_worlds import generated_store, validate_all
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from progression_worlds import generated_store, validate_all
 
-from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.graph.progressions import (
@@ -30,6 +29,7 @@ from kgfegmcp.graph.progressions import (
 )
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RelationshipLabel
+from kgfegmcp.packages.runtime import PackageRuntime
 from package_factory import LC, lc_graph, standard_world
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -41,7 +41,7 @@ def base_runtime(tmp_path_factory: pytest.TempPathFactory) -> PackageRuntime:
     world = standard_world(tmp_path_factory.mktemp("graph-properties"))
     validate_all(world, [world.write(lc_graph(LC))])
     catalog = CatalogLoader(world.packages, world.profiles(), InvalidPackagePolicy.FAIL).load()
-    return catalog.packages[0]
+    return catalog.packages[0].runtime
 
 
 @st.composite

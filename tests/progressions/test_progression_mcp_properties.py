@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from evidence_calls import assert_canonical_within_ceiling, traversal_links
-from evidence_worlds import MESH
 from fastmcp import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from progression_calls import assert_canonical_within_ceiling, traversal_links
+from progression_worlds import MESH
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
@@ -28,7 +28,7 @@ from kgfegmcp.errors import CatalogError
 from kgfegmcp.graph.progressions import ProgressionTraversal, TraversalLimits, ordered_labels
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.records import BUILDS_TOWARDS
-from kgfegmcp.services.unresolved import UnresolvedEvidence
+from kgfegmcp.packages.unresolved import load_unresolved
 from package_factory import FixtureWorld
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -56,7 +56,7 @@ async def _call(state: AppState, tool: str, request: dict[str, Any]) -> Any:
     max_edges=st.integers(min_value=1, max_value=100),
 )
 def test_traversal_through_mcp_is_a_truthful_prefix_within_every_bound(
-    evidence_state: AppState,
+    progression_state: AppState,
     start: int,
     direction: str,
     kinds: list[str],
@@ -73,12 +73,12 @@ def test_traversal_through_mcp_is_a_truthful_prefix_within_every_bound(
         "maxEdges": max_edges,
     }
     content = assert_canonical_within_ceiling(
-        asyncio.run(_call(evidence_state, "traverse_learning_progressions", request))
+        asyncio.run(_call(progression_state, "traverse_learning_progressions", request))
     )
     links = traversal_links(content)
     assert len(content["nodes"]) <= max_nodes and len(links) <= max_edges
     assert content["counters"]["workAdmissions"] <= 5000
-    store = next(s for key, s in evidence_state.stores.items() if key.startswith(f"{MESH}@"))
+    store = next(p.store for p in progression_state.catalog.packages if p.framework_id == MESH)
     traversal = ProgressionTraversal(store)
     run = traversal.run(
         stable_uuid(MESH, "item", f"MESH.{start}"),
@@ -108,13 +108,13 @@ def test_traversal_through_mcp_is_a_truthful_prefix_within_every_bound(
     max_paths=st.integers(min_value=1, max_value=20),
 )
 def test_paths_through_mcp_are_valid_and_within_the_ceiling(
-    evidence_state: AppState, ends: tuple[int, int], max_depth: int, max_paths: int
+    progression_state: AppState, ends: tuple[int, int], max_depth: int, max_paths: int
 ) -> None:
     if ends[0] == ends[1]:
         return
     request = {"from": _mesh(ends[0]), "to": _mesh(ends[1]), "maxDepth": max_depth, "maxPaths": max_paths}
     content = assert_canonical_within_ceiling(
-        asyncio.run(_call(evidence_state, "find_learning_progression_paths", request))
+        asyncio.run(_call(progression_state, "find_learning_progression_paths", request))
     )
     links = {link["relationshipId"]: link for link in content["links"]}
     seen = set()
@@ -136,20 +136,21 @@ def test_paths_through_mcp_are_valid_and_within_the_ceiling(
 
 
 def test_unresolved_artifact_is_verified_against_the_manifest(
-    evidence_fixture_world: FixtureWorld, tmp_path: Path
+    progression_fixture_world: FixtureWorld, tmp_path: Path
 ) -> None:
     """Bytes that changed after validation are a catalog_error, never evidence."""
     root = tmp_path / "graph_packages"
-    shutil.copytree(evidence_fixture_world.packages, root)
-    catalog = CatalogLoader(root, evidence_fixture_world.profiles(), InvalidPackagePolicy.FAIL).load()
-    loaded = UnresolvedEvidence.load(catalog)
+    shutil.copytree(progression_fixture_world.packages, root)
+    catalog = CatalogLoader(root, progression_fixture_world.profiles(), InvalidPackagePolicy.FAIL).load()
     lc = next(p for p in catalog.packages if p.framework_id == "fixture-lc")
-    assert loaded.package(lc).total == 1
+    assert lc.unresolved.total == 1 and load_unresolved(lc.runtime).total == 1
     entry = lc.manifest.artifact("unresolvedItems")
     assert entry is not None
-    path = lc.path / entry.path
+    path = lc.runtime.path / entry.path
     data = path.read_bytes().replace(b"EM13MAT101", b"EM13MAT102")
     assert hashlib.sha256(data).hexdigest() != entry.sha256
     path.write_bytes(data)
     with pytest.raises(CatalogError):
-        UnresolvedEvidence.load(catalog)
+        load_unresolved(lc.runtime)
+    with pytest.raises(CatalogError):
+        CatalogLoader(root, progression_fixture_world.profiles(), InvalidPackagePolicy.FAIL).load()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from evidence_calls import (
+from fastmcp import Client
+from progression_calls import (
     assert_canonical_within_ceiling,
     call,
     error_code,
@@ -20,7 +21,6 @@ from evidence_calls import (
     texts,
     traversal_links,
 )
-from fastmcp import Client
 
 EF = "brazil-bncc-ensino-fundamental"
 EI = "brazil-bncc-educacao-infantil"

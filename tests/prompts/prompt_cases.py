@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.catalog.catalog import PackageRuntime
+from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.prompts.workflows import WORKFLOWS, ArgumentSpec
 
 DEFAULT_FRAMEWORKS: tuple[str, ...] = (

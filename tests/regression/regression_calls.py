@@ -2,7 +2,7 @@
 
 One table, shared by the recorder and the test, so what is recorded is exactly what is replayed.
 Calls are grouped by catalog: three fixture catalogs written by the test suite (``search``: tests/mcp's
-search world; ``evidence``: tests/evidence's world; ``rights``: tests/resources' rights matrix) and the
+search world; ``evidence``: tests/progressions' world; ``rights``: tests/resources' rights matrix) and the
 real ``default`` catalog. Catalogs run in this order over one in-memory session each.
 
 Arguments may hold :class:`Ref` values: read from an earlier answer at replay time (a cursor, a
@@ -22,11 +22,11 @@ from typing import Any, Literal
 # The fixture worlds live beside the tests that own them; pytest puts those folders on sys.path only
 # when it collects them, and the recorder runs outside pytest.
 _TESTS = Path(__file__).resolve().parents[1]
-for _folder in (_TESTS, _TESTS / "mcp", _TESTS / "evidence", _TESTS / "resources"):
+for _folder in (_TESTS, _TESTS / "mcp", _TESTS / "progressions", _TESTS / "resources"):
     if str(_folder) not in sys.path:
         sys.path.append(str(_folder))
 
-from evidence_worlds import HUGE, MESH, WIDE  # noqa: E402
+from progression_worlds import HUGE, MESH, WIDE  # noqa: E402
 from resource_worlds import DERIVATIVES_DENIED, VARIANTS, lc_ids  # noqa: E402
 from standards_worlds import NOCODE, NOPREFIX, NOTEXT, SOME, TWIN  # noqa: E402
 
@@ -503,10 +503,10 @@ def search_calls() -> list[Call]:
     return t.calls
 
 
-# -- evidence: progressions, components and comparison (tests/evidence/evidence_worlds.py) --------------
+# -- evidence: progressions, components and comparison (tests/progressions/progression_worlds.py) --------------
 
 
-def evidence_calls() -> list[Call]:
+def progression_calls() -> list[Call]:
     t = Table("evidence")
     t.tool("all", "list_frameworks", {})
     t.tool("all", "get_capabilities", {})
@@ -1263,7 +1263,7 @@ def default_calls() -> list[Call]:
 def _table() -> dict[str, tuple[Call, ...]]:
     return {
         "search": tuple(search_calls()),
-        "evidence": tuple(evidence_calls()),
+        "evidence": tuple(progression_calls()),
         "rights": tuple(rights_calls()),
         DEFAULT: tuple(default_calls()),
     }

@@ -89,14 +89,14 @@ def default_state(catalog_root: Path) -> AppState:
 
 
 def fixture_states(base: Path) -> dict[str, AppState]:
-    """The three fixture worlds of tests/mcp, tests/evidence and tests/resources, built under ``base``."""
-    from evidence_worlds import evidence_world
+    """The three fixture worlds of tests/mcp, tests/progressions and tests/resources, built under ``base``."""
+    from progression_worlds import progression_world
     from resource_worlds import rights_world
     from standards_worlds import search_world
 
     from package_factory import state_for
 
-    builders = {"search": search_world, "evidence": evidence_world, "rights": rights_world}
+    builders = {"search": search_world, "evidence": progression_world, "rights": rights_world}
     states = {}
     for catalog, build in builders.items():
         folder = base / catalog

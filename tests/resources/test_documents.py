@@ -134,7 +134,7 @@ async def test_raw_documents_are_the_retained_bytes(matrix_client: Client[Any], 
         if entry.logical_name.startswith("entityProvenancePart") or entry.logical_name == "operatorLog":
             continue
         data, meta = await read(matrix_client, uris.artifact_uri(LC, SID, entry.logical_name))
-        assert data == (runtime.path / entry.path).read_bytes()
+        assert data == (runtime.runtime.path / entry.path).read_bytes()
         assert meta["representation"] == "raw_source"
         assert meta["mimeType"] == entry.media_type
         assert meta["sourceArtifacts"] == [
@@ -146,7 +146,7 @@ async def test_raw_documents_are_the_retained_bytes(matrix_client: Client[Any], 
             }
         ]
     manifest, meta = await read(matrix_client, uris.manifest_uri(LC, SID))
-    assert manifest == (runtime.path / "package_manifest.json").read_bytes()
+    assert manifest == (runtime.runtime.path / "package_manifest.json").read_bytes()
     assert meta["representation"] == "raw_source"
     assert meta["sourceArtifacts"][0]["logicalArtifact"] == "packageManifest"
     profile, meta = await read(matrix_client, uris.profile_uri(LC, SID))
@@ -194,7 +194,7 @@ async def test_derived_documents_are_deterministic(matrix_world: FixtureWorld, m
 async def test_standard_document_reuses_the_standard_view(matrix_client: Client[Any], matrix_state: AppState) -> None:
     runtime = matrix_state.catalog.by_graph_package_id(f"{LC}@{SID}")
     assert runtime is not None
-    store = matrix_state.stores[runtime.graph_package_id]
+    store = runtime.store
     item = store.item(IDS.standard)
     assert item is not None
     data, meta = await read(matrix_client, uris.standard_uri(LC, SID, IDS.standard))

@@ -18,13 +18,13 @@ from resource_worlds import small_lc_world
 from kgfegmcp.app import create_app
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.unresolved import load_unresolved
 from kgfegmcp.resources import uris
-from kgfegmcp.services.unresolved import UnresolvedEvidence
 from package_factory import LC, FixtureWorld, state_for
 
 SID = "2026-01"
 PACKAGE = f"{LC}@{SID}"
-RESOURCES_LOG = "kgfegmcp.services.resources"
+RESOURCES_LOG = "kgfegmcp.resources.artifact_reader"
 
 
 @pytest.fixture
@@ -95,14 +95,14 @@ async def test_a_changed_profile_is_a_warning_naming_the_profile(
 def test_unresolved_items_changed_before_they_are_read_stop_start_up_by_name(
     corruptible: FixtureWorld, change: str
 ) -> None:
-    state = state_for(corruptible)
+    runtime = state_for(corruptible).catalog.resolve(LC, SID).runtime
     path = corruptible.packages / LC / SID / "detailed/as_unresolved_items.json"
     if change == "deleted":
         path.unlink()
     else:
         path.write_bytes(path.read_bytes() + b"\n")
     with pytest.raises(CatalogError) as caught:
-        UnresolvedEvidence.load(state.catalog)
+        load_unresolved(runtime)
     message = caught.value.public_message
     assert f"The unresolvedItems artifact of {PACKAGE} ({path})" in message
     assert f"Restore the validated files of {PACKAGE}" in message

@@ -1,49 +1,13 @@
-"""Immutable accepted package runtimes and the selectors that route requests to them."""
+"""The accepted catalog: the served packages of one lifespan and the selectors that route requests to them."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
 
+from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError
-from kgfegmcp.packages.manifest import PackageManifest
-from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode, RelationshipRecord
-from kgfegmcp.packages.validator import Gate
-from kgfegmcp.profiles.repository import LoadedProfile
-
-
-@dataclass(frozen=True, slots=True)
-class PackageRuntime:
-    """One accepted package: manifest, bound profile and decoded delivery records."""
-
-    path: Path
-    manifest: PackageManifest
-    profile: LoadedProfile
-    framework: FrameworkNode
-    items: tuple[ItemNode, ...]
-    components: tuple[ComponentNode, ...]
-    relationships: tuple[RelationshipRecord, ...]
-    accepted_from: Literal["passed", "pending"]
-    manifest_sha256: str
-    gate: Gate = "every_rule"
-
-    @property
-    def graph_package_id(self) -> str:
-        """``<framework-id>@<snapshot-id>``."""
-        return self.manifest.graph_package_id
-
-    @property
-    def framework_id(self) -> str:
-        """The framework family id."""
-        return self.manifest.framework_id
-
-    @property
-    def snapshot_id(self) -> str:
-        """The exact snapshot id."""
-        return self.manifest.snapshot_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +22,7 @@ class ExcludedPackage:
 class AcceptedCatalog:
     """The packages one server lifespan serves; never mutated after construction."""
 
-    def __init__(self, packages: tuple[PackageRuntime, ...], excluded: tuple[ExcludedPackage, ...] = ()) -> None:
+    def __init__(self, packages: tuple[ServedPackage, ...], excluded: tuple[ExcludedPackage, ...] = ()) -> None:
         if not packages:
             raise CatalogError(
                 "No accepted graph package: the server will not start with an empty catalog.",
@@ -82,8 +46,8 @@ class AcceptedCatalog:
         self._fingerprint = digest.hexdigest()
 
     @property
-    def packages(self) -> tuple[PackageRuntime, ...]:
-        """Accepted runtimes sorted by framework id, then snapshot id."""
+    def packages(self) -> tuple[ServedPackage, ...]:
+        """Served packages sorted by framework id, then snapshot id."""
         return self._packages
 
     @property
@@ -100,11 +64,11 @@ class AcceptedCatalog:
         """Distinct framework ids, sorted."""
         return tuple(sorted({p.framework_id for p in self._packages}))
 
-    def by_graph_package_id(self, graph_package_id: str) -> PackageRuntime | None:
+    def by_graph_package_id(self, graph_package_id: str) -> ServedPackage | None:
         """Exact lookup by ``<framework>@<snapshot>``."""
         return self._by_id.get(graph_package_id)
 
-    def resolve(self, framework_id: str, snapshot_id: str | None = None) -> PackageRuntime:
+    def resolve(self, framework_id: str, snapshot_id: str | None = None) -> ServedPackage:
         """Exact snapshot, or the unique current snapshot when ``snapshot_id`` is omitted."""
         candidates = [p for p in self._packages if p.framework_id == framework_id]
         if snapshot_id is not None:
@@ -124,14 +88,14 @@ class AcceptedCatalog:
             raise AmbiguousFrameworkError(f"Framework {framework_id!r} has several current snapshots: {snapshots}.")
         return current[0]
 
-    def select(self, framework_ids: Sequence[str] | None, snapshot_ids: Sequence[str] | None) -> list[PackageRuntime]:
+    def select(self, framework_ids: Sequence[str] | None, snapshot_ids: Sequence[str] | None) -> list[ServedPackage]:
         """Packages for a multi-package request, sorted and without repeats.
 
         Framework ids alone resolve to each unique current snapshot; with snapshot ids, every named
         snapshot of those frameworks; snapshot ids alone, every package with such a snapshot; neither,
         every current package.
         """
-        chosen: list[PackageRuntime] = []
+        chosen: list[ServedPackage] = []
         if framework_ids:
             for framework_id in framework_ids:
                 if not snapshot_ids:

@@ -8,21 +8,21 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kgfegmcp.catalog import advice
-from kgfegmcp.catalog.catalog import AcceptedCatalog, ExcludedPackage, PackageRuntime
+from kgfegmcp.catalog.catalog import AcceptedCatalog, ExcludedPackage
+from kgfegmcp.catalog.served import PackageServer
 from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.package_lock import package_lock
+from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import VALIDATOR_VERSION, PackageValidator, ValidationOutcome
 from kgfegmcp.profiles.repository import ProfileRepository
-
-if TYPE_CHECKING:
-    from kgfegmcp.derived.cache import DerivedIndexCache
+from kgfegmcp.resources.policy import SizePolicy
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,7 @@ class CatalogLoader:
     profiles: ProfileRepository
     policy: InvalidPackagePolicy
     cache: DerivedIndexCache | None = None
+    server: PackageServer | None = None
     root_findings: list[Finding] = field(default_factory=list)
 
     def load(self, progress: ProgressCallback | None = None) -> AcceptedCatalog:
@@ -90,7 +91,8 @@ class CatalogLoader:
         if not accepted:
             only = excluded[0][1] if len(excluded) == 1 else None
             raise advice.all_excluded(self.root, [e for e, _ in excluded], only)
-        return AcceptedCatalog(tuple(accepted), tuple(e for e, _ in excluded))
+        server = self.server or PackageServer(SizePolicy.defaults(), self.profiles.root, self.cache)
+        return AcceptedCatalog(tuple(server.serve(r) for r in accepted), tuple(e for e, _ in excluded))
 
     def _exclude(self, outcome: ValidationOutcome, status: str, recorded: bool) -> tuple[ExcludedPackage, str]:
         """Log one line naming the package, its state, codes and remedy; return it with that remedy."""

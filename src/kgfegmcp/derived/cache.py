@@ -27,12 +27,12 @@ import tantivy
 from pydantic import BaseModel, ConfigDict, Field
 
 import kgfegmcp
-from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.derived.content_codec import decode_content, encode_content
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.identifiers import split_graph_package_id
 from kgfegmcp.models import file_digest, sha256_hex
 from kgfegmcp.packages.records import DecodedPackage
+from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.validator import VALIDATOR_VERSION
 from kgfegmcp.search.package_indexes import PackageTextIndexes
 

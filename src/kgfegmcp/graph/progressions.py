@@ -363,3 +363,31 @@ class ProgressionPaths:
             nodes_examined=len(distance),
             links_examined=links_examined,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressionFacts:
+    """A package's progression links per kind (file order) and the grade and subject words its filters accept."""
+
+    links: dict[str, tuple[RelationshipRecord, ...]]
+    grade_terms: frozenset[str]
+    subjects: frozenset[str]
+
+    @staticmethod
+    def of(store: GraphStore) -> ProgressionFacts:
+        """Computed once per served package: searches and filters then never scan the package."""
+        runtime = store.runtime
+        profile = runtime.profile.profile
+        links: dict[str, list[RelationshipRecord]] = {label: [] for label in LABEL_ORDER}
+        for rel in runtime.relationships:
+            if rel.label in links:
+                links[rel.label].append(rel)
+        grades: set[str] = set()
+        for label in profile.grade_labels:
+            grades.update((label.source_label, label.facet))
+        subjects = {runtime.framework.academic_subject}
+        for item in store.items:
+            grades.update(item.grade_level)
+            if item.academic_subject:
+                subjects.add(item.academic_subject)
+        return ProgressionFacts({k: tuple(v) for k, v in links.items()}, frozenset(grades), frozenset(subjects))

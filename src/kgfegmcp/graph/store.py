@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
     HAS_CHILD,
@@ -22,6 +21,7 @@ from kgfegmcp.packages.records import (
     RelationshipLabel,
     RelationshipRecord,
 )
+from kgfegmcp.packages.runtime import PackageRuntime
 
 _EMPTY: tuple[int, ...] = ()
 

@@ -18,8 +18,13 @@ PROVENANCE_PARTS = 64
 
 SHA256 = Field(pattern=r"^[0-9a-f]{64}$")
 
-#: Logical artifacts every package declares, with their access class for the resource layer.
-CORE_ARTIFACTS: dict[str, str] = {
+#: What reading an artifact exposes, gated by the package's rights (the resource layer adds
+#: ``standard_resource`` for its per-entity families).
+AccessClass = Literal["public_metadata", "full_text", "bulk_content"]
+
+#: Logical artifacts every package declares, with their access class: the one table of core artifact
+#: access classes (the resource policy reads it, never restates it).
+CORE_ARTIFACTS: dict[str, AccessClass] = {
     "nodes": "bulk_content",
     "relationships": "bulk_content",
     "relationshipsHasChild": "bulk_content",
@@ -41,7 +46,6 @@ PART_ARTIFACTS: tuple[str, ...] = tuple(provenance_part_name(i) for i in range(P
 REQUIRED_ARTIFACTS: tuple[str, ...] = (*CORE_ARTIFACTS, *PART_ARTIFACTS)
 
 ValidationStatus = Literal["pending", "passed", "failed", "quarantined"]
-AccessClass = Literal["public_metadata", "full_text", "bulk_content"]
 
 
 class ArtifactEntry(ContractModel):

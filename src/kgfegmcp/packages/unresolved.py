@@ -1,4 +1,4 @@
-"""Unresolved evidence kept by each package (its ``unresolvedItems`` artifact), read once at bootstrap.
+"""Unresolved evidence kept by each package (its ``unresolvedItems`` artifact), read once at start-up.
 
 References a source makes that the package could not turn into a link (codes in another package,
 codes that match nothing) are evidence too: progression and comparison results surface the ones
@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.errors import CatalogError
+from kgfegmcp.packages.runtime import PackageRuntime
 
 UNRESOLVED_ARTIFACT = "unresolvedItems"
 
@@ -64,23 +64,8 @@ class PackageUnresolved:
         return found
 
 
-class UnresolvedEvidence:
-    """Every accepted package's unresolved references."""
-
-    def __init__(self, packages: dict[str, PackageUnresolved]) -> None:
-        self._packages = packages
-
-    @classmethod
-    def load(cls, catalog: AcceptedCatalog) -> UnresolvedEvidence:
-        """Read each package's artifact once; ``catalog_error`` when bytes no longer match the manifest."""
-        return cls({runtime.graph_package_id: _load_package(runtime) for runtime in catalog.packages})
-
-    def package(self, runtime: PackageRuntime) -> PackageUnresolved:
-        """One accepted package's references."""
-        return self._packages[runtime.graph_package_id]
-
-
-def _load_package(runtime: PackageRuntime) -> PackageUnresolved:
+def load_unresolved(runtime: PackageRuntime) -> PackageUnresolved:
+    """Read the package's artifact once; ``catalog_error`` when its bytes no longer match the manifest."""
     entry = runtime.manifest.artifact(UNRESOLVED_ARTIFACT)
     if entry is None:
         raise CatalogError(f"Package {runtime.graph_package_id} declares no {UNRESOLVED_ARTIFACT} artifact.")

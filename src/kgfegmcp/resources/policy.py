@@ -7,6 +7,7 @@ is ever truncated silently.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,35 +18,27 @@ from kgfegmcp.resources import uris
 from kgfegmcp.resources.addresses import Family
 from kgfegmcp.rights import RightsPolicy
 
+#: Every access class: the manifest's artifact classes (``packages.manifest.AccessClass``) and
+#: ``standard_resource``, in the order the published ``accessClass`` enum lists them.
 AccessClass = Literal["public_metadata", "full_text", "standard_resource", "bulk_content"]
 
-#: The closed artifact policy of the rights page, used by the generic ``artifact`` family. Anything
-#: else (the provenance parts have their own family) needs an explicit exposure contract.
-ARTIFACT_ACCESS: dict[str, AccessClass] = {
-    "validationReport": "public_metadata",
-    "unresolvedItems": "full_text",
-    "academicStandardsBundle": "bulk_content",
-    "entityProvenance": "bulk_content",
-    "nodes": "bulk_content",
-    "relationships": "bulk_content",
-    "relationshipsHasChild": "bulk_content",
-    "standardsFramework": "bulk_content",
-    "standardsFrameworkItems": "bulk_content",
-}
-if ARTIFACT_ACCESS != CORE_ARTIFACTS:  # the manifest contract and the resource policy must not drift
-    raise AssertionError("ARTIFACT_ACCESS must list exactly the manifest's core artifacts and classes")
+#: The closed artifact policy of the rights page, used by the generic ``artifact`` family: the
+#: manifest contract's core artifacts and their classes. Anything else (the provenance parts have
+#: their own family) needs an explicit exposure contract.
+ARTIFACT_ACCESS: Mapping[str, AccessClass] = CORE_ARTIFACTS
 
 
 #: The access class of every dedicated resource family (the rights page's table, plus the component
 #: and progression equivalents of the standard families). ``artifact`` is decided per logical name.
+#: A family that serves one artifact's bytes carries that artifact's class.
 FAMILY_ACCESS: dict[Family, AccessClass] = {
     Family.CATALOG: "public_metadata",
     Family.FRAMEWORK: "public_metadata",
     Family.SNAPSHOT: "public_metadata",
     Family.MANIFEST: "public_metadata",
-    Family.VALIDATION: "public_metadata",
+    Family.VALIDATION: ARTIFACT_ACCESS["validationReport"],
     Family.PROFILE: "public_metadata",
-    Family.UNRESOLVED: "full_text",
+    Family.UNRESOLVED: ARTIFACT_ACCESS["unresolvedItems"],
     Family.STANDARD: "standard_resource",
     Family.STANDARD_PROVENANCE: "standard_resource",
     Family.RELATIONSHIP: "standard_resource",
@@ -115,6 +108,12 @@ class SizePolicy:
     def from_settings(settings: BackendSettings) -> SizePolicy:
         """Limits from ``KGFEGMCP_MAX_SOURCE_READ_BYTES`` and ``KGFEGMCP_MAX_RETURNED_RESOURCE_BYTES``."""
         return SizePolicy(settings.max_source_read_bytes, settings.max_returned_resource_bytes)
+
+    @staticmethod
+    def defaults() -> SizePolicy:
+        """The limits a server runs under when neither setting is given."""
+        fields = BackendSettings.model_fields
+        return SizePolicy(fields["max_source_read_bytes"].default, fields["max_returned_resource_bytes"].default)
 
     def check_source(self, size: int, what: str) -> None:
         """Deny reading more than the source-read limit from one artifact."""

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ComponentNode
-from kgfegmcp.search.package_indexes import TextIndexes
-from kgfegmcp.search.query import InterpretedQuery, interpreter_for
+from kgfegmcp.search.query import InterpretedQuery, QueryInterpreter, interpreter_for
 from kgfegmcp.search.service import Interpretation
 from kgfegmcp.search.text_index import TextIndex
 
@@ -44,60 +42,56 @@ class ComponentSearchOutcome:
         return self.all_terms + self.some_terms
 
 
-class ComponentSearch:
-    """One component text index per accepted package that has components."""
+class PackageComponentIndex:
+    """The component text index of one package that has learning components."""
 
-    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], text: TextIndexes) -> None:
-        self.catalog = catalog
-        self._stores = stores
-        self._indexes: dict[str, TextIndex] = {}
-        for runtime in catalog.packages:
-            index = text[runtime.graph_package_id].components
-            if index is not None:
-                self._indexes[runtime.graph_package_id] = index
+    def __init__(self, store: GraphStore, text: TextIndex) -> None:
+        self.store = store
+        self.text = text
+        self.interpreter: QueryInterpreter = interpreter_for(store.runtime.profile.profile)
 
-    def has_components(self, runtime: PackageRuntime) -> bool:
-        """Whether the package has a component index (it has learning components)."""
-        return runtime.graph_package_id in self._indexes
+    def subject_at(self, position: int) -> str:
+        """A component's academic subject, else its framework's."""
+        node = self.store.node_at(position)
+        subject = node.academic_subject if isinstance(node, ComponentNode) else None
+        return subject or self.store.framework.academic_subject
 
-    def search(
-        self, packages: Sequence[PackageRuntime], query: str, subjects: frozenset[str], needed: int
-    ) -> ComponentSearchOutcome:
-        """Best-first hits across ``packages`` (only those with components), ``subjects`` filtering exactly."""
-        rows: list[tuple[tuple[bool, tuple[bool, ...], bool], float, int, int]] = []
-        all_terms = some_terms = 0
-        readings: dict[InterpretedQuery, list[str]] = {}
-        for order, runtime in enumerate(packages):
-            index = self._indexes.get(runtime.graph_package_id)
-            if index is None:
-                continue
-            reading = interpreter_for(runtime.profile.profile).interpret(query, recognise_grades=False)
-            readings.setdefault(reading, []).append(runtime.graph_package_id)
-            store = self._stores[runtime.graph_package_id]
-            page = index.ranked(reading.terms, None if subjects else needed)
-            found = page.rows
-            if subjects:
-                found = [row for row in found if _subject(store, runtime, row.position) in subjects]
-                every = sum(1 for row in found if row.complete)
-                all_terms, some_terms = all_terms + every, some_terms + len(found) - every
-            else:
-                all_terms, some_terms = all_terms + page.all_terms, some_terms + page.some_terms
-            rows.extend((row.key()[:3], -row.score, order, row.position) for row in found)
-        rows.sort()
-        hits = []
-        for _, negative_score, order, position in rows[:needed]:
-            node = self._stores[packages[order].graph_package_id].node_at(position)
-            assert isinstance(node, ComponentNode)
-            hits.append(ComponentHit(order, node, position, -negative_score))
-        return ComponentSearchOutcome(
-            hits,
-            all_terms,
-            some_terms,
-            [Interpretation(tuple(ids), reading, False) for reading, ids in readings.items()],
-        )
+    def component_at(self, position: int) -> ComponentNode:
+        node = self.store.node_at(position)
+        assert isinstance(node, ComponentNode)
+        return node
 
 
-def _subject(store: GraphStore, runtime: PackageRuntime, position: int) -> str:
-    node = store.node_at(position)
-    subject = node.academic_subject if isinstance(node, ComponentNode) else None
-    return subject or runtime.framework.academic_subject
+def find_components(
+    indexes: Sequence[PackageComponentIndex | None], query: str, subjects: frozenset[str], needed: int
+) -> ComponentSearchOutcome:
+    """Best-first hits across the packages (``None``: one without components), ``subjects`` filtering exactly."""
+    rows: list[tuple[tuple[bool, tuple[bool, ...], bool], float, int, int]] = []
+    all_terms = some_terms = 0
+    readings: dict[InterpretedQuery, list[str]] = {}
+    for order, index in enumerate(indexes):
+        if index is None:
+            continue
+        reading = index.interpreter.interpret(query, recognise_grades=False)
+        readings.setdefault(reading, []).append(index.store.runtime.graph_package_id)
+        page = index.text.ranked(reading.terms, None if subjects else needed)
+        found = page.rows
+        if subjects:
+            found = [row for row in found if index.subject_at(row.position) in subjects]
+            every = sum(1 for row in found if row.complete)
+            all_terms, some_terms = all_terms + every, some_terms + len(found) - every
+        else:
+            all_terms, some_terms = all_terms + page.all_terms, some_terms + page.some_terms
+        rows.extend((row.key()[:3], -row.score, order, row.position) for row in found)
+    rows.sort()
+    hits = []
+    for _, negative_score, order, position in rows[:needed]:
+        index = indexes[order]
+        assert index is not None
+        hits.append(ComponentHit(order, index.component_at(position), position, -negative_score))
+    return ComponentSearchOutcome(
+        hits,
+        all_terms,
+        some_terms,
+        [Interpretation(tuple(ids), reading, False) for reading, ids in readings.items()],
+    )

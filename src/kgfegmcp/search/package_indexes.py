@@ -11,9 +11,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgfegmcp.catalog.catalog import PackageRuntime
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
+from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.search.analysis import analyzer_for
 from kgfegmcp.search.text_index import TextIndex
 

@@ -1,4 +1,4 @@
-"""SearchService: package-local indexes built once from the accepted catalog.
+"""Standards search across packages: each package's index (built once with its served package), one ranking.
 
 Ranking is deterministic: exact/derived code matches first (package order, file order), then lexical
 matches by stratum (``search.text_index``: every term before some, then statements before groupings
@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
 from kgfegmcp.errors import UnsupportedSearchModeError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.code_index import CodeIndex
-from kgfegmcp.search.package_indexes import FacetCache, TextIndexes, facet_term
+from kgfegmcp.search.package_indexes import FacetCache, facet_term
 from kgfegmcp.search.query import InterpretedQuery, interpreter_for
 from kgfegmcp.search.text_index import Coverage, Preference, TextIndex
 
@@ -164,186 +163,170 @@ class PackageSearchIndex:
         return node
 
 
-class SearchService:
-    """All package-local indexes of one catalog."""
+def require_servable(
+    indexes: Sequence[PackageSearchIndex], mode: Literal["auto", "text", "code"], code_match: str
+) -> None:
+    """``unsupported_search_mode`` when not one selected package can serve the mode at all.
 
-    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], text: TextIndexes) -> None:
-        self.catalog = catalog
-        self._indexes = {
-            p.graph_package_id: PackageSearchIndex(stores[p.graph_package_id], text[p.graph_package_id].standards)
-            for p in catalog.packages
-        }
+    Where some can, the others are reported per package as search warnings instead: an empty page
+    that only warns would hide that the request could never have matched anything.
+    """
+    if any(index.serves(mode, code_match) for index in indexes):
+        return
+    wanted = {"text": "lexical text search", "code": "statement-code search", "auto": "text or code search"}
+    what = "prefix code search" if mode == "code" and code_match == "prefix" else wanted[mode]
+    raise UnsupportedSearchModeError(
+        f"None of the {len(indexes)} selected package(s) supports {what}.",
+        hint="Call get_capabilities for what each package supports, then choose another searchMode or codeMatch, "
+        "or select packages that support it.",
+    )
 
-    def index(self, runtime: PackageRuntime) -> PackageSearchIndex:
-        """The index of one accepted package."""
-        return self._indexes[runtime.graph_package_id]
 
-    def require_servable(
-        self, packages: Sequence[PackageRuntime], mode: Literal["auto", "text", "code"], code_match: str
-    ) -> None:
-        """``unsupported_search_mode`` when not one selected package can serve the mode at all.
+def find_standards(
+    indexes: Sequence[PackageSearchIndex],
+    query: str,
+    mode: Literal["auto", "text", "code"],
+    code_match: Literal["exact", "prefix"],
+    filters: SearchFilters,
+    needed: int,
+) -> SearchOutcome:
+    """The first ``needed`` hits in final order, the exact total and sorted warnings.
 
-        Where some can, the others are reported per package as search warnings instead: an empty page
-        that only warns would hide that the request could never have matched anything.
-        """
-        if any(self._indexes[p.graph_package_id].serves(mode, code_match) for p in packages):
-            return
-        wanted = {"text": "lexical text search", "code": "statement-code search", "auto": "text or code search"}
-        what = "prefix code search" if mode == "code" and code_match == "prefix" else wanted[mode]
-        raise UnsupportedSearchModeError(
-            f"None of the {len(packages)} selected package(s) supports {what}.",
-            hint="Call get_capabilities for what each package supports, then choose another searchMode or codeMatch, "
-            "or select packages that support it.",
+    Each package's index returns only the rows that can reach the first ``needed`` places, with
+    facet filters applied inside the index, and totals come from its count, so a page costs
+    little however many documents match.
+    """
+    warnings: list[SearchWarning] = []
+    required = filters.required_terms()
+    code_hits: list[SearchHit] = []
+    text_rows: list[tuple[tuple[bool, bool, bool, bool], float, int, int, Coverage]] = []
+    all_terms = some_terms = 0
+    readings: dict[tuple[InterpretedQuery, bool], list[str]] = {}
+    for order, index in enumerate(indexes):
+        package_codes: list[SearchHit] = []
+        if mode in ("code", "auto"):
+            found = _code(order, index, query, mode, code_match, warnings)
+            package_codes = [hit for hit in found if index.passes(hit.position, filters)]
+            code_hits.extend(package_codes)
+        if mode == "code":
+            continue
+        if index.text is None:
+            warnings.append(
+                SearchWarning(
+                    "text_search_unavailable",
+                    "This package does not support lexical text search.",
+                    index.runtime.graph_package_id,
+                )
+            )
+            continue
+        reading = index.interpreter.interpret(query)
+        grades_used = bool(reading.grades) and not filters.grade_levels
+        readings.setdefault((reading, grades_used), []).append(index.runtime.graph_package_id)
+        # Both preferences keep their place in every package's key, whether used there or not.
+        preferences: dict[str, Preference] = {}
+        if not filters.statement_types:
+            preferences["role"] = index.statement_preference
+        if grades_used:
+            preferences["grade"] = index.grade_preference(reading.grades)
+        page = index.text.ranked(reading.terms, needed + len(package_codes), required, list(preferences.values()))
+        for row in page.rows:
+            unmet = dict(zip(preferences, row.unmet, strict=True))
+            stratum = (not row.complete, unmet.get("role", False), unmet.get("grade", False), not row.phrase)
+            text_rows.append((stratum, -row.score, order, row.position, row.coverage))
+        claimed_all, claimed_some = index.text.coverage_counts(
+            reading.terms, [hit.position for hit in package_codes], required
         )
-
-    def search(
-        self,
-        packages: Sequence[PackageRuntime],
-        query: str,
-        mode: Literal["auto", "text", "code"],
-        code_match: Literal["exact", "prefix"],
-        filters: SearchFilters,
-        needed: int,
-    ) -> SearchOutcome:
-        """The first ``needed`` hits in final order, the exact total and sorted warnings.
-
-        Each package's index returns only the rows that can reach the first ``needed`` places, with
-        facet filters applied inside the index, and totals come from its count, so a page costs
-        little however many documents match.
-        """
-        warnings: list[SearchWarning] = []
-        required = filters.required_terms()
-        code_hits: list[SearchHit] = []
-        text_rows: list[tuple[tuple[bool, bool, bool, bool], float, int, int, Coverage]] = []
-        all_terms = some_terms = 0
-        readings: dict[tuple[InterpretedQuery, bool], list[str]] = {}
-        for order, runtime in enumerate(packages):
-            index = self._indexes[runtime.graph_package_id]
-            package_codes: list[SearchHit] = []
-            if mode in ("code", "auto"):
-                found = self._code(order, index, query, mode, code_match, warnings)
-                package_codes = [hit for hit in found if index.passes(hit.position, filters)]
-                code_hits.extend(package_codes)
-            if mode == "code":
-                continue
-            if index.text is None:
-                warnings.append(
-                    SearchWarning(
-                        "text_search_unavailable",
-                        "This package does not support lexical text search.",
-                        runtime.graph_package_id,
-                    )
-                )
-                continue
-            reading = index.interpreter.interpret(query)
-            grades_used = bool(reading.grades) and not filters.grade_levels
-            readings.setdefault((reading, grades_used), []).append(runtime.graph_package_id)
-            # Both preferences keep their place in every package's key, whether used there or not.
-            preferences: dict[str, Preference] = {}
-            if not filters.statement_types:
-                preferences["role"] = index.statement_preference
-            if grades_used:
-                preferences["grade"] = index.grade_preference(reading.grades)
-            page = index.text.ranked(reading.terms, needed + len(package_codes), required, list(preferences.values()))
-            for row in page.rows:
-                unmet = dict(zip(preferences, row.unmet, strict=True))
-                stratum = (not row.complete, unmet.get("role", False), unmet.get("grade", False), not row.phrase)
-                text_rows.append((stratum, -row.score, order, row.position, row.coverage))
-            claimed_all, claimed_some = index.text.coverage_counts(
-                reading.terms, [hit.position for hit in package_codes], required
-            )
-            all_terms += page.all_terms - claimed_all
-            some_terms += page.some_terms - claimed_some
-        claimed = {(h.package_order, h.position) for h in code_hits}
-        text_rows.sort()
-        text_hits: list[SearchHit] = []
-        for _, negative_score, order, position, coverage in text_rows:
-            if len(code_hits) + len(text_hits) >= needed:
-                break
-            if (order, position) in claimed:
-                continue
-            index = self._indexes[packages[order].graph_package_id]
-            text_hits.append(SearchHit(order, index.item_at(position), position, -negative_score, "text", coverage))
-        warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
-        return SearchOutcome(
-            [*code_hits, *text_hits][:needed],
-            MatchCounts(len(code_hits), all_terms, some_terms),
-            warnings,
-            [Interpretation(tuple(ids), reading, used) for (reading, used), ids in readings.items()],
+        all_terms += page.all_terms - claimed_all
+        some_terms += page.some_terms - claimed_some
+    claimed = {(h.package_order, h.position) for h in code_hits}
+    text_rows.sort()
+    text_hits: list[SearchHit] = []
+    for _, negative_score, order, position, coverage in text_rows:
+        if len(code_hits) + len(text_hits) >= needed:
+            break
+        if (order, position) in claimed:
+            continue
+        text_hits.append(
+            SearchHit(order, indexes[order].item_at(position), position, -negative_score, "text", coverage)
         )
+    warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
+    return SearchOutcome(
+        [*code_hits, *text_hits][:needed],
+        MatchCounts(len(code_hits), all_terms, some_terms),
+        warnings,
+        [Interpretation(tuple(ids), reading, used) for (reading, used), ids in readings.items()],
+    )
 
-    @staticmethod
-    def _code(
-        order: int,
-        index: PackageSearchIndex,
-        query: str,
-        mode: str,
-        code_match: str,
-        warnings: list[SearchWarning],
-    ) -> list[SearchHit]:
-        package_id = index.runtime.graph_package_id
-        if index.codes is None:
-            if mode == "code":
-                warnings.append(
-                    SearchWarning("code_search_unavailable", "This package does not support code search.", package_id)
-                )
-            return []
-        if index.partial_codes and mode == "code":
-            warnings.append(
-                SearchWarning(
-                    "partial_code_coverage",
-                    "Not every item in this package carries a code; code search cannot find the others.",
-                    package_id,
-                )
-            )
-        if code_match == "prefix":
-            if not index.prefix_allowed:
-                warnings.append(
-                    SearchWarning(
-                        "code_prefix_unavailable", "This package does not allow prefix code search.", package_id
-                    )
-                )
-                return []
-            return [SearchHit(order, index.item_at(p), p, 0.0, "code_prefix") for p in index.codes.prefix(query)]
-        positions = index.codes.exact(query)
-        if len(positions) > 1:
-            warnings.append(
-                SearchWarning(
-                    "multiple_code_matches",
-                    f"The code matches {len(positions)} items in this package; select one by nodeId.",
-                    package_id,
-                )
-            )
-        if positions or mode != "code":
-            return [SearchHit(order, index.item_at(p), p, 0.0, "code_exact") for p in positions]
-        return SearchService._derived_parent(order, index, query, warnings)
 
-    @staticmethod
-    def _derived_parent(
-        order: int, index: PackageSearchIndex, query: str, warnings: list[SearchWarning]
-    ) -> list[SearchHit]:
-        separator = index.derived_separator
-        assert index.codes is not None
-        package_id = index.runtime.graph_package_id
-        if not separator or separator not in query.strip():
-            return []
-        parent_code = query.strip().rsplit(separator, 1)[0]
-        positions = index.codes.exact(parent_code)
-        if not positions:
+def _code(
+    order: int,
+    index: PackageSearchIndex,
+    query: str,
+    mode: str,
+    code_match: str,
+    warnings: list[SearchWarning],
+) -> list[SearchHit]:
+    package_id = index.runtime.graph_package_id
+    if index.codes is None:
+        if mode == "code":
             warnings.append(
-                SearchWarning(
-                    "derived_parent_code_not_found",
-                    f"No item has the code {query.strip()!r}, nor its derived parent code {parent_code!r}.",
-                    package_id,
-                )
+                SearchWarning("code_search_unavailable", "This package does not support code search.", package_id)
+            )
+        return []
+    if index.partial_codes and mode == "code":
+        warnings.append(
+            SearchWarning(
+                "partial_code_coverage",
+                "Not every item in this package carries a code; code search cannot find the others.",
+                package_id,
+            )
+        )
+    if code_match == "prefix":
+        if not index.prefix_allowed:
+            warnings.append(
+                SearchWarning("code_prefix_unavailable", "This package does not allow prefix code search.", package_id)
             )
             return []
-        if len(positions) > 1:
-            warnings.append(
-                SearchWarning(
-                    "derived_parent_code_multiple",
-                    f"The derived parent code {parent_code!r} matches {len(positions)} items.",
-                    package_id,
-                )
+        return [SearchHit(order, index.item_at(p), p, 0.0, "code_prefix") for p in index.codes.prefix(query)]
+    positions = index.codes.exact(query)
+    if len(positions) > 1:
+        warnings.append(
+            SearchWarning(
+                "multiple_code_matches",
+                f"The code matches {len(positions)} items in this package; select one by nodeId.",
+                package_id,
             )
-        return [SearchHit(order, index.item_at(p), p, 0.0, "derived_parent_code") for p in positions]
+        )
+    if positions or mode != "code":
+        return [SearchHit(order, index.item_at(p), p, 0.0, "code_exact") for p in positions]
+    return _derived_parent(order, index, query, warnings)
+
+
+def _derived_parent(
+    order: int, index: PackageSearchIndex, query: str, warnings: list[SearchWarning]
+) -> list[SearchHit]:
+    separator = index.derived_separator
+    assert index.codes is not None
+    package_id = index.runtime.graph_package_id
+    if not separator or separator not in query.strip():
+        return []
+    parent_code = query.strip().rsplit(separator, 1)[0]
+    positions = index.codes.exact(parent_code)
+    if not positions:
+        warnings.append(
+            SearchWarning(
+                "derived_parent_code_not_found",
+                f"No item has the code {query.strip()!r}, nor its derived parent code {parent_code!r}.",
+                package_id,
+            )
+        )
+        return []
+    if len(positions) > 1:
+        warnings.append(
+            SearchWarning(
+                "derived_parent_code_multiple",
+                f"The derived parent code {parent_code!r} matches {len(positions)} items.",
+                package_id,
+            )
+        )
+    return [SearchHit(order, index.item_at(p), p, 0.0, "derived_parent_code") for p in positions]

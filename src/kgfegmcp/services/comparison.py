@@ -12,14 +12,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.catalog.catalog import AcceptedCatalog
+from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.errors import InvalidComparisonSelectionError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
-from kgfegmcp.search.service import SearchFilters, SearchService
+from kgfegmcp.search.service import SearchFilters, find_standards, require_servable
 from kgfegmcp.services.requests import CompareFrameworkEvidenceRequest
 from kgfegmcp.services.standards import QueryInterpretationView, interpretation_views
-from kgfegmcp.services.unresolved import UnresolvedEvidence
 from kgfegmcp.services.views import (
     PackageRef,
     ResultModel,
@@ -90,19 +90,10 @@ class ComparisonResult(ResultModel):
 class ComparisonService:
     """compare_framework_evidence over the shared catalog and search indexes."""
 
-    def __init__(
-        self,
-        catalog: AcceptedCatalog,
-        stores: dict[str, GraphStore],
-        search: SearchService,
-        unresolved: UnresolvedEvidence,
-    ) -> None:
+    def __init__(self, catalog: AcceptedCatalog) -> None:
         self._catalog = catalog
-        self._stores = stores
-        self._search = search
-        self._unresolved = unresolved
 
-    def _select(self, request: CompareFrameworkEvidenceRequest) -> list[tuple[PackageRuntime, list[str] | None]]:
+    def _select(self, request: CompareFrameworkEvidenceRequest) -> list[tuple[ServedPackage, list[str] | None]]:
         """One package per framework and its grade filter; ``invalid_comparison_selection`` when inconsistent."""
         frameworks = request.framework_ids
         if len(set(frameworks)) != len(frameworks):
@@ -113,7 +104,7 @@ class ComparisonService:
         snapshots = request.snapshot_ids or []
         if len(set(snapshots)) != len(snapshots):
             raise InvalidComparisonSelectionError("snapshotIds repeats a snapshot.", hint="Name each snapshot once.")
-        pinned: dict[str, PackageRuntime] = {}
+        pinned: dict[str, ServedPackage] = {}
         for snapshot_id in snapshots:
             matching = [
                 p for p in self._catalog.packages if p.snapshot_id == snapshot_id and p.framework_id in frameworks
@@ -151,30 +142,29 @@ class ComparisonService:
             raise InvalidComparisonSelectionError("gradeLevels repeats a grade.", hint="Name each grade once.")
         selected = []
         for framework_id in frameworks:
-            runtime = pinned.get(framework_id) or self._catalog.resolve(framework_id)
-            selected.append((runtime, per_framework.get(framework_id, request.grade_levels)))
+            package = pinned.get(framework_id) or self._catalog.resolve(framework_id)
+            selected.append((package, per_framework.get(framework_id, request.grade_levels)))
         return sorted(selected, key=lambda pair: (pair[0].framework_id, pair[0].snapshot_id))
 
     def compare_framework_evidence(self, request: CompareFrameworkEvidenceRequest) -> ComparisonResult:
         """Independent, bounded retrieval in each selected framework."""
         selected = self._select(request)
-        self._search.require_servable([runtime for runtime, _ in selected], request.search_mode, "exact")
+        require_servable([package.standards_index for package, _ in selected], request.search_mode, "exact")
         return ComparisonResult(
             query=request.query,
             search_mode=request.search_mode,
             max_matches_per_framework=request.max_matches_per_framework,
-            frameworks=[self._section(runtime, grades, request) for runtime, grades in selected],
+            frameworks=[self._section(package, grades, request) for package, grades in selected],
         )
 
     def _section(
-        self, runtime: PackageRuntime, grades: list[str] | None, request: CompareFrameworkEvidenceRequest
+        self, package: ServedPackage, grades: list[str] | None, request: CompareFrameworkEvidenceRequest
     ) -> FrameworkEvidence:
-        package_id = runtime.graph_package_id
-        store = self._stores[package_id]
-        index = self._search.index(runtime)
+        store = package.store
+        index = package.standards_index
         filters = SearchFilters(grade_levels=frozenset(grades or ()))
-        outcome = self._search.search(
-            [runtime], request.query, request.search_mode, "exact", filters, request.max_matches_per_framework
+        outcome = find_standards(
+            [index], request.query, request.search_mode, "exact", filters, request.max_matches_per_framework
         )
         warnings: list[ResultWarning] = []
         if request.search_mode in ("code", "auto") and index.codes is None:
@@ -189,13 +179,13 @@ class ComparisonService:
         for warning in outcome.warnings:
             if warning.code != "code_search_unavailable":  # reported above as code_search_unsupported
                 warnings.append(ResultWarning(code=warning.code, message=warning.message))
-        unresolved = self._unresolved.package(runtime)
+        unresolved = package.unresolved
         candidates = []
         incomplete = 0
         unresolved_total = 0
         context_nodes: dict[str, ContextNodeView] = {}
         for rank, hit in enumerate(outcome.hits[: request.max_matches_per_framework], start=1):
-            context, complete, others = self._context(runtime, store, hit.item)
+            context, complete, others = self._context(package, store, hit.item)
             concerning = len(unresolved.concerning([hit.item.identifier]))
             unresolved_total += concerning
             incomplete += 0 if complete else 1
@@ -239,7 +229,7 @@ class ComparisonService:
             )
         readings = interpretation_views(outcome.interpretations, single_package=True)
         return FrameworkEvidence(
-            package=package_ref(runtime),
+            package=package_ref(package),
             grade_levels=grades,
             interpretation=readings[0] if readings else None,
             candidates=candidates,
@@ -249,7 +239,7 @@ class ComparisonService:
         )
 
     @staticmethod
-    def _context(runtime: PackageRuntime, store: GraphStore, item: ItemNode) -> tuple[list[ContextNodeView], bool, int]:
+    def _context(package: ServedPackage, store: GraphStore, item: ItemNode) -> tuple[list[ContextNodeView], bool, int]:
         """The first-parent chain from the root down to the item's parent; complete when it is the only chain."""
         chain: list[ContextNodeView] = []
         complete = True
@@ -270,7 +260,7 @@ class ComparisonService:
             seen.add(node_id)
             parent = store.item(node_id)
             if parent is None:
-                chain.append(ContextNodeView(node_id=node_id, kind="framework", description=runtime.framework.name))
+                chain.append(ContextNodeView(node_id=node_id, kind="framework", description=package.framework.name))
                 break
             chain.append(
                 ContextNodeView(

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.catalog.catalog import AcceptedCatalog
+from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
     CapabilityUnavailableError,
     GraphNodeNotFoundError,
     InvalidCursorError,
 )
-from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import SUPPORTS, ComponentNode, RelationshipRecord
 from kgfegmcp.resources import uris
-from kgfegmcp.search.components import ComponentSearch
+from kgfegmcp.search.components import find_components
 from kgfegmcp.services.requests import (
     GetLearningComponentRequest,
     GetLearningComponentsForStandardRequest,
@@ -203,27 +203,18 @@ def _by_confidence(relationships: tuple[RelationshipRecord, ...]) -> list[Relati
 class LearningComponentService:
     """Component search, exact retrieval and supports traversal over the shared catalog."""
 
-    def __init__(
-        self,
-        catalog: AcceptedCatalog,
-        stores: dict[str, GraphStore],
-        standards: StandardsService,
-        search: ComponentSearch,
-        cursors: CursorCodec,
-    ) -> None:
+    def __init__(self, catalog: AcceptedCatalog, standards: StandardsService, cursors: CursorCodec) -> None:
         self._catalog = catalog
-        self._stores = stores
         self._standards = standards
-        self._search = search
         self._cursors = cursors
 
     # -- views ---------------------------------------------------------------------------------
 
     def component_record(
-        self, runtime: PackageRuntime, component: ComponentNode, attributions: _Attributions
+        self, package: ServedPackage, component: ComponentNode, attributions: _Attributions
     ) -> LearningComponentRecord:
         """A component as a citation needs it; its attribution goes to the answer's list."""
-        store = self._stores[runtime.graph_package_id]
+        store = package.store
         return LearningComponentRecord(
             node_id=component.identifier,
             description=component.description,
@@ -232,27 +223,27 @@ class LearningComponentService:
             attribution=attributions.index(component),
         )
 
-    def resolve_component(self, selector: LearningComponentSelector) -> tuple[PackageRuntime, ComponentNode]:
+    def resolve_component(self, selector: LearningComponentSelector) -> tuple[ServedPackage, ComponentNode]:
         """The component a selector names; ``graph_node_not_found`` for a missing or non-component id."""
-        runtime = self._catalog.resolve(selector.framework_id, selector.snapshot_id)
-        component = self._stores[runtime.graph_package_id].component(selector.node_id)
+        package = self._catalog.resolve(selector.framework_id, selector.snapshot_id)
+        component = package.store.component(selector.node_id)
         if component is None:
-            has = "" if runtime.components else " (this package has no learning components)"
+            has = "" if package.component_index is not None else " (this package has no learning components)"
             raise GraphNodeNotFoundError(
-                f"No learning component with nodeId {selector.node_id!r} in {runtime.graph_package_id}{has}.",
+                f"No learning component with nodeId {selector.node_id!r} in {package.graph_package_id}{has}.",
                 hint="Use search_learning_components or get_learning_components_for_standard to find component ids.",
             )
-        return runtime, component
+        return package, component
 
     # -- operations ----------------------------------------------------------------------------
 
-    def _packages(self, request: SearchLearningComponentsRequest) -> tuple[list[PackageRuntime], list[ResultWarning]]:
+    def _packages(self, request: SearchLearningComponentsRequest) -> tuple[list[ServedPackage], list[ResultWarning]]:
         """Selected packages (sorted) that have components, plus warnings for explicitly chosen ones without."""
         if request.framework_ids or request.snapshot_ids:
             ordered = self._catalog.select(request.framework_ids, request.snapshot_ids)
         else:
-            ordered = [p for p in self._catalog.select(None, None) if self._search.has_components(p)]
-        with_components = [p for p in ordered if self._search.has_components(p)]
+            ordered = [p for p in self._catalog.select(None, None) if p.component_index is not None]
+        with_components = [p for p in ordered if p.component_index is not None]
         if not with_components:
             raise CapabilityUnavailableError(
                 "None of the selected packages has learning components.",
@@ -265,7 +256,7 @@ class LearningComponentService:
                 graph_package_id=p.graph_package_id,
             )
             for p in ordered
-            if not self._search.has_components(p)
+            if not p.component_index is not None
         ]
         return with_components, warnings
 
@@ -274,8 +265,11 @@ class LearningComponentService:
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_COMPONENTS, fingerprint)
         packages, warnings = self._packages(request)
-        outcome = self._search.search(
-            packages, request.query, frozenset(request.academic_subjects or ()), offset + request.limit
+        outcome = find_components(
+            [p.component_index for p in packages],
+            request.query,
+            frozenset(request.academic_subjects or ()),
+            offset + request.limit,
         )
         if offset > outcome.total:
             raise InvalidCursorError("The cursor points outside this result sequence.")
@@ -306,15 +300,15 @@ class LearningComponentService:
 
     def get_learning_component(self, request: GetLearningComponentRequest) -> LearningComponentDetail:
         """One exact component and the ids of the standards it supports."""
-        runtime, component = self.resolve_component(request)
-        store = self._stores[runtime.graph_package_id]
+        package, component = self.resolve_component(request)
+        store = package.store
         attributions = _Attributions()
-        record = self.component_record(runtime, component, attributions)
+        record = self.component_record(package, component, attributions)
         detail = LearningComponentDetailView(
             **record.model_dump(by_alias=False),
             in_language=component.in_language,
             tags=list(component.tags),
-            uri=uris.learning_component_uri(runtime.framework_id, runtime.snapshot_id, component.identifier),
+            uri=uris.learning_component_uri(package.framework_id, package.snapshot_id, component.identifier),
         )
         return LearningComponentDetail(
             component=detail,
@@ -327,15 +321,15 @@ class LearningComponentService:
                 for rel in _by_confidence(store.outgoing(component.identifier, SUPPORTS))
             ],
             attributions=attributions.listed(),
-            package=package_ref(runtime),
+            package=package_ref(package),
         )
 
     def get_learning_components_for_standard(
         self, request: GetLearningComponentsForStandardRequest
     ) -> ComponentsForStandardResult:
         """Each supports link into the standard, highest confidence first."""
-        runtime, item = self._standards.resolve_standard(request)
-        store = self._stores[runtime.graph_package_id]
+        package, item = self._standards.resolve_standard(request)
+        store = package.store
         links = _by_confidence(store.incoming(item.identifier, SUPPORTS))
         attributions = _Attributions()
         supports = []
@@ -346,23 +340,23 @@ class LearningComponentService:
                 ComponentSupportView(
                     relationship_id=rel.identifier,
                     support_confidence=rel.support_confidence,
-                    component=self.component_record(runtime, component, attributions),
+                    component=self.component_record(package, component, attributions),
                 )
             )
         return ComponentsForStandardResult(
-            standard=linked_standard_record(runtime, item),
+            standard=linked_standard_record(package, item),
             supports=supports,
             total=len(links),
             attributions=attributions.listed(),
-            package=package_ref(runtime),
+            package=package_ref(package),
         )
 
     def get_standards_for_learning_component(
         self, request: GetStandardsForLearningComponentRequest
     ) -> StandardsForComponentResult:
         """The standards a component supports, each with its local grade labels and statement type."""
-        runtime, component = self.resolve_component(request)
-        store = self._stores[runtime.graph_package_id]
+        package, component = self.resolve_component(request)
+        store = package.store
         links = _by_confidence(store.outgoing(component.identifier, SUPPORTS))
         standards = []
         for rel in links[: request.limit]:
@@ -377,9 +371,9 @@ class LearningComponentService:
             )
         attributions = _Attributions()
         return StandardsForComponentResult(
-            component=self.component_record(runtime, component, attributions),
+            component=self.component_record(package, component, attributions),
             standards=standards,
             total=len(links),
             attributions=attributions.listed(),
-            package=package_ref(runtime),
+            package=package_ref(package),
         )

@@ -7,11 +7,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.catalog.catalog import AcceptedCatalog
+from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import InvalidCursorError
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
-from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.resources import uris
@@ -118,42 +118,41 @@ class StatisticsResult(ResultModel):
     unresolved_items: int
 
 
-def _graph_types(runtime: PackageRuntime) -> GraphTypesView:
-    types = runtime.manifest.graph_types
+def _graph_types(package: ServedPackage) -> GraphTypesView:
+    types = package.manifest.graph_types
     return GraphTypesView(filed_as=types.filed_as, contains=list(types.contains))
 
 
-def framework_summary(runtime: PackageRuntime) -> FrameworkSummary:
+def framework_summary(package: ServedPackage) -> FrameworkSummary:
     """The catalog entry of one package."""
-    manifest, framework = runtime.manifest, runtime.framework
+    manifest, framework = package.manifest, package.framework
     relationships = manifest.counts.relationships
     return FrameworkSummary(
-        **_ref_fields(runtime),
-        manifest_uri=uris.manifest_uri(runtime.framework_id, runtime.snapshot_id),
+        **_ref_fields(package),
+        manifest_uri=uris.manifest_uri(package.framework_id, package.snapshot_id),
         title=manifest.title,
         name=None if framework.name == manifest.title else framework.name,
         jurisdiction=framework.jurisdiction,
         academic_subject=framework.academic_subject,
         in_language=framework.in_language,
         is_current=manifest.is_current,
-        graph_types=_graph_types(runtime),
+        graph_types=_graph_types(package),
         standards_items=manifest.counts.standards.items,
         learning_components=manifest.counts.learning_components.components,
         learning_progression_links=relationships.builds_towards + relationships.relates_to,
     )
 
 
-def _ref_fields(runtime: PackageRuntime) -> dict[str, Any]:
+def _ref_fields(package: ServedPackage) -> dict[str, Any]:
     """The package identity fields, for result models that are a package entry themselves."""
-    return dict(package_ref(runtime))
+    return dict(package_ref(package))
 
 
 class FrameworkService:
     """Catalog discovery and package-level metadata."""
 
-    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], cursors: CursorCodec) -> None:
+    def __init__(self, catalog: AcceptedCatalog, cursors: CursorCodec) -> None:
         self._catalog = catalog
-        self._stores = stores
         self._cursors = cursors
 
     def list_frameworks(self, request: ListFrameworksRequest) -> ListFrameworksResult:
@@ -172,11 +171,11 @@ class FrameworkService:
         )
 
     @staticmethod
-    def _matches(runtime: PackageRuntime, request: ListFrameworksRequest) -> bool:
-        framework = runtime.framework
-        if not request.include_non_current and not runtime.manifest.is_current:
+    def _matches(package: ServedPackage, request: ListFrameworksRequest) -> bool:
+        framework = package.framework
+        if not request.include_non_current and not package.manifest.is_current:
             return False
-        if request.framework_ids is not None and runtime.framework_id not in request.framework_ids:
+        if request.framework_ids is not None and package.framework_id not in request.framework_ids:
             return False
         if request.jurisdiction is not None and framework.jurisdiction != request.jurisdiction:
             return False
@@ -184,27 +183,27 @@ class FrameworkService:
             return False
         if request.in_language is not None and framework.in_language != request.in_language:
             return False
-        contains = set(runtime.manifest.graph_types.contains)
+        contains = set(package.manifest.graph_types.contains)
         return request.graph_types is None or set(request.graph_types) <= contains
 
     def get_framework(self, request: GetFrameworkRequest) -> FrameworkDetail:
         """One package's public metadata."""
-        runtime = self._catalog.resolve(request.framework_id, request.snapshot_id)
-        manifest = runtime.manifest
+        package = self._catalog.resolve(request.framework_id, request.snapshot_id)
+        manifest = package.manifest
         return FrameworkDetail(
-            framework=framework_summary(runtime),
-            description=runtime.framework.description,
+            framework=framework_summary(package),
+            description=package.framework.description,
             source=manifest.source.to_wire(),
             rights=manifest.rights.to_wire(),
             capabilities=manifest.capabilities.to_wire(),
             validation={
                 "status": manifest.validation.status,
-                "acceptedFrom": runtime.accepted_from,
+                "acceptedFrom": package.runtime.accepted_from,
                 "validatorVersion": manifest.validation.validator_version,
-                "reportUri": uris.validation_uri(runtime.framework_id, runtime.snapshot_id),
+                "reportUri": uris.validation_uri(package.framework_id, package.snapshot_id),
             },
             supersedes=manifest.supersedes,
-            disclosures=disclosures(runtime),
+            disclosures=disclosures(package),
         )
 
     def get_capabilities(self, request: GetCapabilitiesRequest) -> CapabilitiesResult:
@@ -253,12 +252,12 @@ class FrameworkService:
         return CapabilitiesResult(server=server, packages=[self._package_capabilities(p) for p in selected])
 
     @staticmethod
-    def _package_capabilities(runtime: PackageRuntime) -> PackageCapabilities:
-        profile = runtime.profile.profile
+    def _package_capabilities(package: ServedPackage) -> PackageCapabilities:
+        profile = package.profile.profile
         policy = profile.code_policy
         return PackageCapabilities(
-            **_ref_fields(runtime),
-            capabilities=runtime.manifest.capabilities.to_wire(),
+            **_ref_fields(package),
+            capabilities=package.manifest.capabilities.to_wire(),
             hierarchy_rule=profile.hierarchy.rule,
             max_hierarchy_depth=profile.hierarchy.max_depth,
             code_policy={
@@ -269,18 +268,18 @@ class FrameworkService:
             },
             search_facets=list(profile.search_facets),
             progression_labels=list(profile.progression_labels),
-            graph_types=_graph_types(runtime),
+            graph_types=_graph_types(package),
         )
 
     def get_framework_statistics(self, request: GetFrameworkStatisticsRequest) -> StatisticsResult:
-        """Counts computed from the accepted runtime, standards and components kept apart."""
-        runtime = self._catalog.resolve(request.framework_id, request.snapshot_id)
-        store = self._stores[runtime.graph_package_id]
-        profile = runtime.profile.profile
-        by_type = Counter(item.statement_type for item in runtime.items)
+        """Counts computed from the accepted package, standards and components kept apart."""
+        package = self._catalog.resolve(request.framework_id, request.snapshot_id)
+        store = package.store
+        profile = package.profile.profile
+        by_type = Counter(item.statement_type for item in package.store.items)
         by_grade: Counter[str] = Counter()
         multi_parent = 0
-        for item in runtime.items:
+        for item in package.store.items:
             rule = profile.statement_type(item.statement_type)
             if rule is not None and rule.role == "standard":
                 by_grade.update(item.grade_level)
@@ -308,10 +307,10 @@ class FrameworkService:
                     "standards": by_grade[label],
                 }
             )
-        counts = runtime.manifest.counts
-        supported = {rel.target_identifier for rel in runtime.relationships if rel.label == SUPPORTS}
+        counts = package.manifest.counts
+        supported = {rel.target_identifier for rel in package.runtime.relationships if rel.label == SUPPORTS}
         return StatisticsResult(
-            package=package_ref(runtime),
+            package=package_ref(package),
             standards={
                 "items": counts.standards.items,
                 "standards": counts.standards.standards,

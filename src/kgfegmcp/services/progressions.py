@@ -10,19 +10,18 @@ travel with the evidence they qualify, with total and omitted counts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from itertools import islice
 from typing import TypeVar
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.catalog.catalog import AcceptedCatalog
+from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
     CapabilityUnavailableError,
     InvalidCursorError,
     InvalidProgressionRequestError,
     LearningProgressionNotFoundError,
-    ProgressionResultTooLargeError,
 )
 from kgfegmcp.graph.progressions import (
     LABEL_ORDER,
@@ -40,17 +39,15 @@ from kgfegmcp.graph.progressions import (
 )
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.provenance import provenance_part_of
-from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, ItemNode, RelationshipLabel, RelationshipRecord
+from kgfegmcp.packages.records import BUILDS_TOWARDS, ItemNode, RelationshipLabel, RelationshipRecord
 from kgfegmcp.resources.policy import provenance_part_uri
-from kgfegmcp.search.service import SearchService
-from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS, whole_result_size
+from kgfegmcp.services.ceiling import ensure_fits, fit_result
+from kgfegmcp.services.progression_notices import coverage_notices, progression_notices
 from kgfegmcp.services.progression_views import (
     MAX_CANDIDATES,
-    MAX_COVERAGE_NOTICES,
     FollowedLinkView,
     FrontierView,
     LearningProgressionResult,
-    NoticeSummary,
     PageStop,
     PathCounters,
     PathLimitsView,
@@ -77,7 +74,6 @@ from kgfegmcp.services.requests import (
     TraverseLearningProgressionsRequest,
 )
 from kgfegmcp.services.standards import StandardsService
-from kgfegmcp.services.unresolved import UnresolvedEvidence, UnresolvedReference
 from kgfegmcp.services.views import (
     ResultModel,
     StandardRecord,
@@ -91,101 +87,13 @@ GET_STANDARD_PROGRESSIONS = "get_standard_progressions"
 SEARCH_LEARNING_PROGRESSIONS = "search_learning_progressions"
 
 
-def fit_result(build: Callable[[int], ResultT], count: int, what: str) -> tuple[ResultT, int]:
-    """The result holding the most of ``count`` items (in order) that fits the ceiling.
-
-    At least one item must fit when there is one: an oversized single link, edge or first path is
-    ``progression_result_too_large``, never an empty result that would hide it. Sizes grow almost
-    linearly with the items held, so the search interpolates (falling back to bisection when an
-    estimate gains little); it needs a handful of trial builds, not one per item.
-    """
-    full = build(count)
-    full_size = whole_result_size(full.to_wire())
-    if full_size.fits:
-        return full, count
-    low = 1 if count else 0
-    best = build(low)
-    low_size = whole_result_size(best.to_wire())
-    if low >= count or not low_size.fits:
-        raise ProgressionResultTooLargeError(
-            f"Even {'one ' + what if count else 'this result'} does not fit in one tool result "
-            f"({RESULT_MAX_CHARS:,} characters / {RESULT_MAX_BYTES:,} bytes, text plus structured content).",
-            hint="Open the link's resource or provenance links with read_evidence instead.",
-        )
-    high, high_chars, low_chars = count, full_size.chars, low_size.chars
-    bisect = False
-    while high - low > 1:
-        if bisect or high_chars <= low_chars:
-            guess = (low + high) // 2
-        else:
-            guess = low + (RESULT_MAX_CHARS - low_chars) * (high - low) // (high_chars - low_chars)
-        guess = min(max(guess, low + 1), high - 1)
-        width = high - low
-        candidate = build(guess)
-        size = whole_result_size(candidate.to_wire())
-        if size.fits:
-            low, low_chars, best = guess, size.chars, candidate
-        else:
-            high, high_chars = guess, size.chars
-        bisect = (high - low) * 2 > width  # the estimate gained little: bisect next time
-    return best, low
-
-
-def _ensure_fits(result: ResultT, what: str) -> ResultT:
-    if not whole_result_size(result.to_wire()).fits:
-        raise ProgressionResultTooLargeError(
-            f"The {what} does not fit in one tool result ({RESULT_MAX_CHARS:,} characters / "
-            f"{RESULT_MAX_BYTES:,} bytes, text plus structured content).",
-            hint="Open the link's resource or provenance links with read_evidence instead.",
-        )
-    return result
-
-
-@dataclass(frozen=True, slots=True)
-class _PackageFacts:
-    """Per-package lookups computed once: links per kind and the grade/subject vocabulary."""
-
-    links: dict[str, tuple[RelationshipRecord, ...]]
-    grade_terms: frozenset[str]
-    subjects: frozenset[str]
-
-
 class ProgressionService:
     """The five progression tools over the accepted catalog's graph stores."""
 
-    def __init__(
-        self,
-        catalog: AcceptedCatalog,
-        stores: dict[str, GraphStore],
-        standards: StandardsService,
-        search: SearchService,
-        unresolved: UnresolvedEvidence,
-        cursors: CursorCodec,
-    ) -> None:
+    def __init__(self, catalog: AcceptedCatalog, standards: StandardsService, cursors: CursorCodec) -> None:
         self._catalog = catalog
-        self._stores = stores
         self._standards = standards
-        self._search = search
-        self._unresolved = unresolved
         self._cursors = cursors
-        self._facts = {p.graph_package_id: self._package_facts(p, stores[p.graph_package_id]) for p in catalog.packages}
-
-    @staticmethod
-    def _package_facts(runtime: PackageRuntime, store: GraphStore) -> _PackageFacts:
-        profile = runtime.profile.profile
-        links: dict[str, list[RelationshipRecord]] = {label: [] for label in LABEL_ORDER}
-        for rel in runtime.relationships:
-            if rel.label in links:
-                links[rel.label].append(rel)
-        grades: set[str] = set()
-        for label in profile.grade_labels:
-            grades.update((label.source_label, label.facet))
-        subjects = {runtime.framework.academic_subject}
-        for item in store.items:
-            grades.update(item.grade_level)
-            if item.academic_subject:
-                subjects.add(item.academic_subject)
-        return _PackageFacts({k: tuple(v) for k, v in links.items()}, frozenset(grades), frozenset(subjects))
 
     # -- views ---------------------------------------------------------------------------------
 
@@ -212,96 +120,6 @@ class ProgressionService:
         assert item is not None  # validation guarantees progression endpoints are items
         return item
 
-    # -- notices -------------------------------------------------------------------------------
-
-    def _notices(
-        self,
-        runtime: PackageRuntime,
-        links: Iterable[RelationshipRecord],
-        node_ids: Iterable[str],
-        requested: tuple[RelationshipLabel, ...],
-        extra: Sequence[ProgressionNotice] = (),
-    ) -> NoticeSummary:
-        """Judgement warnings for the link kinds present; coverage notices about the returned standards."""
-        present = {rel.label for rel in links}
-        judgements: list[ProgressionNotice] = []
-        if present:
-            judgements.append(
-                ProgressionNotice(
-                    code="stored_link_judgement",
-                    category="judgement_warning",
-                    message=(
-                        "Each link is the source's own pedagogical judgement, returned exactly as the package "
-                        "stores it (see the disclosures and each link's provenance). The server infers no "
-                        "prerequisite, sequence or equivalence, and never links standards across packages."
-                    ),
-                )
-            )
-        if RELATES_TO in present:
-            judgements.append(
-                ProgressionNotice(
-                    code="relates_to_unordered",
-                    category="judgement_warning",
-                    message=(
-                        "relatesTo links record that two standards are related, not an order of learning; "
-                        "do not read them as a sequence."
-                    ),
-                )
-            )
-        coverage: list[ProgressionNotice] = list(extra)
-        references = self._unresolved.package(runtime).concerning(node_ids, requested)
-        coverage.extend(self._unresolved_notice(reference) for reference in references)
-        shown = judgements + coverage[:MAX_COVERAGE_NOTICES]
-        total = len(judgements) + len(coverage)
-        return NoticeSummary(items=shown, total=total, omitted=total - len(shown))
-
-    @staticmethod
-    def _unresolved_notice(reference: UnresolvedReference) -> ProgressionNotice:
-        """The reference, its status and label are fields of the notice; the message says only what it means."""
-        reason = reference.reason or "the package could not resolve it to a standard of this package"
-        return ProgressionNotice(
-            code="unresolved_reference",
-            category="coverage_notice",
-            message=f"Cited by the source, kept as unresolved evidence, not as a link: {reason}.",
-            node_id=reference.source_entity_id,
-            reference=reference.reference,
-            status=reference.status,
-            relationship_label=reference.relationship_label,
-            unresolved_id=reference.unresolved_id,
-        )
-
-    @staticmethod
-    def _coverage(runtime: PackageRuntime, kinds: tuple[RelationshipLabel, ...]) -> list[ProgressionNotice]:
-        """Notices for requested link kinds this package cannot hold (its profile does not declare them)."""
-        declared = set(runtime.profile.profile.progression_labels)
-        notices: list[ProgressionNotice] = []
-        if not declared:
-            notices.append(
-                ProgressionNotice(
-                    code="no_progression_links",
-                    category="coverage_notice",
-                    message=(
-                        f"{runtime.graph_package_id} stores no learning-progression links: an empty result "
-                        "here says nothing about how its standards relate."
-                    ),
-                )
-            )
-            return notices
-        for kind in kinds:
-            if kind not in declared:
-                notices.append(
-                    ProgressionNotice(
-                        code="link_type_not_stored",
-                        category="coverage_notice",
-                        message=(
-                            f"{runtime.graph_package_id} does not store {kind} links (it stores "
-                            f"{', '.join(sorted(declared))}); none can appear in this result."
-                        ),
-                        relationship_label=kind,
-                    )
-                )
-        return notices
-
     @staticmethod
     def _kinds(link_types: list[ProgressionLinkType] | None) -> tuple[RelationshipLabel, ...]:
         if link_types is None:
@@ -314,31 +132,31 @@ class ProgressionService:
 
     def get_learning_progression(self, request: GetLearningProgressionRequest) -> LearningProgressionResult:
         """One exact stored link; ``learning_progression_not_found`` for anything else."""
-        runtime = self._catalog.resolve(request.framework_id, request.snapshot_id)
-        store = self._stores[runtime.graph_package_id]
+        package = self._catalog.resolve(request.framework_id, request.snapshot_id)
+        store = package.store
         rel = store.relationship(request.progression_id)
         if rel is None or rel.label not in LABEL_ORDER:
             raise LearningProgressionNotFoundError(
-                f"No learning-progression link with id {request.progression_id!r} in {runtime.graph_package_id}.",
+                f"No learning-progression link with id {request.progression_id!r} in {package.graph_package_id}.",
                 hint="Use get_standard_progressions or search_learning_progressions to find link ids.",
             )
         source, target = self._item(store, rel.source_identifier), self._item(store, rel.target_identifier)
         result = LearningProgressionResult(
             link=self._link(rel),
-            provenance_part_uri=provenance_part_uri(runtime.manifest, provenance_part_of(rel.identifier)),
+            provenance_part_uri=provenance_part_uri(package.manifest, provenance_part_of(rel.identifier)),
             standards=[standard_record(source), standard_record(target)],
-            warnings=self._notices(runtime, [rel], [source.identifier, target.identifier], (rel.label,)),
+            warnings=progression_notices(package, [rel], [source.identifier, target.identifier], (rel.label,)),
             ceiling=ResultCeilingView(),
-            package=package_ref(runtime),
+            package=package_ref(package),
         )
-        return _ensure_fits(result, "stored link")
+        return ensure_fits(result, "stored link")
 
     # -- get_standard_progressions -------------------------------------------------------------
 
     def get_standard_progressions(self, request: GetStandardProgressionsRequest) -> StandardProgressionsResult:
         """A page of the standard's direct links in result order, cut to the ceiling."""
-        runtime, item = self._standards.resolve_standard(request)
-        store = self._stores[runtime.graph_package_id]
+        package, item = self._standards.resolve_standard(request)
+        store = package.store
         kinds = self._kinds(request.link_types)
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, GET_STANDARD_PROGRESSIONS, fingerprint)
@@ -352,7 +170,7 @@ class ProgressionService:
             raise InvalidCursorError("The cursor points outside this result sequence.")
         budget = min(request.limit, MAX_CANDIDATES)
         steps = list(islice(incident_links(store, item.identifier, kinds, request.direction), offset, offset + budget))
-        coverage = self._coverage(runtime, kinds)
+        coverage = coverage_notices(package, kinds)
         views = [self._link(step.relationship) for step in steps]
 
         def build(count: int) -> StandardProgressionsResult:
@@ -385,9 +203,11 @@ class ProgressionService:
                     candidates_examined=count,
                 ),
                 standards=self._records(store, [item.identifier, *(s.neighbour for s in shown)]),
-                warnings=self._notices(runtime, (s.relationship for s in shown), [item.identifier], kinds, coverage),
+                warnings=progression_notices(
+                    package, (s.relationship for s in shown), [item.identifier], kinds, coverage
+                ),
                 ceiling=ResultCeilingView(),
-                package=package_ref(runtime),
+                package=package_ref(package),
             )
 
         result, _ = fit_result(build, len(steps), "link")
@@ -397,32 +217,32 @@ class ProgressionService:
 
     def search_learning_progressions(self, request: SearchLearningProgressionsRequest) -> SearchProgressionsResult:
         """Links of one package matching every given filter (on either standard), in result order."""
-        runtime = self._catalog.resolve(request.framework_id, request.snapshot_id)
-        store = self._stores[runtime.graph_package_id]
-        facts = self._facts[runtime.graph_package_id]
+        package = self._catalog.resolve(request.framework_id, request.snapshot_id)
+        store = package.store
+        facts = package.progression_facts
         kinds = self._kinds(request.link_types)
         grades = self._known(request.grade_levels, facts.grade_terms, "gradeLevels", "grade label or facet")
         subjects = self._known(request.academic_subjects, facts.subjects, "academicSubjects", "academic subject")
         matching_positions: set[int] | None = None
         if request.query is not None:
-            index = self._search.index(runtime).text
+            index = package.standards_index.text
             if index is None:
-                raise CapabilityUnavailableError(f"{runtime.graph_package_id} does not support lexical text search.")
-            reading = self._search.index(runtime).interpreter.interpret(request.query, recognise_grades=False)
+                raise CapabilityUnavailableError(f"{package.graph_package_id} does not support lexical text search.")
+            reading = package.standards_index.interpreter.interpret(request.query, recognise_grades=False)
             matching_positions = index.matching_positions(reading.terms)
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint)
         sequence: list[RelationshipRecord] = [rel for kind in kinds for rel in facts.links[kind]]
         if offset > len(sequence):
             raise InvalidCursorError("The cursor points outside this result sequence.")
-        profile = runtime.profile.profile
+        profile = package.profile.profile
 
         def matches(rel: RelationshipRecord) -> bool:
             ends = (self._item(store, rel.source_identifier), self._item(store, rel.target_identifier))
             if grades is not None and not any(profile.grade_terms(end.grade_level) & grades for end in ends):
                 return False
             if subjects is not None and not any(
-                (end.academic_subject or runtime.framework.academic_subject) in subjects for end in ends
+                (end.academic_subject or package.framework.academic_subject) in subjects for end in ends
             ):
                 return False
             return matching_positions is None or any(
@@ -444,7 +264,7 @@ class ProgressionService:
             index_ += 1
         scan_end = index_  # first position not examined (or the peeked next match)
         exhausted = next_match is None and scan_end >= len(sequence)
-        coverage = self._coverage(runtime, kinds)
+        coverage = coverage_notices(package, kinds)
         filters = ProgressionFilters(
             query=request.query,
             grade_levels=request.grade_levels,
@@ -486,9 +306,9 @@ class ProgressionService:
                     candidates_examined=examined,
                 ),
                 standards=self._records(store, ends),
-                warnings=self._notices(runtime, (rel for _, rel in shown), ends, kinds, coverage),
+                warnings=progression_notices(package, (rel for _, rel in shown), ends, kinds, coverage),
                 ceiling=ResultCeilingView(),
-                package=package_ref(runtime),
+                package=package_ref(package),
             )
 
         result, _ = fit_result(build, len(found), "link")
@@ -513,13 +333,13 @@ class ProgressionService:
 
     def traverse_learning_progressions(self, request: TraverseLearningProgressionsRequest) -> TraversalResult:
         """Bounded breadth-first traversal; completeness computed from what the result holds."""
-        runtime, item = self._standards.resolve_standard(request)
-        store = self._stores[runtime.graph_package_id]
+        package, item = self._standards.resolve_standard(request)
+        store = package.store
         kinds = self._kinds(request.link_types)
         limits = TraversalLimits(request.max_depth, request.max_nodes, request.max_edges)
         traversal = ProgressionTraversal(store)
         run = traversal.run(item.identifier, kinds, request.direction, limits)
-        coverage = self._coverage(runtime, kinds)
+        coverage = coverage_notices(package, kinds)
         records = {
             n.node_id: standard_record(self._item(store, n.node_id)).model_dump(by_alias=False) for n in run.nodes
         }
@@ -549,14 +369,14 @@ class ProgressionService:
                 TraversalNodeView(**records[n.node_id], depth=n.depth, followed=by_node.get(n.node_id))
                 for n in view.nodes
             ]
-            return self._traversal_result(runtime, run, view, nodes, coverage)
+            return self._traversal_result(package, run, view, nodes, coverage)
 
         result, _ = fit_result(build, len(run.edges), "link")
         return result
 
     def _traversal_result(
         self,
-        runtime: PackageRuntime,
+        package: ServedPackage,
         run: TraversalRun,
         view: TraversalView,
         nodes: list[TraversalNodeView],
@@ -606,22 +426,22 @@ class ProgressionService:
                 max_depth_returned=view.max_depth_reached,
             ),
             interpretation=interpretation,
-            warnings=self._notices(
-                runtime, (e.relationship for e in view.edges), [n.node_id for n in view.nodes], run.labels, coverage
+            warnings=progression_notices(
+                package, (e.relationship for e in view.edges), [n.node_id for n in view.nodes], run.labels, coverage
             ),
             ceiling=ResultCeilingView(),
-            package=package_ref(runtime),
+            package=package_ref(package),
         )
 
     # -- find_learning_progression_paths -------------------------------------------------------
 
     def find_learning_progression_paths(self, request: FindLearningProgressionPathsRequest) -> PathsResult:
         """Shortest-first directed buildsTowards paths; a path that does not fit stops with ``byte_limit``."""
-        runtime, source = self._standards.resolve_standard(request.from_)
+        package, source = self._standards.resolve_standard(request.from_)
         target_runtime, target = self._standards.resolve_standard(request.to)
-        if target_runtime.graph_package_id != runtime.graph_package_id:
+        if target_runtime.graph_package_id != package.graph_package_id:
             raise InvalidProgressionRequestError(
-                f"from is in {runtime.graph_package_id} and to is in {target_runtime.graph_package_id}: "
+                f"from is in {package.graph_package_id} and to is in {target_runtime.graph_package_id}: "
                 "paths follow stored links inside one package and never cross packages.",
                 hint="Select two standards of the same framework snapshot.",
             )
@@ -630,11 +450,11 @@ class ProgressionService:
                 "from and to select the same standard; a path joins two different standards.",
                 hint="Use get_standard_progressions for one standard's links.",
             )
-        store = self._stores[runtime.graph_package_id]
+        store = package.store
         search = ProgressionPaths(store).find(
             source.identifier, target.identifier, request.max_depth, request.max_paths, MAX_ADMISSIONS
         )
-        coverage = self._coverage(runtime, (BUILDS_TOWARDS,))
+        coverage = coverage_notices(package, (BUILDS_TOWARDS,))
         ends = (source.identifier, target.identifier)
         records: dict[str, StandardRecord] = {node: standard_record(self._item(store, node)) for node in ends}
         links: dict[str, ProgressionLinkView] = {}
@@ -647,14 +467,14 @@ class ProgressionService:
                     links[rel.identifier] = self._link(rel)
 
         def build(count: int) -> PathsResult:
-            return self._paths_result(runtime, request, search, count, ends, coverage, records, links)
+            return self._paths_result(package, request, search, count, ends, coverage, records, links)
 
         result, _ = fit_result(build, len(search.paths), "path")
         return result
 
     def _paths_result(
         self,
-        runtime: PackageRuntime,
+        package: ServedPackage,
         request: FindLearningProgressionPathsRequest,
         search: PathSearch,
         count: int,
@@ -689,8 +509,8 @@ class ProgressionService:
             interpretation = (
                 "The search stopped at a bound before finding a path; this is not evidence that no path exists."
             )
-        notices = self._notices(
-            runtime,
+        notices = progression_notices(
+            package,
             (rel for path in shown for rel in path.relationships),
             list(node_order),
             (BUILDS_TOWARDS,),
@@ -719,7 +539,7 @@ class ProgressionService:
             interpretation=interpretation,
             warnings=notices,
             ceiling=ResultCeilingView(),
-            package=package_ref(runtime),
+            package=package_ref(package),
         )
 
     @staticmethod

@@ -11,7 +11,8 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.catalog.catalog import AcceptedCatalog
+from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.errors import (
     InvalidComparisonSelectionError,
     KgfegmcpError,
@@ -20,10 +21,9 @@ from kgfegmcp.errors import (
     WorkflowInstructionsTooLargeError,
 )
 from kgfegmcp.prompts.arguments import ArgumentValues, parse_prompt_arguments, validate_arguments
-from kgfegmcp.prompts.render import GradeFact, PackageFacts, RenderInput, render_instructions
+from kgfegmcp.prompts.render import RenderInput, render_instructions
 from kgfegmcp.prompts.repository import PromptRegistry
 from kgfegmcp.prompts.workflows import MAX_RENDERED_BYTES, WORKFLOWS, WorkflowSpec
-from kgfegmcp.resources import uris
 from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS, whole_result_size
 from kgfegmcp.services.requests import GetWorkflowInstructionsRequest
 from kgfegmcp.services.views import PackageIdentity, ResultModel, package_identity
@@ -73,7 +73,7 @@ class RenderedWorkflow:
 
     spec: WorkflowSpec
     values: ArgumentValues
-    packages: tuple[PackageRuntime, ...]
+    packages: tuple[ServedPackage, ...]
     configuration: ConfigurationVersions
     text: str
 
@@ -83,59 +83,12 @@ class RenderedWorkflow:
         return len(self.text.encode("utf-8"))
 
 
-def package_facts(runtime: PackageRuntime) -> PackageFacts:
-    """Deterministic facts about one package: manifest counts and capabilities, profile vocabulary."""
-    manifest, profile = runtime.manifest, runtime.profile.profile
-    used = {label for item in runtime.items for label in item.grade_level}
-    declared = [
-        g for g in sorted(profile.grade_labels, key=lambda g: (g.order, g.source_label)) if g.source_label in used
-    ]
-    undeclared = sorted(used - {g.source_label for g in declared})
-    grades = [GradeFact(g.source_label, g.facet, g.display) for g in declared]
-    grades += [GradeFact(label, None, None) for label in undeclared]
-    by_type = manifest.counts.standards.items_by_statement_type
-    types: list[tuple[str, str, int]] = []
-    for rule in profile.statement_types:
-        if by_type.get(rule.source_type):
-            types.append((rule.source_type, rule.role, by_type[rule.source_type]))
-    types += [(t, "undeclared", n) for t, n in sorted(by_type.items()) if profile.statement_type(t) is None and n]
-    caps = manifest.capabilities.to_wire()
-    rights = manifest.rights
-    relationships = manifest.counts.relationships
-    return PackageFacts(
-        graph_package_id=runtime.graph_package_id,
-        framework_id=runtime.framework_id,
-        snapshot_id=runtime.snapshot_id,
-        title=manifest.title,
-        framework_name=runtime.framework.name,
-        in_language=runtime.framework.in_language,
-        is_current=manifest.is_current,
-        manifest_uri=uris.manifest_uri(runtime.framework_id, runtime.snapshot_id),
-        unresolved_uri=uris.unresolved_uri(runtime.framework_id, runtime.snapshot_id),
-        capabilities=tuple((name, bool(caps[name])) for name in sorted(caps)),
-        standards_items=manifest.counts.standards.items,
-        statement_types=tuple(types),
-        learning_components=manifest.counts.learning_components.components,
-        builds_towards=relationships.builds_towards,
-        relates_to=relationships.relates_to,
-        supports=relationships.supports,
-        unresolved_items=manifest.counts.unresolved_items,
-        code_pattern=profile.code_policy.pattern,
-        grade_labels=tuple(grades),
-        disclosures=tuple((d.disclosure_id, d.text) for d in profile.disclosures),
-        attribution_statement=rights.attribution_statement,
-        source_license=rights.source_license,
-        license_uri=rights.license_uri,
-    )
-
-
 class PromptService:
     """Renders workflow instructions for the accepted catalog with the loaded configurations."""
 
     def __init__(self, catalog: AcceptedCatalog, registry: PromptRegistry) -> None:
         self.catalog = catalog
         self.registry = registry
-        self._facts = {p.graph_package_id: package_facts(p) for p in catalog.packages}
 
     # ---- the two public paths ----
 
@@ -189,10 +142,10 @@ class PromptService:
 
     def _render(self, spec: WorkflowSpec, values: ArgumentValues) -> RenderedWorkflow:
         packages = self._select(spec, values)
-        for runtime in packages:
-            if runtime.manifest.rights.allow_generated_derivatives == "denied":
+        for package in packages:
+            if package.manifest.rights.allow_generated_derivatives == "denied":
                 raise PromptAccessDeniedError(
-                    f"The rights policy of package {runtime.graph_package_id} does not allow generated-derivative "
+                    f"The rights policy of package {package.graph_package_id} does not allow generated-derivative "
                     "workflows (allowGeneratedDerivatives is 'denied').",
                     hint="Use the evidence tools and resources directly; they are governed by their own rights gates.",
                 )
@@ -208,7 +161,7 @@ class PromptService:
             common=common,
             workflow=workflow,
             values=values,
-            packages=tuple(self._facts[p.graph_package_id] for p in packages),
+            packages=tuple(p.prompt_facts for p in packages),
             overlays=overlays,
         )
         try:
@@ -227,7 +180,7 @@ class PromptService:
         )
         return RenderedWorkflow(spec, values, packages, configuration, text)
 
-    def _select(self, spec: WorkflowSpec, values: ArgumentValues) -> tuple[PackageRuntime, ...]:
+    def _select(self, spec: WorkflowSpec, values: ArgumentValues) -> tuple[ServedPackage, ...]:
         framework_id = values.get("framework_id")
         if isinstance(framework_id, str):
             snapshot_id = values.get("snapshot_id")

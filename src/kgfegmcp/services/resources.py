@@ -4,7 +4,7 @@ A resource is resolved from the accepted catalog and authorised by the rights po
 the presence of a file: the address is parsed strictly, the package's rights gate the family,
 then the document is built. Raw documents are the exact retained bytes of one declared artifact,
 re-verified against the manifest's SHA-256 every time they are served; derived documents are
-canonical JSON built from accepted runtime state. Provenance for one entity is read from its one
+canonical JSON built from accepted package state. Provenance for one entity is read from its one
 checked part only. Every document carries its canonical URI, size, SHA-256, MIME type,
 representation, source-artifact evidence and epistemic labels; no local path ever appears.
 """
@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import stat
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
-from kgfegmcp.config import BackendSettings
-from kgfegmcp.errors import ResourceAccessDeniedError, ResourceNotFoundError
-from kgfegmcp.graph.store import GraphStore
+from kgfegmcp.catalog.catalog import AcceptedCatalog
+from kgfegmcp.catalog.served import ServedPackage
+from kgfegmcp.errors import ResourceNotFoundError
 from kgfegmcp.models import sha256_hex
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry, PackageManifest, provenance_part_name
+from kgfegmcp.packages.manifest import ArtifactEntry, provenance_part_name
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import (
     COMPONENT,
@@ -38,6 +34,7 @@ from kgfegmcp.packages.records import (
 )
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.addresses import Family, InvalidAddressError, ResourceAddress, parse_address
+from kgfegmcp.resources.artifact_reader import MANIFEST_ARTIFACT, PROFILE_ARTIFACT
 from kgfegmcp.resources.policy import (
     ARTIFACT_ACCESS,
     FAMILY_ACCESS,
@@ -60,9 +57,6 @@ from kgfegmcp.services.views import ResultModel, disclosures, package_identity, 
 
 log = logging.getLogger(__name__)
 
-#: Pseudo logical names for the two files a package is bound to but does not list as artifacts.
-MANIFEST_ARTIFACT = "packageManifest"
-PROFILE_ARTIFACT = "profile"
 
 #: What the retained bytes of each core artifact are, epistemically.
 _ARTIFACT_LABELS: dict[str, tuple[str, ...]] = {
@@ -136,12 +130,9 @@ class _Built:
 class ResourceService:
     """Reads resource documents for one accepted catalog under the rights and size policy."""
 
-    def __init__(self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], settings: BackendSettings) -> None:
+    def __init__(self, catalog: AcceptedCatalog, sizes: SizePolicy) -> None:
         self._catalog = catalog
-        self._stores = stores
-        self._sizes = SizePolicy.from_settings(settings)
-        self._profiles_dir = settings.profiles_dir
-        self._manifest_evidence: dict[str, SourceArtifactEvidence] = {}
+        self._sizes = sizes
 
     @property
     def catalog(self) -> AcceptedCatalog:
@@ -167,45 +158,45 @@ class ResourceService:
         if address.family is Family.FRAMEWORK:
             assert address.framework_id is not None
             return self._finish(address, "public_metadata", None, self._framework_document(address.framework_id))
-        runtime = self._runtime(address)
-        access = self._access_class(runtime, address)
-        require_access(runtime.manifest.rights, access, self._describe(address, runtime))
-        built = self._build(runtime, address)
-        return self._finish(address, access, runtime, built)
+        package = self._runtime(address)
+        access = self._access_class(package, address)
+        require_access(package.manifest.rights, access, self._describe(address, package))
+        built = self._build(package, address)
+        return self._finish(address, access, package, built)
 
     # -- resolution and policy -------------------------------------------------------------------
 
-    def _runtime(self, address: ResourceAddress) -> PackageRuntime:
+    def _runtime(self, address: ResourceAddress) -> ServedPackage:
         package_id = address.graph_package_id
-        runtime = self._catalog.by_graph_package_id(package_id) if package_id else None
-        if runtime is None:
+        package = self._catalog.by_graph_package_id(package_id) if package_id else None
+        if package is None:
             raise ResourceNotFoundError(f"No accepted package {package_id}.", hint=_NOT_FOUND_HINT)
-        return runtime
+        return package
 
     @staticmethod
-    def _access_class(runtime: PackageRuntime, address: ResourceAddress) -> AccessClass:
+    def _access_class(package: ServedPackage, address: ResourceAddress) -> AccessClass:
         if address.family is not Family.ARTIFACT:
             return FAMILY_ACCESS[address.family]
         assert address.key is not None
-        access = artifact_access(runtime.manifest, address.key)
-        if access is None or runtime.manifest.artifact(address.key) is None:
+        access = artifact_access(package.manifest, address.key)
+        if access is None or package.manifest.artifact(address.key) is None:
             raise ResourceNotFoundError(
-                f"Package {runtime.graph_package_id} exposes no artifact {address.key!r}.",
+                f"Package {package.graph_package_id} exposes no artifact {address.key!r}.",
                 hint="The snapshot resource lists the artifacts a package exposes.",
             )
         return access
 
     @staticmethod
-    def _describe(address: ResourceAddress, runtime: PackageRuntime) -> str:
+    def _describe(address: ResourceAddress, package: ServedPackage) -> str:
         if address.family is Family.ARTIFACT:
-            return f"Artifact {address.key!r} of {runtime.graph_package_id}"
-        return f"The {address.family.value.replace('_', ' ')} resource family of {runtime.graph_package_id}"
+            return f"Artifact {address.key!r} of {package.graph_package_id}"
+        return f"The {address.family.value.replace('_', ' ')} resource family of {package.graph_package_id}"
 
     def _finish(
-        self, address: ResourceAddress, access: AccessClass, runtime: PackageRuntime | None, built: _Built
+        self, address: ResourceAddress, access: AccessClass, package: ServedPackage | None, built: _Built
     ) -> ResourceDocument:
         self._sizes.check_returned(len(built.data), f"The resource document {address.uri}")
-        rights = runtime.manifest.rights if runtime is not None else None
+        rights = package.manifest.rights if package is not None else None
         metadata = ResourceMetadata(
             uri=address.uri,
             family=address.family.value,
@@ -216,7 +207,7 @@ class ResourceService:
             sha256=sha256_hex(built.data),
             epistemic_status=built.labels,
             source_artifacts=built.evidence,
-            graph_package_id=runtime.graph_package_id if runtime is not None else None,
+            graph_package_id=package.graph_package_id if package is not None else None,
             attribution=AttributionView(
                 source_license=rights.source_license,
                 license_uri=rights.license_uri,
@@ -229,141 +220,46 @@ class ResourceService:
 
     # -- verified reads ----------------------------------------------------------------------------
 
-    def _read_file(self, path: Path, what: str) -> bytes:
-        """Read one regular file within the source-read limit.
-
-        The last path component is never followed as a symlink and a non-regular file (a FIFO, a
-        device, a directory swapped in after validation) is refused without blocking on it.
-        """
-        limit = self._sizes.max_source_read_bytes
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-        descriptor = os.open(path, flags)
-        with os.fdopen(descriptor, "rb") as stream:
-            status = os.fstat(stream.fileno())
-            if not stat.S_ISREG(status.st_mode):
-                raise OSError(f"not a regular file (mode {status.st_mode:o})")
-            self._sizes.check_source(status.st_size, what)
-            data = stream.read(limit + 1)
-        self._sizes.check_source(len(data), what)
-        return data
-
     @staticmethod
-    def _integrity_failure(runtime: PackageRuntime, logical_name: str, file: Path, **details: Any) -> NoReturn:
-        """Refuse unverifiable bytes.
-
-        The operator is warned (the package and file to restore, and how); the client's message
-        names the package and artifact but no path.
-        """
-        if logical_name == PROFILE_ARTIFACT:
-            binding = runtime.manifest.profile
-            remedy = (
-                f"Restore profile {binding.profile_id} version {binding.version} as it was validated (reads resume "
-                "at once), or rebuild the package against the current profile, validate it and restart the server."
-            )
-        else:
-            remedy = (
-                "Restore the package's validated files (reads resume at once), or rebuild it, run "
-                "`kgfegmcp packages validate` and restart the server."
-            )
-        log.warning(
-            "integrity check failed: refused artifact %s of %s, file %s no longer matches what validation "
-            "recorded (%s). %s",
-            logical_name,
-            runtime.graph_package_id,
-            file,
-            json.dumps(details, sort_keys=True, default=str),
-            remedy,
-        )
-        raise ResourceAccessDeniedError(
-            f"Artifact {logical_name!r} of {runtime.graph_package_id} no longer matches the SHA-256 its "
-            "validated manifest records; the server does not serve unverified bytes.",
-            hint="Ask the operator to restore or rebuild and re-validate the package.",
-            details={"graphPackageId": runtime.graph_package_id, "logicalArtifact": logical_name},
-        )
-
-    def _verified_artifact(self, runtime: PackageRuntime, entry: ArtifactEntry) -> bytes:
-        """An artifact's exact bytes, checked against the manifest's size and SHA-256."""
-        what = f"Artifact {entry.logical_name!r} of {runtime.graph_package_id}"
-        self._sizes.check_source(entry.bytes, what)
-        path = runtime.path / entry.path
-        try:
-            data = self._read_file(path, what)
-        except OSError as exc:
-            self._integrity_failure(runtime, entry.logical_name, path, error=type(exc).__name__)
-        digest = sha256_hex(data)
-        if len(data) != entry.bytes or digest != entry.sha256:
-            self._integrity_failure(
-                runtime,
-                entry.logical_name,
-                path,
-                expected=entry.sha256,
-                found=digest,
-                size=len(data),
-                declared=entry.bytes,
-            )
-        return data
-
-    @staticmethod
-    def _evidence(runtime: PackageRuntime, entry: ArtifactEntry) -> SourceArtifactEvidence:
+    def _evidence(package: ServedPackage, entry: ArtifactEntry) -> SourceArtifactEvidence:
         return SourceArtifactEvidence(
-            graph_package_id=runtime.graph_package_id,
+            graph_package_id=package.graph_package_id,
             logical_artifact=entry.logical_name,
             sha256=entry.sha256,
             bytes=entry.bytes,
         )
 
-    def _declared(self, runtime: PackageRuntime, logical_name: str) -> ArtifactEntry:
-        entry = runtime.manifest.artifact(logical_name)
+    def _declared(self, package: ServedPackage, logical_name: str) -> ArtifactEntry:
+        entry = package.manifest.artifact(logical_name)
         if entry is None:  # validation guarantees every core artifact and part
-            raise ResourceNotFoundError(f"Package {runtime.graph_package_id} declares no artifact {logical_name!r}.")
+            raise ResourceNotFoundError(f"Package {package.graph_package_id} declares no artifact {logical_name!r}.")
         return entry
 
-    def _manifest_bytes(self, runtime: PackageRuntime) -> bytes:
-        """The manifest file, accepted only when it still parses to exactly the validated manifest."""
-        what = f"The manifest of {runtime.graph_package_id}"
-        path = runtime.path / MANIFEST_FILENAME
-        try:
-            data = self._read_file(path, what)
-            unchanged = PackageManifest.model_validate_json(data) == runtime.manifest
-        except OSError as exc:
-            self._integrity_failure(runtime, MANIFEST_ARTIFACT, path, error=type(exc).__name__)
-        except ValueError:
-            unchanged = False
-        if not unchanged:
-            self._integrity_failure(runtime, MANIFEST_ARTIFACT, path, reason="differs from the validated manifest")
-        return data
-
-    def _manifest_source(self, runtime: PackageRuntime) -> SourceArtifactEvidence:
+    @staticmethod
+    def _manifest_source(package: ServedPackage) -> SourceArtifactEvidence:
         """Evidence for documents derived from the manifest (read and checked once, then remembered)."""
-        cached = self._manifest_evidence.get(runtime.graph_package_id)
-        if cached is None:
-            data = self._manifest_bytes(runtime)
-            cached = SourceArtifactEvidence(
-                graph_package_id=runtime.graph_package_id,
-                logical_artifact=MANIFEST_ARTIFACT,
-                sha256=sha256_hex(data),
-                bytes=len(data),
-            )
-            self._manifest_evidence[runtime.graph_package_id] = cached
-        return cached
+        sha256, size = package.artifacts.manifest_digest()
+        return SourceArtifactEvidence(
+            graph_package_id=package.graph_package_id, logical_artifact=MANIFEST_ARTIFACT, sha256=sha256, bytes=size
+        )
 
-    def _provenance(self, runtime: PackageRuntime, entity_id: str) -> tuple[int, ArtifactEntry, dict[str, Any] | None]:
+    def _provenance(self, package: ServedPackage, entity_id: str) -> tuple[int, ArtifactEntry, dict[str, Any] | None]:
         """One entity's provenance record, read from its one checked part only."""
         part = provenance_part_of(entity_id)
-        entry = self._declared(runtime, provenance_part_name(part))
-        data = self._verified_artifact(runtime, entry)
+        entry = self._declared(package, provenance_part_name(part))
+        data = package.artifacts.artifact(entry)
         try:
             document = json.loads(data)
         except ValueError:
             document = None
         if (
             not isinstance(document, dict)
-            or document.get("graphPackageId") != runtime.graph_package_id
+            or document.get("graphPackageId") != package.graph_package_id
             or document.get("part") != part
             or not isinstance(document.get("entities"), dict)
         ):
-            self._integrity_failure(
-                runtime, entry.logical_name, runtime.path / entry.path, reason="not this package's provenance part"
+            package.artifacts.refuse(
+                entry.logical_name, package.runtime.path / entry.path, reason="not this package's provenance part"
             )
         record = document["entities"].get(entity_id)
         return part, entry, record if isinstance(record, dict) else None
@@ -373,66 +269,59 @@ class ResourceService:
     def _derived(self, document: Any, labels: list[str], evidence: list[SourceArtifactEvidence]) -> _Built:
         return _Built(derived_bytes(document), DETERMINISTIC_DERIVED, JSON_MIME, labels, evidence)
 
-    def _build(self, runtime: PackageRuntime, address: ResourceAddress) -> _Built:
+    def _build(self, package: ServedPackage, address: ResourceAddress) -> _Built:
         family = address.family
         key = address.key or ""
         if family is Family.SNAPSHOT:
-            return self._snapshot_document(runtime)
+            return self._snapshot_document(package)
         if family is Family.MANIFEST:
-            data = self._manifest_bytes(runtime)
+            data = package.artifacts.manifest()
             evidence = SourceArtifactEvidence(
-                graph_package_id=runtime.graph_package_id,
+                graph_package_id=package.graph_package_id,
                 logical_artifact=MANIFEST_ARTIFACT,
                 sha256=sha256_hex(data),
                 bytes=len(data),
             )
             return _Built(data, RAW_SOURCE, JSON_MIME, ["deterministic_derived"], [evidence])
         if family is Family.PROFILE:
-            return self._profile_document(runtime)
+            return self._profile_document(package)
         if family is Family.VALIDATION:
-            return self._raw_artifact(runtime, "validationReport")
+            return self._raw_artifact(package, "validationReport")
         if family is Family.UNRESOLVED:
-            return self._raw_artifact(runtime, "unresolvedItems")
+            return self._raw_artifact(package, "unresolvedItems")
         if family is Family.ARTIFACT:
-            return self._raw_artifact(runtime, key)
+            return self._raw_artifact(package, key)
         if family is Family.PROVENANCE_PART:
-            return self._raw_artifact(runtime, provenance_part_name(address.part))
+            return self._raw_artifact(package, provenance_part_name(address.part))
         if family is Family.STANDARD:
-            return self._standard_document(runtime, key)
+            return self._standard_document(package, key)
         if family is Family.LEARNING_COMPONENT:
-            return self._component_document(runtime, key)
+            return self._component_document(package, key)
         if family in (Family.STANDARD_PROVENANCE, Family.LEARNING_COMPONENT_PROVENANCE):
             return self._entity_provenance_document(
-                runtime, key, ITEM if family is Family.STANDARD_PROVENANCE else COMPONENT
+                package, key, ITEM if family is Family.STANDARD_PROVENANCE else COMPONENT
             )
         if family in (Family.RELATIONSHIP, Family.LEARNING_PROGRESSION):
-            return self._relationship_document(runtime, key, progression=family is Family.LEARNING_PROGRESSION)
+            return self._relationship_document(package, key, progression=family is Family.LEARNING_PROGRESSION)
         raise ResourceNotFoundError("The resource family is not supported.")  # pragma: no cover - closed enum
 
-    def _raw_artifact(self, runtime: PackageRuntime, logical_name: str) -> _Built:
-        entry = self._declared(runtime, logical_name)
-        self._sizes.check_returned(entry.bytes, f"Artifact {logical_name!r} of {runtime.graph_package_id}")
-        data = self._verified_artifact(runtime, entry)
+    def _raw_artifact(self, package: ServedPackage, logical_name: str) -> _Built:
+        entry = self._declared(package, logical_name)
+        self._sizes.check_returned(entry.bytes, f"Artifact {logical_name!r} of {package.graph_package_id}")
+        data = package.artifacts.artifact(entry)
         if logical_name in _ARTIFACT_LABELS:
             labels = list(_ARTIFACT_LABELS[logical_name])
         elif logical_name.startswith("entityProvenancePart") and logical_name not in ARTIFACT_ACCESS:
             labels = list(_PART_LABELS)
         else:
             labels = []  # an additional artifact's exposure contract states no epistemic status
-        return _Built(data, RAW_SOURCE, entry.media_type, epistemic_labels(*labels), [self._evidence(runtime, entry)])
+        return _Built(data, RAW_SOURCE, entry.media_type, epistemic_labels(*labels), [self._evidence(package, entry)])
 
-    def _profile_document(self, runtime: PackageRuntime) -> _Built:
-        binding = runtime.manifest.profile
-        what = f"The interpretation profile of {runtime.graph_package_id}"
-        path = self._profiles_dir / binding.profile_id / f"{binding.version}.json"
-        try:
-            data = self._read_file(path, what)
-        except OSError as exc:
-            self._integrity_failure(runtime, PROFILE_ARTIFACT, path, error=type(exc).__name__)
-        if sha256_hex(data) != binding.sha256:
-            self._integrity_failure(runtime, PROFILE_ARTIFACT, path, expected=binding.sha256, found=sha256_hex(data))
+    def _profile_document(self, package: ServedPackage) -> _Built:
+        data = package.artifacts.profile()
+        binding = package.manifest.profile
         evidence = SourceArtifactEvidence(
-            graph_package_id=runtime.graph_package_id,
+            graph_package_id=package.graph_package_id,
             logical_artifact=PROFILE_ARTIFACT,
             sha256=binding.sha256,
             bytes=len(data),
@@ -465,25 +354,25 @@ class ResourceService:
         return self._derived(document, ["deterministic_derived"], [self._manifest_source(p) for p in snapshots])
 
     @staticmethod
-    def _package_entry(runtime: PackageRuntime) -> dict[str, Any]:
-        framework = runtime.framework
+    def _package_entry(package: ServedPackage) -> dict[str, Any]:
+        framework = package.framework
         return {
-            "graphPackageId": runtime.graph_package_id,
-            "frameworkId": runtime.framework_id,
-            "snapshotId": runtime.snapshot_id,
-            "title": runtime.manifest.title,
+            "graphPackageId": package.graph_package_id,
+            "frameworkId": package.framework_id,
+            "snapshotId": package.snapshot_id,
+            "title": package.manifest.title,
             "name": framework.name,
             "jurisdiction": framework.jurisdiction,
             "academicSubject": framework.academic_subject,
             "inLanguage": framework.in_language,
-            "isCurrent": runtime.manifest.is_current,
-            "uri": uris.snapshot_uri(runtime.framework_id, runtime.snapshot_id),
-            "manifestUri": uris.manifest_uri(runtime.framework_id, runtime.snapshot_id),
+            "isCurrent": package.manifest.is_current,
+            "uri": uris.snapshot_uri(package.framework_id, package.snapshot_id),
+            "manifestUri": uris.manifest_uri(package.framework_id, package.snapshot_id),
         }
 
-    def _snapshot_document(self, runtime: PackageRuntime) -> _Built:
-        manifest = runtime.manifest
-        fid, sid = runtime.framework_id, runtime.snapshot_id
+    def _snapshot_document(self, package: ServedPackage) -> _Built:
+        manifest = package.manifest
+        fid, sid = package.framework_id, package.snapshot_id
         rights = manifest.rights
 
         artifacts = []
@@ -503,7 +392,7 @@ class ResourceService:
                 }
             )
         document = {
-            "graphPackageId": runtime.graph_package_id,
+            "graphPackageId": package.graph_package_id,
             "frameworkId": fid,
             "snapshotId": sid,
             "title": manifest.title,
@@ -512,11 +401,11 @@ class ResourceService:
             "uri": uris.snapshot_uri(fid, sid),
             "frameworkUri": uris.framework_uri(fid),
             "framework": {
-                "nodeId": runtime.framework.identifier,
-                "name": runtime.framework.name,
-                "jurisdiction": runtime.framework.jurisdiction,
-                "academicSubject": runtime.framework.academic_subject,
-                "inLanguage": runtime.framework.in_language,
+                "nodeId": package.framework.identifier,
+                "name": package.framework.name,
+                "jurisdiction": package.framework.jurisdiction,
+                "academicSubject": package.framework.academic_subject,
+                "inLanguage": package.framework.in_language,
             },
             "counts": manifest.counts.to_wire(),
             "capabilities": manifest.capabilities.to_wire(),
@@ -524,7 +413,7 @@ class ResourceService:
             "rights": rights.to_wire(),
             "validation": {
                 "status": manifest.validation.status,
-                "acceptedFrom": runtime.accepted_from,
+                "acceptedFrom": package.runtime.accepted_from,
                 "validatorVersion": manifest.validation.validator_version,
             },
             "resources": [
@@ -558,41 +447,38 @@ class ResourceService:
                 )
             ],
             "artifacts": artifacts,
-            "disclosures": [d.to_wire() for d in disclosures(runtime)],
+            "disclosures": [d.to_wire() for d in disclosures(package)],
         }
-        return self._derived(document, ["deterministic_derived"], [self._manifest_source(runtime)])
+        return self._derived(document, ["deterministic_derived"], [self._manifest_source(package)])
 
-    def _store(self, runtime: PackageRuntime) -> GraphStore:
-        return self._stores[runtime.graph_package_id]
-
-    def _standard_document(self, runtime: PackageRuntime, node_id: str) -> _Built:
-        store = self._store(runtime)
+    def _standard_document(self, package: ServedPackage, node_id: str) -> _Built:
+        store = package.store
         item = store.item(node_id)
         if item is None:
-            raise ResourceNotFoundError(f"No standard {node_id!r} in {runtime.graph_package_id}.", hint=_NOT_FOUND_HINT)
+            raise ResourceNotFoundError(f"No standard {node_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT)
         incoming = store.incoming(node_id, HAS_CHILD)
         document = {
-            "standard": standard_view(runtime, item).to_wire(),
+            "standard": standard_view(package, item).to_wire(),
             "parentNodeIds": [rel.source_identifier for rel in incoming],
             "childNodeIds": list(store.children(node_id)),
-            "package": package_identity(runtime).to_wire(),
-            "disclosures": [d.to_wire() for d in disclosures(runtime)],
+            "package": package_identity(package).to_wire(),
+            "disclosures": [d.to_wire() for d in disclosures(package)],
         }
         unresolved = "unresolved" if any(rel.unresolved_status for rel in incoming) else None
         labels = epistemic_labels("deterministic_derived", "source_asserted", unresolved)
-        evidence = [self._evidence(runtime, self._declared(runtime, name)) for name in ("nodes", "relationships")]
+        evidence = [self._evidence(package, self._declared(package, name)) for name in ("nodes", "relationships")]
         return self._derived(document, labels, evidence)
 
-    def _component_document(self, runtime: PackageRuntime, node_id: str) -> _Built:
-        store = self._store(runtime)
+    def _component_document(self, package: ServedPackage, node_id: str) -> _Built:
+        store = package.store
         component = store.component(node_id)
         if component is None:
             raise ResourceNotFoundError(
-                f"No learning component {node_id!r} in {runtime.graph_package_id}.", hint=_NOT_FOUND_HINT
+                f"No learning component {node_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT
             )
-        fid, sid = runtime.framework_id, runtime.snapshot_id
+        fid, sid = package.framework_id, package.snapshot_id
         document = {
-            "learningComponent": _component_view(runtime, component),
+            "learningComponent": _component_view(package, component),
             "supports": [
                 {
                     "relationshipId": rel.identifier,
@@ -603,15 +489,15 @@ class ResourceService:
                 }
                 for rel in store.outgoing(node_id, SUPPORTS)
             ],
-            "package": package_identity(runtime).to_wire(),
-            "disclosures": [d.to_wire() for d in disclosures(runtime)],
+            "package": package_identity(package).to_wire(),
+            "disclosures": [d.to_wire() for d in disclosures(package)],
         }
-        evidence = [self._evidence(runtime, self._declared(runtime, name)) for name in ("nodes", "relationships")]
+        evidence = [self._evidence(package, self._declared(package, name)) for name in ("nodes", "relationships")]
         return self._derived(document, ["deterministic_derived"], evidence)
 
-    def _entity_provenance_document(self, runtime: PackageRuntime, node_id: str, kind: NodeLabel) -> _Built:
-        store = self._store(runtime)
-        fid, sid = runtime.framework_id, runtime.snapshot_id
+    def _entity_provenance_document(self, package: ServedPackage, node_id: str, kind: NodeLabel) -> _Built:
+        store = package.store
+        fid, sid = package.framework_id, package.snapshot_id
         if kind == ITEM:
             found = store.item(node_id) is not None
             noun, entity_uri = "standard", uris.standard_uri(fid, sid, node_id)
@@ -619,42 +505,42 @@ class ResourceService:
             found = store.component(node_id) is not None
             noun, entity_uri = "learning component", uris.learning_component_uri(fid, sid, node_id)
         if not found:
-            raise ResourceNotFoundError(f"No {noun} {node_id!r} in {runtime.graph_package_id}.", hint=_NOT_FOUND_HINT)
-        part, entry, record = self._provenance(runtime, node_id)
+            raise ResourceNotFoundError(f"No {noun} {node_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT)
+        part, entry, record = self._provenance(package, node_id)
         if record is None:
             raise ResourceNotFoundError(
-                f"No provenance is recorded for {noun} {node_id!r} in {runtime.graph_package_id}."
+                f"No provenance is recorded for {noun} {node_id!r} in {package.graph_package_id}."
             )
         document = {
-            "graphPackageId": runtime.graph_package_id,
+            "graphPackageId": package.graph_package_id,
             "entityId": node_id,
             "entityKind": noun,
             "entityUri": entity_uri,
             "provenancePart": part,
-            "provenancePartUri": provenance_part_uri(runtime.manifest, part),
+            "provenancePartUri": provenance_part_uri(package.manifest, part),
             "provenance": record,
         }
         status = record.get("epistemicStatus")
         labels = epistemic_labels("deterministic_derived", status if isinstance(status, str) else None)
-        return self._derived(document, labels, [self._evidence(runtime, entry)])
+        return self._derived(document, labels, [self._evidence(package, entry)])
 
-    def _relationship_document(self, runtime: PackageRuntime, relationship_id: str, *, progression: bool) -> _Built:
-        store = self._store(runtime)
+    def _relationship_document(self, package: ServedPackage, relationship_id: str, *, progression: bool) -> _Built:
+        store = package.store
         rel = store.relationship(relationship_id)
         if rel is None or (progression and rel.label not in PROGRESSION_LABELS):
             noun = "learning-progression link" if progression else "relationship"
             raise ResourceNotFoundError(
-                f"No {noun} {relationship_id!r} in {runtime.graph_package_id}.", hint=_NOT_FOUND_HINT
+                f"No {noun} {relationship_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT
             )
-        part, entry, record = self._provenance(runtime, relationship_id)
+        part, entry, record = self._provenance(package, relationship_id)
         document = {
-            "relationship": _relationship_view(runtime, rel),
+            "relationship": _relationship_view(package, rel),
             "provenance": {
                 "provenancePart": part,
-                "provenancePartUri": provenance_part_uri(runtime.manifest, part),
+                "provenancePartUri": provenance_part_uri(package.manifest, part),
                 "record": record,
             },
-            "package": package_identity(runtime).to_wire(),
+            "package": package_identity(package).to_wire(),
         }
         status = record.get("epistemicStatus") if record is not None else None
         labels = epistemic_labels(
@@ -662,12 +548,12 @@ class ResourceService:
             status if isinstance(status, str) else None,
             "unresolved" if rel.unresolved_status else None,
         )
-        evidence = [self._evidence(runtime, self._declared(runtime, "relationships")), self._evidence(runtime, entry)]
+        evidence = [self._evidence(package, self._declared(package, "relationships")), self._evidence(package, entry)]
         return self._derived(document, labels, evidence)
 
 
-def _node_uri(runtime: PackageRuntime, label: NodeLabel, node_id: str) -> str:
-    fid, sid = runtime.framework_id, runtime.snapshot_id
+def _node_uri(package: ServedPackage, label: NodeLabel, node_id: str) -> str:
+    fid, sid = package.framework_id, package.snapshot_id
     if label == ITEM:
         return uris.standard_uri(fid, sid, node_id)
     if label == COMPONENT:
@@ -675,20 +561,20 @@ def _node_uri(runtime: PackageRuntime, label: NodeLabel, node_id: str) -> str:
     return uris.snapshot_uri(fid, sid)
 
 
-def _relationship_view(runtime: PackageRuntime, rel: RelationshipRecord) -> dict[str, Any]:
-    fid, sid = runtime.framework_id, runtime.snapshot_id
+def _relationship_view(package: ServedPackage, rel: RelationshipRecord) -> dict[str, Any]:
+    fid, sid = package.framework_id, package.snapshot_id
     view: dict[str, Any] = {
-        "graphPackageId": runtime.graph_package_id,
+        "graphPackageId": package.graph_package_id,
         "relationshipId": rel.identifier,
         "label": rel.label,
         "sourceNodeId": rel.source_identifier,
         "sourceLabel": rel.source_label,
         "sourceEntityKey": rel.source_entity_key,
-        "sourceUri": _node_uri(runtime, rel.source_label, rel.source_identifier),
+        "sourceUri": _node_uri(package, rel.source_label, rel.source_identifier),
         "targetNodeId": rel.target_identifier,
         "targetLabel": rel.target_label,
         "targetEntityKey": rel.target_entity_key,
-        "targetUri": _node_uri(runtime, rel.target_label, rel.target_identifier),
+        "targetUri": _node_uri(package, rel.target_label, rel.target_identifier),
         "relationshipUri": uris.relationship_uri(fid, sid, rel.identifier),
     }
     if rel.label in PROGRESSION_LABELS:
@@ -700,10 +586,10 @@ def _relationship_view(runtime: PackageRuntime, rel: RelationshipRecord) -> dict
     return view
 
 
-def _component_view(runtime: PackageRuntime, component: ComponentNode) -> dict[str, Any]:
-    fid, sid = runtime.framework_id, runtime.snapshot_id
+def _component_view(package: ServedPackage, component: ComponentNode) -> dict[str, Any]:
+    fid, sid = package.framework_id, package.snapshot_id
     view: dict[str, Any] = {
-        "graphPackageId": runtime.graph_package_id,
+        "graphPackageId": package.graph_package_id,
         "nodeId": component.identifier,
         "description": component.description,
         "inLanguage": component.in_language,

@@ -12,7 +12,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from kgfegmcp.catalog.catalog import AcceptedCatalog, PackageRuntime
+from kgfegmcp.catalog.catalog import AcceptedCatalog
+from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
     AmbiguousGraphNodeError,
@@ -22,7 +23,7 @@ from kgfegmcp.errors import (
 )
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, ItemNode
-from kgfegmcp.search.service import Interpretation, SearchFilters, SearchService
+from kgfegmcp.search.service import Interpretation, SearchFilters, find_standards, require_servable
 from kgfegmcp.search.text_index import Coverage
 from kgfegmcp.services.requests import (
     GetStandardContextRequest,
@@ -194,20 +195,16 @@ class StandardContextResult(ResultModel):
 class StandardsService:
     """Search, exact retrieval and context for standards items."""
 
-    def __init__(
-        self, catalog: AcceptedCatalog, stores: dict[str, GraphStore], search: SearchService, cursors: CursorCodec
-    ) -> None:
+    def __init__(self, catalog: AcceptedCatalog, cursors: CursorCodec) -> None:
         self._catalog = catalog
-        self._stores = stores
-        self._search = search
         self._cursors = cursors
 
     # -- resolution ----------------------------------------------------------------------------
 
-    def resolve_standard(self, selector: StandardSelector) -> tuple[PackageRuntime, ItemNode]:
+    def resolve_standard(self, selector: StandardSelector) -> tuple[ServedPackage, ItemNode]:
         """The one standard a selector names, or ``standard_not_found`` / ``ambiguous_graph_node``."""
-        runtime = self._catalog.resolve(selector.framework_id, selector.snapshot_id)
-        store = self._stores[runtime.graph_package_id]
+        package = self._catalog.resolve(selector.framework_id, selector.snapshot_id)
+        store = package.store
         if selector.node_id is not None:
             item = store.item(selector.node_id)
             described = f"nodeId {selector.node_id!r}"
@@ -218,28 +215,28 @@ class StandardsService:
             described = f"caseIdentifierUUID {selector.case_identifier_uuid!r}"
         else:
             assert selector.statement_code is not None
-            index = self._search.index(runtime)
+            index = package.standards_index
             if index.codes is None:
                 # Not "not found": the package may well hold that code, it just cannot be looked up by it.
                 raise CapabilityUnavailableError(
-                    f"{runtime.graph_package_id} does not support statement-code lookup.",
+                    f"{package.graph_package_id} does not support statement-code lookup.",
                     hint="Select the standard by nodeId or caseIdentifierUUID (search_standards finds them).",
                 )
             positions = index.codes.exact(selector.statement_code)
             if len(positions) > 1:
                 raise AmbiguousGraphNodeError(
                     f"statementCode {selector.statement_code!r} matches {len(positions)} items in "
-                    f"{runtime.graph_package_id}.",
+                    f"{package.graph_package_id}.",
                     hint="Call search_standards with searchMode 'code' to list them, then select one by nodeId.",
                 )
             item = index.item_at(positions[0]) if positions else None
             described = f"statementCode {selector.statement_code!r}"
         if item is None:
             raise StandardNotFoundError(
-                f"No standard with {described} in {runtime.graph_package_id}.",
+                f"No standard with {described} in {package.graph_package_id}.",
                 hint="Use search_standards to find the standard's nodeId.",
             )
-        return runtime, item
+        return package, item
 
     # -- operations ----------------------------------------------------------------------------
 
@@ -248,14 +245,15 @@ class StandardsService:
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, SEARCH_STANDARDS, fingerprint)
         packages = self._catalog.select(request.framework_ids, request.snapshot_ids)
-        self._search.require_servable(packages, request.search_mode, request.code_match)
+        indexes = [p.standards_index for p in packages]
+        require_servable(indexes, request.search_mode, request.code_match)
         filters = SearchFilters(
             grade_levels=frozenset(request.grade_levels or ()),
             statement_types=frozenset(request.statement_types or ()),
             academic_subjects=frozenset(request.academic_subjects or ()),
         )
-        outcome = self._search.search(
-            packages, request.query, request.search_mode, request.code_match, filters, offset + request.limit
+        outcome = find_standards(
+            indexes, request.query, request.search_mode, request.code_match, filters, offset + request.limit
         )
         if offset > outcome.total:
             raise InvalidCursorError("The cursor points outside this result sequence.")
@@ -291,13 +289,13 @@ class StandardsService:
 
     def get_standard(self, request: GetStandardRequest) -> StandardDetail:
         """One exact standard."""
-        runtime, item = self.resolve_standard(request)
-        store = self._stores[runtime.graph_package_id]
+        package, item = self.resolve_standard(request)
+        store = package.store
         return StandardDetail(
-            standard=standard_detail(runtime, item),
+            standard=standard_detail(package, item),
             parents=[self._node_record(store, p) for p in store.parents(item.identifier)],
             child_count=len(store.children(item.identifier)),
-            package=package_ref(runtime),
+            package=package_ref(package),
         )
 
     @staticmethod
@@ -317,8 +315,8 @@ class StandardsService:
 
     def get_standard_context(self, request: GetStandardContextRequest) -> StandardContextResult:
         """Parents, children, bounded ancestors/descendants and complete root paths."""
-        runtime, item = self.resolve_standard(request)
-        store = self._stores[runtime.graph_package_id]
+        package, item = self.resolve_standard(request)
+        store = package.store
         reasons: list[TruncationReason] = []
         budget = [request.max_nodes]
         ancestors, ancestors_complete = self._walk(
@@ -334,7 +332,7 @@ class StandardsService:
             reasons.append(path_reason)
         identifier = item.identifier
         return StandardContextResult(
-            standard=linked_standard_record(runtime, item),
+            standard=linked_standard_record(package, item),
             parents=[self._node_record(store, p) for p in store.parents(identifier)],
             children=[
                 standard_record(child)
@@ -361,7 +359,7 @@ class StandardsService:
                 relates_to_outgoing=len(store.outgoing(identifier, RELATES_TO)),
                 relates_to_incoming=len(store.incoming(identifier, RELATES_TO)),
             ),
-            package=package_ref(runtime),
+            package=package_ref(package),
         )
 
     @staticmethod

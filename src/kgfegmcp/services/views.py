@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from kgfegmcp.catalog.catalog import PackageRuntime
+from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
@@ -212,9 +212,9 @@ def offset_page(
     )
 
 
-def package_identity(runtime: PackageRuntime) -> PackageIdentity:
+def package_identity(package: ServedPackage) -> PackageIdentity:
     """The identity block every result carries."""
-    manifest = runtime.manifest
+    manifest = package.manifest
 
     def ref(logical_name: str) -> ArtifactRef:
         entry = manifest.artifact(logical_name)
@@ -235,14 +235,14 @@ def package_identity(runtime: PackageRuntime) -> PackageIdentity:
     )
 
 
-def disclosures(runtime: PackageRuntime) -> list[DisclosureView]:
+def disclosures(package: ServedPackage) -> list[DisclosureView]:
     """The bound profile's disclosures, in profile order."""
-    return [DisclosureView(disclosure_id=d.disclosure_id, text=d.text) for d in runtime.profile.profile.disclosures]
+    return [DisclosureView(disclosure_id=d.disclosure_id, text=d.text) for d in package.profile.profile.disclosures]
 
 
-def standard_view(runtime: PackageRuntime, item: ItemNode) -> StandardView:
+def standard_view(package: ServedPackage, item: ItemNode) -> StandardView:
     """An item with its source terms and normalised facets side by side."""
-    profile = runtime.profile.profile
+    profile = package.profile.profile
     rule = profile.statement_type(item.statement_type)
     grades = []
     for label in item.grade_level:
@@ -254,9 +254,9 @@ def standard_view(runtime: PackageRuntime, item: ItemNode) -> StandardView:
                 display=declared.display if declared else None,
             )
         )
-    fid, sid = runtime.framework_id, runtime.snapshot_id
+    fid, sid = package.framework_id, package.snapshot_id
     return StandardView(
-        graph_package_id=runtime.graph_package_id,
+        graph_package_id=package.graph_package_id,
         node_id=item.identifier,
         case_identifier_uuid=item.case_identifier_uuid,
         case_identifier_uri=item.case_identifier_uri,
@@ -268,7 +268,7 @@ def standard_view(runtime: PackageRuntime, item: ItemNode) -> StandardView:
             role=rule.role if rule else None,
         ),
         grade_levels=grades,
-        academic_subject=item.academic_subject or runtime.framework.academic_subject,
+        academic_subject=item.academic_subject or package.framework.academic_subject,
         in_language=item.in_language,
         is_current=item.is_current,
         notes=item.notes,
@@ -277,9 +277,9 @@ def standard_view(runtime: PackageRuntime, item: ItemNode) -> StandardView:
     )
 
 
-def package_ref(runtime: PackageRuntime) -> PackageRef:
+def package_ref(package: ServedPackage) -> PackageRef:
     """The compact identity an answer carries once per package."""
-    manifest = runtime.manifest
+    manifest = package.manifest
 
     def sha(logical_name: str) -> str:
         entry = manifest.artifact(logical_name)
@@ -296,7 +296,7 @@ def package_ref(runtime: PackageRuntime) -> PackageRef:
             entity_provenance=sha("entityProvenance"),
             profile=f"{profile.profile_id} {profile.version} {profile.sha256[:SHA256_PREFIX]}",
         ),
-        disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in runtime.profile.profile.disclosures)),
+        disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
     )
 
 
@@ -307,7 +307,7 @@ class PagePackages:
     the answer still names what was searched); indexes are left out when one package is listed.
     """
 
-    def __init__(self, searched: list[PackageRuntime], orders: list[int]) -> None:
+    def __init__(self, searched: list[ServedPackage], orders: list[int]) -> None:
         used = sorted(set(orders)) or list(range(len(searched)))
         self._index = {order: position for position, order in enumerate(used)}
         self.refs = [package_ref(searched[order]) for order in used]
@@ -334,19 +334,19 @@ def standard_record(item: ItemNode) -> StandardRecord:
     )
 
 
-def linked_standard_record(runtime: PackageRuntime, item: ItemNode) -> LinkedStandardRecord:
+def linked_standard_record(package: ServedPackage, item: ItemNode) -> LinkedStandardRecord:
     """An item's record with its resource link."""
     return LinkedStandardRecord(
         **standard_record(item).model_dump(by_alias=False),
-        uri=uris.standard_uri(runtime.framework_id, runtime.snapshot_id, item.identifier),
+        uri=uris.standard_uri(package.framework_id, package.snapshot_id, item.identifier),
     )
 
 
-def standard_detail(runtime: PackageRuntime, item: ItemNode) -> StandardDetailView:
+def standard_detail(package: ServedPackage, item: ItemNode) -> StandardDetailView:
     """An item's record plus its details and resource link."""
     return StandardDetailView(
-        **linked_standard_record(runtime, item).model_dump(by_alias=False),
-        academic_subject=item.academic_subject or runtime.framework.academic_subject,
+        **linked_standard_record(package, item).model_dump(by_alias=False),
+        academic_subject=item.academic_subject or package.framework.academic_subject,
         in_language=item.in_language,
         notes=item.notes,
         case_identifier_uri=item.case_identifier_uri,

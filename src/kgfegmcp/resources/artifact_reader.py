@@ -1,0 +1,148 @@
+"""Verified reads of one served package's files: the exact bytes validation recorded, or a refusal.
+
+Every byte a resource serves from a package passes through here: the file is read without following
+a final symlink, within the source-read limit, and checked against the manifest's size and SHA-256
+(the manifest itself against the validated manifest, the profile against its bound SHA-256). What
+no longer matches is refused to the client by package and artifact name, and reported to the
+operator with the file to restore.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+from pathlib import Path
+from typing import Any, NoReturn
+
+from kgfegmcp.errors import ResourceAccessDeniedError
+from kgfegmcp.models import sha256_hex
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry, PackageManifest
+from kgfegmcp.packages.runtime import PackageRuntime
+from kgfegmcp.resources.policy import SizePolicy
+
+log = logging.getLogger(__name__)
+
+#: Pseudo logical names for the two files a package is bound to but does not list as artifacts.
+MANIFEST_ARTIFACT = "packageManifest"
+PROFILE_ARTIFACT = "profile"
+
+
+class VerifiedArtifactReader:
+    """One package's files, read only as validation recorded them."""
+
+    def __init__(self, runtime: PackageRuntime, sizes: SizePolicy, profiles_dir: Path) -> None:
+        self._runtime = runtime
+        self._sizes = sizes
+        self._profiles_dir = profiles_dir
+        self._manifest_digest: tuple[str, int] | None = None
+
+    @property
+    def sizes(self) -> SizePolicy:
+        """The source-read and returned-document limits these reads run under."""
+        return self._sizes
+
+    def artifact(self, entry: ArtifactEntry) -> bytes:
+        """An artifact's exact bytes, checked against the manifest's size and SHA-256."""
+        runtime = self._runtime
+        what = f"Artifact {entry.logical_name!r} of {runtime.graph_package_id}"
+        self._sizes.check_source(entry.bytes, what)
+        path = runtime.path / entry.path
+        try:
+            data = self._read_file(path, what)
+        except OSError as exc:
+            self.refuse(entry.logical_name, path, error=type(exc).__name__)
+        digest = sha256_hex(data)
+        if len(data) != entry.bytes or digest != entry.sha256:
+            self.refuse(
+                entry.logical_name, path, expected=entry.sha256, found=digest, size=len(data), declared=entry.bytes
+            )
+        return data
+
+    def manifest(self) -> bytes:
+        """The manifest file, accepted only when it still parses to exactly the validated manifest."""
+        runtime = self._runtime
+        path = runtime.path / MANIFEST_FILENAME
+        try:
+            data = self._read_file(path, f"The manifest of {runtime.graph_package_id}")
+            unchanged = PackageManifest.model_validate_json(data) == runtime.manifest
+        except OSError as exc:
+            self.refuse(MANIFEST_ARTIFACT, path, error=type(exc).__name__)
+        except ValueError:
+            unchanged = False
+        if not unchanged:
+            self.refuse(MANIFEST_ARTIFACT, path, reason="differs from the validated manifest")
+        return data
+
+    def manifest_digest(self) -> tuple[str, int]:
+        """SHA-256 and size of the verified manifest, for documents derived from it (read once, then kept)."""
+        if self._manifest_digest is None:
+            data = self.manifest()
+            self._manifest_digest = (sha256_hex(data), len(data))
+        return self._manifest_digest
+
+    def profile(self) -> bytes:
+        """The bound interpretation profile file, checked against the SHA-256 the manifest binds."""
+        runtime = self._runtime
+        binding = runtime.manifest.profile
+        path = self._profiles_dir / binding.profile_id / f"{binding.version}.json"
+        try:
+            data = self._read_file(path, f"The interpretation profile of {runtime.graph_package_id}")
+        except OSError as exc:
+            self.refuse(PROFILE_ARTIFACT, path, error=type(exc).__name__)
+        if sha256_hex(data) != binding.sha256:
+            self.refuse(PROFILE_ARTIFACT, path, expected=binding.sha256, found=sha256_hex(data))
+        return data
+
+    def refuse(self, logical_name: str, file: Path, **details: Any) -> NoReturn:
+        """Refuse unverifiable bytes.
+
+        The operator is warned (the package and file to restore, and how); the client's message
+        names the package and artifact but no path.
+        """
+        runtime = self._runtime
+        if logical_name == PROFILE_ARTIFACT:
+            binding = runtime.manifest.profile
+            remedy = (
+                f"Restore profile {binding.profile_id} version {binding.version} as it was validated (reads resume "
+                "at once), or rebuild the package against the current profile, validate it and restart the server."
+            )
+        else:
+            remedy = (
+                "Restore the package's validated files (reads resume at once), or rebuild it, run "
+                "`kgfegmcp packages validate` and restart the server."
+            )
+        log.warning(
+            "integrity check failed: refused artifact %s of %s, file %s no longer matches what validation "
+            "recorded (%s). %s",
+            logical_name,
+            runtime.graph_package_id,
+            file,
+            json.dumps(details, sort_keys=True, default=str),
+            remedy,
+        )
+        raise ResourceAccessDeniedError(
+            f"Artifact {logical_name!r} of {runtime.graph_package_id} no longer matches the SHA-256 its "
+            "validated manifest records; the server does not serve unverified bytes.",
+            hint="Ask the operator to restore or rebuild and re-validate the package.",
+            details={"graphPackageId": runtime.graph_package_id, "logicalArtifact": logical_name},
+        )
+
+    def _read_file(self, path: Path, what: str) -> bytes:
+        """Read one regular file within the source-read limit.
+
+        The last path component is never followed as a symlink and a non-regular file (a FIFO, a
+        device, a directory swapped in after validation) is refused without blocking on it.
+        """
+        limit = self._sizes.max_source_read_bytes
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        descriptor = os.open(path, flags)
+        with os.fdopen(descriptor, "rb") as stream:
+            status = os.fstat(stream.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise OSError(f"not a regular file (mode {status.st_mode:o})")
+            self._sizes.check_source(status.st_size, what)
+            data = stream.read(limit + 1)
+        self._sizes.check_source(len(data), what)
+        return data

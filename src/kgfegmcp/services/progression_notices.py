@@ -1,0 +1,99 @@
+"""What travels with progression evidence: judgement warnings for the link kinds returned, and coverage
+notices for what the package cannot hold or could not resolve (with total and omitted counts)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from kgfegmcp.catalog.served import ServedPackage
+from kgfegmcp.packages.records import RELATES_TO, RelationshipLabel, RelationshipRecord
+from kgfegmcp.packages.unresolved import UnresolvedReference
+from kgfegmcp.services.progression_views import MAX_COVERAGE_NOTICES, NoticeSummary, ProgressionNotice
+
+
+def progression_notices(
+    package: ServedPackage,
+    links: Iterable[RelationshipRecord],
+    node_ids: Iterable[str],
+    requested: tuple[RelationshipLabel, ...],
+    extra: Sequence[ProgressionNotice] = (),
+) -> NoticeSummary:
+    """Judgement warnings for the link kinds present; coverage notices about the returned standards."""
+    present = {rel.label for rel in links}
+    judgements: list[ProgressionNotice] = []
+    if present:
+        judgements.append(
+            ProgressionNotice(
+                code="stored_link_judgement",
+                category="judgement_warning",
+                message=(
+                    "Each link is the source's own pedagogical judgement, returned exactly as the package "
+                    "stores it (see the disclosures and each link's provenance). The server infers no "
+                    "prerequisite, sequence or equivalence, and never links standards across packages."
+                ),
+            )
+        )
+    if RELATES_TO in present:
+        judgements.append(
+            ProgressionNotice(
+                code="relates_to_unordered",
+                category="judgement_warning",
+                message=(
+                    "relatesTo links record that two standards are related, not an order of learning; "
+                    "do not read them as a sequence."
+                ),
+            )
+        )
+    coverage: list[ProgressionNotice] = list(extra)
+    references = package.unresolved.concerning(node_ids, requested)
+    coverage.extend(_unresolved_notice(reference) for reference in references)
+    shown = judgements + coverage[:MAX_COVERAGE_NOTICES]
+    total = len(judgements) + len(coverage)
+    return NoticeSummary(items=shown, total=total, omitted=total - len(shown))
+
+
+def _unresolved_notice(reference: UnresolvedReference) -> ProgressionNotice:
+    """The reference, its status and label are fields of the notice; the message says only what it means."""
+    reason = reference.reason or "the package could not resolve it to a standard of this package"
+    return ProgressionNotice(
+        code="unresolved_reference",
+        category="coverage_notice",
+        message=f"Cited by the source, kept as unresolved evidence, not as a link: {reason}.",
+        node_id=reference.source_entity_id,
+        reference=reference.reference,
+        status=reference.status,
+        relationship_label=reference.relationship_label,
+        unresolved_id=reference.unresolved_id,
+    )
+
+
+def coverage_notices(package: ServedPackage, kinds: tuple[RelationshipLabel, ...]) -> list[ProgressionNotice]:
+    """Notices for requested link kinds this package cannot hold (its profile does not declare them)."""
+    declared = set(package.profile.profile.progression_labels)
+    notices: list[ProgressionNotice] = []
+    if not declared:
+        notices.append(
+            ProgressionNotice(
+                code="no_progression_links",
+                category="coverage_notice",
+                message=(
+                    f"{package.graph_package_id} stores no learning-progression links: an empty result "
+                    "here says nothing about how its standards relate."
+                ),
+            )
+        )
+        return notices
+    for kind in kinds:
+        if kind not in declared:
+            notices.append(
+                ProgressionNotice(
+                    code="link_type_not_stored",
+                    category="coverage_notice",
+                    message=(
+                        f"{package.graph_package_id} does not store {kind} links (it stores "
+                        f"{', '.join(sorted(declared))}); none can appear in this result."
+                    ),
+                    relationship_label=kind,
+                )
+            )
+    return notices
