@@ -1,5 +1,8 @@
 """FastMCP assembly: lifespan-built state, strict input validation, duplicate rejection, masked errors.
 
+The public surface (tools, resources, prompts) and every MCP middleware are declared in
+:mod:`kgfegmcp.mcp.register`; this module only builds the server and hands it over.
+
 Importing this module loads nothing; the catalog is built when the lifespan starts (or handed in
 already built by an entry point that wants to fail before opening a transport).
 """
@@ -18,11 +21,8 @@ from starlette.middleware import Middleware as ASGIMiddleware
 from kgfegmcp import __version__
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import BackendSettings, load_settings
-from kgfegmcp.mcp.boundary import RequestValidationMiddleware
-from kgfegmcp.mcp.prompts import PromptBoundaryMiddleware
-from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware, UnsupportedProtocolVersionGuard
+from kgfegmcp.mcp.protocol_versions import UnsupportedProtocolVersionGuard
 from kgfegmcp.mcp.register import register
-from kgfegmcp.mcp.request_log import RequestLogMiddleware
 
 INSTRUCTIONS = (
     "KGForEdGlobalMCP serves curriculum evidence from validated, versioned graph packages: standards, "
@@ -57,13 +57,8 @@ def create_app(state: AppState | None = None, settings: BackendSettings | None =
         strict_input_validation=True,
         on_duplicate="error",
         mask_error_details=True,
-        # Outermost first: the request line sees the public error the inner boundaries made.
-        middleware=[
-            RequestLogMiddleware(),
-            ProtocolVersionMiddleware(),  # tool results shaped by the request's protocol version
-            RequestValidationMiddleware(),
-            PromptBoundaryMiddleware(),
-        ],
+        # No middleware of FastMCP's choosing: register() declares every one, its schema dereferencing included.
+        dereference_schemas=False,
     )
     # The surface is fixed at start-up and stateless HTTP cannot notify: no list ever changes.
     server._mcp_server.notification_options = NotificationOptions()

@@ -5,11 +5,10 @@ from __future__ import annotations
 from fastmcp.server.context import Context
 from fastmcp.tools.base import ToolResult
 
-from kgfegmcp.mcp.boundary import app_state, canonical_result, tool_boundary
+from kgfegmcp.mcp.boundary import app_state, canonical_result
 from kgfegmcp.services.requests import ReadEvidenceRequest
 
 
-@tool_boundary
 def read_evidence(request: ReadEvidenceRequest, ctx: Context) -> ToolResult:
     """Read any kgfegmcp:// resource link as UTF-8 text in windows (default 16,384 bytes, at most 32,768),
     under the same rights and size checks as a resource read. Replay page.nextCursor with the same uri and

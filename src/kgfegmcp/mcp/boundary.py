@@ -1,9 +1,10 @@
 """The MCP error boundary and tool-result assembly.
 
-Domain errors leave as ``<error_code>: <message>``; anything unexpected is logged with an incident
-id and replaced by the fixed public message, so no path, trace or detail reaches a client. Names a
-client sent (fields, tools) are repeated only clipped (:func:`kgfegmcp.errors.echo`), so every
-error text stays bounded whatever the request held.
+One boundary judges every failure of every tool, resource and prompt: :class:`ErrorBoundary`,
+registered once (``register.py``). Domain errors leave as ``<error_code>: <message>``; anything
+unexpected is logged with an incident id and replaced by the fixed public message, so no path, trace
+or detail reaches a client. Names a client sent (fields, tools) are repeated only clipped
+(:func:`kgfegmcp.errors.echo`), so every error text stays bounded whatever the request held.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import functools
 import json
 import logging
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 import mcp.types as mt
-from fastmcp.exceptions import NotFoundError, ResourceError, ToolError, ValidationError
+from fastmcp.exceptions import FastMCPError, NotFoundError, ToolError, ValidationError
+from fastmcp.prompts.base import PromptResult
+from fastmcp.resources import ResourceResult
 from fastmcp.server.context import Context
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools.base import ToolResult
@@ -29,12 +32,14 @@ from kgfegmcp.errors import (
     InvalidCursorError,
     InvalidRequestError,
     KgfegmcpError,
+    ResourceNotFoundError,
     clip,
     echo,
     problem_list,
 )
 from kgfegmcp.mcp.request_log import open_incident
 from kgfegmcp.models import canonical_json
+from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
 from mcp import MCPError
 
 log = logging.getLogger("kgfegmcp.mcp")
@@ -42,16 +47,21 @@ log = logging.getLogger("kgfegmcp.mcp")
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: The ``log_level`` of a FastMCP error we have already logged (or that is an ordinary refusal).
-#: FastMCP logs tool failures at that level, resource and prompt failures *with a traceback*; ``logging.NOTSET``
-#: is below every threshold (``Logger.isEnabledFor`` never admits it), so that record is never
-#: emitted and our own one-line record is the only one.
+#: What kind of component a request addresses (the keys of ``INTERNAL_ERROR_MESSAGES``).
+Boundary = Literal["tool", "resource", "prompt"]
+
+#: The ``log_level`` of a FastMCP error that FastMCP must not log. FastMCP logs what a handler raises
+#: before any middleware sees it: tool failures at the error's level, resource and prompt failures
+#: *with a traceback* that repeats the client's URI or argument names. ``logging.NOTSET`` is below every
+#: threshold (``Logger.isEnabledFor`` never admits it), so that record is never emitted and the
+#: boundary's own one-line record is the only one.
 UNLOGGED = logging.NOTSET
 # A validation problem's location (``request.a.b``, each part clipped) and reason, at most.
 _LOCATION_CHARS = 256
 _REASON_CHARS = 160
 # Longest part of a refusal's public message repeated in its log line.
 _LOGGED_MESSAGE_CHARS = 300
+_UNSUPPORTED_ADDRESS_HINT = "Use the resource links returned by the tools, or list the resource templates."
 
 
 def app_state(ctx: Context) -> AppState:
@@ -60,27 +70,6 @@ def app_state(ctx: Context) -> AppState:
     if not isinstance(state, AppState):
         raise RuntimeError("the server lifespan has not built its state")
     return state
-
-
-def tool_boundary(handler: Callable[P, R]) -> Callable[P, R]:
-    """Translate domain errors; mask and log everything unexpected."""
-
-    @functools.wraps(handler)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return handler(*args, **kwargs)
-        except KgfegmcpError as exc:
-            if exc.details:
-                log.info("%s: %s", exc.code, exc.details)
-            raise ToolError(exc.public_message, log_level=UNLOGGED) from None
-        except ToolError:
-            raise
-        except Exception:
-            incident = open_incident()
-            log.exception("incident %s in tool %s", incident, handler.__name__)
-            raise ToolError(INTERNAL_ERROR_MESSAGES["tool"], log_level=UNLOGGED) from None
-
-    return wrapper
 
 
 def log_refusal(boundary: str, name: str, exc: KgfegmcpError) -> None:
@@ -101,35 +90,154 @@ def internal_error(boundary: str) -> MCPError:
     )
 
 
-def resource_boundary(handler: Callable[P, R]) -> Callable[P, R]:
-    """The resource twin of :func:`tool_boundary`.
+class _Unjudged(FastMCPError):
+    """A handler's failure on its way through FastMCP to :class:`ErrorBoundary`: the failure is its cause.
 
-    Domain errors become :func:`public_error`; anything unexpected is logged once with an incident id
-    and becomes the fixed resource message. The public ``MCPError`` travels as the ``__cause__`` of an
-    :data:`UNLOGGED` ``ResourceError`` so FastMCP logs no traceback for it; ``public_cause`` unwraps
-    it at the read boundary.
+    :data:`UNLOGGED`, so FastMCP passes it on without a record of its own. Its text is the fixed public
+    message, so even a path that bypassed the boundary would show a client nothing of the failure.
     """
 
-    @functools.wraps(handler)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return handler(*args, **kwargs)
-        except KgfegmcpError as exc:
-            log_refusal("resource", handler.__name__, exc)
-            raise ResourceError(exc.public_message, log_level=UNLOGGED) from public_error(exc)
-        except Exception:
-            incident = open_incident()
-            log.exception("incident %s in resource %s", incident, handler.__name__)
-            raise ResourceError(INTERNAL_ERROR_MESSAGES["resource"], log_level=UNLOGGED) from internal_error("resource")
-
-    return wrapper
+    def __init__(self, component: str) -> None:
+        super().__init__(INTERNAL_ERROR_MESSAGES["tool"], log_level=UNLOGGED)
+        self.component = component
 
 
-def public_cause(error: Exception) -> Exception:
-    """The public ``MCPError`` a boundary refusal carries as its cause, else ``error`` unchanged."""
+def _require_supported(uri: str) -> None:
+    """Any exact supported address passes; everything else is ``resource_not_found`` (the URI never repeated)."""
+    try:
+        parse_address(uri)
+    except InvalidAddressError as exc:
+        raise ResourceNotFoundError(
+            f"The URI is not a supported kgfegmcp:// resource address: {exc}.", hint=_UNSUPPORTED_ADDRESS_HINT
+        ) from None
 
+
+def _validation_summary(error: PydanticValidationError) -> str:
+    """Field paths and reasons only: the rejected values are not echoed back, the names only clipped."""
+    problems = []
+    for item in error.errors(include_url=False, include_context=False, include_input=False):
+        where = clip(".".join(echo(part) for part in item["loc"]) or "request", _LOCATION_CHARS)
+        problems.append(f"{where}: {echo(item['msg'], limit=_REASON_CHARS)}")
+    return problem_list(problems)
+
+
+def _only_cursor_rejected(error: PydanticValidationError) -> bool:
+    """Whether every problem is the top-level ``request.cursor`` field."""
+    return all(tuple(item["loc"]) == ("request", "cursor") for item in error.errors())
+
+
+def _rejected_arguments(error: ValidationError) -> ToolError:
+    """FastMCP's refusal of a tool's arguments as ``invalid_request: <field>: <reason>`` (or ``invalid_cursor``)."""
     cause = error.__cause__
-    return cause if isinstance(cause, MCPError) else error
+    if isinstance(cause, PydanticValidationError) and _only_cursor_rejected(cause):
+        # A malformed cursor (padded, over-long, not base64url) is invalid_cursor, as the spec says.
+        malformed = InvalidCursorError("The cursor is not unpadded base64url text of 1 to 4096 characters.")
+        return ToolError(malformed.public_message)
+    detail = _validation_summary(cause) if isinstance(cause, PydanticValidationError) else "arguments rejected"
+    rejected = InvalidRequestError(
+        f"{detail}.", hint="Send exactly the published schema: camelCase fields, no extras, JSON types."
+    )
+    return ToolError(rejected.public_message)
+
+
+class ErrorBoundary(Middleware):
+    """The one error boundary of every tool, resource and prompt, registered once (``register.py``).
+
+    It has two halves, because FastMCP logs what a handler raises (with a traceback, and for a resource
+    with the URI) before any middleware sees it. :meth:`guard` wraps each handler where it is registered
+    and hands whatever the handler raises through FastMCP unlogged, as the cause of an
+    :class:`_Unjudged` error. The hooks judge it where the request returns, one rule for every
+    component: a domain error (:class:`~kgfegmcp.errors.KgfegmcpError`) is the public refusal, anything
+    else is logged once with an incident id and masked with the fixed message of its kind. They also
+    give FastMCP's own refusals (an unknown name, rejected tool arguments, a URI no template matches)
+    their coded public form, and refuse a URI that is not one exact supported address before any
+    template is matched, so no message repeats the URI. Nothing is coerced.
+
+    Handlers therefore raise domain errors freely and never see the wire. On the wire a tool failure is a
+    ``ToolError`` (an ``isError`` result); a resource or prompt failure is an ``MCPError``: JSON-RPC
+    invalid params with the code in ``data``, or internal error.
+    """
+
+    @staticmethod
+    def guard(component: str, handler: Callable[P, R]) -> Callable[P, R]:
+        """``handler`` (the one behind ``component``) with every failure carried to the hooks unlogged."""
+
+        @functools.wraps(handler)
+        def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return handler(*args, **kwargs)
+            except Exception as exc:
+                raise _Unjudged(component) from exc
+
+        return guarded
+
+    @staticmethod
+    def judged(boundary: Boundary, component: str, failure: BaseException | None) -> Exception:
+        """The public error of ``component``'s ``failure``: its refusal, or an incident masked."""
+        if isinstance(failure, KgfegmcpError):
+            if boundary == "tool":
+                # A tool refusal's log line is its details alone (the request line names its outcome).
+                if failure.details:
+                    log.info("%s: %s", failure.code, failure.details)
+                return ToolError(failure.public_message, log_level=UNLOGGED)
+            log_refusal(boundary, component, failure)
+            return public_error(failure)
+        incident = open_incident()
+        log.error("incident %s in %s %s", incident, boundary, component, exc_info=failure)
+        if boundary == "tool":
+            return ToolError(INTERNAL_ERROR_MESSAGES["tool"], log_level=UNLOGGED)
+        return internal_error(boundary)
+
+    async def on_call_tool(
+        self,
+        context: MiddlewareContext[mt.CallToolRequestParams],
+        call_next: CallNext[mt.CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
+        try:
+            return await call_next(context)
+        except _Unjudged as unjudged:
+            raise self.judged("tool", unjudged.component, unjudged.__cause__) from None
+        except NotFoundError:
+            unknown = InvalidRequestError(
+                f"Unknown tool '{echo(context.message.name)}'.",
+                hint="Call tools/list to see the tools this server offers.",
+            )
+            raise ToolError(unknown.public_message) from None
+        except ValidationError as exc:
+            raise _rejected_arguments(exc) from None
+
+    async def on_read_resource(
+        self,
+        context: MiddlewareContext[mt.ReadResourceRequestParams],
+        call_next: CallNext[mt.ReadResourceRequestParams, ResourceResult],
+    ) -> ResourceResult:
+        try:
+            # Judged like a handler, under its own name (which a refusal's log line has always named).
+            self.guard(_require_supported.__name__, _require_supported)(str(context.message.uri))
+            return await call_next(context)
+        except _Unjudged as unjudged:
+            raise self.judged("resource", unjudged.component, unjudged.__cause__) from None
+        except NotFoundError:  # FastMCP's own refusal would repeat the URI whole, uncoded
+            missing = ResourceNotFoundError(
+                "The URI names no resource this server serves.", hint=_UNSUPPORTED_ADDRESS_HINT
+            )
+            raise public_error(missing) from None
+
+    async def on_get_prompt(
+        self,
+        context: MiddlewareContext[mt.GetPromptRequestParams],
+        call_next: CallNext[mt.GetPromptRequestParams, PromptResult],
+    ) -> PromptResult:
+        try:
+            return await call_next(context)
+        except _Unjudged as unjudged:
+            raise self.judged("prompt", unjudged.component, unjudged.__cause__) from None
+        except NotFoundError:
+            unknown = InvalidRequestError(
+                f"Unknown prompt '{echo(context.message.name)}'.",
+                hint="Call prompts/list to see the prompts this server offers.",
+            )
+            raise public_error(unknown) from None
 
 
 def text_block(text: str) -> TextContent:
@@ -164,46 +272,3 @@ def summary_result(
 def canonical_result(structured: dict[str, Any], extra: list[ContentBlock] | None = None) -> ToolResult:
     """The complete canonical JSON as text, parsing to exactly the structured content."""
     return ToolResult(content=[text_block(canonical_json(structured)), *(extra or [])], structured_content=structured)
-
-
-def _validation_summary(error: PydanticValidationError) -> str:
-    """Field paths and reasons only: the rejected values are not echoed back, the names only clipped."""
-    problems = []
-    for item in error.errors(include_url=False, include_context=False, include_input=False):
-        where = clip(".".join(echo(part) for part in item["loc"]) or "request", _LOCATION_CHARS)
-        problems.append(f"{where}: {echo(item['msg'], limit=_REASON_CHARS)}")
-    return problem_list(problems)
-
-
-def _only_cursor_rejected(error: PydanticValidationError) -> bool:
-    """Whether every problem is the top-level ``request.cursor`` field."""
-    return all(tuple(item["loc"]) == ("request", "cursor") for item in error.errors())
-
-
-class RequestValidationMiddleware(Middleware):
-    """Rejected arguments become ``invalid_request: <field>: <reason>``; nothing is coerced."""
-
-    async def on_call_tool(
-        self,
-        context: MiddlewareContext[mt.CallToolRequestParams],
-        call_next: CallNext[mt.CallToolRequestParams, ToolResult],
-    ) -> ToolResult:
-        try:
-            return await call_next(context)
-        except NotFoundError:
-            unknown = InvalidRequestError(
-                f"Unknown tool '{echo(context.message.name)}'.",
-                hint="Call tools/list to see the tools this server offers.",
-            )
-            raise ToolError(unknown.public_message) from None
-        except ValidationError as exc:
-            cause = exc.__cause__
-            if isinstance(cause, PydanticValidationError) and _only_cursor_rejected(cause):
-                # A malformed cursor (padded, over-long, not base64url) is invalid_cursor, as the spec says.
-                malformed = InvalidCursorError("The cursor is not unpadded base64url text of 1 to 4096 characters.")
-                raise ToolError(malformed.public_message) from None
-            detail = _validation_summary(cause) if isinstance(cause, PydanticValidationError) else "arguments rejected"
-            error = InvalidRequestError(
-                f"{detail}.", hint="Send exactly the published schema: camelCase fields, no extras, JSON types."
-            )
-            raise ToolError(error.public_message) from None

@@ -6,11 +6,10 @@ from fastmcp.server.context import Context
 from fastmcp.tools.base import ToolResult
 
 from kgfegmcp.mcp import evidence_text
-from kgfegmcp.mcp.boundary import app_state, summary_result, tool_boundary
+from kgfegmcp.mcp.boundary import app_state, summary_result
 from kgfegmcp.services.requests import CompareFrameworkEvidenceRequest
 
 
-@tool_boundary
 def compare_framework_evidence(request: CompareFrameworkEvidenceRequest, ctx: Context) -> ToolResult:
     """Retrieve candidate standards independently in 2 to 8 frameworks (maxMatchesPerFramework each), each with
     its parent chain (node ids; each context node described once per framework), for review. Asserts no

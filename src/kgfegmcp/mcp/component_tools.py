@@ -6,7 +6,7 @@ from fastmcp.server.context import Context
 from fastmcp.tools.base import ToolResult
 
 from kgfegmcp.mcp import evidence_text
-from kgfegmcp.mcp.boundary import app_state, continuation_block, link_block, summary_result, tool_boundary
+from kgfegmcp.mcp.boundary import app_state, continuation_block, link_block, summary_result
 from kgfegmcp.services.requests import (
     GetLearningComponentRequest,
     GetLearningComponentsForStandardRequest,
@@ -15,7 +15,6 @@ from kgfegmcp.services.requests import (
 )
 
 
-@tool_boundary
 def search_learning_components(request: SearchLearningComponentsRequest, ctx: Context) -> ToolResult:
     """Deterministic lexical search over learning components (never standards), paged with a cursor."""
     result = app_state(ctx).components.search_learning_components(request)
@@ -23,7 +22,6 @@ def search_learning_components(request: SearchLearningComponentsRequest, ctx: Co
     return summary_result(result.to_wire(), evidence_text.search_learning_components(result), [continuation])
 
 
-@tool_boundary
 def get_learning_component(request: GetLearningComponentRequest, ctx: Context) -> ToolResult:
     """One exact learning component by frameworkId and nodeId, with the ids of its supports links."""
     result = app_state(ctx).components.get_learning_component(request)
@@ -31,7 +29,6 @@ def get_learning_component(request: GetLearningComponentRequest, ctx: Context) -
     return summary_result(result.to_wire(), evidence_text.get_learning_component(result), [link])
 
 
-@tool_boundary
 def get_learning_components_for_standard(request: GetLearningComponentsForStandardRequest, ctx: Context) -> ToolResult:
     """The learning components supporting one standard: each supports relationship id, supportConfidence,
     and the links to cite it and open its evidence (printed in the text)."""
@@ -41,7 +38,6 @@ def get_learning_components_for_standard(request: GetLearningComponentsForStanda
     return summary_result(result.to_wire(), evidence_text.get_learning_components_for_standard(result), [*links])
 
 
-@tool_boundary
 def get_standards_for_learning_component(request: GetStandardsForLearningComponentRequest, ctx: Context) -> ToolResult:
     """The standards one learning component supports, with their local grade labels and statement types."""
     result = app_state(ctx).components.get_standards_for_learning_component(request)

@@ -1,4 +1,5 @@
-"""The single registration boundary: exactly these tools, resources and prompts are public."""
+"""The single registration boundary: exactly these tools, resources and prompts are public, behind
+exactly this middleware, and every one of them behind the one error boundary."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from fastmcp import FastMCP
+from fastmcp.server.middleware import Middleware
+from fastmcp.server.middleware.dereference import DereferenceRefsMiddleware
 from mcp.types import ToolAnnotations
 
 from kgfegmcp.mcp import (
@@ -17,7 +20,11 @@ from kgfegmcp.mcp import (
     standards_tools,
     workflow_tools,
 )
-from kgfegmcp.mcp.prompts import workflow_prompt
+from kgfegmcp.mcp.boundary import ErrorBoundary
+from kgfegmcp.mcp.prompts import render_workflow, workflow_prompt
+from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
+from kgfegmcp.mcp.request_log import RequestLogMiddleware
+from kgfegmcp.prompts.workflows import WORKFLOWS
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
@@ -79,26 +86,37 @@ RESOURCES: tuple[tuple[str, str, Callable[..., Any]], ...] = (
 )
 
 
-#: The nine workflow prompts, DESIGN §7 order: deterministic instruction renderers, never generation.
-PROMPTS: tuple[str, ...] = (
-    "teacher_guide_draft",
-    "student_handbook_section",
-    "multigrade_lesson_plan",
-    "practice_item_set",
-    "learning_progression_teaching_sequence",
-    "learning_progression_support_plan",
-    "learning_progression_curriculum_review",
-    "administrator_alignment_review",
-    "cross_framework_comparison",
-)
+#: The nine workflow prompts: every workflow spec, in the order the specs are declared (DESIGN §7 order).
+#: Deterministic instruction renderers, never generation.
+PROMPTS: tuple[str, ...] = tuple(WORKFLOWS)
+
+
+def middleware(boundary: ErrorBoundary) -> tuple[Middleware, ...]:
+    """Every MCP middleware, outermost first: the request line sees the public error the boundary made."""
+    return (
+        RequestLogMiddleware(),
+        ProtocolVersionMiddleware(),  # tool results shaped by the request's protocol version
+        boundary,
+        # FastMCP's own (the server is built without it, so this list is all there is): inlines $ref in
+        # listed schemas.
+        DereferenceRefsMiddleware(),
+    )
 
 
 def register(server: FastMCP) -> None:
-    """Declare the public surface on ``server``; duplicates are rejected by the server itself."""
+    """Declare the public surface on ``server``; duplicates are rejected by the server itself.
+
+    Every handler is guarded by the one :class:`ErrorBoundary` it is registered with, so whatever a
+    tool, resource or prompt raises reaches the client only as that boundary's public error.
+    """
+    if server.middleware:
+        raise ValueError("register() declares every middleware: build the server with none (dereference_schemas=False)")
+    boundary = ErrorBoundary()
+    for layer in middleware(boundary):
+        server.add_middleware(layer)
     for name, handler in TOOLS:
-        server.tool(handler, name=name, annotations=READ_ONLY)
+        server.tool(boundary.guard(name, handler), name=name, annotations=READ_ONLY)
     for uri, name, read in RESOURCES:
-        server.resource(uri, name=name, mime_type="application/json")(read)
-    server.add_middleware(resources.ResourceAddressMiddleware())
-    for name in PROMPTS:
-        server.add_prompt(workflow_prompt(name))
+        server.resource(uri, name=name, mime_type="application/json")(boundary.guard(name, read))
+    for spec in WORKFLOWS.values():
+        server.add_prompt(workflow_prompt(spec, boundary.guard(spec.name, render_workflow)))

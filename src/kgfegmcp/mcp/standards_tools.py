@@ -6,7 +6,7 @@ from fastmcp.server.context import Context
 from fastmcp.tools.base import ToolResult
 
 from kgfegmcp.mcp import text
-from kgfegmcp.mcp.boundary import app_state, continuation_block, link_block, summary_result, tool_boundary
+from kgfegmcp.mcp.boundary import app_state, continuation_block, link_block, summary_result
 from kgfegmcp.services.requests import (
     GetCapabilitiesRequest,
     GetFrameworkRequest,
@@ -18,7 +18,6 @@ from kgfegmcp.services.requests import (
 )
 
 
-@tool_boundary
 def list_frameworks(request: ListFrameworksRequest, ctx: Context) -> ToolResult:
     """List accepted curriculum packages (frameworks and snapshots), paged with a cursor."""
     result = app_state(ctx).frameworks.list_frameworks(request)
@@ -26,7 +25,6 @@ def list_frameworks(request: ListFrameworksRequest, ctx: Context) -> ToolResult:
     return summary_result(result.to_wire(), text.list_frameworks(result), [continuation])
 
 
-@tool_boundary
 def get_framework(request: GetFrameworkRequest, ctx: Context) -> ToolResult:
     """One package's metadata: identity, source, rights, capabilities, validation and disclosures."""
     result = app_state(ctx).frameworks.get_framework(request)
@@ -34,21 +32,18 @@ def get_framework(request: GetFrameworkRequest, ctx: Context) -> ToolResult:
     return summary_result(result.to_wire(), text.get_framework(result), [manifest])
 
 
-@tool_boundary
 def get_capabilities(request: GetCapabilitiesRequest, ctx: Context) -> ToolResult:
     """What the server does (and does not do), and what each selected package supports."""
     result = app_state(ctx).frameworks.get_capabilities(request)
     return summary_result(result.to_wire(), text.get_capabilities(result))
 
 
-@tool_boundary
 def get_framework_statistics(request: GetFrameworkStatisticsRequest, ctx: Context) -> ToolResult:
     """Counts for one package: standards and learning components as separate blocks."""
     result = app_state(ctx).frameworks.get_framework_statistics(request)
     return summary_result(result.to_wire(), text.get_framework_statistics(result))
 
 
-@tool_boundary
 def search_standards(request: SearchStandardsRequest, ctx: Context) -> ToolResult:
     """Deterministic lexical or code search over standards (never learning components), paged."""
     result = app_state(ctx).standards.search_standards(request)
@@ -57,7 +52,6 @@ def search_standards(request: SearchStandardsRequest, ctx: Context) -> ToolResul
     return summary_result(result.to_wire(), text.search_standards(result), [continuation])
 
 
-@tool_boundary
 def get_standard(request: GetStandardRequest, ctx: Context) -> ToolResult:
     """One exact standard by nodeId, caseIdentifierUUID or statementCode within a framework."""
     result = app_state(ctx).standards.get_standard(request)
@@ -66,7 +60,6 @@ def get_standard(request: GetStandardRequest, ctx: Context) -> ToolResult:
     return summary_result(result.to_wire(), text.get_standard(result), [link])
 
 
-@tool_boundary
 def get_standard_context(request: GetStandardContextRequest, ctx: Context) -> ToolResult:
     """Parents, children, bounded ancestors/descendants and complete root paths, with explicit truncation."""
     result = app_state(ctx).standards.get_standard_context(request)

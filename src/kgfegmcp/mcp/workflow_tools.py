@@ -5,11 +5,10 @@ from __future__ import annotations
 from fastmcp.server.context import Context
 from fastmcp.tools.base import ToolResult
 
-from kgfegmcp.mcp.boundary import app_state, canonical_result, link_block, tool_boundary
+from kgfegmcp.mcp.boundary import app_state, canonical_result, link_block
 from kgfegmcp.services.requests import GetWorkflowInstructionsRequest
 
 
-@tool_boundary
 def get_workflow_instructions(request: GetWorkflowInstructionsRequest, ctx: Context) -> ToolResult:
     """Return exactly the instructions a native workflow prompt renders (multigrade_lesson_plan,
     practice_item_set, learning_progression_teaching_sequence, learning_progression_support_plan,

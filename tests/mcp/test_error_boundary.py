@@ -1,0 +1,140 @@
+"""One error boundary for the whole surface: every registered tool, resource and prompt goes through it.
+
+Each handler is served with a lifespan state it cannot use, so every one of them fails unexpectedly
+the moment it runs. Whatever the component, the client sees only the fixed ``internal_error`` message
+of its kind, and the log has exactly one ERROR record (``incident <id> in <kind> <name>``, with the
+traceback) whose id the request line carries, and no record of FastMCP's own.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from fastmcp import Client
+from fastmcp.server.middleware.dereference import DereferenceRefsMiddleware
+
+from bounded_refusals import all_records
+from kgfegmcp.app import create_app
+from kgfegmcp.bootstrap import AppState
+from kgfegmcp.mcp.boundary import ErrorBoundary
+from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
+from kgfegmcp.mcp.register import PROMPTS, RESOURCES, TOOLS, register
+from kgfegmcp.mcp.request_log import RequestLogMiddleware
+from mcp import MCPError
+
+FRAMEWORK = "some-framework"
+STANDARD = {"frameworkId": FRAMEWORK, "nodeId": "n1"}
+#: A request every tool's published schema accepts (the handler then runs).
+VALID_REQUESTS: dict[str, dict[str, Any]] = {
+    "list_frameworks": {},
+    "get_framework": {"frameworkId": FRAMEWORK},
+    "get_capabilities": {},
+    "get_framework_statistics": {"frameworkId": FRAMEWORK},
+    "search_standards": {"query": "fractions"},
+    "get_standard": STANDARD,
+    "get_standard_context": STANDARD,
+    "compare_framework_evidence": {"query": "fractions", "frameworkIds": [FRAMEWORK, "other-framework"]},
+    "search_learning_components": {"query": "fractions"},
+    "get_learning_component": STANDARD,
+    "get_learning_components_for_standard": STANDARD,
+    "get_standards_for_learning_component": STANDARD,
+    "get_standard_progressions": STANDARD,
+    "search_learning_progressions": {"frameworkId": FRAMEWORK},
+    "get_learning_progression": {"frameworkId": FRAMEWORK, "progressionId": "p1"},
+    "traverse_learning_progressions": STANDARD,
+    "find_learning_progression_paths": {"from": STANDARD, "to": {"frameworkId": FRAMEWORK, "nodeId": "n2"}},
+    "read_evidence": {"uri": "kgfegmcp://catalog"},
+    "get_workflow_instructions": {"workflow": "practice_item_set", "frameworkId": FRAMEWORK, "topic": "fractions"},
+}
+#: A value every resource template parameter accepts.
+PARAMETERS = {
+    "framework_id": FRAMEWORK,
+    "snapshot_id": "2026-01",
+    "node_id": "n1",
+    "relationship_id": "r1",
+    "part": "07",
+    "logical_name": "nodes",
+}
+MASKED = {
+    "tool": "internal_error: The server could not complete the request.",
+    "resource": "internal_error: The server could not read the resource.",
+    "prompt": "internal_error: The server could not render the prompt.",
+}
+
+
+@pytest.fixture
+async def unusable_client() -> AsyncIterator[Client[Any]]:
+    """The assembled server whose lifespan state is no AppState: every handler raises RuntimeError."""
+    unusable: Any = object()
+    async with Client(create_app(unusable)) as client:
+        yield client
+
+
+def assert_one_incident(caplog: pytest.LogCaptureFixture, kind: str, name: str) -> None:
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1, [f"{r.name}: {r.getMessage()[:200]}" for r in errors]
+    (record,) = errors
+    match = re.fullmatch(rf"incident ([0-9a-f]{{12}}) in {kind} {re.escape(name)}", record.getMessage())
+    assert match and record.name == "kgfegmcp.mcp", record.getMessage()
+    assert record.exc_info is not None and isinstance(record.exc_info[1], RuntimeError)
+    assert "lifespan has not built its state" in str(record.exc_info[1])
+    (line,) = [r for r in caplog.records if r.name == "kgfegmcp.request"]
+    fields = line.kgfegmcp_fields  # type: ignore[attr-defined]
+    assert line.levelno == logging.INFO and fields["name"] == name
+    assert fields["outcome"] == "internal_error" and fields["incident"] == match.group(1)
+
+
+def test_the_tables_cover_the_whole_surface() -> None:
+    assert list(VALID_REQUESTS) == [name for name, _ in TOOLS]
+    assert {p for uri, _, _ in RESOURCES for p in re.findall(r"\{([a-z_]+)\}", uri)} <= set(PARAMETERS)
+
+
+@pytest.mark.parametrize("tool", [name for name, _ in TOOLS])
+async def test_every_tool_is_behind_the_boundary(
+    unusable_client: Client[Any], caplog: pytest.LogCaptureFixture, tool: str
+) -> None:
+    with all_records(caplog):
+        result = await unusable_client.call_tool(tool, {"request": VALID_REQUESTS[tool]}, raise_on_error=False)
+    assert result.is_error and result.structured_content is None
+    assert [block.text for block in result.content] == [MASKED["tool"]]  # type: ignore[union-attr]
+    assert_one_incident(caplog, "tool", tool)
+
+
+@pytest.mark.parametrize(
+    ("template", "name"), [(uri, name) for uri, name, _ in RESOURCES], ids=[r[1] for r in RESOURCES]
+)
+async def test_every_resource_is_behind_the_boundary(
+    unusable_client: Client[Any], caplog: pytest.LogCaptureFixture, template: str, name: str
+) -> None:
+    with all_records(caplog), pytest.raises(MCPError) as raised:
+        await unusable_client.session.read_resource(template.format(**PARAMETERS))
+    assert raised.value.error.message == MASKED["resource"]
+    assert raised.value.error.data == {"errorCode": "internal_error"}
+    assert_one_incident(caplog, "resource", name)
+
+
+@pytest.mark.parametrize("prompt", PROMPTS)
+async def test_every_prompt_is_behind_the_boundary(
+    unusable_client: Client[Any], caplog: pytest.LogCaptureFixture, prompt: str
+) -> None:
+    with all_records(caplog), pytest.raises(MCPError) as raised:
+        await unusable_client.get_prompt(prompt, {})
+    assert raised.value.error.message == MASKED["prompt"]
+    assert raised.value.error.data == {"errorCode": "internal_error"}
+    assert_one_incident(caplog, "prompt", prompt)
+
+
+def test_the_middleware_is_declared_once_outermost_first(default_state: AppState) -> None:
+    """The request line outside everything, the one boundary inside the result shaping; nothing else."""
+    layers = [type(layer) for layer in create_app(default_state).middleware]
+    assert layers == [RequestLogMiddleware, ProtocolVersionMiddleware, ErrorBoundary, DereferenceRefsMiddleware]
+
+
+def test_register_refuses_a_server_that_already_has_middleware(default_state: AppState) -> None:
+    server = create_app(default_state)
+    with pytest.raises(ValueError, match="declares every middleware"):
+        register(server)
