@@ -16,7 +16,7 @@ from fastmcp import Client
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.mcp.reference import RESULTS
 from kgfegmcp.mcp.register import TOOLS
-from kgfegmcp.services.ceiling import whole_result_size
+from kgfegmcp.rendering import rendered_size
 from tool_calls import call, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -209,4 +209,4 @@ async def test_a_traversal_at_its_default_caps_is_bounded_by_its_caps_not_by_siz
         result = await call(default_client, "traverse_learning_progressions", request)
         body = structured(result)
         assert body["counters"]["edgesReturned"] == 100 and body["truncationReasons"] == ["max_edges"], request
-        assert whole_result_size(body).fits
+        assert rendered_size(body).fits

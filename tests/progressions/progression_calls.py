@@ -7,7 +7,7 @@ from typing import Any
 
 from fastmcp.client.client import CallToolResult
 
-from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS
+from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, canonical_text, rendered_size
 from tool_calls import call, error_code, structured, texts
 
 __all__ = ["assert_canonical_within_ceiling", "call", "error_code", "records", "structured", "texts", "traversal_links"]
@@ -22,6 +22,11 @@ def assert_canonical_within_ceiling(result: CallToolResult) -> dict[str, Any]:
     wire_structured = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
     assert len(text) + len(wire_structured) <= RESULT_MAX_CHARS
     assert len(text.encode()) + len(wire_structured.encode()) <= RESULT_MAX_BYTES
+    # The weight the services fit is the weight of what was rendered: the text is canonical_text, and
+    # rendered_size counts it and the structured content it parses to.
+    assert text == canonical_text(content)
+    size = rendered_size(content)
+    assert (size.chars, size.bytes) == (2 * len(text), 2 * len(text.encode()))
     return content
 
 

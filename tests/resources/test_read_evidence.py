@@ -14,8 +14,8 @@ from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.errors import EvidenceResultTooLargeError
 from kgfegmcp.models import sha256_hex
+from kgfegmcp.rendering import rendered_size
 from kgfegmcp.resources import uris
-from kgfegmcp.services.ceiling import whole_result_size
 from kgfegmcp.services.requests import ReadEvidenceRequest
 from kgfegmcp.services.resources import AttributionView
 from package_factory import LC, FixtureWorld, state_for
@@ -86,7 +86,7 @@ async def test_result_ceiling_shrinks_the_window_instead_of_failing(matrix_clien
     assert windows[0]["limitedBy"] == "result_ceiling"
     assert windows[0]["window"]["byteLength"] < 32_768
     for window in windows:
-        size = whole_result_size(window)
+        size = rendered_size(window)
         assert size.fits and size.chars <= 100_000 and size.bytes <= 1_048_576
 
 

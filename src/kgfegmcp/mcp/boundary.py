@@ -38,7 +38,7 @@ from kgfegmcp.errors import (
     problem_list,
 )
 from kgfegmcp.mcp.request_log import open_incident
-from kgfegmcp.models import canonical_json
+from kgfegmcp.rendering import canonical_text
 from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
 from mcp import MCPError
 
@@ -271,4 +271,4 @@ def summary_result(
 
 def canonical_result(structured: dict[str, Any], extra: list[ContentBlock] | None = None) -> ToolResult:
     """The complete canonical JSON as text, parsing to exactly the structured content."""
-    return ToolResult(content=[text_block(canonical_json(structured)), *(extra or [])], structured_content=structured)
+    return ToolResult(content=[text_block(canonical_text(structured)), *(extra or [])], structured_content=structured)

@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kgfegmcp.errors import InvalidRequestError, echo
-from kgfegmcp.models import canonical_json
+from kgfegmcp.rendering import canonical_text
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def shape_tool_result(result: ToolResult, version: str) -> ToolResult:
         else:
             content.append(block)
     if structured is not None and not allowed.structured_content:
-        evidence = canonical_json(structured)
+        evidence = canonical_text(structured)
         if not any(isinstance(block, TextContent) and block.text == evidence for block in content):
             content.append(TextContent(type="text", text=evidence))
     known = set(_strings(structured))

@@ -18,8 +18,8 @@ from kgfegmcp.errors import (
     InvalidEvidenceUriError,
     UnsupportedEvidenceFormatError,
 )
+from kgfegmcp.rendering import rendered_size
 from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
-from kgfegmcp.services.ceiling import whole_result_size
 from kgfegmcp.services.requests import ReadEvidenceRequest
 from kgfegmcp.services.resources import ResourceMetadata, ResourceService
 from kgfegmcp.services.views import PageInfo, ResultModel
@@ -144,7 +144,7 @@ class EvidenceService:
 
         def attempt(candidate: int, limited_by: LimitedBy) -> ReadEvidenceResult | None:
             result = self._result(request, fingerprint, metadata, data, offset, candidate, limited_by)
-            return result if whole_result_size(result.to_wire()).fits else None
+            return result if rendered_size(result.to_wire()).fits else None
 
         first = attempt(end, "end_of_resource" if end == total else "window_bytes")
         if first is not None:

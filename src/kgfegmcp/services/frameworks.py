@@ -14,8 +14,8 @@ from kgfegmcp.errors import InvalidCursorError
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS
 from kgfegmcp.profiles.model import InterpretationProfile
+from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.resources import uris
-from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.services.progression_views import MAX_CANDIDATES
 from kgfegmcp.services.requests import (
     COMPARISON_SNAPSHOTS_MAX,

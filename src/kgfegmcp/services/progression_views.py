@@ -17,7 +17,7 @@ from kgfegmcp.graph.progressions import (
     PathReason,
     TraversalReason,
 )
-from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS
+from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.services.views import (
     PackageRef,
     ResultModel,

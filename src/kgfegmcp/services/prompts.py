@@ -24,7 +24,7 @@ from kgfegmcp.prompts.arguments import ArgumentValues, parse_prompt_arguments, v
 from kgfegmcp.prompts.render import RenderInput, render_instructions
 from kgfegmcp.prompts.repository import PromptRegistry
 from kgfegmcp.prompts.workflows import MAX_RENDERED_BYTES, WORKFLOWS, WorkflowSpec
-from kgfegmcp.services.ceiling import RESULT_MAX_BYTES, RESULT_MAX_CHARS, whole_result_size
+from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, rendered_size
 from kgfegmcp.services.requests import GetWorkflowInstructionsRequest
 from kgfegmcp.services.views import PackageIdentity, ResultModel, package_identity
 
@@ -128,7 +128,7 @@ class PromptService:
             instructions_sha256=hashlib.sha256(rendered.text.encode("utf-8")).hexdigest(),
         )
         # The text block is the canonical JSON of the structured content: both copies count.
-        size = whole_result_size(result.to_wire())
+        size = rendered_size(result.to_wire())
         if not size.fits:
             raise WorkflowInstructionsTooLargeError(
                 f"The complete result would be {size.chars} characters / {size.bytes} bytes (text plus "
