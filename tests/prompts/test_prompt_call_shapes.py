@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.services import requests as r
+from kgfegmcp.services.workflow_request import GetWorkflowInstructionsRequest
 
 REQUEST_MODELS: dict[str, type[BaseModel]] = {
     "list_frameworks": r.ListFrameworksRequest,
@@ -36,7 +37,7 @@ REQUEST_MODELS: dict[str, type[BaseModel]] = {
     "traverse_learning_progressions": r.TraverseLearningProgressionsRequest,
     "find_learning_progression_paths": r.FindLearningProgressionPathsRequest,
     "read_evidence": r.ReadEvidenceRequest,
-    "get_workflow_instructions": r.GetWorkflowInstructionsRequest,
+    "get_workflow_instructions": GetWorkflowInstructionsRequest,
 }
 
 

@@ -6,7 +6,7 @@ from fastmcp.server.context import Context
 from fastmcp.tools.base import ToolResult
 
 from kgfegmcp.mcp.boundary import app_state, canonical_result, link_block
-from kgfegmcp.services.requests import GetWorkflowInstructionsRequest
+from kgfegmcp.services.workflow_request import GetWorkflowInstructionsRequest
 
 
 def get_workflow_instructions(request: GetWorkflowInstructionsRequest, ctx: Context) -> ToolResult:

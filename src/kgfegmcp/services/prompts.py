@@ -25,8 +25,8 @@ from kgfegmcp.prompts.render import RenderInput, render_instructions
 from kgfegmcp.prompts.repository import PromptRegistry
 from kgfegmcp.prompts.workflows import MAX_RENDERED_BYTES, WORKFLOWS, WorkflowSpec
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, rendered_size
-from kgfegmcp.services.requests import GetWorkflowInstructionsRequest
 from kgfegmcp.services.views import PackageIdentity, ResultModel, package_identity
+from kgfegmcp.services.workflow_request import GetWorkflowInstructionsRequest
 
 
 class AttributionView(ResultModel):
