@@ -22,8 +22,9 @@ from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.mcp.boundary import ErrorBoundary
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
-from kgfegmcp.mcp.register import PROMPTS, RESOURCES, TOOLS, register
+from kgfegmcp.mcp.register import PROMPTS, TOOLS, register
 from kgfegmcp.mcp.request_log import RequestLogMiddleware
+from kgfegmcp.resources.families import FAMILIES
 from mcp import MCPError
 
 FRAMEWORK = "some-framework"
@@ -90,7 +91,7 @@ def assert_one_incident(caplog: pytest.LogCaptureFixture, kind: str, name: str) 
 
 def test_the_tables_cover_the_whole_surface() -> None:
     assert list(VALID_REQUESTS) == [name for name, _ in TOOLS]
-    assert {p for uri, _, _ in RESOURCES for p in re.findall(r"\{([a-z_]+)\}", uri)} <= set(PARAMETERS)
+    assert {p for family in FAMILIES for p in family.variables} <= set(PARAMETERS)
 
 
 @pytest.mark.parametrize("tool", [name for name, _ in TOOLS])
@@ -104,9 +105,7 @@ async def test_every_tool_is_behind_the_boundary(
     assert_one_incident(caplog, "tool", tool)
 
 
-@pytest.mark.parametrize(
-    ("template", "name"), [(uri, name) for uri, name, _ in RESOURCES], ids=[r[1] for r in RESOURCES]
-)
+@pytest.mark.parametrize(("template", "name"), [(f.template, f.name) for f in FAMILIES], ids=[f.name for f in FAMILIES])
 async def test_every_resource_is_behind_the_boundary(
     unusable_client: Client[Any], caplog: pytest.LogCaptureFixture, template: str, name: str
 ) -> None:

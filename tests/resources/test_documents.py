@@ -17,9 +17,9 @@ from resource_worlds import EXTRAS, VARIANTS, lc_ids, small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.mcp.register import RESOURCES
 from kgfegmcp.models import canonical_bytes, sha256_hex
 from kgfegmcp.resources import uris
+from kgfegmcp.resources.families import FAMILIES
 from kgfegmcp.services.views import package_identity, standard_view
 from mcp import MCPError
 from package_factory import LC, FixtureWorld, state_for
@@ -71,7 +71,7 @@ async def test_exactly_one_resource_and_fourteen_templates(matrix_client: Client
     templates = await matrix_client.list_resource_templates()
     assert [r.uri for r in resources] == ["kgfegmcp://catalog"]
     assert sorted(t.uri_template for t in templates) == sorted(TEMPLATES)
-    assert [uri for uri, _, _ in RESOURCES] == ["kgfegmcp://catalog", *TEMPLATES]  # declared in DESIGN order
+    assert [family.template for family in FAMILIES] == ["kgfegmcp://catalog", *TEMPLATES]  # declared in DESIGN order
     assert all(t.description for t in templates)
 
 

@@ -20,7 +20,8 @@ from resource_calls import evidence_code, outcome, read_code
 from resource_worlds import VARIANTS, lc_ids
 
 from kgfegmcp.resources import uris
-from kgfegmcp.resources.addresses import Family, InvalidAddressError, parse_address
+from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
+from kgfegmcp.resources.families import Family
 from package_factory import LC, TREE
 
 IDS = lc_ids()

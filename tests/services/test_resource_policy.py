@@ -23,7 +23,7 @@ from kgfegmcp.models import canonical_bytes
 from kgfegmcp.packages.manifest import CORE_ARTIFACTS, MANIFEST_FILENAME, PROVENANCE_PARTS, provenance_part_name
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.resources import uris
-from kgfegmcp.resources.addresses import Family
+from kgfegmcp.resources.families import Family
 from kgfegmcp.resources.policy import (
     FAMILY_ACCESS,
     AccessClass,

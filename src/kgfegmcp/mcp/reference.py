@@ -14,7 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from kgfegmcp.mcp.register import PROMPTS, RESOURCES, TOOLS
+from kgfegmcp.mcp.register import PROMPTS, TOOLS
+from kgfegmcp.resources.families import FAMILIES
 from kgfegmcp.services.comparison import ComparisonResult
 from kgfegmcp.services.components import (
     ComponentsForStandardResult,
@@ -272,8 +273,8 @@ def render_reference() -> str:
         lines.append(_result_line(name))
     lines.append(RESULTS_SECTION)
     lines.extend(_left_out_rows())
-    lines.append(f"## Resources (1 + {len(RESOURCES) - 1} templates)\n")
-    lines.extend(f"- `{uri}`" for uri, _name, _read in RESOURCES)
+    lines.append(f"## Resources (1 + {len(FAMILIES) - 1} templates)\n")
+    lines.extend(f"- `{family.template}`" for family in FAMILIES)
     lines.append(f"\n## Prompts ({len(PROMPTS)})\n")
     lines.extend(f"- `{name}`" for name in PROMPTS)
     return "\n".join(lines).rstrip() + "\n"

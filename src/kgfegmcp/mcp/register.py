@@ -25,6 +25,7 @@ from kgfegmcp.mcp.prompts import render_workflow, workflow_prompt
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
 from kgfegmcp.mcp.request_log import RequestLogMiddleware
 from kgfegmcp.prompts.workflows import WORKFLOWS
+from kgfegmcp.resources.families import FAMILIES
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
@@ -54,37 +55,6 @@ TOOLS: tuple[tuple[str, Callable[..., Any]], ...] = (
     # Keep last (DESIGN §7).
     ("get_workflow_instructions", workflow_tools.get_workflow_instructions),
 )
-
-_SNAPSHOT = "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}"
-
-#: URI (template) → resource name → handler: 1 resource and 14 templates, DESIGN §7 order. All are
-#: read-only, resolved from the accepted catalog and gated by the rights policy.
-RESOURCES: tuple[tuple[str, str, Callable[..., Any]], ...] = (
-    ("kgfegmcp://catalog", "catalog", resources.catalog),
-    ("kgfegmcp://framework/{framework_id}", "framework", resources.framework),
-    (_SNAPSHOT, "snapshot", resources.snapshot),
-    (f"{_SNAPSHOT}/manifest", "manifest", resources.manifest),
-    (f"{_SNAPSHOT}/validation", "validation", resources.validation),
-    (f"{_SNAPSHOT}/profile", "profile", resources.profile),
-    (f"{_SNAPSHOT}/unresolved", "unresolved", resources.unresolved),
-    (f"{_SNAPSHOT}/standard/{{node_id}}", "standard", resources.standard),
-    (f"{_SNAPSHOT}/standard/{{node_id}}/provenance", "standard_provenance", resources.standard_provenance),
-    (f"{_SNAPSHOT}/relationship/{{relationship_id}}", "relationship", resources.relationship),
-    (f"{_SNAPSHOT}/learning-component/{{node_id}}", "learning_component", resources.learning_component),
-    (
-        f"{_SNAPSHOT}/learning-component/{{node_id}}/provenance",
-        "learning_component_provenance",
-        resources.learning_component_provenance,
-    ),
-    (
-        f"{_SNAPSHOT}/learning-progression/{{relationship_id}}",
-        "learning_progression",
-        resources.learning_progression,
-    ),
-    (f"{_SNAPSHOT}/provenance-part/{{part}}", "provenance_part", resources.provenance_part),
-    (f"{_SNAPSHOT}/artifact/{{logical_name}}", "artifact", resources.artifact),
-)
-
 
 #: The nine workflow prompts: every workflow spec, in the order the specs are declared (DESIGN §7 order).
 #: Deterministic instruction renderers, never generation.
@@ -116,7 +86,10 @@ def register(server: FastMCP) -> None:
         server.add_middleware(layer)
     for name, handler in TOOLS:
         server.tool(boundary.guard(name, handler), name=name, annotations=READ_ONLY)
-    for uri, name, read in RESOURCES:
-        server.resource(uri, name=name, mime_type="application/json")(boundary.guard(name, read))
+    for family in FAMILIES:
+        read = resources.handler(family)
+        server.resource(
+            family.template, name=family.name, description=family.description, mime_type="application/json"
+        )(boundary.guard(family.name, read))
     for spec in WORKFLOWS.values():
         server.add_prompt(workflow_prompt(spec, boundary.guard(spec.name, render_workflow)))

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.packages.manifest import PROVENANCE_PARTS
 from kgfegmcp.resources import uris
+from kgfegmcp.resources.families import FAMILIES, FAMILY, Family
 
 #: Longest URI the parser looks at (the longest supported address is about 560 characters).
 MAX_URI_CHARS = 2048
@@ -29,46 +29,14 @@ _PART = re.compile(r"[0-9]{2}")
 _ALLOWED = re.compile(r"[A-Za-z0-9._~/-]*")
 
 
-class Family(StrEnum):
-    """The resource families of DESIGN §7 (one resource and fourteen templates)."""
-
-    CATALOG = "catalog"
-    FRAMEWORK = "framework"
-    SNAPSHOT = "snapshot"
-    MANIFEST = "manifest"
-    VALIDATION = "validation"
-    PROFILE = "profile"
-    UNRESOLVED = "unresolved"
-    STANDARD = "standard"
-    STANDARD_PROVENANCE = "standard_provenance"
-    RELATIONSHIP = "relationship"
-    LEARNING_COMPONENT = "learning_component"
-    LEARNING_COMPONENT_PROVENANCE = "learning_component_provenance"
-    LEARNING_PROGRESSION = "learning_progression"
-    PROVENANCE_PART = "provenance_part"
-    ARTIFACT = "artifact"
-
-
-#: Snapshot sub-resources addressed by one fixed word.
-_SNAPSHOT_WORDS = {
-    "manifest": Family.MANIFEST,
-    "validation": Family.VALIDATION,
-    "profile": Family.PROFILE,
-    "unresolved": Family.UNRESOLVED,
-}
-#: Snapshot sub-resources addressed by ``<word>/<key>``.
-_KEYED_WORDS = {
-    "standard": Family.STANDARD,
-    "relationship": Family.RELATIONSHIP,
-    "learning-component": Family.LEARNING_COMPONENT,
-    "learning-progression": Family.LEARNING_PROGRESSION,
-    "provenance-part": Family.PROVENANCE_PART,
-    "artifact": Family.ARTIFACT,
-}
-#: Keyed families that also have a ``/provenance`` child.
+#: Snapshot sub-resources addressed by one fixed word, keyed ones by ``<word>/<key>``, and the keyed
+#: families with a ``/provenance`` child: all read from the family table.
+_SNAPSHOT_WORDS = {spec.words[0]: spec.family for spec in FAMILIES if len(spec.words) == 1}
+_KEYED_WORDS = {spec.words[0]: spec.family for spec in FAMILIES if len(spec.words) == 2}
 _PROVENANCE_OF = {
-    Family.STANDARD: Family.STANDARD_PROVENANCE,
-    Family.LEARNING_COMPONENT: Family.LEARNING_COMPONENT_PROVENANCE,
+    _KEYED_WORDS[spec.words[0]]: spec.family
+    for spec in FAMILIES
+    if len(spec.words) == 3 and spec.words[2] == "provenance"
 }
 
 
@@ -102,37 +70,12 @@ class ResourceAddress:
 
     @property
     def uri(self) -> str:
-        """The canonical URI, built only with ``resources/uris.py``."""
+        """The canonical URI, spelled by the family table."""
         return _build(self)
 
 
 def _build(address: ResourceAddress) -> str:
-    family = address.family
-    if family is Family.CATALOG:
-        return uris.CATALOG_URI
-    fid = address.framework_id
-    assert fid is not None
-    if family is Family.FRAMEWORK:
-        return uris.framework_uri(fid)
-    sid = address.snapshot_id
-    assert sid is not None
-    key = address.key or ""
-    builders = {
-        Family.SNAPSHOT: lambda: uris.snapshot_uri(fid, sid),
-        Family.MANIFEST: lambda: uris.manifest_uri(fid, sid),
-        Family.VALIDATION: lambda: uris.validation_uri(fid, sid),
-        Family.PROFILE: lambda: uris.profile_uri(fid, sid),
-        Family.UNRESOLVED: lambda: uris.unresolved_uri(fid, sid),
-        Family.STANDARD: lambda: uris.standard_uri(fid, sid, key),
-        Family.STANDARD_PROVENANCE: lambda: uris.standard_provenance_uri(fid, sid, key),
-        Family.RELATIONSHIP: lambda: uris.relationship_uri(fid, sid, key),
-        Family.LEARNING_COMPONENT: lambda: uris.learning_component_uri(fid, sid, key),
-        Family.LEARNING_COMPONENT_PROVENANCE: lambda: uris.learning_component_provenance_uri(fid, sid, key),
-        Family.LEARNING_PROGRESSION: lambda: uris.learning_progression_uri(fid, sid, key),
-        Family.PROVENANCE_PART: lambda: uris.provenance_part_uri(fid, sid, int(key)),
-        Family.ARTIFACT: lambda: uris.artifact_uri(fid, sid, key),
-    }
-    return builders[family]()
+    return FAMILY[address.family].uri(address.framework_id or "", address.snapshot_id or "", address.key or "")
 
 
 def _check_identifier(value: str, kind: str) -> None:
@@ -141,10 +84,10 @@ def _check_identifier(value: str, kind: str) -> None:
 
 
 def _check_key(family: Family, value: str) -> None:
-    if family is Family.PROVENANCE_PART:
+    if FAMILY[family].key == "part":
         if _PART.fullmatch(value) is None or int(value) >= PROVENANCE_PARTS:
             raise InvalidAddressError(f"a provenance part is two digits, 00-{PROVENANCE_PARTS - 1:02d}")
-    elif family is Family.ARTIFACT:
+    elif FAMILY[family].key == "logical_name":
         if _LOGICAL_NAME.fullmatch(value) is None:
             raise InvalidAddressError("an artifact logical name is a lower-camel-case word of 2-64 characters")
     elif len(value) > MAX_ENTITY_ID_CHARS:

@@ -9,18 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
 
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.errors import ResourceAccessDeniedError
 from kgfegmcp.packages.manifest import CORE_ARTIFACTS, PackageManifest
 from kgfegmcp.resources import uris
-from kgfegmcp.resources.addresses import Family
+from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
 from kgfegmcp.rights import RightsPolicy
-
-#: Every access class: the manifest's artifact classes (``packages.manifest.AccessClass``) and
-#: ``standard_resource``, in the order the published ``accessClass`` enum lists them.
-AccessClass = Literal["public_metadata", "full_text", "standard_resource", "bulk_content"]
 
 #: The closed artifact policy of the rights page, used by the generic ``artifact`` family: the
 #: manifest contract's core artifacts and their classes. Anything else (the provenance parts have
@@ -28,27 +23,9 @@ AccessClass = Literal["public_metadata", "full_text", "standard_resource", "bulk
 ARTIFACT_ACCESS: Mapping[str, AccessClass] = CORE_ARTIFACTS
 
 
-#: The access class of every dedicated resource family (the rights page's table, plus the component
-#: and progression equivalents of the standard families). ``artifact`` is decided per logical name.
-#: A family that serves one artifact's bytes carries that artifact's class.
-FAMILY_ACCESS: dict[Family, AccessClass] = {
-    Family.CATALOG: "public_metadata",
-    Family.FRAMEWORK: "public_metadata",
-    Family.SNAPSHOT: "public_metadata",
-    Family.MANIFEST: "public_metadata",
-    Family.VALIDATION: ARTIFACT_ACCESS["validationReport"],
-    Family.PROFILE: "public_metadata",
-    Family.UNRESOLVED: ARTIFACT_ACCESS["unresolvedItems"],
-    Family.STANDARD: "standard_resource",
-    Family.STANDARD_PROVENANCE: "standard_resource",
-    Family.RELATIONSHIP: "standard_resource",
-    Family.LEARNING_COMPONENT: "standard_resource",
-    Family.LEARNING_COMPONENT_PROVENANCE: "standard_resource",
-    Family.LEARNING_PROGRESSION: "standard_resource",
-    # A part carries the class of the artifact it is part of: reading all 64 returns the whole file.
-    # One entity's provenance stays readable through the standard, component and relationship families.
-    Family.PROVENANCE_PART: ARTIFACT_ACCESS["entityProvenance"],
-}
+#: The access class of every dedicated resource family, from the family table (``artifact`` is decided
+#: per logical name).
+FAMILY_ACCESS: dict[Family, AccessClass] = {spec.family: spec.access for spec in FAMILIES if spec.access is not None}
 
 
 def artifact_access(manifest: PackageManifest, logical_name: str) -> AccessClass | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,17 +29,15 @@ from kgfegmcp.packages.records import (
     ITEM,
     PROGRESSION_LABELS,
     SUPPORTS,
-    ComponentNode,
     NodeLabel,
-    RelationshipRecord,
 )
 from kgfegmcp.resources import uris
-from kgfegmcp.resources.addresses import Family, InvalidAddressError, ResourceAddress, parse_address
+from kgfegmcp.resources.addresses import InvalidAddressError, ResourceAddress, parse_address
 from kgfegmcp.resources.artifact_reader import MANIFEST_ARTIFACT, PROFILE_ARTIFACT
+from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
 from kgfegmcp.resources.policy import (
     ARTIFACT_ACCESS,
     FAMILY_ACCESS,
-    AccessClass,
     SizePolicy,
     artifact_access,
     denial_reason,
@@ -53,6 +52,7 @@ from kgfegmcp.resources.representations import (
     derived_bytes,
     epistemic_labels,
 )
+from kgfegmcp.services.resource_views import component_view, relationship_view
 from kgfegmcp.services.views import ResultModel, disclosures, package_identity, standard_view
 
 log = logging.getLogger(__name__)
@@ -133,6 +133,7 @@ class ResourceService:
     def __init__(self, catalog: AcceptedCatalog, sizes: SizePolicy) -> None:
         self._catalog = catalog
         self._sizes = sizes
+        self._builders = self._document_builders()
 
     @property
     def catalog(self) -> AcceptedCatalog:
@@ -270,40 +271,45 @@ class ResourceService:
         return _Built(derived_bytes(document), DETERMINISTIC_DERIVED, JSON_MIME, labels, evidence)
 
     def _build(self, package: ServedPackage, address: ResourceAddress) -> _Built:
-        family = address.family
-        key = address.key or ""
-        if family is Family.SNAPSHOT:
-            return self._snapshot_document(package)
-        if family is Family.MANIFEST:
-            data = package.artifacts.manifest()
-            evidence = SourceArtifactEvidence(
-                graph_package_id=package.graph_package_id,
-                logical_artifact=MANIFEST_ARTIFACT,
-                sha256=sha256_hex(data),
-                bytes=len(data),
-            )
-            return _Built(data, RAW_SOURCE, JSON_MIME, ["deterministic_derived"], [evidence])
-        if family is Family.PROFILE:
-            return self._profile_document(package)
-        if family is Family.VALIDATION:
-            return self._raw_artifact(package, "validationReport")
-        if family is Family.UNRESOLVED:
-            return self._raw_artifact(package, "unresolvedItems")
-        if family is Family.ARTIFACT:
-            return self._raw_artifact(package, key)
-        if family is Family.PROVENANCE_PART:
-            return self._raw_artifact(package, provenance_part_name(address.part))
-        if family is Family.STANDARD:
-            return self._standard_document(package, key)
-        if family is Family.LEARNING_COMPONENT:
-            return self._component_document(package, key)
-        if family in (Family.STANDARD_PROVENANCE, Family.LEARNING_COMPONENT_PROVENANCE):
-            return self._entity_provenance_document(
-                package, key, ITEM if family is Family.STANDARD_PROVENANCE else COMPONENT
-            )
-        if family in (Family.RELATIONSHIP, Family.LEARNING_PROGRESSION):
-            return self._relationship_document(package, key, progression=family is Family.LEARNING_PROGRESSION)
-        raise ResourceNotFoundError("The resource family is not supported.")  # pragma: no cover - closed enum
+        return self._builders[address.family](package, address)
+
+    def _document_builders(self) -> dict[Family, Callable[[ServedPackage, ResourceAddress], _Built]]:
+        """One document builder per package-level family of the family table."""
+        return {
+            Family.SNAPSHOT: lambda package, _: self._snapshot_document(package),
+            Family.MANIFEST: lambda package, _: self._manifest_document(package),
+            Family.VALIDATION: lambda package, _: self._raw_artifact(package, "validationReport"),
+            Family.PROFILE: lambda package, _: self._profile_document(package),
+            Family.UNRESOLVED: lambda package, _: self._raw_artifact(package, "unresolvedItems"),
+            Family.STANDARD: lambda package, address: self._standard_document(package, _key(address)),
+            Family.STANDARD_PROVENANCE: lambda package, address: self._entity_provenance_document(
+                package, _key(address), ITEM
+            ),
+            Family.RELATIONSHIP: lambda package, address: self._relationship_document(
+                package, _key(address), progression=False
+            ),
+            Family.LEARNING_COMPONENT: lambda package, address: self._component_document(package, _key(address)),
+            Family.LEARNING_COMPONENT_PROVENANCE: lambda package, address: self._entity_provenance_document(
+                package, _key(address), COMPONENT
+            ),
+            Family.LEARNING_PROGRESSION: lambda package, address: self._relationship_document(
+                package, _key(address), progression=True
+            ),
+            Family.PROVENANCE_PART: lambda package, address: self._raw_artifact(
+                package, provenance_part_name(address.part)
+            ),
+            Family.ARTIFACT: lambda package, address: self._raw_artifact(package, _key(address)),
+        }
+
+    def _manifest_document(self, package: ServedPackage) -> _Built:
+        data = package.artifacts.manifest()
+        evidence = SourceArtifactEvidence(
+            graph_package_id=package.graph_package_id,
+            logical_artifact=MANIFEST_ARTIFACT,
+            sha256=sha256_hex(data),
+            bytes=len(data),
+        )
+        return _Built(data, RAW_SOURCE, JSON_MIME, ["deterministic_derived"], [evidence])
 
     def _raw_artifact(self, package: ServedPackage, logical_name: str) -> _Built:
         entry = self._declared(package, logical_name)
@@ -423,12 +429,7 @@ class ResourceService:
                     "accessClass": FAMILY_ACCESS[family],
                     "allowed": not denial_reason(rights, FAMILY_ACCESS[family]),
                 }
-                for family, uri in (
-                    (Family.MANIFEST, uris.manifest_uri(fid, sid)),
-                    (Family.VALIDATION, uris.validation_uri(fid, sid)),
-                    (Family.PROFILE, uris.profile_uri(fid, sid)),
-                    (Family.UNRESOLVED, uris.unresolved_uri(fid, sid)),
-                )
+                for family, uri in ((spec.family, spec.uri(fid, sid)) for spec in FAMILIES if len(spec.words) == 1)
             ],
             "entityFamilies": [
                 {
@@ -436,15 +437,7 @@ class ResourceService:
                     "accessClass": FAMILY_ACCESS[family],
                     "allowed": not denial_reason(rights, FAMILY_ACCESS[family]),
                 }
-                for family in (
-                    Family.STANDARD,
-                    Family.STANDARD_PROVENANCE,
-                    Family.RELATIONSHIP,
-                    Family.LEARNING_COMPONENT,
-                    Family.LEARNING_COMPONENT_PROVENANCE,
-                    Family.LEARNING_PROGRESSION,
-                    Family.PROVENANCE_PART,
-                )
+                for family in (spec.family for spec in FAMILIES if spec.key is not None and spec.access is not None)
             ],
             "artifacts": artifacts,
             "disclosures": [d.to_wire() for d in disclosures(package)],
@@ -478,7 +471,7 @@ class ResourceService:
             )
         fid, sid = package.framework_id, package.snapshot_id
         document = {
-            "learningComponent": _component_view(package, component),
+            "learningComponent": component_view(package, component),
             "supports": [
                 {
                     "relationshipId": rel.identifier,
@@ -534,7 +527,7 @@ class ResourceService:
             )
         part, entry, record = self._provenance(package, relationship_id)
         document = {
-            "relationship": _relationship_view(package, rel),
+            "relationship": relationship_view(package, rel),
             "provenance": {
                 "provenancePart": part,
                 "provenancePartUri": provenance_part_uri(package.manifest, part),
@@ -552,57 +545,7 @@ class ResourceService:
         return self._derived(document, labels, evidence)
 
 
-def _node_uri(package: ServedPackage, label: NodeLabel, node_id: str) -> str:
-    fid, sid = package.framework_id, package.snapshot_id
-    if label == ITEM:
-        return uris.standard_uri(fid, sid, node_id)
-    if label == COMPONENT:
-        return uris.learning_component_uri(fid, sid, node_id)
-    return uris.snapshot_uri(fid, sid)
-
-
-def _relationship_view(package: ServedPackage, rel: RelationshipRecord) -> dict[str, Any]:
-    fid, sid = package.framework_id, package.snapshot_id
-    view: dict[str, Any] = {
-        "graphPackageId": package.graph_package_id,
-        "relationshipId": rel.identifier,
-        "label": rel.label,
-        "sourceNodeId": rel.source_identifier,
-        "sourceLabel": rel.source_label,
-        "sourceEntityKey": rel.source_entity_key,
-        "sourceUri": _node_uri(package, rel.source_label, rel.source_identifier),
-        "targetNodeId": rel.target_identifier,
-        "targetLabel": rel.target_label,
-        "targetEntityKey": rel.target_entity_key,
-        "targetUri": _node_uri(package, rel.target_label, rel.target_identifier),
-        "relationshipUri": uris.relationship_uri(fid, sid, rel.identifier),
-    }
-    if rel.label in PROGRESSION_LABELS:
-        view["learningProgressionUri"] = uris.learning_progression_uri(fid, sid, rel.identifier)
-    if rel.support_confidence is not None:
-        view["supportConfidence"] = rel.support_confidence
-    if rel.unresolved_status is not None:
-        view["unresolvedStatus"] = rel.unresolved_status
-    return view
-
-
-def _component_view(package: ServedPackage, component: ComponentNode) -> dict[str, Any]:
-    fid, sid = package.framework_id, package.snapshot_id
-    view: dict[str, Any] = {
-        "graphPackageId": package.graph_package_id,
-        "nodeId": component.identifier,
-        "description": component.description,
-        "inLanguage": component.in_language,
-        "tags": list(component.tags),
-        "uri": uris.learning_component_uri(fid, sid, component.identifier),
-        "provenanceUri": uris.learning_component_provenance_uri(fid, sid, component.identifier),
-    }
-    optional = {
-        "academicSubject": component.academic_subject,
-        "author": component.author,
-        "provider": component.provider,
-        "license": component.license,
-        "attributionStatement": component.attribution_statement,
-    }
-    view.update({key: value for key, value in optional.items() if value is not None})
-    return view
+def _key(address: ResourceAddress) -> str:
+    """The node, relationship or logical-name segment of a keyed address (the parser guarantees one)."""
+    assert address.key is not None
+    return address.key
