@@ -1,4 +1,4 @@
-"""The public tool surface of issue 4 against DESIGN §7: names, order, annotations and published schemas."""
+"""The public tool surface against DESIGN §7: names, order, annotations and published schemas of all 19 tools."""
 
 from __future__ import annotations
 
@@ -28,18 +28,22 @@ DESIGN_TOOLS = [
     "read_evidence",
     "get_workflow_instructions",
 ]
-ISSUE4_TOOLS = DESIGN_TOOLS[:7]
 
 
-async def test_issue4_tools_match_design_section_7(default_client: Client[Any]) -> None:
+def _properties(request: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """Every property a request schema can carry, across its oneOf/anyOf branches too."""
+    found = dict(request.get("properties", {}))
+    for branch in [*request.get("oneOf", []), *request.get("anyOf", [])]:
+        branch = defs.get(branch["$ref"].split("/")[-1], branch) if "$ref" in branch else branch
+        found.update(branch.get("properties", {}))
+    return found
+
+
+async def test_every_tool_matches_design_section_7(default_client: Client[Any]) -> None:
     tools = await default_client.list_tools()
     names = [tool.name for tool in tools]
-    assert len(names) == len(set(names))
-    assert [name for name in names if name in ISSUE4_TOOLS] == ISSUE4_TOOLS
-    assert set(names) <= set(DESIGN_TOOLS), f"undeclared public tools: {sorted(set(names) - set(DESIGN_TOOLS))}"
+    assert names == DESIGN_TOOLS  # all 19, each once, in the declared order
     for tool in tools:
-        if tool.name not in ISSUE4_TOOLS:
-            continue
         assert tool.description
         annotations = tool.annotations
         assert annotations is not None
@@ -50,8 +54,10 @@ async def test_issue4_tools_match_design_section_7(default_client: Client[Any]) 
         assert schema.get("additionalProperties") is False
         request = schema["properties"]["request"]
         request = schema.get("$defs", {}).get(request["$ref"].split("/")[-1], request) if "$ref" in request else request
-        assert request.get("additionalProperties") is False
-        for field in request.get("properties", {}):
+        assert request.get("additionalProperties") is False, f"{tool.name} accepts undeclared request fields"
+        fields = _properties(request, schema.get("$defs", {}))
+        assert fields, tool.name
+        for field in fields:
             assert "_" not in field and field[0].islower(), f"{tool.name}.{field} is not lower camel case"
 
 
