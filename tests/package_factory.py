@@ -6,7 +6,10 @@ components and progression links. Tests corrupt copies of these to reach each fi
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shutil
+import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -342,6 +345,12 @@ def state_for(world: FixtureWorld, **settings: Any) -> AppState:
     """
     prompts = world.base / "prompts"
     if not prompts.exists():
-        copy_generic_configs(REPOSITORY_ROOT / "config" / "prompts", prompts)
+        # Replicas started together may all get here: each copies into its own staging folder and the
+        # first rename wins (the others find the folder in place), so none sees a half-copied one.
+        staging = Path(tempfile.mkdtemp(prefix=".prompts-", dir=world.base))
+        copy_generic_configs(REPOSITORY_ROOT / "config" / "prompts", staging / "prompts")
+        with contextlib.suppress(OSError):
+            (staging / "prompts").rename(prompts)
+        shutil.rmtree(staging, ignore_errors=True)
     overrides = {"graph_packages_dir": world.packages, "profiles_dir": world.profiles_root, "prompts_dir": prompts}
     return build_app_state(load_settings({**overrides, **settings}))
