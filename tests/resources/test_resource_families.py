@@ -28,7 +28,7 @@ async def test_every_family_is_registered_as_declared(matrix_client: Client[Any]
     fixed = await matrix_client.list_resources()
     templates = await matrix_client.list_resource_templates()
     listed = [(str(r.uri), r.name, r.description) for r in fixed] + [
-        (t.uriTemplate, t.name, t.description) for t in templates
+        (t.uri_template, t.name, t.description) for t in templates
     ]
     assert sorted(listed) == sorted((f.template, f.name, f.description) for f in FAMILIES)
 
