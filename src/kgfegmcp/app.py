@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastmcp import FastMCP
+from fastmcp.server.auth import TokenVerifier
 from fastmcp.server.http import StarletteWithLifespan
 from fastmcp.server.lifespan import lifespan
 from mcp.server.lowlevel import NotificationOptions
@@ -21,6 +22,7 @@ from starlette.middleware import Middleware as ASGIMiddleware
 from kgfegmcp import __version__
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import BackendSettings, load_settings
+from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.protocol_versions import UnsupportedProtocolVersionGuard
 from kgfegmcp.mcp.register import register
 
@@ -42,18 +44,23 @@ class KgfegmcpServer(FastMCP):
         return super().http_app(path, [guard, *(middleware or [])], *args, **kwargs)
 
 
-def create_app(state: AppState | None = None, settings: BackendSettings | None = None) -> FastMCP:
-    """The one assembled server; entry points only choose the transport."""
+def create_app(
+    state: AppState | None = None, settings: BackendSettings | None = None, auth: TokenVerifier | None = None
+) -> FastMCP:
+    """The one assembled server; entry points only choose the transport (and, over HTTP, the verifier)."""
+    readiness = Readiness()
 
     @lifespan
     async def app_lifespan(server: FastMCP) -> AsyncIterator[dict[str, Any]]:
-        yield {"state": state if state is not None else build_app_state(settings or load_settings())}
+        readiness.state = state if state is not None else build_app_state(settings or load_settings())
+        yield {"state": readiness.state}
 
     server = KgfegmcpServer(
         name="kgfegmcp",
         instructions=INSTRUCTIONS,
         version=__version__,
         lifespan=app_lifespan,
+        auth=auth,
         strict_input_validation=True,
         on_duplicate="error",
         mask_error_details=True,
@@ -62,5 +69,5 @@ def create_app(state: AppState | None = None, settings: BackendSettings | None =
     )
     # The surface is fixed at start-up and stateless HTTP cannot notify: no list ever changes.
     server._mcp_server.notification_options = NotificationOptions()
-    register(server)
+    register(server, readiness)
     return server

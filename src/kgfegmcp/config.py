@@ -74,6 +74,34 @@ class BackendSettings(BaseSettings):
     http_max_connections: int = Field(
         512, ge=1, le=1_000_000, description="Connections held at once; beyond it the oldest idle one is closed."
     )
+    http_allowed_hosts: list[str] | None = Field(
+        None,
+        description="Host header values accepted besides the bind address (a proxy keeping Host); unset: loopback "
+        "binds accept only loopback names (the DNS-rebinding guard).",
+    )
+    http_allowed_origins: list[str] | None = Field(
+        None, description="Browser origins accepted besides the server's own (the DNS-rebinding guard)."
+    )
+    auth_token_sha256: list[str] | None = Field(
+        None,
+        description="Static bearer tokens, as the SHA-256 hex of each token (never the token itself).",
+    )
+    auth_token_sha256_file: Path | None = Field(
+        None, description="A file of token SHA-256 hex digests, one per line (# comments allowed)."
+    )
+    auth_jwt_jwks_uri: str | None = Field(None, description="JWT verification: the identity provider's JWKS URL.")
+    auth_jwt_public_key_file: Path | None = Field(
+        None, description="JWT verification: a PEM public key file (instead of a JWKS URL)."
+    )
+    auth_jwt_issuer: str | None = Field(None, description="JWT verification: the required issuer.")
+    auth_jwt_audience: str | None = Field(None, description="JWT verification: the required audience.")
+    auth_jwt_required_scopes: list[str] | None = Field(
+        None, description="JWT verification: scopes every token must hold."
+    )
+    allow_unauthenticated_public_bind: bool = Field(
+        False,
+        description="Serve HTTP on a non-loopback address without authentication (logged as a warning at start).",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO")
     log_format: LogFormat = Field(
         "text", description="text: time LEVEL logger: message; json: one JSON object per line. Always on stderr."

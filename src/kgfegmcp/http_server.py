@@ -10,6 +10,7 @@ from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.errors import exit_on_domain_error
+from kgfegmcp.http_auth import auth_provider, require_auth_for_public_bind
 from kgfegmcp.http_limits import HttpLimits, descriptor_cap, limited_h11_protocol
 from kgfegmcp.logging_setup import configure_logging
 from kgfegmcp.mcp.warm_up import warm_up
@@ -20,6 +21,13 @@ log = logging.getLogger("kgfegmcp.http")
 def serve_http(settings: BackendSettings) -> None:
     """Build the catalog first (fail fast), then serve stateless Streamable HTTP."""
     configure_logging(settings.log_level, settings.log_format)
+    auth = auth_provider(settings)
+    if require_auth_for_public_bind(settings, auth):
+        log.warning(
+            "serving %s WITHOUT authentication (KGFEGMCP_ALLOW_UNAUTHENTICATED_PUBLIC_BIND): anyone who can reach "
+            "this address can read every package",
+            settings.http_host,
+        )
     state = build_serving_state(settings)
     limits = HttpLimits(
         header_timeout=settings.http_header_timeout_seconds,
@@ -36,7 +44,7 @@ def serve_http(settings: BackendSettings) -> None:
         Path(sys.executable).parent / "fastmcp",
         url,
     )
-    server = create_app(state)
+    server = create_app(state, auth=auth)
     warm_up(server)  # the first client request must not pay for what FastMCP sets up on first use
     server.run(
         transport="http",
@@ -45,6 +53,8 @@ def serve_http(settings: BackendSettings) -> None:
         path=settings.http_path,
         stateless_http=True,
         host_origin_protection="auto",  # a loopback-bound server refuses foreign Host/Origin (DNS rebinding)
+        allowed_hosts=settings.http_allowed_hosts,  # e.g. the public name a same-host proxy keeps in Host
+        allowed_origins=settings.http_allowed_origins,
         show_banner=False,
         uvicorn_config={
             # uvicorn installs no handlers of its own: its records reach the one handler configure_logging set.

@@ -21,6 +21,7 @@ from kgfegmcp.mcp import (
     workflow_tools,
 )
 from kgfegmcp.mcp.boundary import ErrorBoundary
+from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.prompts import render_workflow, workflow_prompt
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
 from kgfegmcp.mcp.request_log import RequestLogMiddleware
@@ -73,8 +74,10 @@ def middleware(boundary: ErrorBoundary) -> tuple[Middleware, ...]:
     )
 
 
-def register(server: FastMCP) -> None:
+def register(server: FastMCP, readiness: Readiness | None = None) -> None:
     """Declare the public surface on ``server``; duplicates are rejected by the server itself.
+
+    Over HTTP the surface includes the two probes (``/healthz``, ``/readyz``), outside authentication.
 
     Every handler is guarded by the one :class:`ErrorBoundary` it is registered with, so whatever a
     tool, resource or prompt raises reaches the client only as that boundary's public error.
@@ -93,3 +96,6 @@ def register(server: FastMCP) -> None:
         )(boundary.guard(family.name, read))
     for spec in WORKFLOWS.values():
         server.add_prompt(workflow_prompt(spec, boundary.guard(spec.name, render_workflow)))
+    probes = readiness or Readiness()
+    server.custom_route("/healthz", methods=["GET"], name="healthz")(probes.healthz)
+    server.custom_route("/readyz", methods=["GET"], name="readyz")(probes.readyz)

@@ -1,0 +1,99 @@
+"""Hosted mode over real HTTP on 127.0.0.1: bearer tokens kept as SHA-256 digests, 401 with
+``WWW-Authenticate`` and no data without one, probes outside authentication, allowed hosts for a
+same-host proxy, and no unauthenticated server on a public address unless the operator opts out."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from e2e_support import KGFEGMCP, REPOSITORY_ROOT, free_port, full_env, http_server
+
+TOKEN = "kgfegmcp-test-token-7f3a9c2e51d04b8e"
+DIGEST = hashlib.sha256(TOKEN.encode()).hexdigest()
+LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+
+
+def request(
+    url: str, headers: dict[str, str] | None = None, body: object = LIST_TOOLS
+) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP exchange: status, headers (lower-cased names) and body."""
+    data = json.dumps(body).encode() if body is not None else None
+    sent = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-06-18",
+        **(headers or {}),
+    }
+    call = urllib.request.Request(url, data=data, headers=sent, method="POST" if data is not None else "GET")
+    try:
+        with urllib.request.urlopen(call, timeout=15) as response:  # loopback only
+            return int(response.status), {k.lower(): v for k, v in response.headers.items()}, response.read()
+    except urllib.error.HTTPError as error:
+        return int(error.code), {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+def test_static_tokens_guard_the_mcp_endpoint_and_are_never_logged(default_catalog_root: Path, tmp_path: Path) -> None:
+    digests = tmp_path / "tokens.sha256"
+    digests.write_text(f"# the on-call team's token\n{DIGEST}\n", encoding="utf-8")
+    settings = {"KGFEGMCP_AUTH_TOKEN_SHA256_FILE": str(digests), "KGFEGMCP_LOG_LEVEL": "DEBUG"}
+    with http_server(default_catalog_root, settings) as server:
+        status, headers, body = request(server.url)
+        assert status == 401 and headers["www-authenticate"].startswith("Bearer")
+        assert b"tools" not in body and b"EF05MA" not in body  # no data without a token
+        assert request(server.url, {"Authorization": "Bearer not-the-token"})[0] == 401
+        status, _, body = request(server.url, {"Authorization": f"Bearer {TOKEN}"})
+        assert status == 200 and b"search_standards" in body
+        # The probes answer without a token and say nothing but the catalog's identity.
+        base = server.url.removesuffix("/mcp")
+        assert request(f"{base}/healthz", body=None)[:1] == (200,)
+        status, _, ready = request(f"{base}/readyz", body=None)
+        document = json.loads(ready)
+        assert status == 200 and document["status"] == "ready" and document["packages"] == 5
+        assert set(document) == {"status", "catalogFingerprint", "packages"}
+        log = server.log.read_text(encoding="utf-8")
+    assert TOKEN not in log and "not-the-token" not in log
+
+
+def test_digests_in_a_setting_and_allowed_hosts_for_a_proxy(default_catalog_root: Path) -> None:
+    settings = {
+        "KGFEGMCP_AUTH_TOKEN_SHA256": json.dumps([DIGEST]),
+        "KGFEGMCP_HTTP_ALLOWED_HOSTS": json.dumps(["curriculum.example"]),
+    }
+    bearer = {"Authorization": f"Bearer {TOKEN}"}
+    with http_server(default_catalog_root, settings) as server:
+        assert request(server.url, {**bearer, "Host": "curriculum.example"})[0] == 200
+        assert request(server.url, {**bearer, "Host": "attacker.example"})[0] == 421  # the rebinding guard stays
+
+
+def serve_public(extra: dict[str, str], root: Path) -> subprocess.CompletedProcess[str] | str:
+    """Start on 0.0.0.0: the completed process when it refuses, else its first log lines (then stopped)."""
+    command = [KGFEGMCP, "serve", "--transport", "http", "--host", "0.0.0.0", "--port", str(free_port())]
+    env = {**full_env(root), "KGFEGMCP_LOG_LEVEL": "INFO", **extra}
+    process = subprocess.Popen(
+        command, cwd=REPOSITORY_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        out, _ = process.communicate(timeout=20)
+        return subprocess.CompletedProcess(command, process.returncode, out, "")
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        out, _ = process.communicate(timeout=20)
+        return out
+
+
+def test_a_public_address_without_authentication_refuses_to_start(default_catalog_root: Path) -> None:
+    refused = serve_public({}, default_catalog_root)
+    assert isinstance(refused, subprocess.CompletedProcess) and refused.returncode != 0
+    assert "configuration_error: Refusing to serve HTTP on 0.0.0.0 without authentication" in refused.stdout
+    assert "KGFEGMCP_ALLOW_UNAUTHENTICATED_PUBLIC_BIND" in refused.stdout
+
+
+def test_the_operator_may_opt_out_and_is_warned(default_catalog_root: Path) -> None:
+    served = serve_public({"KGFEGMCP_ALLOW_UNAUTHENTICATED_PUBLIC_BIND": "true"}, default_catalog_root)
+    assert isinstance(served, str), served
+    assert "WARNING" in served and "WITHOUT authentication" in served
