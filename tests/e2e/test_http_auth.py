@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 from e2e_support import KGFEGMCP, REPOSITORY_ROOT, free_port, full_env, http_server
+from fastmcp.server.auth.providers.jwt import RSAKeyPair
 
 TOKEN = "kgfegmcp-test-token-7f3a9c2e51d04b8e"
 DIGEST = hashlib.sha256(TOKEN.encode()).hexdigest()
@@ -97,3 +98,28 @@ def test_the_operator_may_opt_out_and_is_warned(default_catalog_root: Path) -> N
     served = serve_public({"KGFEGMCP_ALLOW_UNAUTHENTICATED_PUBLIC_BIND": "true"}, default_catalog_root)
     assert isinstance(served, str), served
     assert "WARNING" in served and "WITHOUT authentication" in served
+
+
+def test_jwts_are_verified_for_issuer_audience_and_scopes(default_catalog_root: Path, tmp_path: Path) -> None:
+    keys = RSAKeyPair.generate()
+    public_key = tmp_path / "idp.pem"
+    public_key.write_text(keys.public_key, encoding="utf-8")
+    issuer, audience = "https://idp.school-network.example", "kgfegmcp"
+    settings = {
+        "KGFEGMCP_AUTH_JWT_PUBLIC_KEY_FILE": str(public_key),
+        "KGFEGMCP_AUTH_JWT_ISSUER": issuer,
+        "KGFEGMCP_AUTH_JWT_AUDIENCE": audience,
+        "KGFEGMCP_AUTH_JWT_REQUIRED_SCOPES": json.dumps(["curriculum:read"]),
+    }
+
+    def bearer(**claims: object) -> dict[str, str]:
+        token = keys.create_token(**{"issuer": issuer, "audience": audience, "scopes": ["curriculum:read"], **claims})
+        return {"Authorization": f"Bearer {token}"}
+
+    with http_server(default_catalog_root, settings) as server:
+        assert request(server.url, bearer())[0] == 200
+        assert request(server.url, bearer(audience="another-service"))[0] == 401
+        assert request(server.url, bearer(issuer="https://attacker.example"))[0] == 401
+        assert request(server.url, bearer(scopes=["other:scope"]))[0] in (401, 403)
+        assert request(server.url, bearer(expires_in_seconds=-60))[0] == 401
+        assert request(server.url)[0] == 401
