@@ -74,6 +74,9 @@ class BackendSettings(BaseSettings):
     http_max_connections: int = Field(
         512, ge=1, le=1_000_000, description="Connections held at once; beyond it the oldest idle one is closed."
     )
+    http_max_body_bytes: int = Field(
+        1 * MIB, ge=1024, le=64 * MIB, description="Largest request body accepted; a larger one is answered 413."
+    )
     http_allowed_hosts: list[str] | None = Field(
         None,
         description="Host header values accepted besides the bind address (a proxy keeping Host); unset: loopback "

@@ -33,6 +33,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import h11
+from starlette.datastructures import Headers
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
@@ -255,3 +258,57 @@ def descriptor_cap(requested: int, *, explicit: bool) -> int:
         in_use,
     )
     return allowed
+
+
+class RequestBodyCap:
+    """ASGI middleware: a request body larger than ``max_bytes`` is answered ``413`` before the app sees it.
+
+    MCP requests are small JSON-RPC messages, so the body is read (up to the cap) before the app runs
+    and handed on whole; a client cannot make the server hold more than the cap per request, whatever
+    its ``Content-Length`` says or omits.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            await self._refuse(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size, more = 0, True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away: let the app see it
+                await self.app(scope, _replay([message], receive), send)
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, _replay([whole], receive), send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = PlainTextResponse(
+            f"Request body larger than {self.max_bytes} bytes (KGFEGMCP_HTTP_MAX_BODY_BYTES).", status_code=413
+        )
+        await response(scope, receive, send)
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that returns ``messages`` first, then the connection's own."""
+    queue = list(messages)
+
+    async def replayed() -> Message:
+        return queue.pop(0) if queue else await receive()
+
+    return replayed

@@ -6,12 +6,14 @@ import logging
 import sys
 from pathlib import Path
 
+from starlette.middleware import Middleware as ASGIMiddleware
+
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.errors import exit_on_domain_error
 from kgfegmcp.http_auth import auth_provider, require_auth_for_public_bind
-from kgfegmcp.http_limits import HttpLimits, descriptor_cap, limited_h11_protocol
+from kgfegmcp.http_limits import HttpLimits, RequestBodyCap, descriptor_cap, limited_h11_protocol
 from kgfegmcp.logging_setup import configure_logging
 from kgfegmcp.mcp.warm_up import warm_up
 
@@ -56,6 +58,7 @@ def serve_http(settings: BackendSettings) -> None:
         allowed_hosts=settings.http_allowed_hosts,  # e.g. the public name a same-host proxy keeps in Host
         allowed_origins=settings.http_allowed_origins,
         show_banner=False,
+        middleware=[ASGIMiddleware(RequestBodyCap, max_bytes=settings.http_max_body_bytes)],
         uvicorn_config={
             # uvicorn installs no handlers of its own: its records reach the one handler configure_logging set.
             "log_config": None,

@@ -5,6 +5,7 @@ same-host proxy, and no unauthenticated server on a public address unless the op
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import subprocess
 import urllib.error
@@ -123,3 +124,23 @@ def test_jwts_are_verified_for_issuer_audience_and_scopes(default_catalog_root: 
         assert request(server.url, bearer(scopes=["other:scope"]))[0] in (401, 403)
         assert request(server.url, bearer(expires_in_seconds=-60))[0] == 401
         assert request(server.url)[0] == 401
+
+
+def test_a_request_body_over_the_cap_is_refused_unread(default_catalog_root: Path) -> None:
+    with http_server(default_catalog_root, {"KGFEGMCP_HTTP_MAX_BODY_BYTES": "2048"}) as server:
+        assert request(server.url, body={**LIST_TOOLS, "padding": "x" * 100})[0] == 200
+        status, _, body = request(server.url, body={**LIST_TOOLS, "padding": "x" * 4096})
+        assert status == 413 and b"KGFEGMCP_HTTP_MAX_BODY_BYTES" in body
+        # Without Content-Length (chunked), the cap holds too.
+        host, port = server.url.removeprefix("http://").split("/")[0].split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=15)
+        chunks = (json.dumps({**LIST_TOOLS, "padding": "y" * 4096})[i : i + 512].encode() for i in range(0, 5000, 512))
+        connection.request(
+            "POST",
+            "/mcp",
+            body=chunks,
+            headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+            encode_chunked=True,
+        )
+        assert connection.getresponse().status == 413
+        connection.close()
