@@ -184,7 +184,9 @@ async def test_an_unexpected_failure_is_one_error_record_with_its_incident(
 async def test_http_debug_keeps_access_lines_in_the_one_format_and_bounds_every_line(
     default_catalog_root: Path,
 ) -> None:
-    with http_server(default_catalog_root, {"KGFEGMCP_LOG_LEVEL": "DEBUG"}) as server:
+    # The huge request must reach the MCP layer (whose log lines are under test), so the body cap is raised.
+    settings = {"KGFEGMCP_LOG_LEVEL": "DEBUG", "KGFEGMCP_HTTP_MAX_BODY_BYTES": str(64 * 1024 * 1024)}
+    with http_server(default_catalog_root, settings) as server:
         send_all(server.url)
         huge = {"name": "x\n" * 500_000, "arguments": {}}
         reply = post(server.url, {"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": huge})
