@@ -65,6 +65,7 @@ from typing import Any
 from fastmcp import Client
 
 import kgfegmcp
+from catalog_access import store_of
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.config import BackendSettings, load_settings
@@ -528,7 +529,7 @@ async def sweep_traversals(client: Client[Any], state: Any) -> dict[str, Any]:
     """A traversal at the default caps from every Ensino Fundamental standard, each direction: how many
     stop at ``byte_limit`` and with how many links, against the goal of 100 links under the ceiling."""
     package = state.catalog.resolve(EF)
-    store = getattr(package, "store", None) or state.stores[package.graph_package_id]  # older code: a store map
+    store = store_of(state, package)
     report: dict[str, Any] = {}
     for direction in ("out", "in", "both"):
         stops: Counter[str] = Counter()

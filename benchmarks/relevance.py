@@ -74,6 +74,7 @@ from typing import Any
 import bncc
 
 import kgfegmcp
+from catalog_access import store_of
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import load_settings
 from kgfegmcp.packages.records import SUPPORTS
@@ -95,12 +96,6 @@ ENGINES = (OURS, OURS_TYPED, PEER)
 METRICS = ("recallAt1", "recallAt10", "successAt10", "mrrAt10", "ndcgAt10")
 _WORD = re.compile(r"\w+")
 _ANCHOR = re.compile(r"^CCR\.(R|W|SL|L)\.(\d+)$")
-
-
-def store_of(state: AppState, package: Any) -> Any:
-    """A package's graph store: on the served package, or (older code) in the state's store map."""
-    store = getattr(package, "store", None)
-    return store if store is not None else state.stores[package.graph_package_id]  # type: ignore[attr-defined]
 
 
 def our_codes(result: Any) -> list[str]:

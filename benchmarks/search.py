@@ -30,6 +30,7 @@ from typing import Any
 
 import bncc
 
+from catalog_access import store_of
 from fts5_index import TextIndex as Fts5TextIndex
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import load_settings
@@ -43,12 +44,6 @@ from kgfegmcp.sources.default_catalog import build_default_catalog
 
 FRAMEWORK = "brazil-bncc-ensino-fundamental"
 GROUPING_TYPE = "Objeto de conhecimento"
-
-
-def store_of(state: AppState, package: Any) -> Any:
-    """A package's graph store: on the served package, or (older code) in the state's store map."""
-    store = getattr(package, "store", None)
-    return store if store is not None else state.stores[package.graph_package_id]  # type: ignore[attr-defined]
 
 
 def query_set(state: AppState) -> list[tuple[str, set[str]]]:

@@ -7,7 +7,7 @@ facet terms (source terms beside their normalised facets), so filters never need
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,8 +22,6 @@ COMPONENTS = "components"
 
 #: (grade terms, statement-type terms, academic subject, role: ``standard``, ``grouping`` or ``undeclared``)
 Facets = tuple[frozenset[str], frozenset[str], str, str]
-#: Each accepted package's text indexes, by graph-package id.
-TextIndexes = Mapping[str, "PackageTextIndexes"]
 
 
 def facet_term(kind: str, value: str) -> str:

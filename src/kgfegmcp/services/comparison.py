@@ -1,6 +1,6 @@
 """Cross-framework evidence without graph merging: independent bounded retrieval inside each package.
 
-Each selected framework is searched on its own (the same SearchService as search_standards), its
+Each selected framework is searched on its own (the same ranking as search_standards, find_standards), its
 quota applied independently, and each candidate returned with its parent chain inside its own
 package (node ids; each context node is described once per framework). Nothing is ranked, aligned,
 matched or scored across frameworks: the result is candidate evidence for review, and says so.
