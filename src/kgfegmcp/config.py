@@ -93,8 +93,14 @@ class BackendSettings(BaseSettings):
         None, description="A file of token SHA-256 hex digests, one per line (# comments allowed)."
     )
     auth_jwt_jwks_uri: str | None = Field(None, description="JWT verification: the identity provider's JWKS URL.")
+    auth_jwt_jwks_file: Path | None = Field(
+        None, description="JWT verification: a JWKS document in a file, re-read when a token names an unknown key."
+    )
     auth_jwt_public_key_file: Path | None = Field(
-        None, description="JWT verification: a PEM public key file (instead of a JWKS URL)."
+        None, description="JWT verification: a PEM public key file (instead of a JWKS)."
+    )
+    auth_jwt_algorithm: Literal["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"] = (
+        Field("RS256", description="JWT verification: the signing algorithm tokens must use.")
     )
     auth_jwt_issuer: str | None = Field(None, description="JWT verification: the required issuer.")
     auth_jwt_audience: str | None = Field(None, description="JWT verification: the required audience.")

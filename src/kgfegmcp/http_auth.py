@@ -11,7 +11,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import json
 import re
+from pathlib import Path
+from typing import Any
 
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier
@@ -60,34 +63,88 @@ def token_digests(settings: BackendSettings) -> frozenset[str]:
     return frozenset(digests)
 
 
+class JwksFileVerifier(JWTVerifier):
+    """JWT verification against a JWKS document kept in a file (an identity provider the servers cannot reach,
+    or keys an operator distributes as a mounted secret).
+
+    FastMCP re-reads a JWKS when a token names a key it has not cached; here that re-reads the file, so
+    rotating keys means replacing the file, not restarting the replicas.
+    """
+
+    def __init__(self, jwks_file: Path, **verification: Any) -> None:
+        self._jwks_file = jwks_file
+        # Re-reading a local file is cheap, so a rotated key is honoured within a second, not FastMCP's 30 s.
+        super().__init__(jwks_uri=jwks_file.as_uri(), jwks_refresh_interval=1.0, **verification)
+        usable = [key for key in read_jwks(jwks_file).get("keys", []) if isinstance(key, dict)]
+        if not usable:
+            raise ConfigurationError(
+                "KGFEGMCP_AUTH_JWT_JWKS_FILE holds no keys.",
+                hint='Point it at a JWKS document: {"keys": [{"kty": "RSA", "kid": …, "n": …, "e": …}]}.',
+            )
+
+    async def _fetch_jwks(self) -> dict[str, Any]:
+        return read_jwks(self._jwks_file)
+
+
+def read_jwks(path: Path) -> dict[str, Any]:
+    """The JWKS document in ``path``; ``configuration_error`` (naming the setting, not the path) if unusable."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigurationError(
+            f"KGFEGMCP_AUTH_JWT_JWKS_FILE cannot be read as JSON ({type(exc).__name__}).",
+            hint="Point it at a readable JWKS document (the identity provider's jwks.json).",
+        ) from None
+    if not isinstance(document, dict) or not isinstance(document.get("keys"), list):
+        raise ConfigurationError('KGFEGMCP_AUTH_JWT_JWKS_FILE is not a JWKS document (an object with a "keys" list).')
+    return document
+
+
+def _read_public_key(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigurationError(f"KGFEGMCP_AUTH_JWT_PUBLIC_KEY_FILE cannot be read ({type(exc).__name__}).") from None
+
+
+def jwt_verifier(settings: BackendSettings) -> JWTVerifier | None:
+    """The JWT verifier for the one key source configured (JWKS URL, JWKS file or PEM key), or ``None``."""
+    sources = {
+        "KGFEGMCP_AUTH_JWT_JWKS_URI": settings.auth_jwt_jwks_uri,
+        "KGFEGMCP_AUTH_JWT_JWKS_FILE": settings.auth_jwt_jwks_file,
+        "KGFEGMCP_AUTH_JWT_PUBLIC_KEY_FILE": settings.auth_jwt_public_key_file,
+    }
+    named = [name for name, value in sources.items() if value is not None]
+    if not named:
+        return None
+    if len(named) > 1:
+        raise ConfigurationError(
+            f"{' and '.join(named)} are set together: a JWT verifier takes its keys from one source.",
+            hint="Keep exactly one of them.",
+        )
+    verification: dict[str, Any] = {
+        "issuer": settings.auth_jwt_issuer,
+        "audience": settings.auth_jwt_audience,
+        "algorithm": settings.auth_jwt_algorithm,
+        "required_scopes": settings.auth_jwt_required_scopes,
+    }
+    if settings.auth_jwt_jwks_file is not None:
+        return JwksFileVerifier(settings.auth_jwt_jwks_file, **verification)
+    if settings.auth_jwt_public_key_file is not None:
+        return JWTVerifier(public_key=_read_public_key(settings.auth_jwt_public_key_file), **verification)
+    return JWTVerifier(jwks_uri=settings.auth_jwt_jwks_uri, **verification)
+
+
 def auth_provider(settings: BackendSettings) -> TokenVerifier | None:
     """The verifier the settings ask for, or ``None`` (no authentication)."""
     digests = token_digests(settings)
-    jwt = settings.auth_jwt_jwks_uri is not None or settings.auth_jwt_public_key_file is not None
-    if digests and jwt:
+    jwt = jwt_verifier(settings)
+    if digests and jwt is not None:
         raise ConfigurationError(
             "Both static tokens and JWT verification are configured.",
             hint="Choose one: KGFEGMCP_AUTH_TOKEN_SHA256(_FILE) or KGFEGMCP_AUTH_JWT_*.",
         )
-    if digests:
-        return HashedTokenVerifier(digests)
-    if not jwt:
-        return None
-    public_key = None
-    if settings.auth_jwt_public_key_file is not None:
-        try:
-            public_key = settings.auth_jwt_public_key_file.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigurationError(
-                f"KGFEGMCP_AUTH_JWT_PUBLIC_KEY_FILE cannot be read ({type(exc).__name__})."
-            ) from None
-    return JWTVerifier(
-        public_key=public_key,
-        jwks_uri=settings.auth_jwt_jwks_uri if public_key is None else None,
-        issuer=settings.auth_jwt_issuer,
-        audience=settings.auth_jwt_audience,
-        required_scopes=settings.auth_jwt_required_scopes,
-    )
+    return HashedTokenVerifier(digests) if digests else jwt
 
 
 def is_loopback(host: str) -> bool:

@@ -8,12 +8,14 @@ import hashlib
 import http.client
 import json
 import subprocess
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 from e2e_support import KGFEGMCP, REPOSITORY_ROOT, free_port, full_env, http_server
 from fastmcp.server.auth.providers.jwt import RSAKeyPair
+from joserfc.jwk import RSAKey
 
 TOKEN = "kgfegmcp-test-token-7f3a9c2e51d04b8e"
 DIGEST = hashlib.sha256(TOKEN.encode()).hexdigest()
@@ -144,3 +146,37 @@ def test_a_request_body_over_the_cap_is_refused_unread(default_catalog_root: Pat
         )
         assert connection.getresponse().status == 413
         connection.close()
+
+
+def public_jwk(keys: RSAKeyPair, kid: str) -> dict[str, str]:
+    """The public half of a test key pair as a JWK entry."""
+    return {**RSAKey.import_key(keys.public_key).as_dict(private=False), "kid": kid, "alg": "RS256", "use": "sig"}
+
+
+def test_jwts_are_verified_against_a_jwks_file_and_a_rotated_key_is_taken_up(
+    default_catalog_root: Path, tmp_path: Path
+) -> None:
+    first, second = RSAKeyPair.generate(), RSAKeyPair.generate()
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps({"keys": [public_jwk(first, "2026-11")]}), encoding="utf-8")
+    issuer, audience = "https://idp.school-network.example", "kgfegmcp"
+    settings = {
+        "KGFEGMCP_AUTH_JWT_JWKS_FILE": str(jwks),
+        "KGFEGMCP_AUTH_JWT_ISSUER": issuer,
+        "KGFEGMCP_AUTH_JWT_AUDIENCE": audience,
+    }
+
+    def bearer(keys: RSAKeyPair, kid: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {keys.create_token(issuer=issuer, audience=audience, kid=kid)}"}
+
+    with http_server(default_catalog_root, settings) as server:
+        assert request(server.url, bearer(first, "2026-11"))[0] == 200
+        assert request(server.url, bearer(second, "2026-12"))[0] == 401  # a key the file does not hold
+        assert request(server.url, bearer(second, "2026-11"))[0] == 401  # signed by another key than its kid's
+        # The identity provider rotates: the operator replaces the file; no restart.
+        jwks.write_text(
+            json.dumps({"keys": [public_jwk(first, "2026-11"), public_jwk(second, "2026-12")]}), encoding="utf-8"
+        )
+        time.sleep(1.2)  # the verifier re-reads the file at most once a second
+        assert request(server.url, bearer(second, "2026-12"))[0] == 200
+        assert request(server.url, bearer(first, "2026-11"))[0] == 200
