@@ -34,3 +34,15 @@ legacy_client .venv-mcp-2025-03-26 1.9.4
 if [ ! -x .tools/conformance/node_modules/.bin/conformance ]; then
   npm install --silent --no-audit --no-fund --prefix .tools/conformance '@modelcontextprotocol/conformance@0.1.13'
 fi
+# nginx, for tests/e2e/test_multihost.py (deploy/nginx/kgfegmcp.conf in front of two replicas),
+# which fails rather than skips where nginx is missing. Installed from Debian only where possible
+# (root, apt-get); apt's output goes to a log kept only when the installation fails.
+if ! command -v nginx >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt_log="$(mktemp -t kgfegmcp-apt-XXXXXX.log)"
+  apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light >>"$apt_log" 2>&1; }
+  if apt_install || { apt-get update -qq >>"$apt_log" 2>&1 || true; apt_install; }; then
+    rm -f "$apt_log"
+  else
+    echo "install.sh: could not install nginx-light (see $apt_log); tests/e2e/test_multihost.py will fail" >&2
+  fi
+fi
