@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Literal, ParamSpec, TypeVar
 
 import mcp.types as mt
@@ -170,6 +170,24 @@ class ErrorBoundary(Middleware):
                 raise _Unjudged(component) from exc
 
         return guarded
+
+    @staticmethod
+    def guard_on_loop(component: str, handler: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+        """:meth:`guard`, as a coroutine function: FastMCP then runs ``handler`` on the event loop.
+
+        FastMCP hands a plain function to a worker thread per call. Ours are CPU-bound Python under the
+        GIL, bounded to milliseconds, so a thread buys no parallelism; it costs a thread hand-off per
+        call, and every worker thread allocates from a malloc arena of its own, whose freed pages glibc
+        keeps: resident memory then grew with every batch of calls while the Python heap stayed flat
+        (``docs/performance.md``, "HTTP load through a balancer"). Same signature, same answers.
+        """
+        guarded = ErrorBoundary.guard(component, handler)
+
+        @functools.wraps(handler)
+        async def on_loop(*args: P.args, **kwargs: P.kwargs) -> R:
+            return guarded(*args, **kwargs)
+
+        return on_loop
 
     @staticmethod
     def judged(boundary: Boundary, component: str, failure: BaseException | None) -> Exception:

@@ -80,7 +80,9 @@ def register(server: FastMCP, readiness: Readiness | None = None) -> None:
     Over HTTP the surface includes the two probes (``/healthz``, ``/readyz``), outside authentication.
 
     Every handler is guarded by the one :class:`ErrorBoundary` it is registered with, so whatever a
-    tool, resource or prompt raises reaches the client only as that boundary's public error.
+    tool, resource or prompt raises reaches the client only as that boundary's public error. Tool and
+    resource handlers run on the event loop, not in FastMCP's worker threads
+    (:meth:`ErrorBoundary.guard_on_loop`); prompts already render there.
     """
     if server.middleware:
         raise ValueError("register() declares every middleware: build the server with none (dereference_schemas=False)")
@@ -88,12 +90,12 @@ def register(server: FastMCP, readiness: Readiness | None = None) -> None:
     for layer in middleware(boundary):
         server.add_middleware(layer)
     for name, handler in TOOLS:
-        server.tool(boundary.guard(name, handler), name=name, annotations=READ_ONLY)
+        server.tool(boundary.guard_on_loop(name, handler), name=name, annotations=READ_ONLY)
     for family in FAMILIES:
         read = resources.handler(family)
         server.resource(
             family.template, name=family.name, description=family.description, mime_type="application/json"
-        )(boundary.guard(family.name, read))
+        )(boundary.guard_on_loop(family.name, read))
     for spec in WORKFLOWS.values():
         server.add_prompt(workflow_prompt(spec, boundary.guard(spec.name, render_workflow)))
     probes = readiness or Readiness()
