@@ -4,13 +4,16 @@ same-host proxy, and no unauthenticated server on a public address unless the op
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import http.client
 import json
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from e2e_support import KGFEGMCP, REPOSITORY_ROOT, free_port, full_env, http_server
@@ -180,3 +183,26 @@ def test_jwts_are_verified_against_a_jwks_file_and_a_rotated_key_is_taken_up(
         time.sleep(1.2)  # the verifier re-reads the file at most once a second
         assert request(server.url, bearer(second, "2026-12"))[0] == 200
         assert request(server.url, bearer(first, "2026-11"))[0] == 200
+
+
+def test_jwts_are_verified_against_a_jwks_url(default_catalog_root: Path, tmp_path: Path) -> None:
+    keys = RSAKeyPair.generate()
+    (tmp_path / "jwks.json").write_text(json.dumps({"keys": [public_jwk(keys, "idp-1")]}), encoding="utf-8")
+    quiet = type("Quiet", (SimpleHTTPRequestHandler,), {"log_message": lambda *args: None})
+    idp = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(quiet, directory=str(tmp_path)))
+    threading.Thread(target=idp.serve_forever, daemon=True).start()
+    issuer, audience = "https://idp.school-network.example", "kgfegmcp"
+    settings = {
+        "KGFEGMCP_AUTH_JWT_JWKS_URI": f"http://127.0.0.1:{idp.server_address[1]}/jwks.json",
+        "KGFEGMCP_AUTH_JWT_ISSUER": issuer,
+        "KGFEGMCP_AUTH_JWT_AUDIENCE": audience,
+    }
+    try:
+        with http_server(default_catalog_root, settings) as server:
+            token = keys.create_token(issuer=issuer, audience=audience, kid="idp-1")
+            assert request(server.url, {"Authorization": f"Bearer {token}"})[0] == 200
+            stranger = RSAKeyPair.generate().create_token(issuer=issuer, audience=audience, kid="idp-1")
+            assert request(server.url, {"Authorization": f"Bearer {stranger}"})[0] == 401
+    finally:
+        idp.shutdown()
+        idp.server_close()
