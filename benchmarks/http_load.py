@@ -40,7 +40,8 @@ ratio from the server's CPU time per answered call (``/proc/PID/stat``), steadie
 where the server may wait for its core. ``--quick`` is a smoke run (8 s runs, 2 of them, 3 s warm-up).
 ``--server-src`` serves another checkout's ``src`` (with this checkout's load and ids). ``--server-env``
 adds variables to every server's environment, ours and the noop's (for example ``MALLOC_ARENA_MAX=2``, or
-``FASTMCP_JSON_RESPONSE=true`` for plain JSON answers instead of SSE). ``--ops`` narrows the mix (one
+``KGFEGMCP_HTTP_JSON_RESPONSE=true`` and ``FASTMCP_JSON_RESPONSE=true`` together for plain JSON answers
+instead of SSE: ours reads the first, the noop the second). ``--ops`` narrows the mix (one
 operation alone shows what it does to memory).
 Linux only; run as root or with port 80 bindable. Results: benchmarks/results/http_load.json.
 """

@@ -77,6 +77,11 @@ class BackendSettings(BaseSettings):
     http_max_body_bytes: int = Field(
         1 * MIB, ge=1024, le=64 * MIB, description="Largest request body accepted; a larger one is answered 413."
     )
+    http_json_response: bool = Field(
+        False,
+        description="Answer each POST with one application/json body instead of a one-event text/event-stream "
+        "(the same JSON-RPC message; every Streamable HTTP client accepts both). Cheaper per call.",
+    )
     http_allowed_hosts: list[str] | None = Field(
         None,
         description="Host header values accepted besides the bind address (a proxy keeping Host); unset: loopback "

@@ -54,6 +54,8 @@ def serve_http(settings: BackendSettings) -> None:
         port=settings.http_port,
         path=settings.http_path,
         stateless_http=True,
+        # Set here, never from FastMCP's own FASTMCP_JSON_RESPONSE: the answer's framing is ours to declare.
+        json_response=settings.http_json_response,
         host_origin_protection="auto",  # a loopback-bound server refuses foreign Host/Origin (DNS rebinding)
         allowed_hosts=settings.http_allowed_hosts,  # e.g. the public name a same-host proxy keeps in Host
         allowed_origins=settings.http_allowed_origins,

@@ -7,7 +7,9 @@ context; every transport and client must see exactly what the in-memory referenc
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from e2e_support import (
     Reply,
     fastmcp_caller,
     full_env,
+    http_server,
     run_sdk_driver,
     scenario,
     server_env,
@@ -118,3 +121,31 @@ def test_stdio_with_sdk1_client(default_catalog_root: Path, reference: dict[str,
 def test_http_with_sdk1_client(default_http_server: HttpServer, reference: dict[str, Any]) -> None:
     seen = run_sdk_driver(SDK1_PYTHON, ["http", default_http_server.url], dict(os.environ))
     assert_sdk1(seen, reference)
+
+
+def post_framing(url: str) -> str:
+    """The Content-Type a tools/list POST is answered with."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-06-18",
+    }
+    with urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers), timeout=30) as answer:
+        return str(answer.headers["Content-Type"]).split(";")[0]
+
+
+async def test_plain_json_answers_when_the_operator_asks(default_catalog_root: Path, reference: dict[str, Any]) -> None:
+    # FastMCP's own variable must not change the framing: the server declares it.
+    with http_server(default_catalog_root, {"FASTMCP_JSON_RESPONSE": "true"}) as server:
+        assert post_framing(server.url) == "text/event-stream"
+    with http_server(default_catalog_root, {"KGFEGMCP_HTTP_JSON_RESPONSE": "true"}) as server:
+        assert post_framing(server.url) == "application/json"
+        async with asyncio.timeout(SCENARIO_TIMEOUT), Client(server.url) as client:
+            names = [tool.name for tool in await client.list_tools()]
+            assert_same(await scenario(names, fastmcp_caller(client)), reference)
+        async with asyncio.timeout(SCENARIO_TIMEOUT), streamable_http_client(server.url) as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write, read_timeout_seconds=60) as session:
+                assert_same(await sdk_scenario(session), reference)
+        assert_sdk1(run_sdk_driver(SDK1_PYTHON, ["http", server.url], dict(os.environ)), reference)
