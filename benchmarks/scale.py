@@ -287,11 +287,10 @@ def child_breakdown(folder: Path, cache: Path, items: int) -> dict[str, Any]:
     structures: list[tuple[str, Any]] = [
         ("runtime.items (ItemNode records + their strings/tuples)", runtime.items),
         ("runtime.components (ComponentNode records)", runtime.components),
-        ("runtime.relationships (RelationshipRecord records + ids)", runtime.relationships),
+        ("runtime.relationships (RelationshipTable columns, node-id list)", runtime.relationships),
         ("store._nodes (tuple of node refs)", store._nodes),
         ("store._position (node id -> int dict)", store._position),
-        ("store._relationship_position (rel id -> int dict)", store._relationship_position),
-        ("store._adjacency (per label dict[int, tuple])", store._adjacency),
+        ("store._adjacency (per label, compressed rows of relationship positions)", store._adjacency),
     ]
     for name in ("standards_index", "component_index", "progression_facts", "prompt_facts", "unresolved", "artifacts"):
         structures.append((f"served.{name}", getattr(package, name)))

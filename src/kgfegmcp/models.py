@@ -27,9 +27,13 @@ class ContractModel(BaseModel):
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+#: One encoder for every call: ``json.dumps`` with these options would build a new one each time.
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def canonical_json(value: Any) -> str:
     """Deterministic JSON text: sorted keys, no insignificant whitespace, UTF-8 kept."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return _CANONICAL.encode(value)
 
 
 def canonical_bytes(value: Any) -> bytes:

@@ -36,6 +36,7 @@ from kgfegmcp.packages.records import (
     RelationshipRecord,
     entity_key_for,
 )
+from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
@@ -177,5 +178,6 @@ def generated_store(
                     target_entity_key=entity_key_for(items[target].label),
                 )
             )
-    runtime = replace(base, framework=framework, items=tuple(items), components=(), relationships=tuple(relationships))
+    table = RelationshipTable.of(relationships, [framework.identifier, *(item.identifier for item in items)])
+    runtime = replace(base, framework=framework, items=tuple(items), components=(), relationships=table)
     return GraphStore(runtime), [item.identifier for item in items]

@@ -18,6 +18,7 @@ from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.package_lock import package_lock
+from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import VALIDATOR_VERSION, PackageValidator, ValidationOutcome
@@ -146,7 +147,7 @@ def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
         framework=content.framework,
         items=tuple(content.items),
         components=tuple(content.components),
-        relationships=tuple(content.relationships),
+        relationships=RelationshipTable.of(content.relationships, content.node_ids()),
         accepted_from="passed" if accepted_from == "passed" else "pending",
         manifest_sha256=outcome.manifest_sha256,
         gate=outcome.gate,

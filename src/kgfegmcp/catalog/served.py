@@ -15,7 +15,8 @@ from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.graph.progressions import ProgressionFacts
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.manifest import PackageManifest
-from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode, RelationshipRecord
+from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode
+from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.unresolved import PackageUnresolved, load_unresolved
 from kgfegmcp.profiles.repository import LoadedProfile
@@ -82,7 +83,7 @@ class ServedPackage:
         return self.runtime.components
 
     @property
-    def relationships(self) -> tuple[RelationshipRecord, ...]:
+    def relationships(self) -> RelationshipTable:
         """Every relationship, file order."""
         return self.runtime.relationships
 

@@ -211,7 +211,7 @@ class DerivedIndexCache:
         staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=final.parent))
         try:
             content = DecodedPackage(
-                runtime.framework, list(runtime.items), list(runtime.components), list(runtime.relationships)
+                runtime.framework, list(runtime.items), list(runtime.components), runtime.relationships
             )
             (staging / CONTENT).write_bytes(encode_content(content))
             PackageTextIndexes.build(store, staging)

@@ -1,7 +1,9 @@
 """Decoded delivery records ↔ compact bytes, for the derived-index cache.
 
-The records are plain slotted dataclasses of strings, tuples, booleans and floats, so ``marshal``
-stores them as tuples and reads them back an order of magnitude faster than re-decoding JSONL.
+Node records are plain slotted dataclasses of strings, tuples and booleans, so ``marshal`` stores
+them as tuples (strings the records share stay shared: marshal writes a reference to each repeat)
+and reads them back an order of magnitude faster than re-decoding JSONL. Relationships are stored
+as their table's columns, which load as arrays without building a single record.
 Like pickle, marshal must not read untrusted bytes; the cache checks a payload's SHA-256 against
 its ledger before decoding it, and no code object can be part of a payload.
 """
@@ -17,11 +19,11 @@ from kgfegmcp.packages.records import (
     DecodedPackage,
     FrameworkNode,
     ItemNode,
-    RelationshipRecord,
 )
+from kgfegmcp.packages.relationship_table import RelationshipColumns, RelationshipTable
 
-FORMAT = 1
-_TYPES = (FrameworkNode, ItemNode, ComponentNode, RelationshipRecord)
+FORMAT = 2
+_TYPES = (FrameworkNode, ItemNode, ComponentNode)
 _LAYOUT = tuple(tuple(f.name for f in fields(record_type)) for record_type in _TYPES)
 
 
@@ -33,7 +35,8 @@ def encode_content(content: DecodedPackage) -> bytes:
     """Bytes :func:`decode_content` turns back into an equal :class:`DecodedPackage`."""
     if content.framework is None:
         raise ValueError("only complete packages (with their framework node) are cached")
-    framework, item, component, relationship = _LAYOUT
+    framework, item, component = _LAYOUT
+    table = RelationshipTable.of(content.relationships, content.node_ids())
     return marshal.dumps(
         (
             FORMAT,
@@ -41,7 +44,7 @@ def encode_content(content: DecodedPackage) -> bytes:
             _row(content.framework, framework),
             [_row(r, item) for r in content.items],
             [_row(r, component) for r in content.components],
-            [_row(r, relationship) for r in content.relationships],
+            table.columns.to_parts(),
         )
     )
 
@@ -52,11 +55,12 @@ def decode_content(data: bytes) -> DecodedPackage:
         format_, layout, framework, items, components, relationships = marshal.loads(data)
         if format_ != FORMAT or layout != _LAYOUT:
             raise ValueError("cached content has another format")
-        return DecodedPackage(
+        content = DecodedPackage(
             framework=FrameworkNode(*framework),
             items=[ItemNode(*row) for row in items],
             components=[ComponentNode(*row) for row in components],
-            relationships=[RelationshipRecord(*row) for row in relationships],
         )
+        content.relationships = RelationshipTable(RelationshipColumns.from_parts(relationships), content.node_ids())
+        return content
     except Exception as exc:  # whatever the bytes hold, the answer is "not such a payload"
         raise ValueError(f"cached content is unreadable ({type(exc).__name__})") from None

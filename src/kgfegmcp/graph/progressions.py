@@ -9,6 +9,7 @@ a bounded empty answer as proof that two standards are unconnected.
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -369,7 +370,7 @@ class ProgressionPaths:
 class ProgressionFacts:
     """A package's progression links per kind (file order) and the grade and subject words its filters accept."""
 
-    links: dict[str, tuple[RelationshipRecord, ...]]
+    links: dict[str, array[int]]  # relationship positions per kind, file order
     grade_terms: frozenset[str]
     subjects: frozenset[str]
 
@@ -378,10 +379,8 @@ class ProgressionFacts:
         """Computed once per served package: searches and filters then never scan the package."""
         runtime = store.runtime
         profile = runtime.profile.profile
-        links: dict[str, list[RelationshipRecord]] = {label: [] for label in LABEL_ORDER}
-        for rel in runtime.relationships:
-            if rel.label in links:
-                links[rel.label].append(rel)
+        by_label = runtime.relationships.positions_by_label()
+        links: dict[str, array[int]] = {label: by_label[label] for label in LABEL_ORDER}
         grades: set[str] = set()
         for label in profile.grade_labels:
             grades.update((label.source_label, label.facet))
@@ -390,4 +389,4 @@ class ProgressionFacts:
             grades.update(item.grade_level)
             if item.academic_subject:
                 subjects.add(item.academic_subject)
-        return ProgressionFacts({k: tuple(v) for k, v in links.items()}, frozenset(grades), frozenset(subjects))
+        return ProgressionFacts(links, frozenset(grades), frozenset(subjects))

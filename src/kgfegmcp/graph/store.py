@@ -1,19 +1,21 @@
 """GraphStore: one accepted package's nodes and relationships, indexed for traversal.
 
-Nodes get a compact integer position (file order); adjacency is stored as tuples of positions
-per label, in file order, so every neighbour list is deterministic and cheap to hold.
+Nodes get a compact integer position (file order: the framework, its items, its components).
+Adjacency is compressed rows of relationship positions per label and direction (two ``array``s
+each), in file order, so every neighbour list is deterministic and a million nodes cost a few
+bytes each rather than a dict entry and a tuple.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from array import array
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from kgfegmcp.packages.records import (
-    BUILDS_TOWARDS,
     HAS_CHILD,
-    RELATES_TO,
-    SUPPORTS,
     ComponentNode,
     FrameworkNode,
     ItemNode,
@@ -21,27 +23,44 @@ from kgfegmcp.packages.records import (
     RelationshipLabel,
     RelationshipRecord,
 )
+from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime
 
-_EMPTY: tuple[int, ...] = ()
+_NONE = array("I")
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """Relationship positions grouped by one endpoint's node position: ``rels[starts[n]:starts[n + 1]]``."""
+
+    starts: array[int]
+    rels: array[int]
+
+    @staticmethod
+    def build(rels: Sequence[int], ends: Sequence[int], node_count: int) -> Rows:
+        """Group ``rels`` (file order) by ``ends[rel]``; file order is kept within each group."""
+        if not rels:
+            return Rows(_NONE, _NONE)
+        per_node = Counter(map(ends.__getitem__, rels))
+        counts = [0] * (node_count + 1)
+        for node, number in per_node.items():
+            counts[node + 1] = number
+        ordered = sorted(rels, key=ends.__getitem__)  # a stable sort keeps file order per node
+        return Rows(array("I", accumulate(counts)), array("I", ordered))
+
+    def of(self, node: int) -> array[int]:
+        """The relationship positions of one node, file order."""
+        if not self.starts:
+            return _NONE
+        return self.rels[self.starts[node] : self.starts[node + 1]]
 
 
 @dataclass(frozen=True, slots=True)
 class Adjacency:
     """Outgoing and incoming relationship positions of one label, per node position."""
 
-    outgoing: dict[int, tuple[int, ...]]
-    incoming: dict[int, tuple[int, ...]]
-
-    @staticmethod
-    def build(pairs: Iterable[tuple[int, int, int]]) -> Adjacency:
-        """``pairs`` are (relationship position, source position, target position) in file order."""
-        outgoing: dict[int, list[int]] = {}
-        incoming: dict[int, list[int]] = {}
-        for rel, source, target in pairs:
-            outgoing.setdefault(source, []).append(rel)
-            incoming.setdefault(target, []).append(rel)
-        return Adjacency({k: tuple(v) for k, v in outgoing.items()}, {k: tuple(v) for k, v in incoming.items()})
+    outgoing: Rows
+    incoming: Rows
 
 
 class GraphStore:
@@ -49,22 +68,15 @@ class GraphStore:
 
     def __init__(self, runtime: PackageRuntime) -> None:
         self.runtime = runtime
-        nodes: list[NodeRecord] = [runtime.framework, *runtime.items, *runtime.components]
-        self._nodes: tuple[NodeRecord, ...] = tuple(nodes)
-        self._position: dict[str, int] = {node.identifier: i for i, node in enumerate(nodes)}
+        # The order of DecodedPackage.node_ids, which the relationship table's endpoints refer to.
+        self._nodes: tuple[NodeRecord, ...] = (runtime.framework, *runtime.items, *runtime.components)
+        self._position: dict[str, int] = {node.identifier: i for i, node in enumerate(self._nodes)}
         self._relationships = runtime.relationships
-        self._relationship_position = {rel.identifier: i for i, rel in enumerate(runtime.relationships)}
-        by_label: dict[str, list[tuple[int, int, int]]] = {}
-        for index, rel in enumerate(runtime.relationships):
-            by_label.setdefault(rel.label, []).append(
-                (index, self._position[rel.source_identifier], self._position[rel.target_identifier])
-            )
+        sources, targets = self._relationships.endpoints()
         self._adjacency = {
-            label: Adjacency.build(by_label.get(label, ()))
-            for label in (HAS_CHILD, SUPPORTS, BUILDS_TOWARDS, RELATES_TO)
+            label: Adjacency(Rows.build(rels, sources, len(self._nodes)), Rows.build(rels, targets, len(self._nodes)))
+            for label, rels in self._relationships.positions_by_label().items()
         }
-        self._item_start = 1
-        self._item_end = 1 + len(runtime.items)
 
     # -- nodes ---------------------------------------------------------------------------------
 
@@ -112,35 +124,55 @@ class GraphStore:
 
     # -- relationships -------------------------------------------------------------------------
 
+    @property
+    def relationships(self) -> RelationshipTable:
+        """Every relationship, file order (records are built as they are read)."""
+        return self._relationships
+
     def relationship(self, identifier: str) -> RelationshipRecord | None:
         """One relationship by id."""
-        position = self._relationship_position.get(identifier)
+        position = self._relationships.position(identifier)
         return None if position is None else self._relationships[position]
 
     def relationship_at(self, position: int) -> RelationshipRecord:
         """One relationship by compact position."""
         return self._relationships[position]
 
+    def _outgoing(self, identifier: str, label: RelationshipLabel) -> array[int]:
+        position = self._position.get(identifier)
+        return _NONE if position is None else self._adjacency[label].outgoing.of(position)
+
+    def _incoming(self, identifier: str, label: RelationshipLabel) -> array[int]:
+        position = self._position.get(identifier)
+        return _NONE if position is None else self._adjacency[label].incoming.of(position)
+
     def outgoing(self, identifier: str, label: RelationshipLabel) -> tuple[RelationshipRecord, ...]:
         """Relationships of ``label`` leaving a node, file order."""
-        position = self._position.get(identifier)
-        positions = _EMPTY if position is None else self._adjacency[label].outgoing.get(position, _EMPTY)
-        return tuple(self._relationships[p] for p in positions)
+        return tuple(map(self._relationships.__getitem__, self._outgoing(identifier, label)))
 
     def incoming(self, identifier: str, label: RelationshipLabel) -> tuple[RelationshipRecord, ...]:
         """Relationships of ``label`` arriving at a node, file order."""
-        position = self._position.get(identifier)
-        positions = _EMPTY if position is None else self._adjacency[label].incoming.get(position, _EMPTY)
-        return tuple(self._relationships[p] for p in positions)
+        return tuple(map(self._relationships.__getitem__, self._incoming(identifier, label)))
 
     def children(self, identifier: str) -> tuple[str, ...]:
         """hasChild targets of a node (items only), file order."""
-        return tuple(rel.target_identifier for rel in self.outgoing(identifier, HAS_CHILD))
+        table, nodes = self._relationships, self._nodes
+        return tuple(nodes[table.target_at(rel)].identifier for rel in self._outgoing(identifier, HAS_CHILD))
 
     def parents(self, identifier: str) -> tuple[str, ...]:
         """hasChild sources of an item: several in a multi-parent DAG, file order."""
-        return tuple(rel.source_identifier for rel in self.incoming(identifier, HAS_CHILD))
+        table, nodes = self._relationships, self._nodes
+        return tuple(nodes[table.source_at(rel)].identifier for rel in self._incoming(identifier, HAS_CHILD))
+
+    def nodes_reached_by(self, label: RelationshipLabel) -> int:
+        """How many nodes at least one relationship of ``label`` arrives at."""
+        starts = self._adjacency[label].incoming.starts
+        return sum(1 for node in range(len(starts) - 1) if starts[node + 1] > starts[node])
 
     def relationships_with_label(self, label: RelationshipLabel) -> tuple[RelationshipRecord, ...]:
         """Every relationship of one label, file order."""
-        return tuple(r for r in self._relationships if r.label == label)
+        return tuple(map(self._relationships.__getitem__, self._relationships.positions_by_label()[label]))
+
+    def parent_count(self, identifier: str) -> int:
+        """How many hasChild parents an item has."""
+        return len(self._incoming(identifier, HAS_CHILD))

@@ -50,7 +50,29 @@ _RELATIONSHIP_KEYS = frozenset(
         "type",
     }
 )
-_ENTITY_KEYS: frozenset[str] = frozenset({"caseIdentifierUUID", "identifier"})
+_ENTITY_KEYS: dict[str, EntityKey] = {"caseIdentifierUUID": "caseIdentifierUUID", "identifier": "identifier"}
+#: Labels as the module's own string objects, so a million records share them instead of holding copies.
+_NODE_LABEL: dict[str, NodeLabel] = {label: label for label in NODE_LABELS}
+_RELATIONSHIP_LABEL: dict[str, RelationshipLabel] = {label: label for label in RELATIONSHIP_LABELS}
+#: Attributes whose values repeat across a package (a statement type, a grade list, a licence): decoded
+#: once per distinct value and shared, which is most of what a record costs beyond its own text.
+_SHARED_ATTRIBUTES = frozenset(
+    {
+        "statement_type",
+        "normalized_statement_type",
+        "grade_level",
+        "in_language",
+        "academic_subject",
+        "jurisdiction",
+        "license",
+        "attribution_statement",
+        "author",
+        "provider",
+        "tags",
+        "date_created",
+        "date_modified",
+    }
+)
 _CONFIDENCE = re.compile(r"(?:0(?:\.[0-9]{1,6})?|1(?:\.0{1,6})?)")
 
 
@@ -156,7 +178,7 @@ _DECODERS: dict[PropertyKind, Callable[[object, str, str, int], object]] = {
 def _decode_labels(value: object, artifact: str, line: int, field: str) -> NodeLabel:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         _fail_line(artifact, line, f"{field} must be a JSON array of strings")
-    recognised = [v for v in value if v in NODE_LABELS]
+    recognised = [_NODE_LABEL[v] for v in value if v in _NODE_LABEL]
     if len(value) != 1 or len(recognised) != 1:
         _fail_property(
             artifact,
@@ -181,8 +203,11 @@ def _check_envelope(record: dict[str, Any], keys: frozenset[str], kind: str, art
         _fail_line(artifact, line, "properties must be a JSON object")
 
 
-def decode_node(line: bytes, artifact: str, line_number: int) -> NodeRecord:
-    """Decode one node line; raise ``jsonl_parsing_error`` or ``delivery_property_decoding_error``."""
+def decode_node(line: bytes, artifact: str, line_number: int, shared: dict[object, object] | None = None) -> NodeRecord:
+    """Decode one node line; raise ``jsonl_parsing_error`` or ``delivery_property_decoding_error``.
+
+    ``shared`` (kept across the lines of one package) makes equal repeated values one object.
+    """
     record = _load_object(line, artifact, line_number)
     _check_envelope(record, _NODE_KEYS, "node", artifact, line_number)
     label = _decode_labels(record["labels"], artifact, line_number, "labels")
@@ -196,7 +221,12 @@ def decode_node(line: bytes, artifact: str, line_number: int) -> NodeRecord:
             if required:
                 _fail_property(artifact, line_number, f"{label} requires property {wire}", FindingCode.MISSING_PROPERTY)
             continue
-        values[attribute] = _DECODERS[kind](raw, wire, artifact, line_number)
+        value = _DECODERS[kind](raw, wire, artifact, line_number)
+        if shared is not None and attribute in _SHARED_ATTRIBUTES:
+            value = shared.setdefault(value, value)
+        values[attribute] = value
+    if values.get("case_identifier_uuid") == values["identifier"]:
+        values["case_identifier_uuid"] = values["identifier"]
     return RECORD_TYPE_BY_LABEL[label](**values)  # type: ignore[arg-type]
 
 
@@ -204,9 +234,11 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
     """Decode one relationship line; wire rules only, endpoints are checked later."""
     record = _load_object(line, artifact, line_number)
     _check_envelope(record, _RELATIONSHIP_KEYS, "relationship", artifact, line_number)
-    label = record["label"]
-    if label not in RELATIONSHIP_LABELS:
-        _fail_property(artifact, line_number, f"unknown relationship label {label!r}", FindingCode.INVALID_LABEL)
+    label = _RELATIONSHIP_LABEL.get(record["label"]) if isinstance(record["label"], str) else None
+    if label is None:
+        _fail_property(
+            artifact, line_number, f"unknown relationship label {record['label']!r}", FindingCode.INVALID_LABEL
+        )
     for field in ("source_identifier", "target_identifier"):
         if not isinstance(record[field], str) or not record[field]:
             _fail_line(artifact, line_number, f"{field} must be a non-empty string")
@@ -230,7 +262,7 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
         value = _decode_string(properties[wire], wire, artifact, line_number)
         if value not in _ENTITY_KEYS:
             _fail_property(artifact, line_number, f"{wire} must be caseIdentifierUUID or identifier")
-        keys.append(value)  # type: ignore[arg-type]
+        keys.append(_ENTITY_KEYS[value])
     confidence: float | None = None
     if "supportConfidence" in properties:
         confidence = _decode_confidence(properties["supportConfidence"], artifact, line_number)
@@ -241,10 +273,9 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
     unresolved: str | None = None
     if "unresolvedStatus" in properties:
         unresolved = _decode_string(properties["unresolvedStatus"], "unresolvedStatus", artifact, line_number)
-    typed_label: RelationshipLabel = label
     return RelationshipRecord(
         identifier=record["identifier"],
-        label=typed_label,
+        label=label,
         source_identifier=record["source_identifier"],
         target_identifier=record["target_identifier"],
         source_label=source_label,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
@@ -29,9 +30,11 @@ def decode_delivery(reader: ArtifactReader, out: FindingCollector) -> DecodedDel
     """Decode the nodes and relationships artifacts; a bad line is a finding, never a repair."""
     out = out.restricted_to(DELIVERY_CODES, "decode_delivery")
     content = DecodedPackage()
+    relationships: list[RelationshipRecord] = []
     clean = reader.available("nodes") and reader.available("relationships")
+    shared: dict[object, object] = {}
     decoders: tuple[tuple[str, Callable[[bytes, str, int], Any]], ...] = (
-        ("nodes", decode_node),
+        ("nodes", partial(decode_node, shared=shared)),
         ("relationships", decode_relationship),
     )
     for logical_name, decode in decoders:
@@ -46,7 +49,7 @@ def decode_delivery(reader: ArtifactReader, out: FindingCollector) -> DecodedDel
                 out.add(code, exc.message, artifact=logical_name, location=line_location(number))
                 continue
             if isinstance(record, RelationshipRecord):
-                content.relationships.append(record)
+                relationships.append(record)
             elif isinstance(record, ItemNode):
                 content.items.append(record)
             elif isinstance(record, ComponentNode):
@@ -60,6 +63,7 @@ def decode_delivery(reader: ArtifactReader, out: FindingCollector) -> DecodedDel
                     artifact=logical_name,
                     location=line_location(number),
                 )
+    content.relationships = relationships
     if clean and content.framework is None:
         out.add(FindingCode.IDENTITY_MISMATCH, "no StandardsFramework node in the package", artifact="nodes")
     return DecodedDelivery(content, clean)

@@ -6,6 +6,7 @@ they are produced only by the decoder, which has already enforced every wire rul
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Final, Literal
 
@@ -190,4 +191,13 @@ class DecodedPackage:
     framework: FrameworkNode | None = None
     items: list[ItemNode] = field(default_factory=list)
     components: list[ComponentNode] = field(default_factory=list)
-    relationships: list[RelationshipRecord] = field(default_factory=list)
+    relationships: Sequence[RelationshipRecord] = field(default_factory=list)
+
+    def node_ids(self) -> list[str]:
+        """Every node's outer id by node position: the framework, its items, its components (file order)."""
+        assert self.framework is not None
+        return [
+            self.framework.identifier,
+            *(item.identifier for item in self.items),
+            *(component.identifier for component in self.components),
+        ]

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Literal
 
 from kgfegmcp.packages.manifest import PackageManifest
-from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode, RelationshipRecord
+from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode
+from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.validator import Gate
 from kgfegmcp.profiles.repository import LoadedProfile
 
@@ -22,7 +23,7 @@ class PackageRuntime:
     framework: FrameworkNode
     items: tuple[ItemNode, ...]
     components: tuple[ComponentNode, ...]
-    relationships: tuple[RelationshipRecord, ...]
+    relationships: RelationshipTable
     accepted_from: Literal["passed", "pending"]
     manifest_sha256: str
     gate: Gate = "every_rule"

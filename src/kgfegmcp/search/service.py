@@ -16,7 +16,7 @@ from kgfegmcp.errors import UnsupportedSearchModeError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.code_index import CodeIndex
-from kgfegmcp.search.package_indexes import FacetCache, facet_term
+from kgfegmcp.search.package_indexes import FacetCache, Facets, facet_term
 from kgfegmcp.search.query import InterpretedQuery, interpreter_for
 from kgfegmcp.search.text_index import Coverage, Preference, TextIndex
 
@@ -122,10 +122,12 @@ class PackageSearchIndex:
             else None
         )
         facets = FacetCache(runtime)
-        self.facets = {store.item_order(i.identifier): facets(i) for i in runtime.items}
+        # Items hold the node positions right after the framework's, so a list indexed by position
+        # holds each item's (shared) facets for a pointer apiece.
+        self._facets: list[Facets | None] = [None, *(facets(i) for i in runtime.items)]
         self.interpreter = interpreter_for(runtime.profile.profile)
         self.statement_preference = Preference(
-            frozenset({facet_term("role", "standard")}), lambda position: self.facets[position][3] == "standard"
+            frozenset({facet_term("role", "standard")}), lambda position: self.facets(position)[3] == "standard"
         )
 
         self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
@@ -136,12 +138,18 @@ class PackageSearchIndex:
         """Items of any of these grades first."""
         labels = frozenset(source_labels)
         return Preference(
-            frozenset(facet_term("grade", g) for g in labels), lambda position: bool(self.facets[position][0] & labels)
+            frozenset(facet_term("grade", g) for g in labels), lambda position: bool(self.facets(position)[0] & labels)
         )
+
+    def facets(self, position: int) -> Facets:
+        """The facets of the item at ``position``."""
+        found = self._facets[position]
+        assert found is not None  # only item positions are ever asked for
+        return found
 
     def passes(self, position: int, filters: SearchFilters) -> bool:
         """Whether the item at ``position`` satisfies every facet filter."""
-        grades, types, subject, _ = self.facets[position]
+        grades, types, subject, _ = self.facets(position)
         return (
             (not filters.grade_levels or bool(grades & filters.grade_levels))
             and (not filters.statement_types or bool(types & filters.statement_types))

@@ -283,7 +283,7 @@ class FrameworkService:
             rule = profile.statement_type(item.statement_type)
             if rule is not None and rule.role == "standard":
                 by_grade.update(item.grade_level)
-            if len(store.parents(item.identifier)) > 1:
+            if store.parent_count(item.identifier) > 1:
                 multi_parent += 1
         types = []
         for source_type, count in sorted(by_type.items()):
@@ -308,7 +308,7 @@ class FrameworkService:
                 }
             )
         counts = package.manifest.counts
-        supported = {rel.target_identifier for rel in package.runtime.relationships if rel.label == SUPPORTS}
+        supported = store.nodes_reached_by(SUPPORTS)
         return StatisticsResult(
             package=package_ref(package),
             standards={
@@ -325,7 +325,7 @@ class FrameworkService:
             learning_components={
                 "components": counts.learning_components.components,
                 "supportsRelationships": counts.relationships.supports,
-                "standardsWithComponents": len(supported),
+                "standardsWithComponents": supported,
             },
             learning_progressions={
                 BUILDS_TOWARDS: counts.relationships.builds_towards,

@@ -10,6 +10,7 @@ travel with the evidence they qualify, with total and omitted counts.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
 from itertools import islice
 from typing import TypeVar
@@ -232,7 +233,9 @@ class ProgressionService:
             matching_positions = index.matching_positions(reading.terms)
         fingerprint = request_fingerprint(request)
         offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint)
-        sequence: list[RelationshipRecord] = [rel for kind in kinds for rel in facts.links[kind]]
+        sequence = array("I")  # relationship positions, kind by kind, file order within each
+        for kind in kinds:
+            sequence += facts.links[kind]
         if offset > len(sequence):
             raise InvalidCursorError("The cursor points outside this result sequence.")
         profile = package.profile.profile
@@ -254,7 +257,7 @@ class ProgressionService:
         index_ = offset
         examined = 0
         while index_ < len(sequence) and examined < MAX_CANDIDATES:
-            rel = sequence[index_]
+            rel = store.relationship_at(sequence[index_])
             examined += 1
             if matches(rel):
                 if len(found) == request.limit:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from kgfegmcp.packages.artifacts import StreamedDocument
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import line_location
 from kgfegmcp.packages.finding_codes import FindingCode
@@ -29,11 +31,35 @@ class DetailedArtifactCheck(PackageCheck):
         if not isinstance(document, dict):
             self.out.add(FindingCode.DETAILED_ARTIFACT_MISMATCH, "expected a JSON object", artifact=logical_name)
             return None
-        if document.get("graphPackageId") != self.manifest.graph_package_id:
+        self._check_identity(logical_name, document)
+        return document
+
+    def streamed(
+        self, logical_name: str, member: str, on_entry: Callable[[str | None, Any], None]
+    ) -> StreamedDocument | None:
+        """As :meth:`document`, for artifacts that grow with the package: ``member`` goes to ``on_entry``
+        entry by entry instead of being held (``ArtifactReader.streamed_document``). A ``member`` that
+        repeats at the top level is a mismatch here (``json.loads`` would silently keep the last)."""
+        reader = self.context.reader
+        if not reader.available(logical_name):
+            return None
+        document = reader.streamed_document(logical_name, member, on_entry)
+        if document is None:
+            return None
+        if not document.is_object:
+            self.out.add(FindingCode.DETAILED_ARTIFACT_MISMATCH, "expected a JSON object", artifact=logical_name)
+            return None
+        self._check_identity(logical_name, document.members)
+        if document.member_count > 1:
+            self.mismatch(logical_name, f"the top-level member {member} repeats")
+            return None
+        return document
+
+    def _check_identity(self, logical_name: str, members: dict[str, Any]) -> None:
+        if members.get("graphPackageId") != self.manifest.graph_package_id:
             self.out.add(
                 FindingCode.IDENTITY_MISMATCH, "graphPackageId differs from the manifest", artifact=logical_name
             )
-        return document
 
     def mismatch(self, logical_name: str, message: str, location: str | None = None) -> None:
         """Report that ``logical_name`` disagrees with the delivery records."""

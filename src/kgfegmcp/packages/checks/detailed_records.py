@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, LINE_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.records import HAS_CHILD
@@ -52,11 +54,28 @@ class BundleCheck(DetailedArtifactCheck):
     codes = DOCUMENT_CODES
 
     def run(self) -> None:
-        document = self.document("academicStandardsBundle")
-        if document is None:
-            return
-        items = document.get("items")
-        if not isinstance(items, list) or [i.get("caseIdentifierUUID") for i in items if isinstance(i, dict)] != [
-            item.case_identifier_uuid for item in self.content.items
-        ]:
+        tally = _ItemOrder([item.case_identifier_uuid for item in self.content.items])
+        document = self.streamed("academicStandardsBundle", "items", tally.add)
+        if document is not None and (document.member_kind != "array" or not tally.equal()):
             self.mismatch("academicStandardsBundle", "bundle items differ from the nodes artifact")
+
+
+class _ItemOrder:
+    """Compares streamed bundle items (the objects among them) with the delivered item ids, in order."""
+
+    def __init__(self, expected: list[str]) -> None:
+        self._expected = expected
+        self._matched = 0
+        self._differs = False
+
+    def add(self, key: str | None, value: Any) -> None:
+        if not isinstance(value, dict) or self._differs:
+            return
+        expected = self._expected
+        if self._matched < len(expected) and value.get("caseIdentifierUUID") == expected[self._matched]:
+            self._matched += 1
+        else:
+            self._differs = True
+
+    def equal(self) -> bool:
+        return not self._differs and self._matched == len(self._expected)

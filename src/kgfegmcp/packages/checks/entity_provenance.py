@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from kgfegmcp.models import canonical_bytes
 from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PART_ARTIFACTS
@@ -11,24 +13,37 @@ from kgfegmcp.packages.provenance import provenance_part_of
 
 
 class ProvenanceCheck(DetailedArtifactCheck):
-    """Evidence answers cite provenance by entity and read one part per entity, so both must line up."""
+    """Evidence answers cite provenance by entity and read one part per entity, so both must line up.
+
+    The document grows with the package (several entries per item), so it is streamed: each entry is
+    ticked off the package's entities and folded into its part's digest list, never held.
+    """
 
     codes = (*DOCUMENT_CODES, FindingCode.PROVENANCE_MISMATCH, FindingCode.COUNT_MISMATCH)
 
     def run(self) -> None:
-        document = self.document("entityProvenance")
+        content = self.content
+        known = [content.framework.identifier] if content.framework else []
+        known += [n.identifier for n in content.items]
+        known += [n.identifier for n in content.components]
+        known += [r.identifier for r in content.relationships]
+        tally = _EntityTally(known)
+        document = self.streamed("entityProvenance", "entities", tally.add)
         if document is None:
             return
-        entities = document.get("entities")
-        if not isinstance(entities, dict):
+        if document.member_kind != "object":
             self.out.add(FindingCode.PROVENANCE_MISMATCH, "entities must be a JSON object", artifact="entityProvenance")
             return
-        known = [self.content.framework.identifier] if self.content.framework else []
-        known += [n.identifier for n in self.content.items]
-        known += [n.identifier for n in self.content.components]
-        known += [r.identifier for r in self.content.relationships]
+        unknown, repeated = tally.strangers(known)
+        if repeated:
+            self.out.add(
+                FindingCode.PROVENANCE_MISMATCH,
+                f"{len(repeated)} entity ids repeat within entities",
+                artifact="entityProvenance",
+                location=repeated[0],
+            )
         if self.manifest.capabilities.has_detailed_provenance:
-            missing = [entity for entity in known if entity not in entities]
+            missing = [entity for entity in known if entity in tally.remaining]
             if missing:
                 self.out.add(
                     FindingCode.PROVENANCE_MISMATCH,
@@ -36,7 +51,6 @@ class ProvenanceCheck(DetailedArtifactCheck):
                     artifact="entityProvenance",
                     location=missing[0],
                 )
-        unknown = sorted(set(entities) - set(known))
         if unknown:
             self.out.add(
                 FindingCode.PROVENANCE_MISMATCH,
@@ -44,27 +58,74 @@ class ProvenanceCheck(DetailedArtifactCheck):
                 artifact="entityProvenance",
                 location=unknown[0],
             )
-        if len(entities) != self.manifest.counts.provenance_entities:
+        entities = tally.distinct(len(unknown))
+        if entities != self.manifest.counts.provenance_entities:
             self.out.add(
                 FindingCode.COUNT_MISMATCH,
                 f"counts.provenanceEntities declares {self.manifest.counts.provenance_entities}, "
-                f"the artifact has {len(entities)}",
+                f"the artifact has {entities}",
                 location=MANIFEST_FILENAME,
             )
-        self._check_parts(entities)
+        self._check_parts(tally.parts)
 
-    def _check_parts(self, entities: dict[str, Any]) -> None:
-        """Each part holds exactly the entities ``provenance_part_of`` assigns it."""
-        expected_parts: list[dict[str, Any]] = [{} for _ in PART_ARTIFACTS]
-        for entity_id, record in entities.items():
-            expected_parts[provenance_part_of(entity_id)][entity_id] = record
+    def _check_parts(self, expected: list[bytearray]) -> None:
+        """Each part holds exactly the entities ``provenance_part_of`` assigns it (compared by digest)."""
         for index, logical_name in enumerate(PART_ARTIFACTS):
             part = self.document(logical_name)
             if part is None:
                 continue
-            if part.get("part") != index or part.get("entities") != expected_parts[index]:
+            entities = part.get("entities")
+            if (
+                part.get("part") != index
+                or not isinstance(entities, dict)
+                or _sorted_digests(b"".join(_entry_digest(k, v) for k, v in entities.items()))
+                != _sorted_digests(expected[index])
+            ):
                 self.out.add(
                     FindingCode.PROVENANCE_MISMATCH,
                     "part differs from the entities entityProvenance assigns it",
                     artifact=logical_name,
                 )
+
+
+def _entry_digest(entity_id: str, record: Any) -> bytes:
+    """SHA-256 of one entry's canonical JSON: equal digests, equal entries."""
+    return hashlib.sha256(canonical_bytes([entity_id, record])).digest()
+
+
+def _sorted_digests(digests: bytes | bytearray) -> list[bytes]:
+    return sorted(bytes(digests[i : i + _DIGEST]) for i in range(0, len(digests), _DIGEST))
+
+
+_DIGEST = 32
+
+
+class _EntityTally:
+    """Ticks streamed entity ids off the package's entities; keeps a 32-byte digest per entry, by part."""
+
+    def __init__(self, known: list[str]) -> None:
+        self.remaining = set(known)
+        self._initial = len(self.remaining)
+        self._others: dict[str, int] = {}  # ids not ticked off (unknown, or seen before): how often
+        self.parts = [bytearray() for _ in PART_ARTIFACTS]
+
+    def add(self, key: str | None, value: Any) -> None:
+        assert key is not None  # entities is an object
+        if key in self.remaining:
+            self.remaining.discard(key)
+        else:
+            self._others[key] = self._others.get(key, 0) + 1
+        self.parts[provenance_part_of(key)] += _entry_digest(key, value)
+
+    def strangers(self, known: list[str]) -> tuple[list[str], list[str]]:
+        """Ids that name no entity (sorted), and ids that appear more than once (sorted)."""
+        if not self._others:
+            return [], []
+        known_ids = set(known)
+        unknown = sorted(k for k in self._others if k not in known_ids)
+        repeated = sorted(k for k, n in self._others.items() if k in known_ids or n > 1)
+        return unknown, repeated
+
+    def distinct(self, unknown: int) -> int:
+        """How many different ids the entities held."""
+        return self._initial - len(self.remaining) + unknown
