@@ -121,13 +121,14 @@ class RelationshipTable(Sequence[RelationshipRecord]):
     Endpoints are node positions, resolved to outer ids through ``node_ids`` (position → id).
     """
 
-    __slots__ = ("_columns", "_node_ids")
+    __slots__ = ("_by_label", "_columns", "_node_ids")
 
     def __init__(self, columns: RelationshipColumns, node_ids: Sequence[str]) -> None:
         if columns.sources and max(max(columns.sources), max(columns.targets)) >= len(node_ids):
             raise ValueError("a relationship endpoint lies outside the package's nodes")
         self._columns = columns
         self._node_ids = node_ids
+        self._by_label: dict[str, array[int]] | None = None
 
     @classmethod
     def of(cls, relationships: Iterable[RelationshipRecord], node_ids: Sequence[str]) -> RelationshipTable:
@@ -230,9 +231,11 @@ class RelationshipTable(Sequence[RelationshipRecord]):
         return self._columns.targets[index]
 
     def positions_by_label(self) -> dict[str, array[int]]:
-        """Relationship positions of each label, file order."""
-        found: dict[str, array[int]] = {label: array("I") for label in RELATIONSHIP_LABELS}
-        by_code = [found[label] for label in RELATIONSHIP_LABELS]
-        for index, shape in enumerate(self._columns.shapes):
-            by_code[shape & 3].append(index)
-        return found
+        """Relationship positions of each label, file order (computed once; callers must not change them)."""
+        if self._by_label is None:
+            found: dict[str, array[int]] = {label: array("I") for label in RELATIONSHIP_LABELS}
+            by_code = [found[label] for label in RELATIONSHIP_LABELS]
+            for index, shape in enumerate(self._columns.shapes):
+                by_code[shape & 3].append(index)
+            self._by_label = found
+        return self._by_label
