@@ -133,6 +133,7 @@ class TextIndex:
         if self._searcher.num_docs != len(positions):
             raise ValueError("a text index must hold one document per position")
         self._positions = positions
+        self._aggregates = hasattr(self._searcher, "aggregate")  # tantivy-py 0.27 has it
 
     @classmethod
     def build(
@@ -242,7 +243,42 @@ class TextIndex:
         return int(getattr(result, "count", 0) or 0)
 
     def _count(self, query: tantivy.Query) -> int:
+        """Documents matching ``query``, unscored: an aggregation over the position column where the
+        binding has one (a search always scores every match to rank it), else a search's count."""
+        if self._aggregates:
+            found = self._searcher.aggregate(query, {"n": {"value_count": {"field": "position"}}})
+            return int(found["n"]["value"])
         return self._matched(self._searcher.search(query, 1, count=True))
+
+    # Counting queries: the same document sets as the ranking queries, without their scores (boosts,
+    # preference constants, exact forms, the phrase), which only order matches and never add one.
+
+    @staticmethod
+    def _match_on(term: Term) -> tuple[tuple[str, ...], str]:
+        """The fields a term matches in and the word it matches there (as :meth:`_term`)."""
+        fields = _EXACT_MATCH_WEIGHTS if term.exact_only else _STEM_WEIGHTS
+        return tuple(field for field, _ in fields), term.exact if term.exact_only else term.stem
+
+    def _bare(self, term: Term) -> tantivy.Query:
+        """The documents :meth:`_term` matches, unscored."""
+        fields, word = self._match_on(term)
+        return self._any([tantivy.Query.term_query(self._schema, field, word) for field in fields])
+
+    def _bare_any(self, terms: Sequence[Term]) -> tantivy.Query:
+        """The documents matching at least one term: one flat union of term postings."""
+        return self._any(
+            [
+                tantivy.Query.term_query(self._schema, field, word)
+                for fields, word in map(self._match_on, terms)
+                for field in fields
+            ]
+        )
+
+    def _count_every(self, terms: Sequence[Term], required: Sequence[frozenset[str]]) -> int:
+        return self._count(self._with(self._every([self._bare(t) for t in terms]), required))
+
+    def _count_any(self, terms: Sequence[Term], required: Sequence[frozenset[str]]) -> int:
+        return self._count(self._with(self._bare_any(terms), required))
 
     def ranked(
         self,
@@ -274,7 +310,10 @@ class TextIndex:
         wanted = len(self._positions) if limit is None else limit
         for complete, query in self._coverage(clauses).items():
             if len(rows) >= wanted:  # the page is full: this stratum is only counted, unscored
-                counts[complete] = self._count(self._with(query, required))
+                # "Only some" is "at least one" less "every one", which the search before counted.
+                counts[complete] = (
+                    self._count_every(terms, required) if complete else self._count_any(terms, required) - counts[True]
+                )
                 continue
             phrase = (
                 [(tantivy.Occur.Should, tantivy.Query.const_score_query(self._phrase(terms), _PREFERENCE_UNIT))]
@@ -308,15 +347,25 @@ class TextIndex:
     def coverage_counts(
         self, terms: Sequence[Term], positions: Iterable[int], required: Sequence[frozenset[str]] = ()
     ) -> tuple[int, int]:
-        """How many of the documents at ``positions`` match every term, and how many only some."""
-        every = some = 0
-        if not terms:
+        """How many of the documents at ``positions`` match every term, and how many only some.
+
+        Two counts over the documents at those positions, each position counted as often as it is
+        listed (positions listed more than once are looked up one by one).
+        """
+        listed = list(positions)
+        if not terms or not listed:
             return 0, 0
-        clauses = [self._term(t) for t in terms]
-        all_of, any_of = self._with(self._every(clauses), required), self._with(self._any(clauses), required)
-        for position in positions:
+        every_of = self._with(self._every([self._bare(t) for t in terms]), required)
+        any_of = self._with(self._bare_any(terms), required)
+        distinct = sorted(set(listed))
+        if len(distinct) == len(listed):
+            at = tantivy.Query.term_set_query(self._schema, "position", distinct)
+            every = self._count(self._every([every_of, at]))
+            return every, self._count(self._every([any_of, at])) - every
+        every = some = 0
+        for position in listed:
             at = tantivy.Query.term_query(self._schema, "position", position)
-            if self._count(self._every([all_of, at])):
+            if self._count(self._every([every_of, at])):
                 every += 1
             elif self._count(self._every([any_of, at])):
                 some += 1
