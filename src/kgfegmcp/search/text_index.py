@@ -18,6 +18,12 @@ strata of established lexical engines, each exact and cheap to page:
 
 Documents are added in position order into one segment, so a document's tantivy id is its index in
 that order.
+
+Each stratum that can reach the page is one search of the ranking query (its count comes with it);
+those searches are what a page costs, since tantivy scores every document a search matches. A
+stratum past a full page is only counted, with an unscored query of the same documents: "only
+some terms" is "at least one term" less "every term", and nothing at all when the terms' document
+frequencies show that each matches exactly the documents that match every term.
 """
 
 from __future__ import annotations
@@ -280,6 +286,22 @@ class TextIndex:
     def _count_any(self, terms: Sequence[Term], required: Sequence[frozenset[str]]) -> int:
         return self._count(self._with(self._bare_any(terms), required))
 
+    def _count_some(self, terms: Sequence[Term], required: Sequence[frozenset[str]], every: int) -> int:
+        """Documents matching only some terms, given how many match ``every`` term.
+
+        No counting at all when no term can be in more documents than all of them are: each term's
+        documents include those ``every`` counts, and its postings' document frequencies (summed over
+        its fields) bound how many it has, so a term whose bound is ``every`` has exactly those.
+        """
+        if all(self._postings(term) <= every for term in terms):
+            return 0
+        return self._count_any(terms, required) - every
+
+    def _postings(self, term: Term) -> int:
+        """An upper bound of the documents a term matches: its document frequency in each field, summed."""
+        fields, word = self._match_on(term)
+        return sum(self._searcher.doc_freq(field, word) for field in fields)
+
     def ranked(
         self,
         terms: Sequence[Term],
@@ -312,7 +334,7 @@ class TextIndex:
             if len(rows) >= wanted:  # the page is full: this stratum is only counted, unscored
                 # "Only some" is "at least one" less "every one", which the search before counted.
                 counts[complete] = (
-                    self._count_every(terms, required) if complete else self._count_any(terms, required) - counts[True]
+                    self._count_every(terms, required) if complete else self._count_some(terms, required, counts[True])
                 )
                 continue
             phrase = (
