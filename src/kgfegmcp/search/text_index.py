@@ -60,6 +60,8 @@ Coverage = Literal["phrase", "all_terms", "some_terms"]
 #: above any BM25 score here: a term scores at most about ln(documents) x 2.2 x the field weights'
 #: sum (under 70 for a million documents), and a query has at most 32 terms.
 _PREFERENCE_UNIT = 10_000.0
+#: From how many positions a term set beats a union of position terms.
+_TERM_SET_FROM = 128
 SCORE_DECIMALS = 3  # scores are float32 sums: digits beyond these are not meaningful
 
 
@@ -371,8 +373,8 @@ class TextIndex:
     ) -> tuple[int, int]:
         """How many of the documents at ``positions`` match every term, and how many only some.
 
-        Two counts over the documents at those positions, each position counted as often as it is
-        listed (positions listed more than once are looked up one by one).
+        Each position counts as often as it is listed. Distinct positions (code hits, the usual
+        case) take one count over all of them, and a second only when some do not match every term.
         """
         listed = list(positions)
         if not terms or not listed:
@@ -381,14 +383,26 @@ class TextIndex:
         any_of = self._with(self._bare_any(terms), required)
         distinct = sorted(set(listed))
         if len(distinct) == len(listed):
-            at = tantivy.Query.term_set_query(self._schema, "position", distinct)
-            every = self._count(self._every([every_of, at]))
-            return every, self._count(self._every([any_of, at])) - every
+            at = self._at(distinct)
+            every = self._count_few(self._every([every_of, at]))
+            if every == len(distinct):
+                return every, 0
+            return every, self._count_few(self._every([any_of, at])) - every
         every = some = 0
         for position in listed:
-            at = tantivy.Query.term_query(self._schema, "position", position)
-            if self._count(self._every([every_of, at])):
+            at = self._at([position])
+            if self._count_few(self._every([every_of, at])):
                 every += 1
-            elif self._count(self._every([any_of, at])):
+            elif self._count_few(self._every([any_of, at])):
                 some += 1
         return every, some
+
+    def _at(self, positions: Sequence[int]) -> tantivy.Query:
+        """The documents at ``positions``: a union of their terms (a term set walks the dictionary)."""
+        if len(positions) > _TERM_SET_FROM:
+            return tantivy.Query.term_set_query(self._schema, "position", list(positions))
+        return self._any([tantivy.Query.term_query(self._schema, "position", p) for p in positions])
+
+    def _count_few(self, query: tantivy.Query) -> int:
+        """Documents matching ``query``, when they are few (scoring them costs less than aggregating)."""
+        return self._matched(self._searcher.search(query, 1, count=True))
