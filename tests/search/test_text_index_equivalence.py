@@ -131,3 +131,15 @@ def test_coverage_counts_are_those_of_the_reference(
                 assert index.coverage_counts(terms, listed, required) == reference_coverage_counts(
                     index, terms, listed, required
                 ), (query, listed, required)
+
+
+def test_counts_without_the_aggregation_api_are_the_same(
+    generated: tuple[TextIndex, Analyzer, list[tuple[int, str, str, list[str]]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bindings without ``Searcher.aggregate`` (tantivy-py before 0.27) count through a search."""
+    index, analyzer, documents = generated
+    with_aggregation = [index.ranked(_terms(analyzer, q), 1) for q in _queries(documents)[:60]]
+    monkeypatch.setattr(index, "_aggregates", False)
+    for query, page in zip(_queries(documents)[:60], with_aggregation, strict=True):
+        terms = _terms(analyzer, query)
+        assert index.ranked(terms, 1) == page == reference_ranked(index, terms, 1), query

@@ -141,7 +141,7 @@ class TextIndex:
         if self._searcher.num_docs != len(positions):
             raise ValueError("a text index must hold one document per position")
         self._positions = positions
-        self._aggregates = hasattr(self._searcher, "aggregate")  # tantivy-py 0.27 has it
+        self._aggregates = hasattr(self._searcher, "aggregate")  # not in every tantivy-py release allowed
 
     @classmethod
     def build(
