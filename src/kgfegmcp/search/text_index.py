@@ -18,6 +18,12 @@ strata of established lexical engines, each exact and cheap to page:
 
 Documents are added in position order into one segment, so a document's tantivy id is its index in
 that order.
+
+Each stratum that can reach the page is one search of the ranking query (its count comes with it);
+those searches are what a page costs, since tantivy scores every document a search matches. A
+stratum past a full page is only counted, with an unscored query of the same documents: "only
+some terms" is "at least one term" less "every term", and nothing at all when the terms' document
+frequencies show that each matches exactly the documents that match every term.
 """
 
 from __future__ import annotations
@@ -54,6 +60,8 @@ Coverage = Literal["phrase", "all_terms", "some_terms"]
 #: above any BM25 score here: a term scores at most about ln(documents) x 2.2 x the field weights'
 #: sum (under 70 for a million documents), and a query has at most 32 terms.
 _PREFERENCE_UNIT = 10_000.0
+#: From how many positions a term set beats a union of position terms.
+_TERM_SET_FROM = 128
 SCORE_DECIMALS = 3  # scores are float32 sums: digits beyond these are not meaningful
 
 
@@ -133,6 +141,7 @@ class TextIndex:
         if self._searcher.num_docs != len(positions):
             raise ValueError("a text index must hold one document per position")
         self._positions = positions
+        self._aggregates = hasattr(self._searcher, "aggregate")  # not in every tantivy-py release allowed
 
     @classmethod
     def build(
@@ -242,7 +251,58 @@ class TextIndex:
         return int(getattr(result, "count", 0) or 0)
 
     def _count(self, query: tantivy.Query) -> int:
+        """Documents matching ``query``, unscored: an aggregation over the position column where the
+        binding has one (a search always scores every match to rank it), else a search's count."""
+        if self._aggregates:
+            found = self._searcher.aggregate(query, {"n": {"value_count": {"field": "position"}}})
+            return int(found["n"]["value"])
         return self._matched(self._searcher.search(query, 1, count=True))
+
+    # Counting queries: the same document sets as the ranking queries, without their scores (boosts,
+    # preference constants, exact forms, the phrase), which only order matches and never add one.
+
+    @staticmethod
+    def _match_on(term: Term) -> tuple[tuple[str, ...], str]:
+        """The fields a term matches in and the word it matches there (as :meth:`_term`)."""
+        fields = _EXACT_MATCH_WEIGHTS if term.exact_only else _STEM_WEIGHTS
+        return tuple(field for field, _ in fields), term.exact if term.exact_only else term.stem
+
+    def _bare(self, term: Term) -> tantivy.Query:
+        """The documents :meth:`_term` matches, unscored."""
+        fields, word = self._match_on(term)
+        return self._any([tantivy.Query.term_query(self._schema, field, word) for field in fields])
+
+    def _bare_any(self, terms: Sequence[Term]) -> tantivy.Query:
+        """The documents matching at least one term: one flat union of term postings."""
+        return self._any(
+            [
+                tantivy.Query.term_query(self._schema, field, word)
+                for fields, word in map(self._match_on, terms)
+                for field in fields
+            ]
+        )
+
+    def _count_every(self, terms: Sequence[Term], required: Sequence[frozenset[str]]) -> int:
+        return self._count(self._with(self._every([self._bare(t) for t in terms]), required))
+
+    def _count_any(self, terms: Sequence[Term], required: Sequence[frozenset[str]]) -> int:
+        return self._count(self._with(self._bare_any(terms), required))
+
+    def _count_some(self, terms: Sequence[Term], required: Sequence[frozenset[str]], every: int) -> int:
+        """Documents matching only some terms, given how many match ``every`` term.
+
+        No counting at all when no term can be in more documents than all of them are: each term's
+        documents include those ``every`` counts, and its postings' document frequencies (summed over
+        its fields) bound how many it has, so a term whose bound is ``every`` has exactly those.
+        """
+        if all(self._postings(term) <= every for term in terms):
+            return 0
+        return self._count_any(terms, required) - every
+
+    def _postings(self, term: Term) -> int:
+        """An upper bound of the documents a term matches: its document frequency in each field, summed."""
+        fields, word = self._match_on(term)
+        return sum(self._searcher.doc_freq(field, word) for field in fields)
 
     def ranked(
         self,
@@ -274,7 +334,10 @@ class TextIndex:
         wanted = len(self._positions) if limit is None else limit
         for complete, query in self._coverage(clauses).items():
             if len(rows) >= wanted:  # the page is full: this stratum is only counted, unscored
-                counts[complete] = self._count(self._with(query, required))
+                # "Only some" is "at least one" less "every one", which the search before counted.
+                counts[complete] = (
+                    self._count_every(terms, required) if complete else self._count_some(terms, required, counts[True])
+                )
                 continue
             phrase = (
                 [(tantivy.Occur.Should, tantivy.Query.const_score_query(self._phrase(terms), _PREFERENCE_UNIT))]
@@ -308,16 +371,38 @@ class TextIndex:
     def coverage_counts(
         self, terms: Sequence[Term], positions: Iterable[int], required: Sequence[frozenset[str]] = ()
     ) -> tuple[int, int]:
-        """How many of the documents at ``positions`` match every term, and how many only some."""
-        every = some = 0
-        if not terms:
+        """How many of the documents at ``positions`` match every term, and how many only some.
+
+        Each position counts as often as it is listed. Distinct positions (code hits, the usual
+        case) take one count over all of them, and a second only when some do not match every term.
+        """
+        listed = list(positions)
+        if not terms or not listed:
             return 0, 0
-        clauses = [self._term(t) for t in terms]
-        all_of, any_of = self._with(self._every(clauses), required), self._with(self._any(clauses), required)
-        for position in positions:
-            at = tantivy.Query.term_query(self._schema, "position", position)
-            if self._count(self._every([all_of, at])):
+        every_of = self._with(self._every([self._bare(t) for t in terms]), required)
+        any_of = self._with(self._bare_any(terms), required)
+        distinct = sorted(set(listed))
+        if len(distinct) == len(listed):
+            at = self._at(distinct)
+            every = self._count_few(self._every([every_of, at]))
+            if every == len(distinct):
+                return every, 0
+            return every, self._count_few(self._every([any_of, at])) - every
+        every = some = 0
+        for position in listed:
+            at = self._at([position])
+            if self._count_few(self._every([every_of, at])):
                 every += 1
-            elif self._count(self._every([any_of, at])):
+            elif self._count_few(self._every([any_of, at])):
                 some += 1
         return every, some
+
+    def _at(self, positions: Sequence[int]) -> tantivy.Query:
+        """The documents at ``positions``: a union of their terms (a term set walks the dictionary)."""
+        if len(positions) > _TERM_SET_FROM:
+            return tantivy.Query.term_set_query(self._schema, "position", list(positions))
+        return self._any([tantivy.Query.term_query(self._schema, "position", p) for p in positions])
+
+    def _count_few(self, query: tantivy.Query) -> int:
+        """Documents matching ``query``, when they are few (scoring them costs less than aggregating)."""
+        return self._matched(self._searcher.search(query, 1, count=True))

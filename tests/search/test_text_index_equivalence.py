@@ -1,0 +1,145 @@
+"""The text index answers exactly as its first, slower algorithm did (``text_index_reference``).
+
+A generated index of a few thousand documents, shaped like the scale benchmark's package (a small
+vocabulary most documents share, numbers and codes that few do, groupings above statements) with
+words repeated and lengths varied so BM25 scores differ, is queried many ways: benchmark-like word
+runs, codes, stop words only, absent words; every page size; with and without facet filters and
+preferences. Rows (order, coverage, preferences, scores) and both counts must be identical.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from text_index_reference import reference_coverage_counts, reference_ranked
+
+from kgfegmcp.search.analysis import Analyzer, Term
+from kgfegmcp.search.text_index import Preference, TextIndex
+
+DOCUMENTS = 3_000
+WORDS = [
+    "reason",
+    "about",
+    "quantity",
+    "using",
+    "models",
+    "number",
+    "lines",
+    "and",
+    "equations",
+    "the",
+    "fractions",
+    "place",
+    "value",
+    "of",
+]
+
+
+def _documents() -> list[tuple[int, str, str, list[str]]]:
+    rng = random.Random(7)
+    documents = []
+    for index in range(DOCUMENTS):
+        position = 3 + 2 * index  # positions need not be contiguous; document ids follow their order
+        grade = f"grade\x1f{1 + index % 3}"
+        if index % 50 == 0:
+            text = f"Cluster {index // 50} about fractions and place value"
+            documents.append((position, text, f"Domain {index // 500} of measurement", [grade, "role\x1fgrouping"]))
+            continue
+        s = index
+        text = f"GEN.{s // 100}.{s % 100} Standard {s}: reason about quantity {s % 97} using models, number lines and equations."
+        if index % 7 == 0:  # longer texts, repeated words: scores differ
+            text += " " + " ".join(rng.choice(WORDS) for _ in range(rng.randrange(1, 12)))
+        context = "" if index % 11 == 0 else f"Cluster {index // 50} about fractions and place value"
+        documents.append((position, text, context, [grade, "role\x1fstandard"]))
+    return documents
+
+
+def _terms(analyzer: Analyzer, query: str) -> list[Term]:
+    """As the query interpreter reads a query without grade expressions."""
+    terms: dict[str, Term] = {}
+    dropped: dict[str, None] = {}
+    for word in analyzer.words(query):
+        if analyzer.is_stopword(word):
+            dropped.setdefault(word, None)
+        else:
+            terms.setdefault(word, Term(word, analyzer.stem(word)))
+    if not terms and dropped:
+        return [Term(word, word, exact_only=True) for word in dropped]
+    return list(terms.values())
+
+
+@pytest.fixture(scope="module")
+def generated() -> tuple[TextIndex, Analyzer, list[tuple[int, str, str, list[str]]]]:
+    analyzer = Analyzer("en")
+    documents = _documents()
+    return TextIndex.build(documents, analyzer), analyzer, documents
+
+
+def _queries(documents: list[tuple[int, str, str, list[str]]]) -> list[str]:
+    rng = random.Random(20260101)
+    queries = ["models number lines", "reason about quantity", "the and", "of", "fractions", "zebra", "zebra models"]
+    queries += ["place value models", "quantity 12 using", "GEN.3", "Standard 1234", "equations equations"]
+    for number in range(160):
+        _, text, _, _ = rng.choice(documents)
+        words = [w.strip(".,:") for w in text.split()]
+        if number % 3 == 0:
+            queries.append(words[0])  # a code, or a grouping's first word
+            continue
+        start = rng.randrange(0, max(1, len(words) - 3))
+        queries.append(" ".join(words[start : start + rng.choice((1, 2, 3, 4))]))
+    return queries
+
+
+def test_ranked_pages_and_counts_are_those_of_the_reference(
+    generated: tuple[TextIndex, Analyzer, list[tuple[int, str, str, list[str]]]],
+) -> None:
+    index, analyzer, documents = generated
+    facets = {position: set(terms) for position, _, _, terms in documents}
+    role = Preference(frozenset({"role\x1fstandard"}), lambda p: "role\x1fstandard" in facets[p])
+    grade = Preference(frozenset({"grade\x1f2"}), lambda p: "grade\x1f2" in facets[p])
+    filters: list[list[frozenset[str]]] = [
+        [],
+        [frozenset({"grade\x1f1"})],
+        [frozenset({"grade\x1f1", "grade\x1f3"}), frozenset({"role\x1fstandard"})],
+        [frozenset({"grade\x1f9"})],  # nothing has it
+    ]
+    rng = random.Random(3)
+    compared = 0
+    for query in _queries(documents):
+        terms = _terms(analyzer, query)
+        for limit in (None, 0, 1, 3, 10, 25) if len(query) < 22 else (10,):
+            required = rng.choice(filters)
+            preferences = rng.choice([[], [role], [role, grade]])
+            got = index.ranked(terms, limit, required, preferences)
+            assert got == reference_ranked(index, terms, limit, required, preferences), (query, limit, required)
+            compared += 1
+    assert compared > 500
+
+
+def test_coverage_counts_are_those_of_the_reference(
+    generated: tuple[TextIndex, Analyzer, list[tuple[int, str, str, list[str]]]],
+) -> None:
+    index, analyzer, documents = generated
+    positions = [position for position, *_ in documents]
+    rng = random.Random(11)
+    for query in _queries(documents)[:80]:
+        terms = _terms(analyzer, query)
+        for required in ([], [frozenset({"grade\x1f2"})]):
+            sample = rng.sample(positions, rng.choice((1, 2, 5, 40, 200)))  # 200: a term set
+            for listed in (sample, sample + sample[:2], [], [positions[0], 10**9]):  # duplicates, none, absent
+                assert index.coverage_counts(terms, listed, required) == reference_coverage_counts(
+                    index, terms, listed, required
+                ), (query, listed, required)
+
+
+def test_counts_without_the_aggregation_api_are_the_same(
+    generated: tuple[TextIndex, Analyzer, list[tuple[int, str, str, list[str]]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bindings without ``Searcher.aggregate`` (tantivy-py before 0.27) count through a search."""
+    index, analyzer, documents = generated
+    with_aggregation = [index.ranked(_terms(analyzer, q), 1) for q in _queries(documents)[:60]]
+    monkeypatch.setattr(index, "_aggregates", False)
+    for query, page in zip(_queries(documents)[:60], with_aggregation, strict=True):
+        terms = _terms(analyzer, query)
+        assert index.ranked(terms, 1) == page == reference_ranked(index, terms, 1), query
