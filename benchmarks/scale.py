@@ -150,15 +150,12 @@ def child_build(folder: Path, cache: Path, samples: int) -> dict[str, Any]:
     return out
 
 
-def latency(state: Any, samples: int) -> dict[str, Any]:
+def sampled(state: Any, samples: int) -> tuple[list[Any], list[Any]]:
+    """Standards picked at random (fixed seed) and one search_standards request per pick: every third
+    the pick's statement code, the rest three consecutive words of its text."""
     import random
 
-    from kgfegmcp.models import canonical_json
-    from kgfegmcp.services.requests import (
-        GetStandardContextRequest,
-        SearchStandardsRequest,
-        TraverseLearningProgressionsRequest,
-    )
+    from kgfegmcp.services.requests import SearchStandardsRequest
 
     package = state.catalog.resolve(FRAMEWORK)
     standards = [item for item in package.store.items if item.statement_type == "Standard"]
@@ -172,16 +169,22 @@ def latency(state: Any, samples: int) -> dict[str, Any]:
         start = rng.randrange(0, max(1, len(words) - 3))
         return " ".join(words[start : start + 3])
 
+    searches = [
+        SearchStandardsRequest.model_validate(
+            {"query": search_query(i, item), "frameworkIds": [FRAMEWORK], "limit": 10}
+        )
+        for i, item in enumerate(picked)
+    ]
+    return picked, searches
+
+
+def latency(state: Any, samples: int) -> dict[str, Any]:
+    from kgfegmcp.models import canonical_json
+    from kgfegmcp.services.requests import GetStandardContextRequest, TraverseLearningProgressionsRequest
+
+    picked, searches = sampled(state, samples)
     requests = {
-        "search_standards": (
-            state.standards.search_standards,
-            [
-                SearchStandardsRequest.model_validate(
-                    {"query": search_query(i, item), "frameworkIds": [FRAMEWORK], "limit": 10}
-                )
-                for i, item in enumerate(picked)
-            ],
-        ),
+        "search_standards": (state.standards.search_standards, searches),
         "get_standard_context": (
             state.standards.get_standard_context,
             [
@@ -208,11 +211,17 @@ def latency(state: Any, samples: int) -> dict[str, Any]:
             started = time.perf_counter()
             canonical_json(call(request).to_wire())
             seconds.append(time.perf_counter() - started)
-        report[tool] = summary(seconds)
-        if tool == "search_standards":  # every third query is a statement code, the rest three words of text
-            report["search_standards[code]"] = summary(seconds[::3])
-            report["search_standards[text]"] = summary([s for i, s in enumerate(seconds) if i % 3])
+        report.update(search_summaries(seconds) if tool == "search_standards" else {tool: summary(seconds)})
     return report
+
+
+def search_summaries(seconds: list[float]) -> dict[str, Any]:
+    """All searches, then the code queries (every third) and the text queries apart."""
+    return {
+        "search_standards": summary(seconds),
+        "search_standards[code]": summary(seconds[::3]),
+        "search_standards[text]": summary([s for i, s in enumerate(seconds) if i % 3]),
+    }
 
 
 def summary(seconds: list[float]) -> dict[str, Any]:
@@ -221,6 +230,7 @@ def summary(seconds: list[float]) -> dict[str, Any]:
         "p50Ms": round(percentile(seconds, 0.5) * 1000, 3),
         "p99Ms": round(percentile(seconds, 0.99) * 1000, 3),
         "maxMs": round(max(seconds) * 1000, 3),
+        "meanMs": round(sum(seconds) / len(seconds) * 1000, 3),
     }
 
 

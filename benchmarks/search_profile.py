@@ -32,7 +32,6 @@ import argparse
 import cProfile
 import json
 import pstats
-import random
 import sys
 import time
 from pathlib import Path
@@ -41,31 +40,12 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from scale import FRAMEWORK, percentile, settings_for  # noqa: E402
+from scale import FRAMEWORK, sampled, search_summaries, settings_for  # noqa: E402
 
 
 def requests_for(state: Any, samples: int) -> list[Any]:
     """The search_standards requests of ``scale.latency`` (same seed, same draws, same order)."""
-    from kgfegmcp.services.requests import SearchStandardsRequest
-
-    package = state.catalog.resolve(FRAMEWORK)
-    standards = [item for item in package.store.items if item.statement_type == "Standard"]
-    rng = random.Random(20260101)
-    picked = [rng.choice(standards) for _ in range(samples)]
-
-    def search_query(index: int, item: Any) -> str:
-        if index % 3 == 0:
-            return str(item.statement_code)
-        words = [w.strip(".,:") for w in item.description.split()]
-        start = rng.randrange(0, max(1, len(words) - 3))
-        return " ".join(words[start : start + 3])
-
-    return [
-        SearchStandardsRequest.model_validate(
-            {"query": search_query(i, item), "frameworkIds": [FRAMEWORK], "limit": 10}
-        )
-        for i, item in enumerate(picked)
-    ]
+    return sampled(state, samples)[1]
 
 
 class TracingSearcher:
@@ -142,23 +122,9 @@ def ab(call: Any, requests: list[Any], canonical_json: Any) -> dict[str, Any]:
         TextIndex.ranked, TextIndex.coverage_counts = current  # type: ignore[method-assign]
     out: dict[str, Any] = {"differing": differing}
     for name, values in seconds.items():
-        out[name] = {
-            "search_standards": summary(values),
-            "search_standards[code]": summary(values[::3]),
-            "search_standards[text]": summary([s for i, s in enumerate(values) if i % 3]),
-        }
+        out[name] = search_summaries(values)
     print(f"a/b: {len(differing)} of {len(requests)} answers differ", file=sys.stderr)
     return out
-
-
-def summary(seconds: list[float]) -> dict[str, Any]:
-    return {
-        "calls": len(seconds),
-        "p50Ms": round(percentile(seconds, 0.5) * 1000, 3),
-        "p99Ms": round(percentile(seconds, 0.99) * 1000, 3),
-        "maxMs": round(max(seconds) * 1000, 3),
-        "meanMs": round(sum(seconds) / len(seconds) * 1000, 3),
-    }
 
 
 def fractions(state: Any, requests: list[Any]) -> dict[str, Any]:
@@ -258,13 +224,7 @@ def main() -> None:
             started = time.perf_counter()
             canonical_json(call(request).to_wire())
             seconds.append(time.perf_counter() - started)
-        rounds.append(
-            {
-                "search_standards": summary(seconds),
-                "search_standards[code]": summary(seconds[::3]),
-                "search_standards[text]": summary([s for i, s in enumerate(seconds) if i % 3]),
-            }
-        )
+        rounds.append(search_summaries(seconds))
     report["rounds"] = rounds
 
     if args.ab:
