@@ -3,6 +3,7 @@
 Run: .venv/bin/python benchmarks/scale.py [--items 1000,10000,100000,1000000] [--scratch /tmp/kgfegmcp-scale]
                                           [--repeat 3] [--samples 300] [--breakdown 100000]
                                           [--out benchmarks/results/scale.json] [--plot docs/scale.png]
+                                          [--before benchmarks/results/scale_before.json] [--replot]
 
 For each size it generates one package of that many items with ``benchmarks/validate.py``'s generator
 (framework → domains → clusters → standards, a component per 4 standards, chained progression links),
@@ -418,7 +419,8 @@ def finish_breakdown(breakdown: dict[str, Any], row: dict[str, Any]) -> dict[str
     }
 
 
-def plot(rows: list[dict[str, Any]], path: Path) -> None:
+def plot(rows: list[dict[str, Any]], path: Path, before: list[dict[str, Any]] | None = None) -> None:
+    """Seconds, memory per item and p99 against size; ``before`` (an earlier run's rows) drawn faded."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -438,13 +440,34 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
         ("servingKiBPerItem", "serving (warm RSS growth)"),
         ("validatePeakKiBPerItem", "validator peak"),
     ):
-        memory.plot(items, [r[key] for r in rows], marker="o", label=label)
+        line = memory.plot(items, [r[key] for r in rows], marker="o", label=label)
+        if before:
+            earlier = [r["items"] for r in before]
+            memory.plot(
+                earlier,
+                [r[key] for r in before],
+                marker="x",
+                linestyle=":",
+                alpha=0.5,
+                color=line[0].get_color(),
+                label=f"{label}, before",
+            )
     memory.axhline(1.5, linestyle="--", color="grey", label="goal: serving 1.5 KiB")
     memory.axhline(2.0, linestyle=":", color="grey", label="goal: validator 2 KiB")
     memory.set(xscale="log", xlabel="items", ylabel="KiB per item", title="Resident memory per item")
     for tool, goal in (("search_standards", 25), ("get_standard_context", 5), ("traverse_learning_progressions", 10)):
         line = latency_axis.plot(items, [r["latency"][tool]["p99Ms"] for r in rows], marker="o", label=f"{tool} p99")
         latency_axis.axhline(goal, linestyle="--", color=line[0].get_color(), alpha=0.5)
+        if before and tool == "search_standards":
+            latency_axis.plot(
+                [r["items"] for r in before],
+                [r["latency"][tool]["p99Ms"] for r in before],
+                marker="x",
+                linestyle=":",
+                alpha=0.5,
+                color=line[0].get_color(),
+                label=f"{tool} p99, before",
+            )
     latency_axis.set(xscale="log", yscale="log", xlabel="items", ylabel="ms", title="Tool p99 (dashed: goal at 1M)")
     for axis in (seconds, memory, latency_axis):
         axis.grid(True, which="both", alpha=0.3)
@@ -464,6 +487,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=3600, help="seconds allowed to any one subprocess")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/scale.json"))
     parser.add_argument("--plot", type=Path, default=Path("docs/scale.png"))
+    parser.add_argument("--before", type=Path, help="an earlier run's results, drawn faded in the plot")
+    parser.add_argument("--replot", action="store_true", help="draw the plot from --out without measuring")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args()
     if args.child:
@@ -474,6 +499,10 @@ def main() -> None:
             "breakdown": lambda: child_breakdown(Path(rest[0]), Path(rest[1]), int(rest[2])),
         }
         print(json.dumps(children[args.child]()))
+        return
+    before = json.loads(args.before.read_text())["sizes"] if args.before else None
+    if args.replot:
+        plot(json.loads(args.out.read_text())["sizes"], args.plot, before)
         return
     sizes = [int(size) for size in args.items.split(",")]
     rows = [measure_size(size, args.scratch, args.repeat, args.samples, args.timeout) for size in sizes]
@@ -493,7 +522,7 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     if args.plot:
-        plot(rows, args.plot)
+        plot(rows, args.plot, before)
     print(json.dumps(report, indent=2))
 
 
