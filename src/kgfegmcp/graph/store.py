@@ -173,6 +173,10 @@ class GraphStore:
         """Every relationship of one label, file order."""
         return tuple(map(self._relationships.__getitem__, self._relationships.positions_by_label()[label]))
 
-    def parent_count(self, identifier: str) -> int:
-        """How many hasChild parents an item has."""
-        return len(self._incoming(identifier, HAS_CHILD))
+    def items_with_parents(self, at_least: int) -> int:
+        """How many items have at least ``at_least`` hasChild parents."""
+        starts = self._adjacency[HAS_CHILD].incoming.starts
+        if not starts:
+            return 0
+        items = range(1, 1 + len(self.runtime.items))  # item positions follow the framework's
+        return sum(1 for node in items if starts[node + 1] - starts[node] >= at_least)

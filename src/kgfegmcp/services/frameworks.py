@@ -276,15 +276,17 @@ class FrameworkService:
         package = self._catalog.resolve(request.framework_id, request.snapshot_id)
         store = package.store
         profile = package.profile.profile
-        by_type = Counter(item.statement_type for item in package.store.items)
+        # Items repeat a handful of (type, grades) pairs: count those, then expand (a million items stay cheap).
+        pairs = Counter((item.statement_type, item.grade_level) for item in store.items)
+        by_type: Counter[str] = Counter()
         by_grade: Counter[str] = Counter()
-        multi_parent = 0
-        for item in package.store.items:
-            rule = profile.statement_type(item.statement_type)
+        for (statement_type, labels), count in pairs.items():
+            by_type[statement_type] += count
+            rule = profile.statement_type(statement_type)
             if rule is not None and rule.role == "standard":
-                by_grade.update(item.grade_level)
-            if store.parent_count(item.identifier) > 1:
-                multi_parent += 1
+                for label in labels:
+                    by_grade[label] += count
+        multi_parent = store.items_with_parents(at_least=2)
         types = []
         for source_type, count in sorted(by_type.items()):
             rule = profile.statement_type(source_type)
