@@ -78,8 +78,11 @@ from pathlib import Path
 from typing import Any
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPOSITORY_ROOT / "tests" / "e2e"))
+
+from balancer import nginx_conf  # noqa: E402  (the nginx.conf the multi-host test runs too)
+
 RESULTS = REPOSITORY_ROOT / "benchmarks" / "results" / "http_load.json"
-SITE_FILE = REPOSITORY_ROOT / "deploy" / "nginx" / "kgfegmcp.conf"
 NOOP_SERVER = REPOSITORY_ROOT / "benchmarks" / "noop_server.py"
 TEACHER_QUERIES = REPOSITORY_ROOT / "benchmarks" / "queries" / "teacher_queries.json"
 NGINX = "/usr/sbin/nginx"
@@ -452,36 +455,6 @@ class Served:
                 process.wait(30)
 
 
-def nginx_conf(scratch: Path, ports: list[int]) -> Path:
-    """A minimal nginx.conf: one worker, the upstream, then the site file included verbatim."""
-    for folder in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (scratch / folder).mkdir(exist_ok=True)
-    servers = "".join(f"        server 127.0.0.1:{port};\n" for port in ports)
-    conf = scratch / "nginx.conf"
-    conf.write_text(
-        f"""worker_processes 1;
-daemon off;
-pid {scratch}/nginx.pid;
-error_log {scratch}/nginx-error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    client_body_temp_path {scratch}/client_body;
-    proxy_temp_path {scratch}/proxy;
-    fastcgi_temp_path {scratch}/fastcgi;
-    uwsgi_temp_path {scratch}/uwsgi;
-    scgi_temp_path {scratch}/scgi;
-    upstream kgfegmcp {{
-{servers}        keepalive 32;
-    }}
-    include {SITE_FILE};
-}}
-""",
-        encoding="utf-8",
-    )
-    return conf
-
-
 def post(port: int, headers: dict[str, str], body: bytes, timeout: float = 5.0) -> int:
     """One POST to ``http://127.0.0.1:port/mcp``; its status (0 when nothing answered)."""
     call = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=body, headers=headers, method="POST")
@@ -541,7 +514,8 @@ def start_phase(kind: str, args: argparse.Namespace, scratch: Path, token: str, 
                     other.kill()
                 raise SystemExit(f"{kind} server did not start; its log:\n{log.read_text(errors='replace')[-3000:]}")
             time.sleep(0.2)
-    conf = nginx_conf(scratch, ports)
+    conf = scratch / "nginx.conf"
+    conf.write_text(nginx_conf(scratch, [f"127.0.0.1:{port}" for port in ports], ["keepalive 32"]), encoding="utf-8")
     nginx = subprocess.Popen(
         ["taskset", "-c", str(args.client_cpu), NGINX, "-p", str(scratch), "-c", str(conf), "-e", "stderr"],
         stdin=subprocess.DEVNULL,

@@ -21,6 +21,7 @@ from bounded_refusals import all_records
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.mcp.boundary import ErrorBoundary
+from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
 from kgfegmcp.mcp.register import PROMPTS, TOOLS, register
 from kgfegmcp.mcp.request_log import RequestLogMiddleware
@@ -136,4 +137,4 @@ def test_the_middleware_is_declared_once_outermost_first(default_state: AppState
 def test_register_refuses_a_server_that_already_has_middleware(default_state: AppState) -> None:
     server = create_app(default_state)
     with pytest.raises(ValueError, match="declares every middleware"):
-        register(server)
+        register(server, Readiness())

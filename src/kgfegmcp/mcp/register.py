@@ -74,7 +74,7 @@ def middleware(boundary: ErrorBoundary) -> tuple[Middleware, ...]:
     )
 
 
-def register(server: FastMCP, readiness: Readiness | None = None) -> None:
+def register(server: FastMCP, readiness: Readiness) -> None:
     """Declare the public surface on ``server``; duplicates are rejected by the server itself.
 
     Over HTTP the surface includes the two probes (``/healthz``, ``/readyz``), outside authentication.
@@ -98,6 +98,5 @@ def register(server: FastMCP, readiness: Readiness | None = None) -> None:
         )(boundary.guard_on_loop(family.name, read))
     for spec in WORKFLOWS.values():
         server.add_prompt(workflow_prompt(spec, boundary.guard(spec.name, render_workflow)))
-    probes = readiness or Readiness()
-    server.custom_route("/healthz", methods=["GET"], name="healthz")(probes.healthz)
-    server.custom_route("/readyz", methods=["GET"], name="readyz")(probes.readyz)
+    server.custom_route("/healthz", methods=["GET"], name="healthz")(readiness.healthz)
+    server.custom_route("/readyz", methods=["GET"], name="readyz")(readiness.readyz)
