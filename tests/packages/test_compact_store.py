@@ -33,7 +33,7 @@ def test_the_table_gives_back_every_record_and_finds_each_by_id(
     content = outcome.content
     assert content is not None
     records = list(content.relationships)
-    table = RelationshipTable.of(records, content.node_ids())
+    table = RelationshipTable.from_records(records, content.node_ids())
     assert len(table) == len(records) and list(table) == records and table[-1] == records[-1]
     assert table[1:3] == records[1:3]
     for position, record in enumerate(records):
@@ -54,7 +54,7 @@ def test_stored_columns_round_trip_and_refuse_parts_that_do_not_fit(
 ) -> None:
     content = validator.validate(built[LC]).content
     assert content is not None
-    table = RelationshipTable.of(content.relationships, content.node_ids())
+    table = RelationshipTable.of(content)
     parts = table.columns.to_parts()
     again = RelationshipTable(RelationshipColumns.from_parts(parts), content.node_ids())
     assert list(again) == list(table)

@@ -178,6 +178,6 @@ def generated_store(
                     target_entity_key=entity_key_for(items[target].label),
                 )
             )
-    table = RelationshipTable.of(relationships, [framework.identifier, *(item.identifier for item in items)])
+    table = RelationshipTable.from_records(relationships, [framework.identifier, *(item.identifier for item in items)])
     runtime = replace(base, framework=framework, items=tuple(items), components=(), relationships=table)
     return GraphStore(runtime), [item.identifier for item in items]

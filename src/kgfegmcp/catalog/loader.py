@@ -147,7 +147,7 @@ def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
         framework=content.framework,
         items=tuple(content.items),
         components=tuple(content.components),
-        relationships=RelationshipTable.of(content.relationships, content.node_ids()),
+        relationships=RelationshipTable.of(content),
         accepted_from="passed" if accepted_from == "passed" else "pending",
         manifest_sha256=outcome.manifest_sha256,
         gate=outcome.gate,

@@ -36,7 +36,7 @@ def encode_content(content: DecodedPackage) -> bytes:
     if content.framework is None:
         raise ValueError("only complete packages (with their framework node) are cached")
     framework, item, component = _LAYOUT
-    table = RelationshipTable.of(content.relationships, content.node_ids())
+    table = RelationshipTable.of(content)
     return marshal.dumps(
         (
             FORMAT,

@@ -48,6 +48,13 @@ class Rows:
         ordered = sorted(rels, key=ends.__getitem__)  # a stable sort keeps file order per node
         return Rows(array("I", accumulate(counts)), array("I", ordered))
 
+    def nodes_with(self, nodes: range, at_least: int) -> int:
+        """How many of ``nodes`` have at least ``at_least`` relationships (``at_least`` ≥ 1)."""
+        starts = self.starts
+        if not starts:
+            return 0
+        return sum(1 for node in nodes if starts[node + 1] - starts[node] >= at_least)
+
     def of(self, node: int) -> array[int]:
         """The relationship positions of one node, file order."""
         if not self.starts:
@@ -166,8 +173,7 @@ class GraphStore:
 
     def nodes_reached_by(self, label: RelationshipLabel) -> int:
         """How many nodes at least one relationship of ``label`` arrives at."""
-        starts = self._adjacency[label].incoming.starts
-        return sum(1 for node in range(len(starts) - 1) if starts[node + 1] > starts[node])
+        return self._adjacency[label].incoming.nodes_with(range(len(self._nodes)), 1)
 
     def relationships_with_label(self, label: RelationshipLabel) -> tuple[RelationshipRecord, ...]:
         """Every relationship of one label, file order."""
@@ -175,8 +181,5 @@ class GraphStore:
 
     def items_with_parents(self, at_least: int) -> int:
         """How many items have at least ``at_least`` hasChild parents."""
-        starts = self._adjacency[HAS_CHILD].incoming.starts
-        if not starts:
-            return 0
         items = range(1, 1 + len(self.runtime.items))  # item positions follow the framework's
-        return sum(1 for node in items if starts[node + 1] - starts[node] >= at_least)
+        return self._adjacency[HAS_CHILD].incoming.nodes_with(items, at_least)

@@ -66,17 +66,10 @@ class ArtifactReader:
         """Stream lines of a JSONL artifact; the checksum is verified when the stream ends."""
         entry = self._manifest.artifact(logical_name)
         assert entry is not None
-        hasher = hashlib.sha256()
-        size = 0
-
-        def sink(chunk: bytes) -> None:
-            nonlocal size
-            hasher.update(chunk)
-            size += len(chunk)
-
-        with (self._dir / entry.path).open("rb") as stream:
-            yield from iter_physical_lines(stream, sink)
-        self._verify(logical_name, hasher.hexdigest(), size)
+        with (self._dir / entry.path).open("rb") as handle:
+            stream = _HashingStream(handle)
+            yield from iter_physical_lines(stream)
+        self._verify(logical_name, stream.hasher.hexdigest(), stream.size)
 
     def document(self, logical_name: str) -> Any:
         """Read, verify and parse a JSON artifact; ``None`` (with a finding) when unparsable."""

@@ -10,7 +10,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterator
-from typing import IO, Any, NoReturn
+from typing import IO, Any, NoReturn, Protocol
 
 from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
 from kgfegmcp.packages.finding_codes import FindingCode
@@ -76,8 +76,14 @@ _SHARED_ATTRIBUTES = frozenset(
 _CONFIDENCE = re.compile(r"(?:0(?:\.[0-9]{1,6})?|1(?:\.0{1,6})?)")
 
 
+class BinaryReader(Protocol):
+    """Anything with ``read(size) -> bytes``: a binary file, or a reader that hashes what it reads."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
 def iter_physical_lines(
-    stream: IO[bytes], on_chunk: Callable[[bytes], None] | None = None
+    stream: BinaryReader, on_chunk: Callable[[bytes], None] | None = None
 ) -> Iterator[tuple[int, bytes]]:
     """Yield ``(line_number, line_without_newline)``; every byte also goes to ``on_chunk``.
 

@@ -16,7 +16,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from kgfegmcp.packages.records import NODE_LABELS, RELATIONSHIP_LABELS, RelationshipLabel, RelationshipRecord
+from kgfegmcp.packages.records import (
+    NODE_LABELS,
+    RELATIONSHIP_LABELS,
+    DecodedPackage,
+    RelationshipLabel,
+    RelationshipRecord,
+)
 
 _KEYS = ("caseIdentifierUUID", "identifier")
 _LABEL_CODE = {label: code for code, label in enumerate(RELATIONSHIP_LABELS)}
@@ -131,10 +137,16 @@ class RelationshipTable(Sequence[RelationshipRecord]):
         self._by_label: dict[str, array[int]] | None = None
 
     @classmethod
-    def of(cls, relationships: Iterable[RelationshipRecord], node_ids: Sequence[str]) -> RelationshipTable:
-        """The table of ``relationships`` (returned as is when already one); endpoints must be nodes."""
-        if isinstance(relationships, RelationshipTable):
-            return relationships
+    def of(cls, content: DecodedPackage) -> RelationshipTable:
+        """The table of a complete package's relationships: the one it holds (decoded from the cache),
+        or one built from its decoded records."""
+        if isinstance(content.relationships, RelationshipTable):
+            return content.relationships
+        return cls.from_records(content.relationships, content.node_ids())
+
+    @classmethod
+    def from_records(cls, relationships: Iterable[RelationshipRecord], node_ids: Sequence[str]) -> RelationshipTable:
+        """The table of ``relationships``, whose endpoints must all be among ``node_ids`` (by position)."""
         position = {identifier: index for index, identifier in enumerate(node_ids)}
         ids = bytearray()
         ends, sources, targets, confidence = array("Q"), array("I"), array("I"), array("d")

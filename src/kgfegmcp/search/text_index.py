@@ -198,8 +198,7 @@ class TextIndex:
 
     def _term(self, term: Term) -> tantivy.Query:
         """One query term: its stem in the text or the context (its folded form, for an exact-only term)."""
-        fields = _EXACT_MATCH_WEIGHTS if term.exact_only else _STEM_WEIGHTS
-        word = term.exact if term.exact_only else term.stem
+        fields, word = self._match_on(term)
         return tantivy.Query.boolean_query(
             [
                 (tantivy.Occur.Should, tantivy.Query.boost_query(tantivy.Query.term_query(self._schema, f, word), w))
@@ -262,15 +261,16 @@ class TextIndex:
     # preference constants, exact forms, the phrase), which only order matches and never add one.
 
     @staticmethod
-    def _match_on(term: Term) -> tuple[tuple[str, ...], str]:
-        """The fields a term matches in and the word it matches there (as :meth:`_term`)."""
-        fields = _EXACT_MATCH_WEIGHTS if term.exact_only else _STEM_WEIGHTS
-        return tuple(field for field, _ in fields), term.exact if term.exact_only else term.stem
+    def _match_on(term: Term) -> tuple[tuple[tuple[str, float], ...], str]:
+        """The fields a term matches in (with their weights) and the word it matches there."""
+        if term.exact_only:
+            return _EXACT_MATCH_WEIGHTS, term.exact
+        return _STEM_WEIGHTS, term.stem
 
     def _bare(self, term: Term) -> tantivy.Query:
         """The documents :meth:`_term` matches, unscored."""
         fields, word = self._match_on(term)
-        return self._any([tantivy.Query.term_query(self._schema, field, word) for field in fields])
+        return self._any([tantivy.Query.term_query(self._schema, field, word) for field, _ in fields])
 
     def _bare_any(self, terms: Sequence[Term]) -> tantivy.Query:
         """The documents matching at least one term: one flat union of term postings."""
@@ -278,7 +278,7 @@ class TextIndex:
             [
                 tantivy.Query.term_query(self._schema, field, word)
                 for fields, word in map(self._match_on, terms)
-                for field in fields
+                for field, _ in fields
             ]
         )
 
@@ -302,7 +302,7 @@ class TextIndex:
     def _postings(self, term: Term) -> int:
         """An upper bound of the documents a term matches: its document frequency in each field, summed."""
         fields, word = self._match_on(term)
-        return sum(self._searcher.doc_freq(field, word) for field in fields)
+        return sum(self._searcher.doc_freq(field, word) for field, _ in fields)
 
     def ranked(
         self,

@@ -34,30 +34,11 @@ class ProvenanceCheck(DetailedArtifactCheck):
         if document.member_kind != "object":
             self.out.add(FindingCode.PROVENANCE_MISMATCH, "entities must be a JSON object", artifact="entityProvenance")
             return
-        unknown, repeated = tally.strangers(known)
-        if repeated:
-            self.out.add(
-                FindingCode.PROVENANCE_MISMATCH,
-                f"{len(repeated)} entity ids repeat within entities",
-                artifact="entityProvenance",
-                location=repeated[0],
-            )
+        unknown, repeated = tally.strangers()
+        self._listed(repeated, "entity ids repeat within entities")
         if self.manifest.capabilities.has_detailed_provenance:
-            missing = [entity for entity in known if entity in tally.remaining]
-            if missing:
-                self.out.add(
-                    FindingCode.PROVENANCE_MISMATCH,
-                    f"{len(missing)} entities have no provenance",
-                    artifact="entityProvenance",
-                    location=missing[0],
-                )
-        if unknown:
-            self.out.add(
-                FindingCode.PROVENANCE_MISMATCH,
-                f"{len(unknown)} provenance entries name no entity",
-                artifact="entityProvenance",
-                location=unknown[0],
-            )
+            self._listed([entity for entity in known if entity in tally.remaining], "entities have no provenance")
+        self._listed(unknown, "provenance entries name no entity")
         entities = tally.distinct(len(unknown))
         if entities != self.manifest.counts.provenance_entities:
             self.out.add(
@@ -67,6 +48,13 @@ class ProvenanceCheck(DetailedArtifactCheck):
                 location=MANIFEST_FILENAME,
             )
         self._check_parts(tally.parts)
+
+    def _listed(self, ids: list[str], what: str) -> None:
+        """One finding for ids that break a rule: how many, and the first as its location."""
+        if ids:
+            self.out.add(
+                FindingCode.PROVENANCE_MISMATCH, f"{len(ids)} {what}", artifact="entityProvenance", location=ids[0]
+            )
 
     def _check_parts(self, expected: list[bytearray]) -> None:
         """Each part holds exactly the entities ``provenance_part_of`` assigns it (compared by digest)."""
@@ -78,8 +66,7 @@ class ProvenanceCheck(DetailedArtifactCheck):
             if (
                 part.get("part") != index
                 or not isinstance(entities, dict)
-                or _sorted_digests(b"".join(_entry_digest(k, v) for k, v in entities.items()))
-                != _sorted_digests(expected[index])
+                or sorted(_entry_digest(k, v) for k, v in entities.items()) != _sorted_digests(expected[index])
             ):
                 self.out.add(
                     FindingCode.PROVENANCE_MISMATCH,
@@ -93,7 +80,7 @@ def _entry_digest(entity_id: str, record: Any) -> bytes:
     return hashlib.sha256(canonical_bytes([entity_id, record])).digest()
 
 
-def _sorted_digests(digests: bytes | bytearray) -> list[bytes]:
+def _sorted_digests(digests: bytearray) -> list[bytes]:
     return sorted(bytes(digests[i : i + _DIGEST]) for i in range(0, len(digests), _DIGEST))
 
 
@@ -104,6 +91,7 @@ class _EntityTally:
     """Ticks streamed entity ids off the package's entities; keeps a 32-byte digest per entry, by part."""
 
     def __init__(self, known: list[str]) -> None:
+        self._known = known
         self.remaining = set(known)
         self._initial = len(self.remaining)
         self._others: dict[str, int] = {}  # ids not ticked off (unknown, or seen before): how often
@@ -117,11 +105,11 @@ class _EntityTally:
             self._others[key] = self._others.get(key, 0) + 1
         self.parts[provenance_part_of(key)] += _entry_digest(key, value)
 
-    def strangers(self, known: list[str]) -> tuple[list[str], list[str]]:
+    def strangers(self) -> tuple[list[str], list[str]]:
         """Ids that name no entity (sorted), and ids that appear more than once (sorted)."""
         if not self._others:
             return [], []
-        known_ids = set(known)
+        known_ids = set(self._known)
         unknown = sorted(k for k in self._others if k not in known_ids)
         repeated = sorted(k for k, n in self._others.items() if k in known_ids or n > 1)
         return unknown, repeated
