@@ -1,4 +1,4 @@
-"""The ``kgfegmcp`` command line: package lifecycle now, serving in ``serve``."""
+"""`kgfegmcp packages …`: build, validate, list and count graph packages."""
 
 from __future__ import annotations
 
@@ -8,47 +8,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kgfegmcp.config import BackendSettings, InvalidPackagePolicy, load_settings
-from kgfegmcp.errors import ConfigurationError, KgfegmcpError, PackageValidationError
+from kgfegmcp.cli.console import err, out, progress_bar, settings_with
+from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.errors import PackageValidationError
 from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
-
-app = typer.Typer(
-    name="kgfegmcp",
-    help="Read-only MCP server over validated curriculum graph packages.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-packages_app = typer.Typer(help="Build, validate and inspect graph packages.", no_args_is_help=True)
-app.add_typer(packages_app, name="packages")
-
-out = Console() if Console().is_terminal else Console(width=200)
-err = Console(stderr=True) if Console(stderr=True).is_terminal else Console(stderr=True, width=200)
-
-
-def _settings(**overrides: object) -> BackendSettings:
-    return load_settings({k: v for k, v in overrides.items() if v is not None})
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
 
 
 def _locations(paths: list[Path]) -> list[tuple[PackageLocation, tuple[object, ...]]]:
@@ -88,7 +58,6 @@ def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
     }
 
 
-@packages_app.command("build")
 def build_command(
     source: Annotated[str, typer.Option("--source", help="Source adapter: bncc, ccss or case.")],
     source_input: Annotated[Path | None, typer.Argument(help="Input file, for sources that take one.")] = None,
@@ -98,11 +67,11 @@ def build_command(
     """Build pending packages from a source; run `packages validate` to accept them."""
     from kgfegmcp.sources import load_adapter
 
-    settings = _settings(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
+    settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
     adapter = load_adapter(source)
     profiles = ProfileRepository(settings.profiles_dir)
     writer = PackageWriter()
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"reading {source}", total=None)
         contents = adapter.build(source_input, profiles, lambda step: progress.update(task, description=step))
         progress.update(task, total=len(contents), completed=0)
@@ -137,7 +106,6 @@ def _announce_wait(directory: Path) -> None:
     )
 
 
-@packages_app.command("validate")
 def validate_command(
     paths: Annotated[list[Path], typer.Argument(help="Package directories or graph-package roots.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON report per package.")] = False,
@@ -151,7 +119,7 @@ def validate_command(
 
     Exit code 0 only when every package is (still) passed.
     """
-    settings = _settings(profiles_dir=profiles_dir, invalid_package_policy=policy)
+    settings = settings_with(profiles_dir=profiles_dir, invalid_package_policy=policy)
     lifecycle = PackageLifecycle(
         PackageValidator(ProfileRepository(settings.profiles_dir)),
         PackageWriter(),
@@ -163,7 +131,7 @@ def validate_command(
         err.print("No graph package found.")
         raise typer.Exit(1)
     results: list[LifecycleOutcome] = []
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task("validating", total=len(locations))
         for location, prior in locations:
             progress.update(task, description=f"validating {location.graph_package_id}")
@@ -196,12 +164,11 @@ def validate_command(
         raise typer.Exit(1)
 
 
-@packages_app.command("list")
 def list_command(
     root: Annotated[Path | None, typer.Option(help="Graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR).")] = None,
 ) -> None:
     """List discovered packages with their recorded lifecycle state (no validation)."""
-    settings = _settings(graph_packages_dir=root)
+    settings = settings_with(graph_packages_dir=root)
     discovery = discover_packages(settings.graph_packages_dir)
     table = Table("graph package", "state", "current", "items", "components", "links", "title")
     for location in discovery.packages:
@@ -228,7 +195,6 @@ def list_command(
         err.print(f"No packages under {settings.graph_packages_dir}.")
 
 
-@packages_app.command("stats")
 def stats_command(
     path: Annotated[
         Path | None, typer.Argument(help="A package directory or a graph-package root (default: the configured root).")
@@ -239,7 +205,7 @@ def stats_command(
     """Per-package counts: items by statement type, grades, learning components, links, unresolved items."""
     from kgfegmcp.packages.stats import SUMMARY_COLUMNS, package_statistics, render_markdown, summary_row
 
-    settings = _settings(graph_packages_dir=path, profiles_dir=profiles_dir)
+    settings = settings_with(graph_packages_dir=path, profiles_dir=profiles_dir)
     profiles = ProfileRepository(settings.profiles_dir)
     locations = _locations([settings.graph_packages_dir])
     if not locations:
@@ -267,38 +233,3 @@ def stats_command(
                 str(grade.standards) if grade else "",
             )
         out.print(detail)
-
-
-@app.command("serve")
-def serve_command(
-    transport: Annotated[str, typer.Option(help="stdio (local hosts) or http (stateless Streamable HTTP).")] = "stdio",
-    host: Annotated[str | None, typer.Option(help="HTTP bind address (KGFEGMCP_HTTP_HOST).")] = None,
-    port: Annotated[int | None, typer.Option(help="HTTP port (KGFEGMCP_HTTP_PORT).")] = None,
-    path: Annotated[str | None, typer.Option(help="HTTP path (KGFEGMCP_HTTP_PATH).")] = None,
-    root: Annotated[Path | None, typer.Option(help="Graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR).")] = None,
-) -> None:
-    """Serve the accepted catalog over MCP; refuses to start with no accepted package."""
-    settings = _settings(http_host=host, http_port=port, http_path=path, graph_packages_dir=root)
-    if transport == "stdio":
-        from kgfegmcp.mcpb_server import serve_stdio
-
-        serve_stdio(settings)
-    elif transport == "http":
-        from kgfegmcp.http_server import serve_http
-
-        serve_http(settings)
-    else:
-        raise ConfigurationError(f"Unknown transport {transport!r}.", hint="Use --transport stdio or http.")
-
-
-def main() -> None:
-    """Command-line entry (the console script reaches it through ``launcher``): domain errors exit 2."""
-    try:
-        app()
-    except KgfegmcpError as exc:
-        err.print(exc.public_message, markup=False)
-        sys.exit(2)
-
-
-if __name__ == "__main__":
-    main()

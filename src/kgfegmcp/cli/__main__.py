@@ -1,0 +1,5 @@
+"""``python -m kgfegmcp.cli``."""
+
+from kgfegmcp.cli import main
+
+main()

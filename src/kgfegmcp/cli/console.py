@@ -1,0 +1,31 @@
+"""What every command shares: the two consoles, the progress bar and settings with CLI overrides."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from kgfegmcp.config import BackendSettings, load_settings
+
+# Tables go to stdout; progress, warnings and errors to stderr. Off a terminal both are wide, so
+# piped tables are not wrapped at 80 columns.
+out = Console() if Console().is_terminal else Console(width=200)
+err = Console(stderr=True) if Console(stderr=True).is_terminal else Console(stderr=True, width=200)
+
+
+def settings_with(**overrides: object) -> BackendSettings:
+    """Settings from the environment, with the options the user gave on the command line on top."""
+    return load_settings({k: v for k, v in overrides.items() if v is not None})
+
+
+def progress_bar() -> Progress:
+    """A transient progress bar on stderr, silent when stderr is not a terminal."""
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
