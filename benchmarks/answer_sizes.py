@@ -68,7 +68,7 @@ import kgfegmcp
 from catalog_access import store_of
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import BackendSettings, load_settings
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, BackendSettings, load_settings
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 EF = "brazil-bncc-ensino-fundamental"
@@ -686,8 +686,8 @@ def print_compare(before: dict[str, Any], after: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", type=Path, default=Path("data/graph_packages"), help="graph-package root")
-    parser.add_argument("--profiles", type=Path, default=REPOSITORY_ROOT / "config" / "profiles")
-    parser.add_argument("--prompts", type=Path, default=REPOSITORY_ROOT / "config" / "prompts")
+    parser.add_argument("--profiles", type=Path, default=SHIPPED_PROFILES_DIR)
+    parser.add_argument("--prompts", type=Path, default=SHIPPED_PROMPTS_DIR)
     parser.add_argument("--cache-dir", type=Path, default=None, help="derived-index cache (default: a temporary one)")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/answer_sizes.json"))
     parser.add_argument("--compare", type=Path, default=None, help="an earlier result file: print before/after")

@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
@@ -95,7 +95,7 @@ def build_round(profiles: ProfileRepository) -> tuple[dict[str, float], list[Pac
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--profiles", type=Path, default=REPOSITORY / "config" / "profiles")
+    parser.add_argument("--profiles", type=Path, default=SHIPPED_PROFILES_DIR)
     parser.add_argument("--out", type=Path, default=REPOSITORY / "benchmarks" / "results" / "build.json")
     args = parser.parse_args()
     files = source_files()

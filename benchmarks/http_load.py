@@ -77,6 +77,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPOSITORY_ROOT / "tests" / "e2e"))
 
@@ -142,8 +144,8 @@ def build_workload(root: Path, seed: int, scratch: Path) -> dict[str, list[bytes
     settings = load_settings(
         {
             "graph_packages_dir": root,
-            "profiles_dir": REPOSITORY_ROOT / "config" / "profiles",
-            "prompts_dir": REPOSITORY_ROOT / "config" / "prompts",
+            "profiles_dir": SHIPPED_PROFILES_DIR,
+            "prompts_dir": SHIPPED_PROMPTS_DIR,
             "cache_dir": scratch / "workload-cache",
         }
     )
@@ -484,8 +486,8 @@ def start_phase(kind: str, args: argparse.Namespace, scratch: Path, token: str, 
             env.update(
                 {
                     "KGFEGMCP_GRAPH_PACKAGES_DIR": str(args.root),
-                    "KGFEGMCP_PROFILES_DIR": str(REPOSITORY_ROOT / "config" / "profiles"),
-                    "KGFEGMCP_PROMPTS_DIR": str(REPOSITORY_ROOT / "config" / "prompts"),
+                    "KGFEGMCP_PROFILES_DIR": str(SHIPPED_PROFILES_DIR),
+                    "KGFEGMCP_PROMPTS_DIR": str(SHIPPED_PROMPTS_DIR),
                     "KGFEGMCP_CACHE_DIR": str(scratch / "server-cache"),
                     "KGFEGMCP_AUTH_TOKEN_SHA256": json.dumps([hashlib.sha256(token.encode()).hexdigest()]),
                     "KGFEGMCP_HTTP_ALLOWED_HOSTS": json.dumps([PUBLIC_HOST]),

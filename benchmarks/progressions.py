@@ -39,6 +39,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from kgfegmcp.bootstrap import build_app_state
@@ -298,13 +300,13 @@ def main() -> None:
         root = args.root
         if not (root / EF).is_dir():
             root = Path(scratch) / "graph_packages"
-            build_default_catalog(root, ProfileRepository(REPOSITORY / "config" / "profiles"))
+            build_default_catalog(root, ProfileRepository(SHIPPED_PROFILES_DIR))
         state = build_app_state(
             load_settings(
                 {
                     "graph_packages_dir": root,
-                    "profiles_dir": REPOSITORY / "config" / "profiles",
-                    "prompts_dir": REPOSITORY / "config" / "prompts",
+                    "profiles_dir": SHIPPED_PROFILES_DIR,
+                    "prompts_dir": SHIPPED_PROMPTS_DIR,
                 }
             )
         )

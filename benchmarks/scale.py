@@ -42,6 +42,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kgfegmcp.config import SHIPPED_PROMPTS_DIR
+
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
 FRAMEWORK = "generated-benchmark"
@@ -88,7 +90,7 @@ def child_generate(folder: Path, items: int) -> dict[str, Any]:
     if not lifecycle.validate(location).accepted:
         raise SystemExit("the generated package did not validate")
     sealed = time.perf_counter() - started
-    copy_generic_configs(REPOSITORY / "config" / "prompts", folder / "prompts")
+    copy_generic_configs(SHIPPED_PROMPTS_DIR, folder / "prompts")
     return {"generateSeconds": round(generated, 3), "sealSeconds": round(sealed, 3)}
 
 

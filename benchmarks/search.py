@@ -33,7 +33,7 @@ import bncc
 from catalog_access import store_of
 from fts5_index import TextIndex as Fts5TextIndex
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, load_settings
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.search.analysis import analyzer_for
@@ -83,7 +83,7 @@ def main() -> None:
         root = args.root
         if not (root / FRAMEWORK).is_dir():
             root = Path(scratch) / "graph_packages"
-            build_default_catalog(root, ProfileRepository(Path("config/profiles")))
+            build_default_catalog(root, ProfileRepository(SHIPPED_PROFILES_DIR))
         state = build_app_state(load_settings({"graph_packages_dir": root}))
         queries = query_set(state)
         variants: dict[str, list[SearchStandardsRequest]] = {

@@ -40,7 +40,7 @@ from typing import Any
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -225,7 +225,7 @@ def scale_report(items: int, repeat: int) -> dict[str, Any]:
         if not lifecycle.validate(location).accepted:
             raise SystemExit("the generated package did not validate")
         root = str(world.packages)
-        generic_prompts = copy_generic_configs(Path("config/prompts"), Path(scratch) / "prompts")
+        generic_prompts = copy_generic_configs(SHIPPED_PROMPTS_DIR, Path(scratch) / "prompts")
         settings = {"profiles_dir": str(world.profiles_root), "prompts_dir": str(generic_prompts)}
         warm = str(Path(scratch) / "warm-cache")
         build_seconds(world.packages, warm, **settings)
@@ -258,7 +258,7 @@ def main() -> None:
         root = args.root
         if not root.is_dir() or not any(root.iterdir()):
             root = Path(scratch) / "graph_packages"
-            build_default_catalog(root, ProfileRepository(Path("config/profiles")))
+            build_default_catalog(root, ProfileRepository(SHIPPED_PROFILES_DIR))
         warm = str(Path(scratch) / "warm-cache")
         time_to_ready(root, warm)  # fills the warm cache
         samples: dict[str, list[float]] = {

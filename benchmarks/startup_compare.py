@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 BUILD = """
 import json, sys, time
@@ -56,8 +58,8 @@ def main() -> None:
     parser.add_argument("baseline", type=Path, help="the src folder of the baseline checkout")
     parser.add_argument("--candidate", type=Path, default=REPOSITORY_ROOT / "src")
     parser.add_argument("--root", type=Path, default=REPOSITORY_ROOT / "data" / "graph_packages")
-    parser.add_argument("--profiles", type=Path, default=REPOSITORY_ROOT / "config" / "profiles")
-    parser.add_argument("--prompts", type=Path, default=REPOSITORY_ROOT / "config" / "prompts")
+    parser.add_argument("--profiles", type=Path, default=SHIPPED_PROFILES_DIR)
+    parser.add_argument("--prompts", type=Path, default=SHIPPED_PROMPTS_DIR)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     times: dict[tuple[str, str], list[float]] = {}

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kgfegmcp.config import SHIPPED_PROFILES_DIR
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from kgfegmcp.identifiers import stable_uuid
@@ -189,7 +191,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--root", type=Path, default=Path("data/graph_packages"))
-    parser.add_argument("--profiles", type=Path, default=Path("config/profiles"))
+    parser.add_argument("--profiles", type=Path, default=SHIPPED_PROFILES_DIR)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/validate.json"))
     args = parser.parse_args()
     results = []

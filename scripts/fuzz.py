@@ -50,6 +50,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
 from kgfegmcp.cursors import request_fingerprint
 from kgfegmcp.prompts.workflows import WORKFLOWS
 from kgfegmcp.services import requests as r
@@ -127,8 +128,8 @@ def serve(packages: Path, start_timeout: float) -> Iterator[Server]:
     env.update(
         {
             "KGFEGMCP_GRAPH_PACKAGES_DIR": str(packages),
-            "KGFEGMCP_PROFILES_DIR": str(REPOSITORY_ROOT / "config" / "profiles"),
-            "KGFEGMCP_PROMPTS_DIR": str(REPOSITORY_ROOT / "config" / "prompts"),
+            "KGFEGMCP_PROFILES_DIR": str(SHIPPED_PROFILES_DIR),
+            "KGFEGMCP_PROMPTS_DIR": str(SHIPPED_PROMPTS_DIR),
             "KGFEGMCP_CACHE_DIR": os.environ.get("KGFEGMCP_CACHE_DIR") or str(scratch / "cache"),
             "KGFEGMCP_LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",

@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from kgfegmcp.config import SHIPPED_PROFILES_DIR
 from kgfegmcp.packages.stats import package_statistics, render_markdown
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.profiles.repository import ProfileRepository
@@ -35,7 +36,7 @@ def render(root: Path, profiles: ProfileRepository) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, help="Use an existing graph-package root instead of a fresh build.")
-    parser.add_argument("--profiles", type=Path, default=REPOSITORY / "config" / "profiles")
+    parser.add_argument("--profiles", type=Path, default=SHIPPED_PROFILES_DIR)
     parser.add_argument("--check", action="store_true", help="Fail if docs/frameworks.md is stale.")
     args = parser.parse_args()
     profiles = ProfileRepository(args.profiles)

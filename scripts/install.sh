@@ -34,6 +34,11 @@ legacy_client .venv-mcp-2025-03-26 1.9.4
 if [ ! -x .tools/conformance/node_modules/.bin/conformance ]; then
   npm install --silent --no-audit --no-fund --prefix .tools/conformance '@modelcontextprotocol/conformance@0.1.13'
 fi
+# The MCPB command line, from the npm registry: packs the desktop bundle (scripts/build_bundle.py) and
+# validates its manifest (.ci/run, tests/install/test_mcpb_bundle.py).
+if [ ! -x .tools/mcpb/node_modules/.bin/mcpb ]; then
+  npm install --silent --no-audit --no-fund --prefix .tools/mcpb '@anthropic-ai/mcpb@2.1.2'
+fi
 # nginx, for tests/e2e/test_multihost.py (deploy/nginx/kgfegmcp.conf in front of two replicas),
 # which fails rather than skips where nginx is missing. Installed from Debian only where possible
 # (root, apt-get); apt's output goes to a log kept only when the installation fails.

@@ -7,10 +7,10 @@
 # 1. scripts/install.sh: create .venv if missing, `pip install -e '.[dev,sources]'` (the `sources`
 #    extra pins bncc==0.5.1), then bncc-mcp==0.1.0 and chiron-common-core-standards==0.1.0 with
 #    --no-deps (we read their data files only). The package registries are the only network access.
-# 2. Build the BNCC (4 packages) and CCSS ELA graph packages as pending packages into the
-#    graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR, default data/graph_packages).
-# 3. Validate the root: pending packages get their terminal state; terminal ones are re-checked.
-# 4. Serve the accepted catalog over stateless Streamable HTTP at
+# 2. `kgfegmcp catalog init`: build the BNCC (4 packages) and CCSS ELA graph packages into the
+#    graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR, here default data/graph_packages) and validate
+#    each: pending packages get their terminal state.
+# 3. Serve the accepted catalog over stateless Streamable HTTP at
 #    http://127.0.0.1:${KGFEGMCP_HTTP_PORT:-8765}/mcp until interrupted (Ctrl-C).
 #
 # Running it again rebuilds the same pending bytes and revalidates them, so the packages end up
@@ -28,10 +28,7 @@ for argument in "$@"; do
 done
 
 scripts/install.sh
-mkdir -p "${ROOT}"
-.venv/bin/kgfegmcp packages build --source bncc --out "${ROOT}"
-.venv/bin/kgfegmcp packages build --source ccss --out "${ROOT}"
-.venv/bin/kgfegmcp packages validate "${ROOT}"
+.venv/bin/kgfegmcp catalog init --root "${ROOT}"
 
 if [ "$SERVE" -eq 1 ]; then
   exec .venv/bin/kgfegmcp serve --transport http --host 127.0.0.1 --root "${ROOT}"

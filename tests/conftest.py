@@ -20,12 +20,12 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import BackendSettings, load_settings
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, BackendSettings, load_settings
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
-PROFILES_ROOT = REPOSITORY_ROOT / "config" / "profiles"
+PROFILES_ROOT = SHIPPED_PROFILES_DIR
 
 # Hermetic derived-index cache: every state and server process of this session caches into one
 # temporary directory, never into the checkout's ./data/cache. Tests of the cache use their own.
@@ -36,7 +36,7 @@ atexit.register(shutil.rmtree, SESSION_CACHE_ROOT, ignore_errors=True)
 
 @pytest.fixture(scope="session")
 def profiles_root() -> Path:
-    """The repository's interpretation profiles (``config/profiles``)."""
+    """The shipped interpretation profiles (``src/kgfegmcp/shipped/profiles``)."""
     return PROFILES_ROOT
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.config import SHIPPED_PROMPTS_DIR, load_settings
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.manifest import SourceInfo
 from kgfegmcp.packages.records import (
@@ -348,7 +348,7 @@ def state_for(world: FixtureWorld, **settings: Any) -> AppState:
         # Replicas started together may all get here: each copies into its own staging folder and the
         # first rename wins (the others find the folder in place), so none sees a half-copied one.
         staging = Path(tempfile.mkdtemp(prefix=".prompts-", dir=world.base))
-        copy_generic_configs(REPOSITORY_ROOT / "config" / "prompts", staging / "prompts")
+        copy_generic_configs(SHIPPED_PROMPTS_DIR, staging / "prompts")
         with contextlib.suppress(OSError):
             (staging / "prompts").rename(prompts)
         shutil.rmtree(staging, ignore_errors=True)

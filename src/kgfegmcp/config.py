@@ -12,6 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
+import platformdirs
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -19,6 +20,18 @@ from kgfegmcp.errors import ConfigurationError
 from kgfegmcp.logging_setup import LogFormat
 
 MIB = 1024 * 1024
+APP_NAME = "kgfegmcp"
+
+#: The interpretation profiles and prompt configurations ship inside the package (wheel, bundle and
+#: checkout alike), so the server runs from any directory with no setting at all.
+SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
+SHIPPED_PROFILES_DIR = SHIPPED_DIR / "profiles"
+SHIPPED_PROMPTS_DIR = SHIPPED_DIR / "prompts"
+
+#: What an installed server builds lives in the user's directories: the catalog (`kgfegmcp catalog
+#: init` writes it) in the data directory, derived indexes in the cache directory.
+USER_GRAPH_PACKAGES_DIR = platformdirs.user_data_path(APP_NAME) / "graph_packages"
+USER_CACHE_DIR = platformdirs.user_cache_path(APP_NAME) / "derived"
 MIN_CURSOR_SECRET_CHARS = 32
 MAX_CURSOR_SECRET_CHARS = 1024
 
@@ -41,10 +54,10 @@ class BackendSettings(BaseSettings):
     )
 
     graph_packages_dir: Path = Field(
-        Path("data/graph_packages"), description="Root of <framework-id>/<snapshot-id>/ packages."
+        USER_GRAPH_PACKAGES_DIR, description="Root of <framework-id>/<snapshot-id>/ packages."
     )
-    profiles_dir: Path = Field(Path("config/profiles"), description="Interpretation profiles root.")
-    prompts_dir: Path = Field(Path("config/prompts"), description="Prompt configurations root.")
+    profiles_dir: Path = Field(SHIPPED_PROFILES_DIR, description="Interpretation profiles root.")
+    prompts_dir: Path = Field(SHIPPED_PROMPTS_DIR, description="Prompt configurations root.")
     invalid_package_policy: InvalidPackagePolicy = Field(
         InvalidPackagePolicy.FAIL,
         description="fail: an invalid pending package aborts start-up; quarantine: it is excluded.",
@@ -56,7 +69,7 @@ class BackendSettings(BaseSettings):
         8 * MIB, ge=1, le=1024 * MIB, description="Largest resource document returned."
     )
     cache_dir: Path | None = Field(
-        Path("data/cache"),
+        USER_CACHE_DIR,
         description="Derived-index cache root (decoded records, text indexes); empty disables it.",
     )
     http_host: str = Field("127.0.0.1", min_length=1, description="HTTP bind address.")

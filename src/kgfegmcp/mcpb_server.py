@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
-from kgfegmcp.errors import exit_on_domain_error
+from kgfegmcp.errors import ConfigurationError, exit_on_domain_error
 from kgfegmcp.logging_setup import configure_logging
 from kgfegmcp.mcp.warm_up import warm_up
 
@@ -19,9 +22,33 @@ def serve_stdio(settings: BackendSettings) -> None:
     server.run(transport="stdio", show_banner=False)
 
 
+def bundle_settings(arguments: list[str]) -> BackendSettings:
+    """Settings of the MCPB bundle: ``--bundled-catalog DIR [--packages-dir DIR]``.
+
+    The bundle's manifest passes the catalog built into the bundle and the user's optional package
+    directory (its ``user_config``; empty when the user chose none), so the host needs to set no
+    environment variable. Everything else comes from the environment as usual.
+    """
+    options: dict[str, str] = {}
+    rest = list(arguments)
+    while rest:
+        name = rest.pop(0)
+        if name not in ("--bundled-catalog", "--packages-dir") or not rest or name in options:
+            raise ConfigurationError(
+                "The bundle entry point takes --bundled-catalog DIR and optionally --packages-dir DIR, once each.",
+                hint="Check the mcp_config args of the bundle's manifest.json.",
+            )
+        options[name] = rest.pop(0)
+    if "--bundled-catalog" not in options:
+        raise ConfigurationError("--bundled-catalog DIR is required.", hint="Check the bundle's manifest.json.")
+    chosen = options.get("--packages-dir", "").strip()
+    return load_settings({"graph_packages_dir": Path(chosen or options["--bundled-catalog"])})
+
+
 def main() -> None:
-    """``python -m kgfegmcp.mcpb_server``: settings from the environment."""
-    exit_on_domain_error(lambda: serve_stdio(load_settings()))
+    """``python -m kgfegmcp.mcpb_server``: settings from the environment, or the bundle's arguments."""
+    arguments = sys.argv[1:]
+    exit_on_domain_error(lambda: serve_stdio(bundle_settings(arguments) if arguments else load_settings()))
 
 
 if __name__ == "__main__":

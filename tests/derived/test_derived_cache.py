@@ -14,7 +14,7 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.config import InvalidPackagePolicy, load_settings
+from kgfegmcp.config import USER_CACHE_DIR, InvalidPackagePolicy, load_settings
 from kgfegmcp.derived.cache import CONTENT, LEDGER, DerivedIndexCache, cacheable
 from kgfegmcp.derived.content_codec import decode_content, encode_content
 from kgfegmcp.errors import CatalogError, ConfigurationError
@@ -214,7 +214,7 @@ def test_text_index_open_refuses_a_directory_it_did_not_write(tmp_path: Path) ->
 
 def test_cache_dir_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KGFEGMCP_CACHE_DIR", raising=False)
-    assert load_settings().cache_dir == Path("data/cache")
+    assert load_settings().cache_dir == USER_CACHE_DIR
     monkeypatch.setenv("KGFEGMCP_CACHE_DIR", "")
     assert load_settings().cache_dir is None
     monkeypatch.setenv("KGFEGMCP_CACHE_DIR", "/srv/kgfegmcp-cache")

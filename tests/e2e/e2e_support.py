@@ -23,6 +23,8 @@ from typing import Any
 from fastmcp import Client
 from mcp.types import TextContent
 
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 KGFEGMCP = str(BIN / "kgfegmcp")
@@ -49,8 +51,8 @@ def run_sdk_driver(python: Path, arguments: list[str], env: dict[str, str]) -> d
     return result
 
 
-PROFILES_ROOT = REPOSITORY_ROOT / "config" / "profiles"
-PROMPTS_ROOT = REPOSITORY_ROOT / "config" / "prompts"
+PROFILES_ROOT = SHIPPED_PROFILES_DIR
+PROMPTS_ROOT = SHIPPED_PROMPTS_DIR
 START_TIMEOUT = 60.0
 CALL_TIMEOUT = 60.0
 

@@ -94,7 +94,7 @@ async def test_a_subset_of_the_catalog_starts_with_the_shipped_prompts(
     transport = StdioTransport(
         command=KGFEGMCP,
         args=["serve", "--transport", "stdio"],
-        env=server_env(root),  # the shipped config/prompts and config/profiles
+        env=server_env(root),  # the shipped prompts and profiles
         cwd=str(REPOSITORY_ROOT),
         keep_alive=False,
         log_file=log,

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from kgfegmcp.config import BackendSettings, InvalidPackagePolicy, load_settings
+from kgfegmcp.config import (
+    SHIPPED_PROFILES_DIR,
+    SHIPPED_PROMPTS_DIR,
+    USER_GRAPH_PACKAGES_DIR,
+    BackendSettings,
+    InvalidPackagePolicy,
+    load_settings,
+)
 from kgfegmcp.errors import (
     ERROR_CLASSES,
     AmbiguousFrameworkError,
@@ -89,7 +96,8 @@ def test_settings_defaults() -> None:
     assert settings.invalid_package_policy is InvalidPackagePolicy.FAIL
     assert settings.max_source_read_bytes == 32 * 1024 * 1024
     assert settings.max_returned_resource_bytes == 8 * 1024 * 1024
-    assert settings.graph_packages_dir == Path("data/graph_packages")
+    assert settings.graph_packages_dir == USER_GRAPH_PACKAGES_DIR
+    assert settings.profiles_dir == SHIPPED_PROFILES_DIR and settings.prompts_dir == SHIPPED_PROMPTS_DIR
 
 
 @pytest.mark.parametrize(

@@ -55,11 +55,11 @@ def refusal(world: FixtureWorld, **kwargs: object) -> str:
 def test_a_missing_root_is_named_resolved_and_told_apart_from_an_empty_one(
     world: FixtureWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # a relative root, as the default `data/graph_packages` is
+    monkeypatch.chdir(tmp_path)  # a relative root, as `--root data/graph_packages` is
     missing = refusal(world, root=Path("no-such-root"))
     assert missing.startswith("catalog_error: No accepted graph package: ")
     assert f"KGFEGMCP_GRAPH_PACKAGES_DIR {tmp_path.resolve() / 'no-such-root'} does not exist" in missing
-    assert "scripts/setup.sh" in missing and "holds no package" not in missing
+    assert "kgfegmcp catalog init" in missing and "holds no package" not in missing
 
     (tmp_path / "empty-root").mkdir()
     empty = refusal(world, root=Path("empty-root"))

@@ -18,7 +18,7 @@ from corrupt import edit_manifest, edit_records
 
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.catalog import CatalogLoader
-from kgfegmcp.config import InvalidPackagePolicy, load_settings
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -27,11 +27,11 @@ from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator, ValidationOutcome, seal_of
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.prompts.repository import copy_generic_configs
-from package_factory import DAG, REPOSITORY_ROOT, FixtureWorld, build_all, standard_world, state_for
+from package_factory import DAG, FixtureWorld, build_all, standard_world, state_for
 
 COMPUTACAO = "brazil-bncc-computacao"
-PROFILES_ROOT = REPOSITORY_ROOT / "config" / "profiles"
-PROMPTS_ROOT = REPOSITORY_ROOT / "config" / "prompts"
+PROFILES_ROOT = SHIPPED_PROFILES_DIR
+PROMPTS_ROOT = SHIPPED_PROMPTS_DIR
 
 
 def reseal(location: PackageLocation) -> None:

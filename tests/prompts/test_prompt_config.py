@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import BackendSettings
+from kgfegmcp.config import SHIPPED_PROMPTS_DIR, BackendSettings
 from kgfegmcp.errors import PromptConfigurationError
 from kgfegmcp.prompts.repository import PromptConfigRepository, copy_generic_configs
 
-SHIPPED = Path(__file__).resolve().parents[2] / "config" / "prompts"
+SHIPPED = SHIPPED_PROMPTS_DIR
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from fastmcp.exceptions import ToolError
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import InvalidPackagePolicy, load_settings
+from kgfegmcp.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -27,7 +27,7 @@ from kgfegmcp.rights import RightsPolicy
 from mcp import MCPError
 from package_factory import RIGHTS, FixtureWorld, base_graph, lc_graph
 
-SHIPPED = Path(__file__).resolve().parents[2] / "config" / "prompts"
+SHIPPED = SHIPPED_PROMPTS_DIR
 DENIED = "fixture-denied"
 ALLOWED = "fixture-allowed"
 PROGRESSIONS = "fixture-lc"

@@ -19,12 +19,13 @@ from fastmcp.exceptions import ToolError
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
+from kgfegmcp.config import SHIPPED_PROMPTS_DIR
 from kgfegmcp.prompts.repository import PromptConfigRepository
 from kgfegmcp.services.prompts import PromptService
 from mcp import MCPError
 
 GOLDEN = Path(__file__).parent / "golden"
-SHIPPED = Path(__file__).resolve().parents[2] / "config" / "prompts"
+SHIPPED = SHIPPED_PROMPTS_DIR
 EF = "brazil-bncc-ensino-fundamental"
 
 CASES: dict[str, tuple[str, dict[str, str]]] = {

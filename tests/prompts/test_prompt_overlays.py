@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from fastmcp import Client
 from prompt_cases import DEFAULT_FRAMEWORKS, PROMPTS, minimal_arguments
 
 from kgfegmcp.bootstrap import AppState
+from kgfegmcp.config import SHIPPED_PROMPTS_DIR
 from kgfegmcp.prompts.model import OverlayConfig
 
-OVERLAYS = Path(__file__).resolve().parents[2] / "config" / "prompts" / "overlays"
+OVERLAYS = SHIPPED_PROMPTS_DIR / "overlays"
 
 
 def overlay_texts(framework_id: str) -> list[str]:

@@ -11,18 +11,17 @@ from pathlib import Path
 import pytest
 
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, load_settings
 from kgfegmcp.errors import PromptConfigurationError
-from package_factory import REPOSITORY_ROOT
 
 CCSS = "us-ccss-ela-literacy-grades-2-4"
 COMPUTACAO = "brazil-bncc-computacao"
-SHIPPED = REPOSITORY_ROOT / "config" / "prompts"
+SHIPPED = SHIPPED_PROMPTS_DIR
 PROMPTS_LOG = "kgfegmcp.prompts.repository"
 
 
 def settings_for(root: Path, prompts: Path = SHIPPED) -> dict[str, Path]:
-    return {"graph_packages_dir": root, "profiles_dir": REPOSITORY_ROOT / "config" / "profiles", "prompts_dir": prompts}
+    return {"graph_packages_dir": root, "profiles_dir": SHIPPED_PROFILES_DIR, "prompts_dir": prompts}
 
 
 def skipped_overlays(caplog: pytest.LogCaptureFixture) -> dict[str, str]:

@@ -28,7 +28,7 @@ from regression_calls import CALLS, DEFAULT, FULL_RESULT_CATALOGS, Call, Ref
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, load_settings
 from mcp import MCPError
 
 REGRESSION_ROOT = Path(__file__).resolve().parent
@@ -68,7 +68,7 @@ def build_default_catalog_root(root: Path) -> Path:
     from kgfegmcp.profiles.repository import ProfileRepository
     from kgfegmcp.sources.default_catalog import build_default_catalog
 
-    outcomes = build_default_catalog(root, ProfileRepository(REPOSITORY_ROOT / "config" / "profiles"))
+    outcomes = build_default_catalog(root, ProfileRepository(SHIPPED_PROFILES_DIR))
     rejected = sorted(o.outcome.graph_package_id for o in outcomes if not o.accepted)
     assert not rejected, f"default catalog packages failed validation: {rejected}"
     return root
@@ -80,8 +80,8 @@ def default_state(catalog_root: Path) -> AppState:
         load_settings(
             {
                 "graph_packages_dir": catalog_root,
-                "profiles_dir": REPOSITORY_ROOT / "config" / "profiles",
-                "prompts_dir": REPOSITORY_ROOT / "config" / "prompts",
+                "profiles_dir": SHIPPED_PROFILES_DIR,
+                "prompts_dir": SHIPPED_PROMPTS_DIR,
                 "cursor_secret": CURSOR_SECRETS[DEFAULT],
             }
         )

@@ -131,8 +131,8 @@ def missing_root(root: Path) -> CatalogError:
     what = "is not a directory" if where.exists() else "does not exist"
     return CatalogError(
         f"{NO_PACKAGE}: KGFEGMCP_GRAPH_PACKAGES_DIR {where} {what}.",
-        hint="Run scripts/setup.sh to build and validate the default catalog, or set KGFEGMCP_GRAPH_PACKAGES_DIR "
-        "(or --root) to the directory that holds your graph packages.",
+        hint="Run `kgfegmcp catalog init` to build and validate the default catalog there, or set "
+        "KGFEGMCP_GRAPH_PACKAGES_DIR (or --root) to the directory that holds your graph packages.",
     )
 
 
@@ -141,8 +141,8 @@ def empty_root(root: Path, other_entries: int) -> CatalogError:
     others = f" ({other_entries} entries there are not packages; see the warnings above)" if other_entries else ""
     return CatalogError(
         f"{NO_PACKAGE}: {root.resolve()} holds no package{others}.",
-        hint="Build and validate packages into it (scripts/setup.sh does so for the default catalog; see "
-        "README), or set KGFEGMCP_GRAPH_PACKAGES_DIR (or --root) to the directory that holds them.",
+        hint="Build and validate packages into it (`kgfegmcp catalog init --root DIR` does so for the default "
+        "catalog), or set KGFEGMCP_GRAPH_PACKAGES_DIR (or --root) to the directory that holds them.",
     )
 
 

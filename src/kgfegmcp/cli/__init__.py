@@ -6,8 +6,9 @@ import sys
 
 import typer
 
-from kgfegmcp.cli import package_commands
+from kgfegmcp.cli import catalog_commands, package_commands
 from kgfegmcp.cli.console import err
+from kgfegmcp.cli.doctor_command import doctor_command
 from kgfegmcp.cli.serve_command import serve_command
 from kgfegmcp.errors import KgfegmcpError
 
@@ -20,11 +21,15 @@ app = typer.Typer(
 )
 packages_app = typer.Typer(help="Build, validate and inspect graph packages.", no_args_is_help=True)
 app.add_typer(packages_app, name="packages")
+catalog_app = typer.Typer(help="The default catalog in the user's data directory.", no_args_is_help=True)
+app.add_typer(catalog_app, name="catalog")
 
 packages_app.command("build")(package_commands.build_command)
 packages_app.command("validate")(package_commands.validate_command)
 packages_app.command("list")(package_commands.list_command)
 packages_app.command("stats")(package_commands.stats_command)
+catalog_app.command("init")(catalog_commands.init_command)
+app.command("doctor")(doctor_command)
 app.command("serve")(serve_command)
 
 
@@ -33,5 +38,5 @@ def main() -> None:
     try:
         app()
     except KgfegmcpError as exc:
-        err.print(exc.public_message, markup=False)
+        err.print(exc.public_message, markup=False, soft_wrap=True)  # one line, never wrapped
         sys.exit(2)

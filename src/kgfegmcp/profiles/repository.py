@@ -68,7 +68,7 @@ class ProfileRepository:
         if not path.is_file() or path.is_symlink():
             raise ProfileValidationError(
                 f"Profile {profile_id} version {version} does not exist.",
-                hint="Add the profile under config/profiles/<profile-id>/<version>.json.",
+                hint="Add it as <profile-id>/<version>.json under the profiles directory (KGFEGMCP_PROFILES_DIR).",
             )
         data = path.read_bytes()
         if len(data) > MAX_PROFILE_BYTES:

@@ -22,10 +22,11 @@ from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.base import ProgressCallback, refuse_input
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, identifier_from
 from kgfegmcp.sources.installed import InstalledFile, read_installed
+from kgfegmcp.sources.registry_sources import CHIRON
 
-DISTRIBUTION = "chiron-common-core-standards"
-IMPORT_NAME = "chiron_standards"
-INSTALL_HINT = "pip install --no-deps chiron-common-core-standards==0.1.0"
+DISTRIBUTION = CHIRON.distribution
+IMPORT_NAME = CHIRON.import_name
+INSTALL_HINT = CHIRON.install_hint
 DB_PATH = "chiron_standards/data/standards.db"
 PROFILE_ID = "us-ccss-ela-literacy"
 PROFILE_VERSION = "2.1"

@@ -1,7 +1,7 @@
 """The default catalog: every registry source built, written and validated in one call.
 
-``scripts/setup.sh`` does the same through the CLI (one ``packages build`` per source, then
-``packages validate``); tests and benchmarks call this so all three agree on what "default" is.
+``kgfegmcp catalog init`` (and so ``scripts/setup.sh``), the bundle build, tests and benchmarks all
+call it, so they agree on what "default" is.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ def write_default_catalog(
     locations: list[PackageLocation] = []
     for source in DEFAULT_SOURCES:
         for content in load_adapter(source).build(None, profiles, progress):
+            if progress is not None:
+                progress(f"writing {content.framework_id}@{content.snapshot_id}")
             locations.append(writer.write_pending(content, root))
     return locations
 
@@ -41,4 +43,9 @@ def build_default_catalog(
 ) -> list[LifecycleOutcome]:
     """Build, write and validate the default catalog; each outcome says whether it passed."""
     lifecycle = PackageLifecycle(PackageValidator(profiles), PackageWriter(), policy)
-    return [lifecycle.validate(location) for location in write_default_catalog(root, profiles, progress)]
+    outcomes: list[LifecycleOutcome] = []
+    for location in write_default_catalog(root, profiles, progress):
+        if progress is not None:
+            progress(f"validating {location.graph_package_id}")
+        outcomes.append(lifecycle.validate(location))
+    return outcomes

@@ -32,7 +32,7 @@ class InstalledFile:
 def _missing(distribution: str, install_hint: str) -> ManifestBuildError:
     return ManifestBuildError(
         f"The registry package {distribution!r} is not installed.",
-        hint=f"Install it ({install_hint}) or run scripts/setup.sh.",
+        hint=f"Install it ({install_hint}), or run `kgfegmcp catalog init --install-sources`.",
     )
 
 

@@ -25,10 +25,11 @@ from kgfegmcp.packages.manifest import SourceDataset, UpstreamChecksum
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, RelationshipLabel
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, slugify
 from kgfegmcp.sources.installed import InstalledFile, read_installed
+from kgfegmcp.sources.registry_sources import MAPA_DE_FOCO
 
-DISTRIBUTION = "bncc-mcp"
-IMPORT_NAME = "bncc_mcp"
-INSTALL_HINT = "pip install --no-deps bncc-mcp==0.1.0"
+DISTRIBUTION = MAPA_DE_FOCO.distribution
+IMPORT_NAME = MAPA_DE_FOCO.import_name
+INSTALL_HINT = MAPA_DE_FOCO.install_hint
 CSV_PATH = "bncc_mcp/data/bncc_habilidades.csv"
 PACKAGE_URI = "https://pypi.org/project/bncc-mcp/"
 DATASET_NAME = "Mapa de Foco da BNCC"

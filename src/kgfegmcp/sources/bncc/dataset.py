@@ -15,9 +15,10 @@ from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
 from kgfegmcp.sources.graph_builder import Provenance, identifier_from
 from kgfegmcp.sources.installed import InstalledFile, read_installed
+from kgfegmcp.sources.registry_sources import BNCC
 
-DISTRIBUTION = "bncc"
-INSTALL_HINT = "pip install bncc==0.5.1"
+DISTRIBUTION = BNCC.distribution
+INSTALL_HINT = BNCC.install_hint
 DATA_DIR = "bncc/dados"
 DATA_FILES = (
     "estrutura.json",

@@ -1,0 +1,98 @@
+"""`kgfegmcp catalog init`: the default catalog, built and validated where an installed server looks."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kgfegmcp.cli.console import err, out, settings_with
+from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.sources.registry_sources import install_command, unmet_sources
+
+
+def _describe(installed: str | None) -> str:
+    return "not installed" if installed is None else f"{installed} installed"
+
+
+def _install_sources() -> None:
+    """Install the unmet pinned sources into this environment with this interpreter's pip."""
+    unmet = unmet_sources()
+    if not unmet:
+        return
+    command = install_command([source for source, _ in unmet])
+    if importlib.util.find_spec("pip") is None:
+        raise ManifestBuildError(
+            "This environment has no pip, so --install-sources cannot install the source packages.",
+            hint=f"Install them with the tool that made this environment (for pip: `{command}`; for uv: "
+            "`uv pip install --python <this environment's python> --no-deps ...`).",
+        )
+    err.print(f"installing {', '.join(source.requirement for source, _ in unmet)} (pip, --no-deps)")
+    arguments = [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check"]
+    completed = subprocess.run([*arguments, *(source.requirement for source, _ in unmet)], check=False)
+    if completed.returncode != 0:
+        raise ManifestBuildError(f"pip could not install the source packages (exit {completed.returncode}).")
+
+
+def _require_sources() -> None:
+    """Name exactly which pinned source packages are missing or at another version, and the fix."""
+    unmet = unmet_sources()
+    if unmet:
+        listed = "; ".join(f"{source.requirement} ({_describe(installed)})" for source, installed in unmet)
+        raise ManifestBuildError(
+            f"The default catalog is built from registry packages this environment lacks: {listed}.",
+            hint=f"Run `{install_command([source for source, _ in unmet])}`, "
+            "or `kgfegmcp catalog init --install-sources`.",
+        )
+
+
+def init_command(
+    root: Annotated[
+        Path | None, typer.Option(help="Graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR; default: user data dir).")
+    ] = None,
+    install_sources: Annotated[
+        bool, typer.Option("--install-sources", help="First pip-install the pinned source packages (--no-deps).")
+    ] = False,
+) -> None:
+    """Build and validate the default catalog (BNCC, CCSS ELA) from the pinned registry packages.
+
+    Running it again rebuilds the same bytes and revalidates them. Exit code 0 only when every package passed.
+    """
+    from kgfegmcp.sources.default_catalog import build_default_catalog
+
+    settings = settings_with(graph_packages_dir=root)
+    if install_sources:
+        _install_sources()
+    _require_sources()
+    target = settings.graph_packages_dir
+    target.mkdir(parents=True, exist_ok=True)
+    err.print(f"building the default catalog into {target.resolve()}", markup=False)
+    started = time.monotonic()
+    with err.status("starting") as status:
+
+        def progress(step: str) -> None:
+            # On a terminal the status line is replaced; elsewhere (a log, a host's stderr) each step is a line.
+            if err.is_terminal:
+                status.update(step)
+            else:
+                err.print(f"  {step} ({time.monotonic() - started:.0f} s)", markup=False)
+
+        outcomes = build_default_catalog(target, ProfileRepository(settings.profiles_dir), progress)
+    table = Table("graph package", "result", "errors", title=f"default catalog in {target.resolve()}")
+    for outcome in outcomes:
+        errors = sum(1 for f in outcome.outcome.findings if f.severity == "error")
+        style = "green" if outcome.accepted else "red"
+        table.add_row(outcome.outcome.graph_package_id, f"[{style}]{outcome.result}[/]", str(errors))
+    out.print(table)
+    if not all(outcome.accepted for outcome in outcomes):
+        err.print("Some packages did not validate; `kgfegmcp packages validate --json ROOT` lists the findings.")
+        raise typer.Exit(1)
+    hint = "" if root is None else f" --root {target}"
+    err.print(f"done in {time.monotonic() - started:.0f} s; serve it with `kgfegmcp serve{hint}`", markup=False)

@@ -1,0 +1,37 @@
+"""`kgfegmcp doctor`: one table of what this installation can serve and what to fix."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kgfegmcp.cli.console import out
+from kgfegmcp.doctor import CheckStatus, run_checks
+
+_STYLE = {CheckStatus.OK: "green", CheckStatus.WARN: "yellow", CheckStatus.FAIL: "red"}
+
+
+def doctor_command(
+    root: Annotated[Path | None, typer.Option(help="Graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the checks as one JSON array.")] = False,
+) -> None:
+    """Check Python, the source packages, settings, profiles, packages, prompts and cache.
+
+    Exit code 1 when a check fails (the server would not start, or not serve what it should).
+    """
+    checks = run_checks({"graph_packages_dir": root} if root is not None else None)
+    if as_json:
+        sys.stdout.write(json.dumps([check.model_dump(mode="json") for check in checks], ensure_ascii=False) + "\n")
+    else:
+        table = Table("check", "status", "detail", "fix")
+        for check in checks:
+            style = _STYLE[check.status]
+            table.add_row(check.area, f"[{style}]{check.status}[/]", check.detail, check.fix or "", style=None)
+        out.print(table)
+    if any(check.status is CheckStatus.FAIL for check in checks):
+        raise typer.Exit(1)

@@ -1,0 +1,64 @@
+"""The pinned registry packages the default catalog is built from: one table, read by the adapters,
+``kgfegmcp catalog init`` and ``kgfegmcp doctor``.
+
+All three are installed ``--no-deps``: the build reads their data files only. ``bncc-mcp`` and
+``chiron-common-core-standards`` declare MCP servers and model clients we never run, and ``bncc``
+has no required dependency, so nothing is lost and nothing conflicts.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SourceDistribution:
+    """One registry package whose data files a source adapter reads."""
+
+    distribution: str
+    version: str
+    import_name: str
+    serves: str
+
+    @property
+    def requirement(self) -> str:
+        return f"{self.distribution}=={self.version}"
+
+    @property
+    def install_hint(self) -> str:
+        return f"python -m pip install --no-deps {self.requirement}"
+
+    def installed_version(self) -> str | None:
+        """The version installed in this environment, or None."""
+        try:
+            return importlib.metadata.version(self.distribution)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+
+
+BNCC = SourceDistribution("bncc", "0.5.1", "bncc", "BNCC (4 packages)")
+MAPA_DE_FOCO = SourceDistribution("bncc-mcp", "0.1.0", "bncc_mcp", "Mapa de Foco components of BNCC Fundamental")
+CHIRON = SourceDistribution("chiron-common-core-standards", "0.1.0", "chiron_standards", "CCSS ELA & Literacy")
+
+#: Every registry package the default catalog needs, in build order.
+SOURCE_DISTRIBUTIONS: tuple[SourceDistribution, ...] = (BNCC, MAPA_DE_FOCO, CHIRON)
+
+
+def unmet_sources() -> list[tuple[SourceDistribution, str | None]]:
+    """The pinned packages absent or at another version here, each with what is installed (or None)."""
+    unmet: list[tuple[SourceDistribution, str | None]] = []
+    for source in SOURCE_DISTRIBUTIONS:
+        installed = source.installed_version()
+        if installed != source.version:
+            unmet.append((source, installed))
+    return unmet
+
+
+def install_command(sources: Sequence[SourceDistribution]) -> str:
+    """The one command that installs ``sources`` into the running environment (this interpreter's)."""
+    requirements = " ".join(source.requirement for source in sources)
+    return f"{shlex.quote(sys.executable)} -m pip install --no-deps {requirements}"

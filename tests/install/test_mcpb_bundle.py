@@ -1,0 +1,125 @@
+"""The MCPB bundle: its manifest agrees with the server and passes `mcpb validate`; the bundle built by
+scripts/build_bundle.py, unpacked by `mcpb unpack` into a temporary folder and started exactly as a
+desktop host starts a `uv` bundle (the manifest's command, its variables substituted), serves the
+catalog built into it, or the directory the user chose in its settings."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp import Client
+from fastmcp.client.transports import StdioTransport
+from install_support import MCPB, REPOSITORY_ROOT, user_env
+
+from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+
+MANIFEST = json.loads((REPOSITORY_ROOT / "manifest.json").read_text(encoding="utf-8"))
+CCSS = "us-ccss-ela-literacy-grades-2-4"
+
+
+def test_the_manifest_declares_what_the_server_serves() -> None:
+    project = tomllib.loads((REPOSITORY_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert MANIFEST["version"] == project["version"]
+    assert [tool["name"] for tool in MANIFEST["tools"]] == [name for name, _ in TOOLS]
+    assert (REPOSITORY_ROOT / MANIFEST["server"]["entry_point"]).is_file()
+    arguments = MANIFEST["server"]["mcp_config"]["args"]
+    assert arguments[arguments.index("-m") + 1] == "kgfegmcp.mcpb_server"
+    for key, option in MANIFEST["user_config"].items():
+        assert option["required"] is False and f"${{user_config.{key}}}" in arguments
+    icon = (REPOSITORY_ROOT / MANIFEST["icon"]).read_bytes()
+    assert icon[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", icon[16:24]) == (512, 512)
+
+
+def test_mcpb_validate_accepts_the_manifest() -> None:
+    run = subprocess.run(
+        [str(MCPB), "validate", str(REPOSITORY_ROOT / "manifest.json")], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Manifest schema validation passes" in run.stdout
+
+
+@pytest.fixture(scope="module")
+def bundle(default_catalog_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bundle")
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPOSITORY_ROOT / "scripts" / "build_bundle.py"),
+            "--catalog",
+            str(default_catalog_root),
+            "--out",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("kgfegmcp-*.mcpb")
+    return built
+
+
+@pytest.fixture(scope="module")
+def unpacked(bundle: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("unpacked") / "kgfegmcp"
+    subprocess.run([str(MCPB), "unpack", str(bundle), str(folder)], check=True, capture_output=True)
+    return folder
+
+
+def test_the_bundle_holds_the_server_the_catalog_and_the_lock(bundle: Path, default_catalog_root: Path) -> None:
+    with zipfile.ZipFile(bundle) as archive:
+        names = set(archive.namelist())
+    for required in ("manifest.json", "icon.png", "pyproject.toml", "README.md", "uv.lock"):
+        assert required in names
+    assert "src/kgfegmcp/mcpb_server.py" in names
+    assert any(name.startswith("src/kgfegmcp/shipped/profiles/") for name in names)
+    catalog = {
+        p.relative_to(default_catalog_root).as_posix() for p in default_catalog_root.glob(f"*/*/{MANIFEST_FILENAME}")
+    }
+    assert len(catalog) == 5 and {f"graph_packages/{name}" for name in catalog} <= names
+    assert not [name for name in names if "__pycache__" in name or name.startswith(".venv")]
+
+
+def host_transport(folder: Path, home: Path, packages_dir: str) -> StdioTransport:
+    """The manifest's mcp_config as a host runs it: ${__dirname} and ${user_config.*} substituted."""
+    config = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["server"]["mcp_config"]
+
+    def substitute(value: str) -> str:
+        return value.replace("${__dirname}", str(folder)).replace("${user_config.graph_packages_dir}", packages_dir)
+
+    env = {**user_env(home), **config.get("env", {})}
+    arguments = [substitute(argument) for argument in config["args"]]
+    return StdioTransport(command=config["command"], args=arguments, env=env, cwd=str(home))
+
+
+async def call(client: Client[Any], tool: str, request: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(tool, {"request": request})
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def test_the_unpacked_bundle_serves_its_catalog_as_a_host_starts_it(unpacked: Path, tmp_path: Path) -> None:
+    async with Client(host_transport(unpacked, tmp_path, ""), init_timeout=600) as client:
+        assert [tool.name for tool in await client.list_tools()] == [name for name, _ in TOOLS]
+        listed = await call(client, "list_frameworks", {})
+        search = await call(client, "search_standards", {"query": "main idea", "frameworkIds": [CCSS], "limit": 3})
+    assert len(listed["frameworks"]) == 5
+    assert search["hits"][0]["statementCode"] == "RI.3.2"  # "Determine the main idea of a text; …"
+
+
+async def test_the_users_package_directory_replaces_the_bundled_catalog(
+    unpacked: Path, default_catalog_root: Path, tmp_path: Path
+) -> None:
+    mine = tmp_path / "my-packages"
+    shutil.copytree(default_catalog_root / CCSS, mine / CCSS)
+    async with Client(host_transport(unpacked, tmp_path, str(mine)), init_timeout=600) as client:
+        listed = await call(client, "list_frameworks", {})
+    assert [framework["graphPackageId"].split("@")[0] for framework in listed["frameworks"]] == [CCSS]
