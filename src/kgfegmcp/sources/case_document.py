@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic_core import PydanticCustomError
 
 from kgfegmcp.errors import ManifestBuildError, echo, problem_list
@@ -56,12 +56,12 @@ def json_type(value: object) -> str:
     return type(value).__name__
 
 
-def _one_or_many_strings(value: object) -> str | list[str] | None:
-    """A string or a list of strings, kept in the shape the source used."""
+def _one_or_many_strings(value: object) -> object:
+    """Admit a string or a list of strings (kept in the shape the source used); refuse the rest in one error."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, list) and all(isinstance(entry, str) for entry in value):
-        return list(value)
+        return value
     raise PydanticCustomError(
         "case_strings", "must be a string or a list of strings, not {found}", {"found": _found(value)}
     )
@@ -90,14 +90,14 @@ class NodeLink(LinkUri):
     target_type: str | None = Field(None, alias="targetType")
 
 
-def _uri_or_link(value: object) -> str | LinkUri | None:
-    """``CFPackageURI``: a URI string (seen from some publishers) or the specified link object."""
+def _uri_or_link(value: object) -> object:
+    """``CFPackageURI``: admit a URI string (seen from some publishers) or the specified link object."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, dict) and all(
         isinstance(value.get(key), str | None) for key in ("title", "identifier", "uri")
     ):
-        return LinkUri.model_validate(value)
+        return value
     raise PydanticCustomError(
         "case_link",
         "must be a URI string or a link object with string title, identifier and uri, not {found}",
@@ -105,8 +105,9 @@ def _uri_or_link(value: object) -> str | LinkUri | None:
     )
 
 
-OneOrManyStrings = Annotated[str | list[str] | None, PlainValidator(_one_or_many_strings)]
-UriOrLink = Annotated[str | LinkUri | None, PlainValidator(_uri_or_link)]
+# The check runs first and names the accepted shapes once; the plain union then only builds the value.
+OneOrManyStrings = Annotated[str | list[str] | None, BeforeValidator(_one_or_many_strings)]
+UriOrLink = Annotated[str | LinkUri | None, BeforeValidator(_uri_or_link)]
 
 
 class _CaseRecord(BaseModel):
