@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from kgfegmcp.cli import package_commands
+from kgfegmcp.cli import fetch_command, package_commands
 from kgfegmcp.cli.console import err
 from kgfegmcp.cli.serve_command import serve_command
 from kgfegmcp.errors import KgfegmcpError
@@ -22,6 +22,7 @@ packages_app = typer.Typer(help="Build, validate and inspect graph packages.", n
 app.add_typer(packages_app, name="packages")
 
 packages_app.command("build")(package_commands.build_command)
+packages_app.command("fetch")(fetch_command.fetch_command)
 packages_app.command("validate")(package_commands.validate_command)
 packages_app.command("list")(package_commands.list_command)
 packages_app.command("stats")(package_commands.stats_command)

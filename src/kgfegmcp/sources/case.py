@@ -626,8 +626,8 @@ class _CaseBuild:
             "direction": direction,
             "originNode": _link_wire(record.origin),
             "destinationNode": _link_wire(record.destination),
-            "reason": f"the source's {kind} association {assoc_id} reaches a node outside this CFDocument (another "
-            "framework); it is kept as the source states it, unresolved: not followed, not merged, not made a link",
+            "reason": f"the source's {kind} association {assoc_id} reaches a node outside this CFDocument, in "
+            "another framework; it is kept as stated, not followed and not merged",
             "locator": {**self.origin.where(), **where},
         }
         if label is not None:
