@@ -244,7 +244,7 @@ def _read_capped(
     """The decoded body, refused as soon as it passes ``max_bytes`` or the deadline."""
     declared = _declared_length(response)
     if declared is not None and declared > limits.max_bytes:
-        raise _too_large(response, limits, f"declares {declared} bytes")
+        raise _too_large(response, f"declares {declared} bytes, over the cap of {limits.max_bytes}; nothing was read")
     report = on_progress or (lambda _received, _declared: None)
     chunks: list[bytes] = []
     received = 0
@@ -252,7 +252,7 @@ def _read_capped(
     for piece in _decoded(response, limits.max_bytes):
         received += len(piece)
         if received > limits.max_bytes:
-            raise _too_large(response, limits, f"sent more than {limits.max_bytes} bytes; reading stopped there")
+            raise _too_large(response, f"passed the cap of {limits.max_bytes} bytes while streaming; reading stopped")
         chunks.append(piece)
         report(received, declared)
         _check_deadline(deadline, limits, response.url)
@@ -264,9 +264,9 @@ def _declared_length(response: httpx2.Response) -> int | None:
     return int(value) if value is not None and value.strip().isdigit() else None
 
 
-def _too_large(response: httpx2.Response, limits: CaseFetchOptions, what: str) -> SourceFetchError:
+def _too_large(response: httpx2.Response, what: str) -> SourceFetchError:
     return SourceFetchError(
-        f"The response from {response.url.host} {what}, over the cap of {limits.max_bytes} bytes.",
+        f"The response from {response.url.host} {what}.",
         hint="If the package really is that large, raise the cap with --max-bytes.",
     )
 
