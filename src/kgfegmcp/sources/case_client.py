@@ -123,7 +123,8 @@ def fetch_case_package(
     }
     redirects = 0
     with httpx2.Client(
-        verify=True,
+        verify=True,  # never anything else; trust_env adds SSL_CERT_FILE/SSL_CERT_DIR and the proxy variables
+        trust_env=True,
         follow_redirects=False,
         timeout=httpx2.Timeout(limits.timeout_seconds),
         headers=headers,
