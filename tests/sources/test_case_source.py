@@ -115,6 +115,11 @@ def write_case(path: Path, document: Any) -> Path:
     return path
 
 
+def write_text(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def build(path: Path, profiles_root: Path, out: Path) -> tuple[Any, Any]:
     profiles = ProfileRepository(profiles_root)
     (content,) = CaseSource().build(path, profiles)
@@ -211,6 +216,10 @@ def test_items_without_a_parent_hang_from_the_root_as_unresolved(tmp_path: Path,
         (json.dumps(cf_package(items=[])), "has no usable CFItems"),
         # json.loads raises RecursionError past the interpreter's depth: one line, no traceback.
         ('{"CFDocument": ' + "[" * 100_000 + "]" * 100_000 + "}", "is JSON nested too deeply to decode"),
+        # json.loads raises a plain ValueError past the integer digit limit.
+        ('{"CFDocument": {}, "n": ' + "7" * 5000 + "}", "holds a JSON number with more than 4300 digits"),
+        # a lone surrogate decodes, but is not text: it could never be written into the package.
+        (json.dumps(cf_package()).replace("Physical Science", "Physical \\ud800 Science"), "lone surrogate"),
     ],
 )
 def test_broken_case_files_fail_clearly(tmp_path: Path, profiles_root: Path, text: str, message: str) -> None:
@@ -219,6 +228,13 @@ def test_broken_case_files_fail_clearly(tmp_path: Path, profiles_root: Path, tex
     with pytest.raises(ManifestBuildError, match=message) as caught:
         CaseSource().build(path, ProfileRepository(profiles_root))
     assert caught.value.public_message.startswith("manifest_build_error: ")
+
+
+def test_escaped_surrogate_pairs_are_text(tmp_path: Path, profiles_root: Path) -> None:
+    document = json.dumps(cf_package()).replace("Physical Science", "Physical \\ud83e\\uddea Science")
+    content, result = build(write_text(tmp_path / "pair.json", document), profiles_root, tmp_path / "out")
+    assert result.accepted
+    assert "Physical \U0001f9ea Science" in {item.description for item in content.items}
 
 
 def test_missing_input_fails_clearly(profiles_root: Path) -> None:

@@ -149,7 +149,7 @@ def fetch_case_package(
                 raise _transport_error(exc, current) from None
             return FetchedCasePackage(
                 url=url,
-                retrieved_url=str(current),
+                retrieved_url=str(current) if redirects else url,  # never a re-spelling of the same address
                 body=body,
                 sha256=hashlib.sha256(body).hexdigest(),
                 status_code=response.status_code,

@@ -18,6 +18,8 @@ silently.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
@@ -27,6 +29,8 @@ from pydantic_core import PydanticCustomError
 
 from kgfegmcp.errors import ManifestBuildError, echo, problem_list
 
+#: A ``\\u`` escape of a UTF-16 surrogate (paired escapes are text; a lone one is not).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 #: Wire names of the JSON types, for messages about a value of the wrong type.
 _JSON_TYPES: tuple[tuple[type, str], ...] = (
     (bool, "boolean"),
@@ -277,6 +281,19 @@ def parse_cf_package(data: bytes, label: str, hint: str | None = None) -> CasePa
         raise ManifestBuildError(
             f"{label} is JSON nested too deeply to decode; a CASE CFPackage is only a few levels deep.", hint=hint
         ) from None
+    except ValueError:  # not a syntax error: the only other refusal is an integer over the digit limit
+        raise ManifestBuildError(
+            f"{label} holds a JSON number with more than {sys.get_int_max_str_digits()} digits.", hint=hint
+        ) from None
+    if _SURROGATE_ESCAPE.search(text):
+        # "\ud800" decodes to a lone surrogate, which is not text and could not be written to the package;
+        # escaped pairs (an emoji written as two escapes) are fine, and re-encoding tells the two apart.
+        try:
+            json.dumps(decoded, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ManifestBuildError(
+                f"{label} holds a \\u escape of a lone surrogate, which is not text.", hint=hint
+            ) from None
     if isinstance(decoded, dict) and isinstance(decoded.get("CFPackage"), dict):
         decoded = decoded["CFPackage"]
     if not isinstance(decoded, dict) or not isinstance(decoded.get("CFDocument"), dict):
