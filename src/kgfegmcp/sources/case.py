@@ -268,8 +268,12 @@ def _link_wire(link: LinkUri | None) -> dict[str, Any] | None:
 
 
 def _members(record: CaseItem | CaseDocument, names: tuple[str, ...]) -> dict[str, Any]:
-    """The named CASE members of a record that hold a value, in their source shape."""
-    wire = record.model_dump(by_alias=True, exclude_none=True)
+    """The named CASE members of a record that hold a value, in their source shape.
+
+    Only those members are serialised: ``extensions`` and unknown members may hold anything.
+    """
+    fields = {info.alias or name: name for name, info in type(record).model_fields.items()}
+    wire = record.model_dump(by_alias=True, exclude_none=True, include={fields[name] for name in names})
     return {name: wire[name] for name in names if wire.get(name) not in (None, "", [])}
 
 
