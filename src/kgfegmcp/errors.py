@@ -261,6 +261,12 @@ class ResourceNotFoundError(KgfegmcpError):
     code = "resource_not_found"
 
 
+class SourceFetchError(KgfegmcpError):
+    """A source could not be downloaded from its publisher (network, TLS, HTTP status, size, redirects, time)."""
+
+    code = "source_fetch_error"
+
+
 class StandardNotFoundError(KgfegmcpError):
     """Exact standard cannot be resolved."""
 

@@ -19,6 +19,7 @@ from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.case import CaseSource, default_snapshot_id
+from kgfegmcp.sources.case_document import CaseDocument
 
 DOC = "9a1c0000-0000-4000-8000-000000000001"
 D1, D2 = "9a1c0000-0000-4000-8000-000000000010", "9a1c0000-0000-4000-8000-000000000011"
@@ -114,6 +115,11 @@ def write_case(path: Path, document: Any) -> Path:
     return path
 
 
+def write_text(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def build(path: Path, profiles_root: Path, out: Path) -> tuple[Any, Any]:
     profiles = ProfileRepository(profiles_root)
     (content,) = CaseSource().build(path, profiles)
@@ -160,17 +166,26 @@ def test_case_package_builds_to_exactly_the_expected_package(tmp_path: Path, pro
         r for r in view.relationships if (r.label, r.source_identifier, r.target_identifier) == ("hasChild", D2, S2)
     )
     assert view.provenance[repeated.identifier]["duplicateAssociations"] == ["a5-repeat"]
-    (unresolved,) = view.unresolved
-    assert unresolved["status"] == "unresolvedExternalReference"
-    assert unresolved["reference"] == OUTSIDE
-    assert unresolved["sourceEntityId"] == S1
-    assert unresolved["sourceText"] == "Other framework standard"
-    assert unresolved["relationshipLabel"] == "relatesTo"
+    related, exact = view.unresolved
+    for entry in (related, exact):  # both reach a statement of another framework: kept, never linked
+        assert entry["status"] == "unresolvedExternalReference"
+        assert entry["referenceKind"] == "crossFrameworkAssociation"
+        assert entry["epistemicStatus"] == "source_asserted"
+        assert entry["reference"] == OUTSIDE
+        assert entry["sourceEntityId"] == S1
+        assert entry["direction"] == "package node → reference"
+        assert entry["originNode"] == {"identifier": S1}
+    assert (related["associationType"], related["relationshipLabel"]) == ("isRelatedTo", "relatesTo")
+    assert related["sourceText"] == "Other framework standard"
+    assert related["destinationNode"] == {"identifier": OUTSIDE, "title": "Other framework standard"}
+    assert exact["associationType"] == "exactMatchOf"
+    assert "relationshipLabel" not in exact  # no link kind of this package stands for it
+    assert "alignment" not in json.dumps(view.unresolved)
+    assert view.provenance[S1]["crossFrameworkReferences"] == [related["unresolvedId"], exact["unresolvedId"]]
     findings = {(f["code"], f["severity"], f.get("location")) for f in view.report["findings"]}
     assert findings == {
         ("source_mapping_gap", "warning", "CFItems[5]"),  # no fullStatement
         ("source_mapping_gap", "info", None),  # S3 has no CFItemType
-        ("source_mapping_gap", "warning", "exactMatchOf"),  # unknown association type
     }
     for item in view.items:
         assert view.provenance[item.identifier]["locator"]["file"] == "science.json"
@@ -185,7 +200,7 @@ def test_items_without_a_parent_hang_from_the_root_as_unresolved(tmp_path: Path,
     fallback = [r for r in content.relationships if r.unresolved_status == "unresolvedRootFallback"]
     assert [(r.source_identifier, r.target_identifier) for r in fallback] == [(DOC, S3)]
     statuses = sorted(u["status"] for u in content.unresolved)
-    assert statuses == ["unresolvedExternalReference", "unresolvedRootFallback"]
+    assert statuses == ["unresolvedExternalReference", "unresolvedExternalReference", "unresolvedRootFallback"]
     messages = [f.message for f in content.build_findings]
     assert any("1 CFRubrics" in m for m in messages)
     assert any("hang from the framework root" in m for m in messages)
@@ -199,6 +214,12 @@ def test_items_without_a_parent_hang_from_the_root_as_unresolved(tmp_path: Path,
         (json.dumps({"CFDocument": {"title": "No id"}}), "needs an identifier and a title"),
         (json.dumps(cf_package(items=[{"identifier": S1}])), "has no usable CFItems"),
         (json.dumps(cf_package(items=[])), "has no usable CFItems"),
+        # json.loads raises RecursionError past the interpreter's depth: one line, no traceback.
+        ('{"CFDocument": ' + "[" * 100_000 + "]" * 100_000 + "}", "is JSON nested too deeply to decode"),
+        # json.loads raises a plain ValueError past the integer digit limit.
+        ('{"CFDocument": {}, "n": ' + "7" * 5000 + "}", "holds a JSON number with more than 4300 digits"),
+        # a lone surrogate decodes, but is not text: it could never be written into the package.
+        (json.dumps(cf_package()).replace("Physical Science", "Physical \\ud800 Science"), "lone surrogate"),
     ],
 )
 def test_broken_case_files_fail_clearly(tmp_path: Path, profiles_root: Path, text: str, message: str) -> None:
@@ -207,6 +228,13 @@ def test_broken_case_files_fail_clearly(tmp_path: Path, profiles_root: Path, tex
     with pytest.raises(ManifestBuildError, match=message) as caught:
         CaseSource().build(path, ProfileRepository(profiles_root))
     assert caught.value.public_message.startswith("manifest_build_error: ")
+
+
+def test_escaped_surrogate_pairs_are_text(tmp_path: Path, profiles_root: Path) -> None:
+    document = json.dumps(cf_package()).replace("Physical Science", "Physical \\ud83e\\uddea Science")
+    content, result = build(write_text(tmp_path / "pair.json", document), profiles_root, tmp_path / "out")
+    assert result.accepted
+    assert "Physical \U0001f9ea Science" in {item.description for item in content.items}
 
 
 def test_missing_input_fails_clearly(profiles_root: Path) -> None:
@@ -223,7 +251,7 @@ def test_undeclared_item_types_fail_and_a_framework_profile_fixes_them(tmp_path:
         CaseSource().build(source, ProfileRepository(profiles_root))
     message = caught.value.public_message
     assert "'Widget' (1 items)" in message and "'Year 7' (1 items)" in message
-    assert f"config/profiles/{FRAMEWORK}/1.0.json" in message
+    assert f"Add {FRAMEWORK}/1.0.json" in message and "KGFEGMCP_PROFILES_DIR" in message
     local_profiles = tmp_path / "profiles"
     shutil.copytree(profiles_root, local_profiles)
     generic = json.loads((profiles_root / "case-generic" / "2.1.json").read_text(encoding="utf-8"))
@@ -264,6 +292,9 @@ def test_cli_reports_a_broken_file_with_a_stable_error(tmp_path: Path) -> None:
 
 
 def test_snapshot_defaults() -> None:
-    assert default_snapshot_id({"version": "1.0", "lastChangeDateTime": "2024-03-01T10:00:00Z"}, b"") == SNAPSHOT
-    assert default_snapshot_id({"lastChangeDateTime": "2024-03-01T12:00:00+02:00"}, b"") == "20240301-100000"
-    assert default_snapshot_id({}, b"x").startswith("sha-")
+    def snapshot(document: dict[str, str], data: bytes) -> str:
+        return default_snapshot_id(CaseDocument.model_validate(document), data)
+
+    assert snapshot({"version": "1.0", "lastChangeDateTime": "2024-03-01T10:00:00Z"}, b"") == SNAPSHOT
+    assert snapshot({"lastChangeDateTime": "2024-03-01T12:00:00+02:00"}, b"") == "20240301-100000"
+    assert snapshot({}, b"x").startswith("sha-")

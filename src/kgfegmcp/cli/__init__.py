@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from kgfegmcp.cli import catalog_commands, package_commands
+from kgfegmcp.cli import catalog_commands, fetch_command, package_commands
 from kgfegmcp.cli.console import err
 from kgfegmcp.cli.doctor_command import doctor_command
 from kgfegmcp.cli.serve_command import serve_command
@@ -25,6 +25,7 @@ catalog_app = typer.Typer(help="The default catalog in the user's data directory
 app.add_typer(catalog_app, name="catalog")
 
 packages_app.command("build")(package_commands.build_command)
+packages_app.command("fetch")(fetch_command.fetch_command)
 packages_app.command("validate")(package_commands.validate_command)
 packages_app.command("list")(package_commands.list_command)
 packages_app.command("stats")(package_commands.stats_command)

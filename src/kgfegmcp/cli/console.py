@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TransferSpeedColumn,
+)
 
 from kgfegmcp.config import BackendSettings, load_settings
 
 # Tables go to stdout; progress, warnings and errors to stderr. Off a terminal both are wide, so
-# piped tables are not wrapped at 80 columns.
+# piped tables are not wrapped at 80 columns. Lines printed on stderr are never wrapped: an error is
+# one `<code>: <message> Next action: <hint>` line however long, for people and scripts alike.
 out = Console() if Console().is_terminal else Console(width=200)
-err = Console(stderr=True) if Console(stderr=True).is_terminal else Console(stderr=True, width=200)
+err = (
+    Console(stderr=True, soft_wrap=True)
+    if Console(stderr=True).is_terminal
+    else Console(stderr=True, width=200, soft_wrap=True)
+)
 
 
 def settings_with(**overrides: object) -> BackendSettings:
@@ -24,6 +37,20 @@ def progress_bar() -> Progress:
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
+def download_bar() -> Progress:
+    """A transient bytes-received bar on stderr (a spinner-like bar until the size is known), silent off a terminal."""
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
         TimeElapsedColumn(),
         console=err,
         transient=True,

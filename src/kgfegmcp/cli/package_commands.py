@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from kgfegmcp.cli.console import err, out, progress_bar, settings_with
@@ -17,7 +18,7 @@ from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
 from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.packages.writer import PackageWriter
+from kgfegmcp.packages.writer import PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 
 
@@ -70,16 +71,29 @@ def build_command(
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
     adapter = load_adapter(source)
     profiles = ProfileRepository(settings.profiles_dir)
-    writer = PackageWriter()
     with progress_bar() as progress:
         task = progress.add_task(f"reading {source}", total=None)
         contents = adapter.build(source_input, profiles, lambda step: progress.update(task, description=step))
-        progress.update(task, total=len(contents), completed=0)
-        written = []
-        for content in contents:
-            progress.update(task, description=f"writing {content.framework_id}@{content.snapshot_id}")
-            written.append((content, writer.write_pending(content, settings.graph_packages_dir)))
-            progress.advance(task)
+        written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
+    out.print(pending_table(written))
+
+
+def write_pending_packages(
+    contents: list[PackageContent], root: Path, progress: Progress, task: TaskID
+) -> list[tuple[PackageContent, PackageLocation]]:
+    """Write each built package as pending under ``root``, advancing ``task`` once per package."""
+    writer = PackageWriter()
+    progress.update(task, total=len(contents), completed=0)
+    written = []
+    for content in contents:
+        progress.update(task, description=f"writing {content.framework_id}@{content.snapshot_id}")
+        written.append((content, writer.write_pending(content, root)))
+        progress.advance(task)
+    return written
+
+
+def pending_table(written: list[tuple[PackageContent, PackageLocation]]) -> Table:
+    """One row per package just written: what it holds, and that it still awaits validation."""
     table = Table("graph package", "items", "components", "relationships", "unresolved", "state")
     for content, location in written:
         table.add_row(
@@ -90,7 +104,7 @@ def build_command(
             str(len(content.unresolved)),
             "pending",
         )
-    out.print(table)
+    return table
 
 
 _RECOVERED = {

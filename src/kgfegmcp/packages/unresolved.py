@@ -1,8 +1,9 @@
 """Unresolved evidence kept by each package (its ``unresolvedItems`` artifact), read once at start-up.
 
 References a source makes that the package could not turn into a link (codes in another package,
-codes that match nothing) are evidence too: progression and comparison results surface the ones
-that concern the standards they return, so a missing link is never mistaken for no relationship.
+codes that match nothing, CASE associations to statements of another framework) are evidence too:
+progression and comparison results surface the ones that concern the standards they return, so a
+missing link is never mistaken for no relationship.
 The artifact's bytes are checked against the manifest's SHA-256 before they are trusted.
 """
 
@@ -18,6 +19,8 @@ from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.runtime import PackageRuntime
 
 UNRESOLVED_ARTIFACT = "unresolvedItems"
+#: ``referenceKind`` of a source-asserted association to a statement of another framework (CASE).
+CROSS_FRAMEWORK_REFERENCE = "crossFrameworkAssociation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +36,13 @@ class UnresolvedReference:
     reason: str | None
     source_text: str | None
     target_framework_id: str | None
+    reference_kind: str | None = None
+    association_type: str | None = None
+
+    @property
+    def cross_framework(self) -> bool:
+        """A source-asserted association to a statement of another framework (kept, never linked)."""
+        return self.reference_kind == CROSS_FRAMEWORK_REFERENCE
 
 
 def _text(entry: dict[str, Any], key: str) -> str | None:
@@ -58,7 +68,9 @@ class PackageUnresolved:
                     continue
                 label = reference.relationship_label
                 if wanted is not None and label is not None and label not in wanted:
-                    continue  # a reference without a label may concern any link kind, so it stays
+                    continue  # a reference without a label may concern any link kind, so it stays …
+                if wanted is not None and label is None and reference.cross_framework:
+                    continue  # … except an association to another framework, which no link kind stands for
                 seen.add(reference.unresolved_id)
                 found.append(reference)
         return found
@@ -103,6 +115,8 @@ def load_unresolved(runtime: PackageRuntime) -> PackageUnresolved:
             reason=_text(raw, "reason"),
             source_text=_text(raw, "sourceText"),
             target_framework_id=_text(raw, "targetFrameworkId"),
+            reference_kind=_text(raw, "referenceKind"),
+            association_type=_text(raw, "associationType"),
         )
         if reference.source_entity_id is not None:
             by_entity.setdefault(reference.source_entity_id, []).append(reference)

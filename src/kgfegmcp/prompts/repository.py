@@ -1,6 +1,6 @@
 """Loads and checks the versioned prompt configurations against the accepted catalog.
 
-Layout under the prompts root (``KGFEGMCP_PROMPTS_DIR``, default ``config/prompts``)::
+Layout under the prompts root (``KGFEGMCP_PROMPTS_DIR``, default the shipped ``kgfegmcp/shipped/prompts``)::
 
     common/<version>.json                      rules shared by every workflow
     workflows/<workflow>/<version>.json        one generic configuration per workflow (all nine required)
@@ -59,7 +59,7 @@ SINGLE_PACKAGE_DERIVED = frozenset(
 EACH = "each"
 EACH_SNAPSHOT = "each_snapshot"
 MULTI_PACKAGE_DERIVED = frozenset({"resolved_snapshot_ids", "graph_package_ids"})
-_HINT = "Correct the named prompt configuration file under the prompts directory (see config/prompts/README.md)."
+_HINT = "Correct the named prompt configuration file (the shipped prompts' README.md describes the layout)."
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -3,14 +3,22 @@
 Mapping: CFDocument → framework; CFItems → items (``humanCodingScheme`` → statementCode,
 ``fullStatement`` → description, ``CFItemType`` → statementType, ``educationLevel`` →
 gradeLevel, ``language``); ``isChildOf`` → hasChild (parent = the association's destination),
-``precedes`` → buildsTowards, ``isRelatedTo`` → relatesTo. Associations that reach outside the
-document become unresolved evidence; association types the mapping cannot represent become
-``source_mapping_gap`` build findings. Nothing is guessed.
+``precedes`` → buildsTowards, ``isRelatedTo`` → relatesTo. An association that reaches outside the
+document and relates two statements (``exactMatchOf``, ``isPeerOf``, ``isRelatedTo`` …, see
+:data:`CROSS_FRAMEWORK_TYPES`) is kept as a source-asserted, unresolved cross-framework reference:
+never followed, never merged, never made an edge. Other association types the mapping cannot
+represent become ``source_mapping_gap`` build findings. Nothing is guessed.
+
+The CFPackage comes from a file (``packages build --source case FILE``) or from its publisher's
+CASE API (``packages fetch --case-url``, see :mod:`kgfegmcp.sources.case_client`); the package's
+provenance names the file, or the URL, and the SHA-256 of the bytes read. The JSON is read through
+the models of :mod:`kgfegmcp.sources.case_document`, which accept the CASE 1.0 and 1.1 variants and
+refuse any other type, naming the field.
 
 Statement types and grade labels. CFItemType is an open vocabulary, while a package's profile
 must declare every statement type (and whether it is a standard or a grouping). The adapter
 binds the package to a profile named after the framework id when one exists under the profiles
-root (``config/profiles/<framework-id>/<version>.json``, highest version), and otherwise to
+root (``<framework-id>/<version>.json`` under ``KGFEGMCP_PROFILES_DIR``, highest version), and otherwise to
 ``case-generic``, which declares common CFItemType values and the CEDS education levels. Types
 or levels the chosen profile does not declare fail the build with ``manifest_build_error``,
 listing each value, so the operator adds a framework profile instead of the adapter inventing
@@ -20,11 +28,9 @@ roles. A CFItem with no CFItemType gets the generic type ``Item`` (reported as a
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,11 +40,21 @@ from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.identifiers import identifier_problem, stable_uuid
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, FrameworkNode, RelationshipLabel
+from kgfegmcp.packages.unresolved import CROSS_FRAMEWORK_REFERENCE
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.base import ProgressCallback
+from kgfegmcp.sources.case_document import (
+    CaseAssociation,
+    CaseDocument,
+    CaseItem,
+    CasePackage,
+    LinkUri,
+    NodeLink,
+    parse_cf_package,
+)
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, identifier_from, slugify
 
 GENERIC_PROFILE = ("case-generic", "2.1")
@@ -51,6 +67,14 @@ ASSOCIATION_LABELS: dict[str, RelationshipLabel] = {
     "precedes": BUILDS_TOWARDS,
     "isRelatedTo": RELATES_TO,
 }
+#: CASE 1.0/1.1 association types that relate one statement (CFItem or CFDocument) to another, so an
+#: endpoint outside this CFDocument is a statement of another framework. ``exemplar`` and
+#: ``hasSkillLevel`` point at an example or a skill level, not a statement, and an ``ext:`` type's
+#: meaning is unknown: those stay ``source_mapping_gap`` findings.
+CROSS_FRAMEWORK_TYPES = frozenset(
+    {"isChildOf", "isPeerOf", "isPartOf", "exactMatchOf", "precedes", "isRelatedTo", "replacedBy", "isTranslationOf"}
+)
+#: CFItem members copied verbatim into the item's ``sourceDetails`` (detailed items artifact).
 ITEM_DETAIL_FIELDS = (
     "CFItemType",
     "CFItemTypeURI",
@@ -65,6 +89,17 @@ ITEM_DETAIL_FIELDS = (
     "statusStartDate",
     "statusEndDate",
     "licenseURI",
+    "subject",
+    "subjectURI",
+)
+#: CFDocument members recorded in the framework's provenance when present (CASE 1.1 adds the last two).
+DOCUMENT_DETAIL_FIELDS = (
+    "adoptionStatus",
+    "statusStartDate",
+    "statusEndDate",
+    "CFPackageURI",
+    "caseVersion",
+    "frameworkType",
 )
 
 
@@ -93,21 +128,21 @@ def parse_datetime(value: Any) -> datetime | None:
     return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
 
 
-def default_framework_id(document: Mapping[str, Any]) -> str:
+def default_framework_id(document: CaseDocument) -> str:
     """Slug of the CFDocument title, or ``case-<uuid prefix>`` when the title gives no usable slug."""
-    slug = slugify(str(document.get("title") or ""), FRAMEWORK_ID_LENGTH)
+    slug = slugify(document.title or "", FRAMEWORK_ID_LENGTH)
     if identifier_problem(slug) is None:
         return slug
-    return identifier_from(f"case-{str(document.get('identifier', ''))[:8]}", "framework id")
+    return identifier_from(f"case-{(document.identifier or '')[:8]}", "framework id")
 
 
-def default_snapshot_id(document: Mapping[str, Any], data: bytes) -> str:
+def default_snapshot_id(document: CaseDocument, data: bytes) -> str:
     """``v<version>-<lastChange yyyymmdd-hhmmss>``, either part when alone, else a content hash."""
     parts = []
-    version = slugify(str(document.get("version") or ""), 40)
+    version = slugify(document.version or "", 40)
     if version:
         parts.append(version if version.startswith("v") else f"v{version}")
-    changed = parse_datetime(document.get("lastChangeDateTime"))
+    changed = parse_datetime(document.last_change_date_time)
     if changed is not None:
         parts.append(changed.strftime("%Y%m%d-%H%M%S"))
     if not parts:
@@ -129,40 +164,61 @@ def select_profile(profiles: ProfileRepository, framework_id: str) -> LoadedProf
     return profiles.load(*GENERIC_PROFILE)
 
 
-def load_package(path: Path | None) -> tuple[dict[str, Any], bytes]:
-    """The CFPackage object of a JSON file; ``manifest_build_error`` for anything else."""
+@dataclass(frozen=True, slots=True)
+class CaseInputOrigin:
+    """Where the CFPackage bytes came from: a local file (by name) or a publisher's CASE API URL.
+
+    Provenance names it (every entity's ``dataset`` and ``locator``, the manifest's source dataset),
+    so an accepted package says which bytes it was built from.
+    """
+
+    label: str
+    dataset_name: str
+    file_name: str | None = None
+    url: str | None = None
+    retrieved_url: str | None = None
+    hint: str | None = None
+
+    @classmethod
+    def file(cls, path: Path) -> CaseInputOrigin:
+        """A file given to ``packages build --source case``; provenance keeps its name, never its path."""
+        return cls(label=f"CASE input {path.name}", dataset_name=path.name, file_name=path.name)
+
+    @classmethod
+    def fetched(cls, url: str, retrieved_url: str, hint: str | None = None) -> CaseInputOrigin:
+        """A CFPackage fetched from ``url`` (answered by ``retrieved_url`` after redirects)."""
+        name = "CFPackages/" + (url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] or "package")
+        return cls(
+            label=f"CASE response from {url}",
+            dataset_name=name[:256],
+            url=url,
+            retrieved_url=retrieved_url if retrieved_url != url else None,
+            hint=hint,
+        )
+
+    def where(self) -> dict[str, str]:
+        """The locator member naming the input (``file`` or ``url``)."""
+        return {"file": self.file_name} if self.file_name is not None else {"url": self.url or ""}
+
+
+def read_case_file(path: Path | None) -> bytes:
+    """The bytes of a CFPackage file; ``manifest_build_error`` when there is none or it is too large."""
     if path is None:
         raise ManifestBuildError(
             "The case source needs a CASE CFPackage JSON file.",
-            hint="Run `kgfegmcp packages build --source case FILE.json`.",
+            hint="Run `kgfegmcp packages build --source case FILE.json`, or `kgfegmcp packages fetch --case-url URL`.",
         )
     if not path.is_file():
         raise ManifestBuildError(f"CASE input {path.name} is not a readable file.")
     if path.stat().st_size > MAX_INPUT_BYTES:
         raise ManifestBuildError(f"CASE input {path.name} exceeds {MAX_INPUT_BYTES // (1024 * 1024)} MiB.")
-    data = path.read_bytes()
-    try:
-        document = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise ManifestBuildError(f"CASE input {path.name} is not UTF-8 text ({exc.reason}).") from None
-    except json.JSONDecodeError as exc:
-        raise ManifestBuildError(
-            f"CASE input {path.name} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})."
-        ) from None
-    if isinstance(document, dict) and isinstance(document.get("CFPackage"), dict):
-        document = document["CFPackage"]
-    if not isinstance(document, dict) or not isinstance(document.get("CFDocument"), dict):
-        raise ManifestBuildError(f"CASE input {path.name} is not a CFPackage: it has no CFDocument object.")
-    cf_document = document["CFDocument"]
-    if _text(cf_document.get("identifier")) is None or _text(cf_document.get("title")) is None:
-        raise ManifestBuildError(f"CASE input {path.name}: the CFDocument needs an identifier and a title.")
-    return document, data
+    return path.read_bytes()
 
 
 @dataclass(slots=True)
 class _Item:
     index: int
-    record: Mapping[str, Any]
+    record: CaseItem
     source_identifier: str
     identifier: str
     statement_type: str
@@ -185,11 +241,11 @@ class _Resolver:
                 if canonical:
                     self.by_key[canonical] = item_id
 
-    def resolve(self, reference: Any) -> tuple[str, str | None]:
+    def resolve(self, reference: NodeLink | None) -> tuple[str, str | None]:
         """``("item", id)``, ``("document", root)`` or ``("outside", None)``."""
-        if not isinstance(reference, Mapping):
+        if reference is None:
             return "outside", None
-        for key in (_text(reference.get("identifier")), _text(reference.get("uri"))):
+        for key in (_text(reference.identifier), _text(reference.uri)):
             if key is None:
                 continue
             if key in self.document_ids or canonical_uuid(key) in self.document_ids:
@@ -200,10 +256,25 @@ class _Resolver:
         return "outside", None
 
 
-def _describe_reference(reference: Any) -> str:
-    if isinstance(reference, Mapping):
-        return str(_text(reference.get("uri")) or _text(reference.get("identifier")) or "(no identifier)")
+def _describe_reference(reference: NodeLink | None) -> str:
+    if reference is not None:
+        return str(_text(reference.uri) or _text(reference.identifier) or "(no identifier)")
     return "(no node reference)"
+
+
+def _link_wire(link: LinkUri | None) -> dict[str, Any] | None:
+    """A CASE link object as the source gave it (absent members left out)."""
+    return None if link is None else link.model_dump(by_alias=True, exclude_none=True)
+
+
+def _members(record: CaseItem | CaseDocument, names: tuple[str, ...]) -> dict[str, Any]:
+    """The named CASE members of a record that hold a value, in their source shape.
+
+    Only those members are serialised: ``extensions`` and unknown members may hold anything.
+    """
+    fields = {info.alias or name: name for name, info in type(record).model_fields.items()}
+    wire = record.model_dump(by_alias=True, exclude_none=True, include={fields[name] for name in names})
+    return {name: wire[name] for name in names if wire.get(name) not in (None, "", [])}
 
 
 class CaseSource:
@@ -224,24 +295,38 @@ class CaseSource:
         """Read one CFPackage JSON file and return its package content."""
         report = progress or (lambda _step: None)
         report("reading the CASE CFPackage")
-        package, data = load_package(source_input)
+        data = read_case_file(source_input)
         assert source_input is not None
-        return [_CaseBuild(package, data, source_input.name, profiles, self._framework_id, self._snapshot_id).run()]
+        return self.build_bytes(data, CaseInputOrigin.file(source_input), profiles, progress)
+
+    def build_bytes(
+        self,
+        data: bytes,
+        origin: CaseInputOrigin,
+        profiles: ProfileRepository,
+        progress: ProgressCallback | None = None,
+    ) -> list[PackageContent]:
+        """Build the package of CFPackage bytes read from ``origin`` (a file, or a fetched response)."""
+        report = progress or (lambda _step: None)
+        package = parse_cf_package(data, origin.label, origin.hint)
+        report("converting the CASE CFPackage")
+        return [_CaseBuild(package, data, origin, profiles, self._framework_id, self._snapshot_id).run()]
 
 
 class _CaseBuild:
     def __init__(
         self,
-        package: dict[str, Any],
+        package: CasePackage,
         data: bytes,
-        file_name: str,
+        origin: CaseInputOrigin,
         profiles: ProfileRepository,
         framework_id: str | None,
         snapshot_id: str | None,
     ) -> None:
         self.package = package
-        self.document: Mapping[str, Any] = package["CFDocument"]
-        self.file_name = file_name
+        self.document = package.document
+        self.origin = origin
+        self.label = origin.label
         self.sha256 = hashlib.sha256(data).hexdigest()
         self.framework_id = framework_id or default_framework_id(self.document)
         self.snapshot_id = snapshot_id or default_snapshot_id(self.document, data)
@@ -256,56 +341,53 @@ class _CaseBuild:
     # -- helpers -------------------------------------------------------------------------------
 
     def _dataset(self) -> dict[str, str]:
-        return {"name": "CASE CFPackage", "file": self.file_name, "sha256": self.sha256}
+        dataset = {"name": "CASE CFPackage", **self.origin.where(), "sha256": self.sha256}
+        if self.origin.retrieved_url is not None:
+            dataset["retrievedUrl"] = self.origin.retrieved_url
+        return dataset
 
     def _provenance(self, **locator: Any) -> Provenance:
         return {
             "epistemicStatus": "source_asserted",
             "dataset": self._dataset(),
-            "locator": {"file": self.file_name, **{k: v for k, v in locator.items() if v is not None}},
+            "locator": {**self.origin.where(), **{k: v for k, v in locator.items() if v is not None}},
         }
 
     def _gap(self, message: str, severity: str = "warning", location: str | None = None) -> None:
         self.findings.append((severity, message, location))
 
-    def _language(self, value: Any) -> str:
-        return _text(value) or _text(self.document.get("language")) or self.profile.profile.in_language
+    def _language(self, value: str | None) -> str:
+        return _text(value) or _text(self.document.language) or self.profile.profile.in_language
 
     def _rights(self) -> RightsPolicy:
         rights = self.profile.profile.default_rights
-        license_ref = self.document.get("licenseURI")
+        license_ref = self.document.license_uri
         update: dict[str, Any] = {}
-        if isinstance(license_ref, Mapping):
-            licence_text = _text(license_ref.get("title"))
-            definitions = self.package.get("CFDefinitions")
-            licences = definitions.get("CFLicenses") if isinstance(definitions, Mapping) else None
-            for licence in licences if isinstance(licences, list) else []:
-                if isinstance(licence, Mapping) and licence.get("identifier") == license_ref.get("identifier"):
-                    licence_text = _text(licence.get("licenseText")) or _text(licence.get("title")) or licence_text
+        if license_ref is not None:
+            licence_text = _text(license_ref.title)
+            definitions = self.package.definitions
+            for licence in (definitions.licenses if definitions else None) or []:
+                if licence.identifier == license_ref.identifier:
+                    licence_text = _text(licence.license_text) or _text(licence.title) or licence_text
             if licence_text:
                 update["source_license"] = licence_text[:4000]
-            if _text(license_ref.get("uri")):
-                update["license_uri"] = str(license_ref["uri"])[:2000]
-        publisher = _text(self.document.get("publisher")) or _text(self.document.get("creator"))
-        origin = f"{self.document['title']}" + (f" — {publisher}" if publisher else "")
+            if _text(license_ref.uri):
+                update["license_uri"] = str(license_ref.uri)[:2000]
+        publisher = _text(self.document.publisher) or _text(self.document.creator)
+        origin = f"{self.document.title}" + (f" — {publisher}" if publisher else "")
         update["attribution_statement"] = f"{origin}. {rights.attribution_statement}"[:8000]
         return rights.model_copy(update=update)
 
     # -- steps ---------------------------------------------------------------------------------
 
     def _items(self) -> list[_Item]:
-        records = self.package.get("CFItems") or []
-        if not isinstance(records, list):
-            raise ManifestBuildError(f"CASE input {self.file_name}: CFItems must be a JSON array.")
+        records = self.package.items or []
         items: list[_Item] = []
         seen: set[str] = set()
         untyped = 0
         for index, record in enumerate(records):
-            if not isinstance(record, Mapping):
-                self._gap(f"CFItems[{index}] is not an object; it was skipped.", location=f"CFItems[{index}]")
-                continue
-            source_identifier = _text(record.get("identifier"))
-            if source_identifier is None or _text(record.get("fullStatement")) is None:
+            source_identifier = _text(record.identifier)
+            if source_identifier is None or _text(record.full_statement) is None:
                 self._gap(
                     f"CFItems[{index}] has no identifier or no fullStatement; it was skipped.",
                     location=f"CFItems[{index}]",
@@ -326,19 +408,17 @@ class _CaseBuild:
                 )
                 continue
             seen.add(identifier)
-            item_type = _text(record.get("CFItemType"))
-            type_ref = record.get("CFItemTypeURI")
-            if item_type is None and isinstance(type_ref, Mapping):
-                item_type = _text(type_ref.get("title"))
+            item_type = _text(record.item_type)
+            if item_type is None and record.item_type_uri is not None:
+                item_type = _text(record.item_type_uri.title)
             if item_type is None:
                 untyped += 1
                 item_type = DEFAULT_ITEM_TYPE
-            levels = record.get("educationLevel") or []
-            grades = [str(g) for g in dict.fromkeys(levels if isinstance(levels, list) else [levels])]
+            grades = [level for level in record.education_levels if level.strip()]
             items.append(_Item(index, record, source_identifier, identifier, item_type, grades))
         if not items:
             raise ManifestBuildError(
-                f"CASE input {self.file_name} has no usable CFItems ({len(records)} present; each needs an "
+                f"{self.label} has no usable CFItems ({len(records)} present; each needs an "
                 "identifier and a fullStatement).",
             )
         if untyped:
@@ -363,40 +443,57 @@ class _CaseBuild:
                 "educationLevel values " + ", ".join(f"{g!r} ({n} items)" for g, n in sorted(grades.items()))
             )
         raise ManifestBuildError(
-            f"CASE input {self.file_name} uses {' and '.join(problems)} that profile "
+            f"{self.label} uses {' and '.join(problems)} that profile "
             f"{profile.profile_id}/{profile.version} does not declare.",
-            hint=f"Add config/profiles/{self.framework_id}/1.0.json (start from case-generic/2.1.json) declaring "
-            "them and whether each type is a standard or a grouping; the case source uses it automatically.",
+            hint=f"Add {self.framework_id}/1.0.json (start from case-generic/2.1.json) to your profiles directory "
+            "(KGFEGMCP_PROFILES_DIR or --profiles-dir; a copy of the shipped one) declaring them and whether each "
+            "type is a standard or a grouping; the case source uses it automatically.",
         )
+
+    def _unknown_fields(self) -> None:
+        """Members neither CASE version defines are not read; say so rather than lose them silently."""
+        unknown = self.package.unknown_fields()
+        if unknown:
+            listed = ", ".join(f"{name} ({count})" for name, count in list(unknown.items())[:20])
+            more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""
+            self._gap(
+                f"Members that neither CASE 1.0 nor CASE 1.1 defines were not read (member: records carrying "
+                f"it): {listed}{more}.",
+                location="unknown-members",
+            )
 
     def run(self) -> PackageContent:
         items = self._items()
         document = self.document
         rights = self._rights()
-        source_root = _text(document.get("identifier")) or ""
+        source_root = _text(document.identifier) or ""
         root_id = canonical_uuid(source_root) or stable_uuid(self.framework_id, "framework")
-        subjects = [str(s) for s in document.get("subject") or [] if isinstance(s, str) and s.strip()]
+        subjects = document.subjects
         subject = ", ".join(subjects) or "Not specified"
+        framework_provenance = self._provenance(object="CFDocument", identifier=source_root, uri=_text(document.uri))
+        details = _members(document, DOCUMENT_DETAIL_FIELDS)
+        if details:
+            framework_provenance["sourceDetails"] = {"case": details}
         builder = PackageGraphBuilder(
             self.framework_id,
             self.profile,
             FrameworkNode(
                 identifier=root_id,
                 case_identifier_uuid=root_id,
-                name=str(document["title"]),
-                jurisdiction=_text(document.get("publisher")) or _text(document.get("creator")) or "Not specified",
+                name=str(document.title),
+                jurisdiction=_text(document.publisher) or _text(document.creator) or "Not specified",
                 academic_subject=subject,
                 in_language=self._language(None),
-                case_identifier_uri=_text(document.get("uri")),
-                description=_text(document.get("description")),
-                adoption_status=_text(document.get("adoptionStatus")),
-                date_modified=_text(document.get("lastChangeDateTime")),
-                author=_text(document.get("creator")),
-                provider=_text(document.get("publisher")),
+                case_identifier_uri=_text(document.uri),
+                description=_text(document.description),
+                adoption_status=_text(document.adoption_status),
+                date_modified=_text(document.last_change_date_time),
+                author=_text(document.creator),
+                provider=_text(document.publisher),
                 license=rights.source_license,
                 attribution_statement=rights.attribution_statement,
             ),
-            self._provenance(object="CFDocument", identifier=source_root, uri=_text(document.get("uri"))),
+            framework_provenance,
         )
         resolver = _Resolver({source_root, root_id}, root_id)
         for item in items:
@@ -404,85 +501,66 @@ class _CaseBuild:
             builder.add_item(
                 f"case/{item.identifier}",
                 identifier=item.identifier,
-                description=str(record["fullStatement"]),
+                description=str(record.full_statement),
                 statement_type=item.statement_type,
                 provenance=self._provenance(
                     collection="CFItems",
                     index=item.index,
                     identifier=item.source_identifier,
-                    uri=_text(record.get("uri")),
+                    uri=_text(record.uri),
                 ),
                 grades=item.grades,
-                statement_code=_text(record.get("humanCodingScheme")),
+                statement_code=_text(record.human_coding_scheme),
                 academic_subject=subject if subjects else None,
-                in_language=self._language(record.get("language")),
-                case_identifier_uri=_text(record.get("uri")),
-                notes=_text(record.get("notes")),
-                date_modified=_text(record.get("lastChangeDateTime")),
-                details={"case": {k: record[k] for k in ITEM_DETAIL_FIELDS if record.get(k) not in (None, "", [])}},
+                in_language=self._language(record.language),
+                case_identifier_uri=_text(record.uri),
+                notes=_text(record.notes),
+                date_modified=_text(record.last_change_date_time),
+                details={"case": _members(record, ITEM_DETAIL_FIELDS)},
             )
-            resolver.add(item.identifier, item.source_identifier, _text(record.get("uri")))
-            self.source_ids[item.identifier] = (item.source_identifier, str(record["fullStatement"]))
+            resolver.add(item.identifier, item.source_identifier, _text(record.uri))
+            self.source_ids[item.identifier] = (item.source_identifier, str(record.full_statement))
         self._associations(builder, resolver)
         self._root_fallback(builder)
-        rubrics = self.package.get("CFRubrics")
-        if isinstance(rubrics, list) and rubrics:
+        rubrics = self.package.rubrics
+        if rubrics:
             self._gap(f"{len(rubrics)} CFRubrics have no counterpart in the package; they were not converted.")
+        self._unknown_fields()
         for severity, message, location in self.findings:
             builder.add_finding("source_mapping_gap", severity, message, location)
         subject_slug = slugify(subjects[0], 40) if subjects else ""
         return builder.content(
             snapshot_id=self.snapshot_id,
-            title=str(document["title"])[:512],
+            title=str(document.title)[:512],
             subject_slug=subject_slug if identifier_problem(subject_slug) is None else "case",
             source=self._source(rights),
             rights=rights,
         )
 
     def _associations(self, builder: PackageGraphBuilder, resolver: _Resolver) -> None:
-        records = self.package.get("CFAssociations") or []
-        if not isinstance(records, list):
-            raise ManifestBuildError(f"CASE input {self.file_name}: CFAssociations must be a JSON array.")
         unmapped: dict[str, list[str]] = defaultdict(list)
-        for index, record in enumerate(records):
-            if not isinstance(record, Mapping) or _text(record.get("associationType")) is None:
+        for index, record in enumerate(self.package.associations or []):
+            kind = _text(record.association_type)
+            if kind is None:
                 self._gap(f"CFAssociations[{index}] has no associationType; it was skipped.")
                 continue
-            kind = str(record["associationType"])
-            assoc_id = _text(record.get("identifier")) or f"CFAssociations[{index}]"
+            assoc_id = _text(record.identifier) or f"CFAssociations[{index}]"
             label = ASSOCIATION_LABELS.get(kind)
+            origin_kind, origin_id = resolver.resolve(record.origin)
+            target_kind, target_id = resolver.resolve(record.destination)
+            where = {"collection": "CFAssociations", "index": index, "identifier": assoc_id, "associationType": kind}
+            if "outside" in (origin_kind, target_kind) and kind in CROSS_FRAMEWORK_TYPES:
+                self._cross_framework(builder, record, index, assoc_id, label, where, (origin_id, target_id))
+                continue
             if label is None:
                 unmapped[kind].append(assoc_id)
                 continue
-            origin, destination = record.get("originNodeURI"), record.get("destinationNodeURI")
-            origin_kind, origin_id = resolver.resolve(origin)
-            target_kind, target_id = resolver.resolve(destination)
             # isChildOf runs child → parent; the package edge runs parent → child.
             source_kind, source_id, end_kind, end_id = (
                 (target_kind, target_id, origin_kind, origin_id)
                 if label == HAS_CHILD
                 else (origin_kind, origin_id, target_kind, target_id)
             )
-            where = {"collection": "CFAssociations", "index": index, "identifier": assoc_id, "associationType": kind}
-            if "outside" in (origin_kind, target_kind):
-                outside_ref = origin if origin_kind == "outside" else destination
-                inside = target_id if origin_kind == "outside" else origin_id
-                builder.add_unresolved(
-                    f"association/{index}/{assoc_id}",
-                    {
-                        "status": "unresolvedExternalReference",
-                        "reference": _describe_reference(outside_ref),
-                        "sourceEntityId": inside if inside != builder.root_id else None,
-                        "sourceText": str(
-                            (outside_ref.get("title") if isinstance(outside_ref, Mapping) else None) or ""
-                        ),
-                        "reason": f"{kind} association {assoc_id} reaches a node outside this CFDocument",
-                        "associationType": kind,
-                        "relationshipLabel": label,
-                        "locator": {"file": self.file_name, **where},
-                    },
-                )
-                continue
             if end_kind != "item" or source_id is None or end_id is None:
                 self._gap(
                     f"{kind} association {assoc_id} joins the CFDocument itself in a way a {label} edge "
@@ -501,8 +579,8 @@ class _CaseBuild:
                     f"{kind} association {assoc_id} joins an item to itself; it was not converted.", location=assoc_id
                 )
                 continue
-            sequence = record.get("sequenceNumber")
-            provenance = self._provenance(**where, sequenceNumber=sequence if isinstance(sequence, int) else None)
+            sequence = record.sequence_number
+            provenance = self._provenance(**where, sequenceNumber=sequence)
             rel_id, created = builder.link(label, source_id, end_id, provenance)
             if not created:
                 existing = builder.provenance(rel_id).setdefault("duplicateAssociations", [])
@@ -511,9 +589,57 @@ class _CaseBuild:
             sample = ", ".join(identifiers[:5]) + (" …" if len(identifiers) > 5 else "")
             self._gap(
                 f"{len(identifiers)} CFAssociations of type {kind!r} have no counterpart in the package "
-                f"(only isChildOf, precedes and isRelatedTo are mapped); they were not converted: {sample}.",
+                f"(only isChildOf, precedes and isRelatedTo are mapped; statement associations reaching outside "
+                f"the document are kept as unresolved references); they were not converted: {sample}.",
                 location=kind,
             )
+
+    def _cross_framework(
+        self,
+        builder: PackageGraphBuilder,
+        record: CaseAssociation,
+        index: int,
+        assoc_id: str,
+        label: RelationshipLabel | None,
+        where: dict[str, Any],
+        ends: tuple[str | None, str | None],
+    ) -> None:
+        """Keep an association to a statement of another framework exactly as the source asserts it.
+
+        It becomes one unresolved entry (status ``unresolvedExternalReference``, ``referenceKind``
+        ``crossFrameworkAssociation``) with both CASE node links verbatim, and the package node it
+        concerns lists the entry in its provenance. Nothing is followed, merged or linked: the other
+        framework is not in this package, and the server never judges two statements equivalent.
+        """
+        origin_id, target_id = ends
+        inside = origin_id if origin_id is not None else target_id
+        outside_ref = record.destination if origin_id is not None else record.origin
+        direction = (
+            "reference → reference"
+            if inside is None
+            else ("package node → reference" if origin_id is not None else "reference → package node")
+        )
+        kind = str(record.association_type)
+        entry: dict[str, Any] = {
+            "status": "unresolvedExternalReference",
+            "referenceKind": CROSS_FRAMEWORK_REFERENCE,
+            "epistemicStatus": "source_asserted",
+            "associationType": kind,
+            "reference": _describe_reference(outside_ref),
+            "sourceEntityId": inside if inside != builder.root_id else None,
+            "sourceText": (outside_ref.title if outside_ref is not None else None) or "",
+            "direction": direction,
+            "originNode": _link_wire(record.origin),
+            "destinationNode": _link_wire(record.destination),
+            "reason": f"the source's {kind} association {assoc_id} reaches a node outside this CFDocument, in "
+            "another framework; it is kept as stated, not followed and not merged",
+            "locator": {**self.origin.where(), **where},
+        }
+        if label is not None:
+            entry["relationshipLabel"] = label
+        unresolved_id = builder.add_unresolved(f"association/{index}/{assoc_id}", entry)
+        if inside is not None:
+            builder.provenance(inside).setdefault("crossFrameworkReferences", []).append(unresolved_id)
 
     def _root_fallback(self, builder: PackageGraphBuilder) -> None:
         orphans = builder.items_without_parent()
@@ -525,7 +651,7 @@ class _CaseBuild:
                 {
                     "epistemicStatus": "deterministic_derived",
                     "dataset": self._dataset(),
-                    "locator": {"file": self.file_name, "collection": "CFAssociations"},
+                    "locator": {**self.origin.where(), "collection": "CFAssociations"},
                     "reason": "no isChildOf association places this item inside the document",
                 },
                 unresolved_status="unresolvedRootFallback",
@@ -549,19 +675,25 @@ class _CaseBuild:
 
     def _source(self, rights: RightsPolicy) -> SourceInfo:
         document = self.document
-        version = _text(document.get("version")) or _text(document.get("lastChangeDateTime")) or "unversioned"
-        uri = _text(document.get("officialSourceURL")) or _text(document.get("uri"))
+        version = _text(document.version) or _text(document.last_change_date_time) or "unversioned"
+        uri = _text(document.official_source_url) or _text(document.uri)
+        if self.origin.url is not None:
+            dataset_uri: str | None = self.origin.url
+            role = f"1EdTech CASE CFPackage fetched from its publisher's CASE API (sha256 of the bytes {self.sha256})"
+        else:
+            dataset_uri = uri
+            role = f"1EdTech CASE CFPackage: CFDocument, CFItems and CFAssociations (input sha256 {self.sha256})"
         return SourceInfo(
-            name=f"CASE CFPackage: {document['title']}"[:256],
+            name=f"CASE CFPackage: {document.title}"[:256],
             version=version[:64],
             uri=uri[:2000] if uri else None,
             datasets=(
                 SourceDataset(
-                    name=self.file_name[:256],
+                    name=self.origin.dataset_name[:256],
                     version=version[:64],
-                    uri=uri[:2000] if uri else None,
+                    uri=dataset_uri[:2000] if dataset_uri else None,
                     license=rights.source_license[:1000],
-                    role=f"1EdTech CASE CFPackage: CFDocument, CFItems and CFAssociations (input sha256 {self.sha256})",
+                    role=role,
                 ),
             ),
         )

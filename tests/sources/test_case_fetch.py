@@ -1,0 +1,445 @@
+"""CASE frameworks fetched from a provider: a real HTTP(S) server on 127.0.0.1 serves JSON written here.
+
+The client (sources/case_client.py) and the importer it feeds (sources/case.py) run unmodified: good
+CASE 1.0 and 1.1 packages, the accepted variants, wrong types, redirects, HTTP failures, bodies that are
+not JSON or not CASE, bodies over the cap however they are framed, deep nesting, slow servers and TLS.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from case_server import (
+    BOIL,
+    DOC,
+    ELSEWHERE,
+    FRAMEWORK_ID,
+    MIX,
+    V1P0,
+    V1P1,
+    CaseServer,
+    Reply,
+    body_of,
+    kitchen_science,
+    running_server,
+    self_signed_tls,
+)
+from package_view import open_package
+
+from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.errors import ManifestBuildError, SourceFetchError
+from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
+from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageContent, PackageWriter
+from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.sources.case import CaseInputOrigin, CaseSource
+from kgfegmcp.sources.case_client import CaseFetchOptions, FetchedCasePackage, fetch_case_package
+
+#: Small limits so failures are quick; the defaults are exercised by the CLI test.
+QUICK = CaseFetchOptions(timeout_seconds=2, deadline_seconds=10, max_bytes=256 * 1024, max_redirects=3)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[CaseServer]:
+    with running_server() as running:
+        yield running
+
+
+def fetch_and_build(
+    url: str, profiles_root: Path, options: CaseFetchOptions = QUICK
+) -> tuple[FetchedCasePackage, PackageContent]:
+    fetched = fetch_case_package(url, options)
+    origin = CaseInputOrigin.fetched(fetched.url, fetched.retrieved_url)
+    (content,) = CaseSource().build_bytes(fetched.body, origin, ProfileRepository(profiles_root))
+    return fetched, content
+
+
+def write_and_validate(content: PackageContent, profiles_root: Path, root: Path) -> LifecycleOutcome:
+    location = PackageWriter().write_pending(content, root)
+    profiles = ProfileRepository(profiles_root)
+    return PackageLifecycle(PackageValidator(profiles), PackageWriter(), InvalidPackagePolicy.FAIL).validate(location)
+
+
+def fetch_error(url: str, options: CaseFetchOptions = QUICK) -> SourceFetchError:
+    with pytest.raises(SourceFetchError) as caught:
+        fetch_case_package(url, options)
+    message = caught.value.public_message
+    assert message.startswith("source_fetch_error: ") and "\n" not in message
+    return caught.value
+
+
+def build_error(url: str, profiles_root: Path) -> str:
+    with pytest.raises(ManifestBuildError) as caught:
+        fetch_and_build(url, profiles_root)
+    message = caught.value.public_message
+    assert message.startswith("manifest_build_error: ") and "\n" not in message
+    return message
+
+
+# -- good packages ------------------------------------------------------------------------------
+
+
+def test_a_case_1_0_package_is_fetched_built_and_accepted(
+    server: CaseServer, profiles_root: Path, tmp_path: Path
+) -> None:
+    body = body_of(kitchen_science())
+    url = server.serve(V1P0, Reply(body=body))
+    fetched, content = fetch_and_build(url, profiles_root)
+    assert fetched.body == body and fetched.sha256 == hashlib.sha256(body).hexdigest()
+    assert (fetched.status_code, fetched.redirects, fetched.retrieved_url) == (200, 0, url)
+    path, headers = server.requests[-1]
+    assert path == V1P0 and headers["Accept-Encoding"] == "identity" and headers["Accept"] == "application/json"
+    assert write_and_validate(content, profiles_root, tmp_path).accepted
+    view = open_package(tmp_path, FRAMEWORK_ID)
+    (dataset,) = view.manifest["source"]["datasets"]
+    assert dataset["uri"] == url and dataset["name"] == f"CFPackages/{DOC}"
+    assert fetched.sha256 in dataset["role"]
+    assert view.manifest["rights"]["sourceLicense"] == "Written for the kgfegmcp tests; no rights reserved."
+    for entity in (DOC, BOIL):
+        provenance = view.provenance[entity]
+        assert provenance["dataset"] == {"name": "CASE CFPackage", "url": url, "sha256": fetched.sha256}
+        assert provenance["locator"]["url"] == url and "file" not in provenance["locator"]
+    assert view.provenance[DOC]["sourceDetails"]["case"]["CFPackageURI"]["identifier"] == DOC
+    edges = {(r.label, r.source_identifier, r.target_identifier) for r in view.relationships}
+    assert ("buildsTowards", BOIL, "7c2e0000-0000-4000-8000-000000000021") in edges
+    assert not any(ELSEWHERE in (r.source_identifier, r.target_identifier) for r in view.relationships)
+
+
+def test_cross_framework_associations_stay_source_asserted_and_unresolved(
+    server: CaseServer, profiles_root: Path, tmp_path: Path
+) -> None:
+    url = server.serve(V1P0, Reply(body=body_of(kitchen_science())))
+    _fetched, content = fetch_and_build(url, profiles_root)
+    assert write_and_validate(content, profiles_root, tmp_path).accepted
+    view = open_package(tmp_path, FRAMEWORK_ID)
+    by_type = {entry["associationType"]: entry for entry in view.unresolved}
+    assert set(by_type) == {"exactMatchOf", "isRelatedTo"}
+    exact, related = by_type["exactMatchOf"], by_type["isRelatedTo"]
+    assert exact["sourceEntityId"] == BOIL and related["sourceEntityId"] == MIX
+    for entry in (exact, related):
+        assert entry["status"] == "unresolvedExternalReference"
+        assert entry["referenceKind"] == "crossFrameworkAssociation"
+        assert entry["epistemicStatus"] == "source_asserted"
+        assert entry["reference"] == "https://other.test/x"
+        assert entry["destinationNode"]["identifier"] == ELSEWHERE
+        assert entry["locator"]["url"] == url
+    assert "relationshipLabel" not in exact and related["relationshipLabel"] == "relatesTo"
+    assert view.provenance[BOIL]["crossFrameworkReferences"] == [exact["unresolvedId"]]
+    assert "alignment" not in json.dumps(view.unresolved).lower()
+    gaps = [f["message"] for f in view.report["findings"] if f["code"] == "source_mapping_gap"]
+    assert any("'isPeerOf'" in message for message in gaps)  # inside the document: no counterpart, reported
+
+
+def test_a_case_1_1_package_is_accepted_with_its_additions(
+    server: CaseServer, profiles_root: Path, tmp_path: Path
+) -> None:
+    url = server.serve(V1P1, Reply(body=body_of(kitchen_science("1.1"))))
+    _fetched, content = fetch_and_build(url, profiles_root)
+    assert write_and_validate(content, profiles_root, tmp_path).accepted
+    view = open_package(tmp_path, FRAMEWORK_ID)
+    details = view.provenance[DOC]["sourceDetails"]["case"]
+    assert (details["caseVersion"], details["frameworkType"]) == ("1.1", "Academic Standards")
+    item = view.details[BOIL]["sourceDetails"]["case"]
+    assert (item["statusStartDate"], item["subject"]) == ("2025-01-01", ["Science"])
+    exact = next(e for e in view.unresolved if e["associationType"] == "exactMatchOf")
+    assert exact["destinationNode"]["targetType"] == "CASE"
+    messages = [f["message"] for f in view.report["findings"]]
+    assert any("1 CFRubrics" in m for m in messages)
+    assert not any("neither CASE" in m for m in messages)  # extensions and 1.1 members are CASE members
+
+
+# -- accepted variants and refused types --------------------------------------------------------
+
+
+def _variant(change: str) -> dict[str, Any]:
+    document = kitchen_science()
+    items = document["CFItems"]
+    if change == "educationLevel as a string":
+        items[2]["educationLevel"] = "04"
+    elif change == "CFPackageURI as a string":
+        document["CFDocument"]["CFPackageURI"] = f"https://case.test{V1P0}"
+    elif change == "optional members absent":
+        document["CFDocument"] = {k: document["CFDocument"][k] for k in ("identifier", "title")}
+        document["CFItems"] = [{k: item[k] for k in ("identifier", "fullStatement")} for item in items]
+        del document["CFDefinitions"]
+    elif change == "optional members null":
+        document["CFDocument"].update(licenseURI=None, statusStartDate=None, subject=None)
+        items[1].update(conceptKeywords=None, conceptKeywordsURI=None, educationLevel=None, notes=None)
+        document["CFAssociations"][0]["CFAssociationGroupingURI"] = None
+    elif change == "wrapped in CFPackage":
+        return {"CFPackage": document}
+    return document
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "educationLevel as a string",
+        "CFPackageURI as a string",
+        "optional members absent",
+        "optional members null",
+        "wrapped in CFPackage",
+    ],
+)
+def test_known_variants_are_accepted_as_they_are(
+    change: str, server: CaseServer, profiles_root: Path, tmp_path: Path
+) -> None:
+    path = f"/ims/case/v1p0/CFPackages/variant-{abs(hash(change))}"
+    url = server.serve(path, Reply(body=body_of(_variant(change))))
+    _fetched, content = fetch_and_build(url, profiles_root)
+    assert write_and_validate(content, profiles_root, tmp_path).accepted
+    grades = {item.identifier: item.grade_level for item in content.items}
+    if change == "educationLevel as a string":
+        assert grades["7c2e0000-0000-4000-8000-000000000021"] == ("04",)
+        details = open_package(tmp_path, FRAMEWORK_ID).details["7c2e0000-0000-4000-8000-000000000021"]
+        assert details["sourceDetails"]["case"]["educationLevel"] == "04"  # kept in the source's shape
+    if change == "CFPackageURI as a string":
+        details = open_package(tmp_path, FRAMEWORK_ID).provenance[DOC]["sourceDetails"]["case"]
+        assert details["CFPackageURI"] == f"https://case.test{V1P0}"
+    if change == "optional members null":
+        assert grades[BOIL] == ()
+
+
+def test_members_outside_case_are_reported_not_read(server: CaseServer, profiles_root: Path) -> None:
+    document = kitchen_science()
+    document["CFItems"][2]["educationalLevel"] = ["Year 4"]  # schema.org's name, not CASE's educationLevel
+    document["CFItems"][3]["educationalLevel"] = ["Year 4"]
+    url = server.serve("/ims/case/v1p0/CFPackages/unknown-members", Reply(body=body_of(document)))
+    _fetched, content = fetch_and_build(url, profiles_root)
+    assert {item.identifier: item.grade_level for item in content.items}[MIX] == ("04",)  # never guessed
+    (finding,) = [f for f in content.build_findings if f.location == "unknown-members"]
+    assert "CFItems.educationalLevel (2)" in finding.message and finding.severity == "warning"
+
+
+@pytest.mark.parametrize(
+    ("member", "value", "message"),
+    [
+        (("CFItems", 1, "educationLevel"), 4, "CFItems[1].educationLevel must be a string or a list of strings, not number"),
+        (("CFItems", 1, "educationLevel"), ["03", 4], "CFItems[1].educationLevel must be a string or a list of strings, not an array holding a number"),
+        (("CFItems", 2, "humanCodingScheme"), 12, "CFItems[2].humanCodingScheme must be a string, not number"),
+        (("CFItems", 2, "fullStatement"), True, "CFItems[2].fullStatement must be a string, not boolean"),
+        (("CFDocument", "CFPackageURI"), 7, "CFDocument.CFPackageURI must be a URI string or a link object"),
+        (("CFDocument", "CFPackageURI"), {"uri": 7}, "CFDocument.CFPackageURI must be a URI string or a link object"),
+        (("CFDocument", "subject"), {"name": "Science"}, "CFDocument.subject must be a string or a list of strings, not object"),
+        (("CFDocument", "licenseURI"), "https://case.test/licence", "CFDocument.licenseURI must be an object, not string"),
+        (("CFAssociations", 4, "sequenceNumber"), "1", "CFAssociations[4].sequenceNumber must be an integer, not string"),
+        (("CFAssociations", 4, "originNodeURI"), BOIL, "CFAssociations[4].originNodeURI must be an object, not string"),
+        (("CFItems",), {"a": 1}, "CFItems must be an array, not object"),
+        (("CFItems", 0), "Heat changes matter.", "CFItems[0] must be an object, not string"),
+    ],
+)  # fmt: skip
+def test_wrong_types_are_refused_naming_the_member(
+    member: tuple[str | int, ...], value: Any, message: str, server: CaseServer, profiles_root: Path
+) -> None:
+    document = copy.deepcopy(kitchen_science())
+    holder: Any = document
+    for key in member[:-1]:
+        holder = holder[key]
+    holder[member[-1]] = value
+    path = f"/ims/case/v1p0/CFPackages/wrong-{'-'.join(map(str, member))}-{type(value).__name__}"
+    url = server.serve(path, Reply(body=body_of(document)))
+    text = build_error(url, profiles_root)
+    assert message in text, text
+    assert "of a type CASE 1.0/1.1 does not allow" in text and "Next action:" in text
+
+
+# -- bodies that are not a CFPackage ------------------------------------------------------------
+
+
+def test_a_non_json_body_is_refused_with_its_content_type(server: CaseServer, profiles_root: Path) -> None:
+    page = b"<!doctype html><title>Sign in</title><p>Please sign in.</p>"
+    url = server.serve("/ims/case/v1p0/CFPackages/html", Reply(body=page, headers={"Content-Type": "text/html"}))
+    fetched = fetch_case_package(url, QUICK)
+    origin = CaseInputOrigin.fetched(url, fetched.retrieved_url, hint=f"Content-Type {fetched.content_type}")
+    with pytest.raises(ManifestBuildError) as caught:
+        CaseSource().build_bytes(fetched.body, origin, ProfileRepository(profiles_root))
+    text = caught.value.public_message
+    assert text.startswith(f"manifest_build_error: CASE response from {url} is not valid JSON: Expecting value")
+    assert text.endswith("Next action: Content-Type text/html")
+
+
+@pytest.mark.parametrize(
+    ("document", "found"),
+    [
+        ({"CFDocuments": [{"identifier": DOC, "title": "A list, not a package"}]}, "a JSON object with members CFDocuments"),
+        ([{"CFDocument": {}}], "a JSON array"),
+        ({"CFDocument": "Kitchen Science"}, "a JSON object with members CFDocument"),
+        ("CFPackage", "a JSON string"),
+    ],
+)  # fmt: skip
+def test_json_that_is_not_a_cfpackage_is_refused(
+    document: Any, found: str, server: CaseServer, profiles_root: Path
+) -> None:
+    url = server.serve(f"/ims/case/v1p0/CFPackages/not-case-{abs(hash(found))}", Reply(body=body_of(document)))
+    text = build_error(url, profiles_root)
+    assert f"is not a CFPackage: it has no CFDocument object (found {found})" in text
+
+
+def test_deeply_nested_json_is_refused_in_one_line(server: CaseServer, profiles_root: Path) -> None:
+    deep = b'{"CFDocument": {"identifier": "x", "title": "y", "extensions": ' + b"[" * 50_000 + b"]" * 50_000 + b"}}"
+    url = server.serve("/ims/case/v1p0/CFPackages/deep", Reply(body=deep))
+    text = build_error(url, profiles_root)  # no RecursionError escapes
+    assert "is JSON nested too deeply to decode" in text
+
+
+# -- HTTP failures, redirects, size, time -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "hint"),
+    [(404, "Check the package identifier"), (500, "try again later"), (401, "requires authorization")],
+)
+def test_http_errors_name_the_status(status: int, hint: str, server: CaseServer) -> None:
+    path = f"/ims/case/v1p0/CFPackages/status-{status}"
+    url = server.serve(path, Reply(status=status, body=b'{"imsx_description": "no such package"}'))
+    text = fetch_error(url).public_message
+    assert f"127.0.0.1 answered HTTP {status} " in text
+    assert 'imsx_description": "no such package"' in text and hint in text
+
+
+def test_redirects_within_the_limit_are_followed_and_recorded(
+    server: CaseServer, profiles_root: Path, tmp_path: Path
+) -> None:
+    final = server.serve("/mirror/ims/case/v1p0/CFPackages/final", Reply(body=body_of(kitchen_science())))
+    server.serve("/r/2", Reply(status=301, headers={"Location": "/mirror/ims/case/v1p0/CFPackages/final"}))
+    server.serve("/r/1", Reply(status=302, headers={"Location": f"{server.base}/r/2"}))
+    start = server.serve("/ims/case/v1p0/CFPackages/moved", Reply(status=307, headers={"Location": "/r/1"}))
+    fetched, content = fetch_and_build(start, profiles_root)
+    assert (fetched.redirects, fetched.url, fetched.retrieved_url) == (3, start, final)
+    assert write_and_validate(content, profiles_root, tmp_path).accepted
+    view = open_package(tmp_path, FRAMEWORK_ID)
+    assert view.provenance[BOIL]["dataset"]["retrievedUrl"] == final
+    assert view.manifest["source"]["datasets"][0]["uri"] == start
+
+
+def test_too_many_redirects_are_refused(server: CaseServer) -> None:
+    server.serve("/loop/b", Reply(status=302, headers={"Location": "/ims/case/v1p0/CFPackages/loop"}))
+    url = server.serve("/ims/case/v1p0/CFPackages/loop", Reply(status=302, headers={"Location": "/loop/b"}))
+    text = fetch_error(url).public_message
+    assert "redirected more than 3 time(s)" in text and "--max-redirects" in text
+    one = QUICK.model_copy(update={"max_redirects": 0})
+    assert "redirected more than 0 time(s)" in fetch_error(url, one).public_message
+
+
+STREAMED_PAST_CAP = "passed the cap of 262144 bytes while streaming; reading stopped"
+
+
+@pytest.mark.parametrize(
+    ("reply", "what"),
+    [
+        # an honest Content-Length over the cap: refused before reading
+        (Reply(body=b" " * 300_000), "declares 300000 bytes, over the cap of 262144; nothing was read"),
+        # no length (chunked, or read until the connection closes): counted while reading
+        (Reply(body=b" " * 300_000, framing="chunked"), STREAMED_PAST_CAP),
+        (Reply(body=b" " * 300_000, framing="close"), STREAMED_PAST_CAP),
+        # a small compressed body that inflates past the cap (sent although identity was asked for)
+        (
+            Reply(
+                body=gzip.compress(b" " * 5_000_000),
+                headers={"Content-Type": "application/json", "Content-Encoding": "gzip"},
+            ),
+            STREAMED_PAST_CAP,
+        ),
+    ],
+    ids=["content-length", "chunked", "close-delimited", "gzip"],
+)
+def test_bodies_over_the_cap_are_refused_while_reading(reply: Reply, what: str, server: CaseServer) -> None:
+    url = server.serve(f"/ims/case/v1p0/CFPackages/huge-{reply.framing}-{len(reply.body)}", reply)
+    text = fetch_error(url).public_message
+    assert what in text and "--max-bytes" in text
+
+
+def test_a_content_length_is_never_read_past(server: CaseServer, profiles_root: Path) -> None:
+    body = body_of(kitchen_science())
+    lying = Reply(body=body + b" " * 100_000, declared_length=len(body) // 2)  # claims less than it sends
+    url = server.serve("/ims/case/v1p0/CFPackages/lying", lying)
+    fetched = fetch_case_package(url, QUICK)
+    assert fetched.body == body[: len(body) // 2]  # exactly what was declared; the rest is never read
+    with pytest.raises(ManifestBuildError, match="is not valid JSON"):
+        CaseSource().build_bytes(fetched.body, CaseInputOrigin.fetched(url, url), ProfileRepository(profiles_root))
+
+
+def test_a_compressed_package_within_the_cap_is_read(server: CaseServer) -> None:
+    body = body_of(kitchen_science())
+    headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    url = server.serve("/ims/case/v1p0/CFPackages/gzip", Reply(body=gzip.compress(body), headers=headers))
+    fetched = fetch_case_package(url, QUICK)
+    assert fetched.body == body and fetched.sha256 == hashlib.sha256(body).hexdigest()
+
+
+def test_a_silent_server_times_out(server: CaseServer) -> None:
+    url = server.serve("/ims/case/v1p0/CFPackages/slow", Reply(body=b"{}", delay_before=1.5))
+    quick = QUICK.model_copy(update={"timeout_seconds": 0.3})
+    text = fetch_error(url, quick).public_message
+    assert "127.0.0.1 did not answer within 0.3 s." in text and "--timeout" in text
+
+
+def test_a_trickling_server_hits_the_deadline(server: CaseServer) -> None:
+    url = server.serve("/ims/case/v1p0/CFPackages/trickle", Reply(body=b" " * 200, trickle=0.02))
+    quick = QUICK.model_copy(update={"timeout_seconds": 1, "deadline_seconds": 0.5})
+    text = fetch_error(url, quick).public_message
+    assert "took longer than the deadline of 0.5 s" in text and "--deadline" in text
+
+
+def test_a_refused_connection_is_one_line() -> None:
+    with running_server() as stopped:
+        url = stopped.base + V1P0
+    assert "Could not connect to 127.0.0.1" in fetch_error(url).public_message
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("https://case.test/ims/case/v1p0/CFDocuments/abc", "is not a CASE CFPackages address"),
+        ("ftp://case.test/ims/case/v1p0/CFPackages/abc", "is not an http or https URL"),
+        ("https://user:secret@case.test/ims/case/v1p0/CFPackages/abc", "carries credentials"),
+        ("https://case.test/ims/case/v1p0/CFPackages/" + "a" * 2000, "longer than 2000 characters"),
+    ],
+)
+def test_only_cfpackage_addresses_are_fetched(url: str, message: str) -> None:
+    assert message in fetch_error(url).public_message
+
+
+# -- TLS ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[CaseServer, Path]]:
+    pytest.importorskip("cryptography")
+    context, certificate = self_signed_tls(tmp_path_factory.mktemp("tls"))
+    with running_server(context) as running:
+        yield running, certificate
+
+
+def test_an_untrusted_certificate_is_refused(
+    tls_server: tuple[CaseServer, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, _certificate = tls_server
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    url = server.serve(V1P0, Reply(body=body_of(kitchen_science())))
+    text = fetch_error(url).public_message
+    assert text.startswith("source_fetch_error: TLS verification of 127.0.0.1 failed (")
+    assert "nothing was read" in text and "never turned off" in text
+    assert not [path for path, _headers in server.requests if path == V1P0]  # no request was sent
+
+
+def test_a_trusted_certificate_is_accepted_and_https_never_downgrades(
+    tls_server: tuple[CaseServer, Path], monkeypatch: pytest.MonkeyPatch, server: CaseServer
+) -> None:
+    secure, certificate = tls_server
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificate))  # the operator trusts this provider's CA
+    url = secure.serve("/ims/case/v1p1/CFPackages/tls", Reply(body=body_of(kitchen_science("1.1"))))
+    assert fetch_case_package(url, QUICK).body == body_of(kitchen_science("1.1"))
+    plain = server.serve("/plain/ims/case/v1p0/CFPackages/x", Reply(body=body_of(kitchen_science())))
+    down = secure.serve("/ims/case/v1p0/CFPackages/down", Reply(status=301, headers={"Location": plain}))
+    text = fetch_error(down).public_message
+    assert "redirected from https to http" in text and "downgrade was refused" in text
+    assert not [path for path, _headers in server.requests if path == "/plain/ims/case/v1p0/CFPackages/x"]
