@@ -66,7 +66,13 @@ def _show(table: Table, rows: list[list[Text]], max_rows: int) -> None:
 
 def _statement_rows(statements: Sequence[Statement]) -> list[list[Text]]:
     return [
-        _cells(s.statement_code or "", s.statement_type, ", ".join(s.grade_level), shorten(s.description))
+        _cells(
+            s.statement_code or "",
+            s.case_identifier_uuid,
+            s.statement_type,
+            ", ".join(s.grade_level),
+            shorten(s.description),
+        )
         for s in statements
     ]
 
@@ -89,7 +95,7 @@ def render_tables(diff: SnapshotDiff, max_rows: int) -> None:
     out.print(counts)
     if not diff.has_differences:
         out.print("No differences in statements, hierarchy or progression links.")
-    columns = ("code", "statement type", "grades", "text")
+    columns = ("code", "CASE identifier", "statement type", "grades", "text")
     _show(Table(*columns, title="added statements"), _statement_rows(diff.added), max_rows)
     _show(Table(*columns, title="removed statements"), _statement_rows(diff.removed), max_rows)
     changed = Table("code (new)", "matched by", "field", "old", "new", title="changed statements")
@@ -108,15 +114,17 @@ def render_tables(diff: SnapshotDiff, max_rows: int) -> None:
     link_columns = ("label", "source", "target")
     _show(Table(*link_columns, title="progression links added"), _link_rows(diff.links_added), max_rows)
     _show(Table(*link_columns, title="progression links removed"), _link_rows(diff.links_removed), max_rows)
-    ambiguous = Table("code", "statements old/new", "unmatched old", "unmatched new", title="ambiguous codes")
+    ambiguous = Table(
+        "code", "statements old/new", "unmatched old (CASE id)", "unmatched new (CASE id)", title="ambiguous codes"
+    )
     _show(
         ambiguous,
         [
             _cells(
                 a.statement_code,
                 f"{a.old_statements}/{a.new_statements}",
-                _refs(a.unmatched_old),
-                _refs(a.unmatched_new),
+                "; ".join(ref.case_identifier_uuid for ref in a.unmatched_old),
+                "; ".join(ref.case_identifier_uuid for ref in a.unmatched_new),
             )
             for a in diff.ambiguous_codes
         ],
