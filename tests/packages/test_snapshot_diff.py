@@ -6,22 +6,24 @@ Two snapshots of one fixture framework are written through the real package writ
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from corrupt import artifact_path
+from corrupt import artifact_path, edit_manifest, edit_records, error_codes, find_record
 
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import InvalidComparisonSelectionError, PackageValidationError
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.lifecycle import PackageLifecycle
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, ItemNode
 from kgfegmcp.packages.snapshot_diff import SnapshotDiff, diff_packages
 from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.validator import PackageValidator, seal_of
 from kgfegmcp.packages.writer import PackageWriter
 from package_factory import LC, FixtureGraph, FixtureWorld, lc_graph, profile_document, write_profile
 
@@ -365,3 +367,50 @@ def test_refuses_two_frameworks_and_non_packages(diff_world: FixtureWorld, tmp_p
     nowhere = PackageLocation(FRAMEWORK, "2026-01", tmp_path / "nowhere")
     with pytest.raises(PackageValidationError, match="is not a graph package"):
         run_diff(diff_world, old, nowhere)
+
+
+# -- the gate a snapshot passes before it is compared ---------------------------------------------
+
+
+def test_a_recorded_pass_spares_the_rules_only_for_this_validator_version(diff_world: FixtureWorld) -> None:
+    location = accept(diff_world, old_graph(), "2025-01")
+    validator = PackageValidator(diff_world.profiles())
+    outcome = validator.verify_recorded_pass(location)
+    assert (outcome.passed, outcome.gate) == (True, "recorded_verdict")
+    assert outcome.content is not None and len(outcome.content.items) == 13
+
+    edit_manifest(location, lambda manifest: manifest["validation"].update(validatorVersion="0.9.0"))
+    outcome = validator.verify_recorded_pass(location)
+    assert (outcome.passed, outcome.gate) == (True, "every_rule")
+
+    pending = diff_world.write(new_graph(), "2026-01")
+    assert validator.verify_recorded_pass(pending).gate == "every_rule"
+
+
+def test_a_manifest_edited_after_validation_is_refused(
+    diff_world: FixtureWorld, snapshots: tuple[PackageLocation, PackageLocation]
+) -> None:
+    old, new = snapshots
+    edit_manifest(new, lambda manifest: manifest.update(title="Edited after validation"))
+    with pytest.raises(PackageValidationError, match=r"no longer validates \(validation_state_mismatch\)"):
+        run_diff(diff_world, old, new)
+
+
+def test_a_resealed_package_with_a_dangling_link_is_refused_not_misread(
+    diff_world: FixtureWorld, snapshots: tuple[PackageLocation, PackageLocation]
+) -> None:
+    """Bytes, checksums and seal all made consistent by hand: the rules a pass vouches for were not run."""
+    old, new = snapshots
+
+    def dangling(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        link = copy.deepcopy(find_record(records, label=BUILDS_TOWARDS))
+        link["identifier"] = stable_uuid(FRAMEWORK, "forged")
+        link["target_identifier"] = stable_uuid(FRAMEWORK, "nowhere")
+        return [*records, link]
+
+    edit_records(new, "relationships", dangling)
+    manifest = PackageManifest.model_validate_json((new.path / MANIFEST_FILENAME).read_bytes())
+    edit_manifest(new, lambda document: document["validation"].update(sealSha256=seal_of(manifest)))
+    with pytest.raises(PackageValidationError, match="does not join statements of the package"):
+        run_diff(diff_world, old, new)
+    assert "dangling_endpoint" in error_codes(PackageValidator(diff_world.profiles()).validate(new).findings)
