@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from kgfegmcp.cli import catalog_commands, fetch_command, package_commands
+from kgfegmcp.cli import catalog_commands, diff_command, fetch_command, package_commands
 from kgfegmcp.cli.console import err
 from kgfegmcp.cli.doctor_command import doctor_command
 from kgfegmcp.cli.serve_command import serve_command
@@ -29,6 +29,7 @@ packages_app.command("fetch")(fetch_command.fetch_command)
 packages_app.command("validate")(package_commands.validate_command)
 packages_app.command("list")(package_commands.list_command)
 packages_app.command("stats")(package_commands.stats_command)
+packages_app.command("diff")(diff_command.diff_command)
 catalog_app.command("init")(catalog_commands.init_command)
 app.command("doctor")(doctor_command)
 app.command("serve")(serve_command)

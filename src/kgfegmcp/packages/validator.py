@@ -31,8 +31,9 @@ from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 
 VALIDATOR_VERSION = "1.0.0"
 
-#: How much of the gate ran: every rule, or the checks that bind a cached verdict to these bytes.
-Gate = Literal["every_rule", "cached_verdict"]
+#: How much of the gate ran: every rule, the checks that bind a cached verdict to these bytes, or those
+#: checks plus decoding the delivery, for a package whose recorded pass vouches for the rest.
+Gate = Literal["every_rule", "cached_verdict", "recorded_verdict"]
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
 #: What reading the manifest may find.
@@ -128,12 +129,37 @@ class PackageValidator:
         profile binding and the recorded state are still checked; only decoding and re-deriving the
         topology and detailed-artifact rules are spared. Nothing inside the package can supply it.
         """
+        return self._gate(location, prior_findings, verdict, trust_recorded_pass=False)
+
+    def verify_recorded_pass(self, location: PackageLocation) -> ValidationOutcome:
+        """The gate for reading a package this validator version recorded ``passed``, rules not re-derived.
+
+        Identity, tree, every byte (SHA-256), the profile binding and the recorded state (report and seal)
+        are checked and the delivery is decoded strictly, so the records are exactly those the recorded
+        pass judged. Every rule still runs when the manifest records anything else (pending, failed, or a
+        pass by another validator version). Offline readers use it (``packages diff``); start-up does not,
+        and it never leads to a recorded state.
+        """
+        return self._gate(location, (), None, trust_recorded_pass=True)
+
+    def _gate(
+        self,
+        location: PackageLocation,
+        prior_findings: Iterable[Finding],
+        verdict: DecodedPackage | None,
+        *,
+        trust_recorded_pass: bool,
+    ) -> ValidationOutcome:
         out = FindingCollector(VALIDATION_CODES, "PackageValidator", BoundedFindings(self._limit))
         out.restricted_to(DISCOVERY_CODES, "discover_packages").extend(prior_findings)
         read = self._read_manifest(location, out)
         if read is None:
             return ValidationOutcome(location, None, None, out.findings, dict(out.omitted), None)
         manifest, manifest_sha256 = read
+        recorded = manifest.validation
+        rules = not (
+            trust_recorded_pass and recorded.status == "passed" and recorded.validator_version == VALIDATOR_VERSION
+        )
         self._check_manifest_contract(location, manifest, out)
         declared = {a.path: a.logical_name for a in manifest.all_artifacts()}
         scan = scan_package_tree(location.path, declared)
@@ -144,7 +170,7 @@ class PackageValidator:
         delivery = DecodedDelivery(verdict, True) if verdict is not None else self._decode_delivery(reader, out)
         content = delivery.content
         build_findings = self._read_report(reader, manifest, out)
-        if delivery.complete and verdict is None:
+        if delivery.complete and verdict is None and rules:
             context = CheckContext.build(manifest, profile.profile if profile else None, content, reader)
             run_package_checks(context, out)
         reader.verify_remaining()
@@ -159,7 +185,7 @@ class PackageValidator:
             content,
             build_findings,
             manifest_sha256,
-            "every_rule" if verdict is None else "cached_verdict",
+            "cached_verdict" if verdict is not None else "every_rule" if rules else "recorded_verdict",
         )
 
     # -- manifest, identity, profile -------------------------------------------------------
