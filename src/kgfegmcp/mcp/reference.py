@@ -1,7 +1,7 @@
 """The public tool reference (docs/tools.md), rendered from the registered surface itself.
 
 Names, order, descriptions and request fields come from ``register.TOOLS`` and each handler's request
-model, result fields from each tool's result model (:data:`RESULTS`), so the page cannot drift from the
+model, result fields from each tool's result model (``register.RESULTS``), so the page cannot drift from the
 code; a test compares the committed page with this output.
 """
 
@@ -14,49 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from kgfegmcp.mcp.register import PROMPTS, TOOLS
+from kgfegmcp.mcp.register import PROMPTS, RESULTS, TOOLS
 from kgfegmcp.resources.families import FAMILIES
-from kgfegmcp.services.comparison import ComparisonResult
-from kgfegmcp.services.components import (
-    ComponentsForStandardResult,
-    LearningComponentDetail,
-    SearchLearningComponentsResult,
-    StandardsForComponentResult,
-)
-from kgfegmcp.services.evidence import ReadEvidenceResult
-from kgfegmcp.services.frameworks import CapabilitiesResult, FrameworkDetail, ListFrameworksResult, StatisticsResult
-from kgfegmcp.services.progression_views import (
-    LearningProgressionResult,
-    PathsResult,
-    SearchProgressionsResult,
-    StandardProgressionsResult,
-    TraversalResult,
-)
-from kgfegmcp.services.prompts import WorkflowInstructionsResult
-from kgfegmcp.services.standards import SearchStandardsResult, StandardContextResult, StandardDetail
-
-#: Tool name → the model of its ``structuredContent`` (every registered tool has one).
-RESULTS: dict[str, type[BaseModel]] = {
-    "list_frameworks": ListFrameworksResult,
-    "get_framework": FrameworkDetail,
-    "get_capabilities": CapabilitiesResult,
-    "get_framework_statistics": StatisticsResult,
-    "search_standards": SearchStandardsResult,
-    "get_standard": StandardDetail,
-    "get_standard_context": StandardContextResult,
-    "compare_framework_evidence": ComparisonResult,
-    "search_learning_components": SearchLearningComponentsResult,
-    "get_learning_component": LearningComponentDetail,
-    "get_learning_components_for_standard": ComponentsForStandardResult,
-    "get_standards_for_learning_component": StandardsForComponentResult,
-    "get_standard_progressions": StandardProgressionsResult,
-    "search_learning_progressions": SearchProgressionsResult,
-    "get_learning_progression": LearningProgressionResult,
-    "traverse_learning_progressions": TraversalResult,
-    "find_learning_progression_paths": PathsResult,
-    "read_evidence": ReadEvidenceResult,
-    "get_workflow_instructions": WorkflowInstructionsResult,
-}
 
 RESULTS_SECTION = """## Results
 
