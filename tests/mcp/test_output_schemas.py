@@ -10,6 +10,7 @@ answer of the corpus too, including the progression results cut at the size ceil
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ EI = "brazil-bncc-educacao-infantil"
 EM = "brazil-bncc-ensino-medio"
 CO = "brazil-bncc-computacao"
 CCSS = "us-ccss-ela-literacy-grades-2-4"
+TOOLS_DOC = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
 #: More pages than any call below needs; a paging loop that runs past it is a bug.
 MAX_PAGES = 60
 
@@ -170,6 +172,14 @@ async def test_every_tool_declares_the_schema_of_its_result_model(default_client
         # Generated from the model (the listing inlines its $refs, for clients that cannot follow them).
         assert schema == dereference_refs(RESULTS[name].wire_schema()), name
         assert '"$ref"' not in json.dumps(schema), name
+
+
+async def test_the_tool_reference_states_the_size_of_the_listing(default_client: Client[Any]) -> None:
+    """Schemas cost every host bytes on each ``tools/list``: the reference says how many, and stays true."""
+    listing = (await default_client.list_tools_mcp()).model_dump(mode="json", by_alias=True, exclude_none=True)
+    size = len(json.dumps(listing, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    page = " ".join(TOOLS_DOC.read_text(encoding="utf-8").split())
+    assert f"`tools/list` is {size:,} bytes of compact JSON" in page
 
 
 async def test_every_result_validates_against_the_listed_schema(default_client: Client[Any]) -> None:

@@ -27,6 +27,15 @@ pages add the `Continue with:` block). Clients of protocol versions before 2025-
 text carries every citation field in every era. Answers are compact, because a host pays for every byte:
 each value is said once, and what an answer leaves out is one link or one call away.
 
+Every tool declares an `outputSchema`, generated from the model its `structuredContent` is built from, and
+every result validates against it (JSON Schema 2020-12, an object at the root). A field is there exactly
+when it has a value: never `null` (only the values of `validation`, `codePolicy` and the statistics' rows
+by statement type and by grade may be `null`, where the profile or the manifest declares nothing), and no
+undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
+inlined. With them `tools/list` is 105,316 bytes of compact JSON (43,024 without); a client of a protocol
+version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
+refused call is an `isError` result without `structuredContent`, which clients do not validate.
+
 - **Each package once.** An answer names every package it drew from once: `package` (one package) or
   `packages` (several; a record's `package` is its index there, left out when there is one; a search page
   lists the packages its hits come from, and its `interpretation` every package searched). A package
