@@ -87,7 +87,10 @@ class Calls:
 
 async def run(session: ClientSession) -> dict[str, Any]:
     initialized = await session.initialize()
-    tools = [tool.name for tool in (await session.list_tools()).tools]
+    listed = (await session.list_tools()).tools
+    tools = [tool.name for tool in listed]
+    # Releases from 1.10 validate each result against a declared schema; older ones keep no such field.
+    output_schemas = [tool.name for tool in listed if getattr(tool, "outputSchema", None) is not None]
     call = Calls(session)
     first = await call("search_standards", {"request": {"query": "fracoes", "limit": 3}})
     pages = [evidence(first)]
@@ -113,6 +116,7 @@ async def run(session: ClientSession) -> dict[str, Any]:
         "protocolVersion": str(initialized.protocolVersion),
         "capabilities": initialized.capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
         "tools": tools,
+        "outputSchemas": output_schemas,
         "total": pages[0]["total"],
         "ids": [hit["nodeId"] for page in pages for hit in page["hits"]],
         "lastPage": pages[-1]["page"],

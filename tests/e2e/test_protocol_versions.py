@@ -100,9 +100,11 @@ def test_client_of_each_era_reads_every_result(
     if version in OLD:
         assert all("resource_link" not in call["contentTypes"] for call in calls), calls
         assert not any(call["structured"] for call in calls), calls
+        assert seen["outputSchemas"] == []  # results without structured content: no schema to hold them to
     else:
         assert all(call["structured"] for call in calls), calls
         assert any("resource_link" in call["contentTypes"] for call in calls), calls
+        assert seen["outputSchemas"] == seen["tools"]  # and the SDK validated every result against its schema
 
 
 # -- raw HTTP ----------------------------------------------------------------------------------------
@@ -161,6 +163,27 @@ def test_http_result_shape_follows_the_header(default_http_server: HttpServer, v
     else:
         assert types == ["text", "resource_link"]  # the standard (its provenance: the URI + /provenance)
         assert result["structuredContent"] == expected_standard(default_http_server.url)
+
+
+@pytest.mark.parametrize("version", [*SUPPORTED, None], ids=[*SUPPORTED, "no-header"])
+def test_http_tools_list_declares_output_schemas_where_results_carry_structured_content(
+    default_http_server: HttpServer, version: str | None
+) -> None:
+    params: dict[str, Any] = {}
+    extra = None
+    if version == "2026-07-28":  # the per-request envelope of that version
+        params["_meta"] = {
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        extra = {"Mcp-Method": "tools/list"}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params}
+    response = post(default_http_server.url, body, version, extra)
+    assert response.status_code == 200, response.text
+    tools = message(response)["result"]["tools"]
+    assert len(tools) == 19
+    declared = [tool["name"] for tool in tools if "outputSchema" in tool]
+    assert declared == ([] if version in (*OLD, None) else [tool["name"] for tool in tools])
 
 
 def expected_standard(url: str) -> dict[str, Any]:

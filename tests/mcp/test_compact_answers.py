@@ -14,8 +14,7 @@ import pytest
 from fastmcp import Client
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.mcp.reference import RESULTS
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.register import RESULTS, TOOLS
 from kgfegmcp.rendering import rendered_size
 from tool_calls import call, structured, texts
 

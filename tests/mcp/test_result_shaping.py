@@ -15,7 +15,9 @@ from fastmcp.tools.base import ToolResult
 from mcp.types import ResourceLink, TextContent
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
-from kgfegmcp.mcp.protocol_versions import PROTOCOL_VERSIONS, shape_tool_result
+from kgfegmcp.app import create_app
+from kgfegmcp.bootstrap import AppState
+from kgfegmcp.mcp.protocol_versions import PROTOCOL_VERSIONS, shape_tool_listing, shape_tool_result
 from kgfegmcp.models import canonical_json
 from tool_calls import call, structured
 
@@ -105,3 +107,20 @@ def test_an_unknown_version_gets_the_oldest_shape() -> None:
         structured_content={"uri": "u:1"},
     )
     assert shape_tool_result(result, "1999-01-01") == shape_tool_result(result, "2024-11-05")
+
+
+@pytest.mark.parametrize("version", list(PROTOCOL_VERSIONS))
+async def test_a_listing_declares_output_schemas_only_where_results_carry_structured_content(
+    default_state: AppState, version: str
+) -> None:
+    """A client validating results against a declared schema would refuse every result without structured content."""
+    tools = await create_app(default_state).list_tools()
+    assert all(tool.output_schema is not None for tool in tools)
+    shaped = shape_tool_listing(tools, version)
+    declared = PROTOCOL_VERSIONS[version].structured_content
+    assert [tool.output_schema is not None for tool in shaped] == [declared] * len(tools)
+    if declared:
+        assert shaped is tools
+    # Nothing else about a tool changes.
+    listed = [tool.to_mcp_tool().model_dump(exclude={"output_schema"}) for tool in tools]
+    assert [tool.to_mcp_tool().model_dump(exclude={"output_schema"}) for tool in shaped] == listed

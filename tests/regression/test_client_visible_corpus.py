@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from regression_calls import CALLS
 from regression_corpus import Outcome, differences, load, problems, replay
 
@@ -45,6 +46,25 @@ def _listed(replayed: dict[str, list[Outcome]], what: str) -> list[dict[str, Any
     """The surface as the server lists it (not as this file assumes it)."""
     (listing,) = [o.payload for o in replayed["search"] if o.call.key == f"list/{what}"]
     return list(listing[{"resource_templates": "resourceTemplates"}.get(what, what)])
+
+
+def test_every_tool_answer_validates_against_the_listed_output_schema(replayed: dict[str, list[Outcome]]) -> None:
+    """Every answered tool call of all four catalogs, checked here against the ``outputSchema`` the server
+    lists (not left to the client's own validation), among them pages and paths cut at the size ceiling;
+    refusals carry no structured content."""
+    validators = {tool["name"]: Draft202012Validator(tool["outputSchema"]) for tool in _listed(replayed, "tools")}
+    calls = [o for items in replayed.values() for o in items if o.call.kind == "tool"]
+    answered = [o for o in calls if not o.is_error]
+    for outcome in answered:
+        errors = validators[outcome.call.name].iter_errors(outcome.payload["structuredContent"])
+        problems = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors]
+        assert not problems, f"{outcome.call.catalog}/{outcome.call.key}: {problems[:5]}"
+    assert {o.call.name for o in answered} == set(validators)
+    assert all("structuredContent" not in o.payload for o in calls if o.is_error)
+    bodies = [o.payload["structuredContent"] for o in answered]
+    assert any(body.get("page", {}).get("stoppedBy") == "byte_limit" for body in bodies)
+    assert any("byte_limit" in body.get("truncationReasons", []) for body in bodies)
+    assert any("nextUnreturnedPath" in body for body in bodies)
 
 
 def _template_pattern(template: str) -> re.Pattern[str]:

@@ -7,13 +7,15 @@ every tool result by the version of the request (negotiated at ``initialize`` ov
 the ``MCP-Protocol-Version`` header over stateless HTTP, 2025-03-26 when the header is absent). Such
 a client gets the structured content as one canonical JSON text block instead, so text-only clients
 still receive the whole evidence; a dropped link whose URI that JSON does not hold is listed in text.
+Its ``tools/list`` declares no ``outputSchema`` either (the field came with structured content): a
+client that validates results against a declared schema would otherwise refuse every one of them.
 :class:`UnsupportedProtocolVersionGuard` answers an HTTP request naming a version outside the table
 with a 400 that lists the supported ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
@@ -21,7 +23,7 @@ from typing import Any, Final
 import mcp.types as mt
 from fastmcp.server.context import Context
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
-from fastmcp.tools.base import ToolResult
+from fastmcp.tools.base import Tool, ToolResult
 from mcp.types import ContentBlock, ResourceLink, TextContent
 from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from starlette.responses import JSONResponse
@@ -36,6 +38,7 @@ class ProtocolFeatures:
     """The optional tool-result parts one protocol version defines."""
 
     resource_links: bool
+    #: ``structuredContent`` in tool results, and ``outputSchema`` (which describes it) in ``tools/list``.
     structured_content: bool
 
 
@@ -103,6 +106,13 @@ def shape_tool_result(result: ToolResult, version: str) -> ToolResult:
     )
 
 
+def shape_tool_listing(tools: Sequence[Tool], version: str) -> Sequence[Tool]:
+    """``tools`` as ``version`` defines them: without ``outputSchema`` where results carry no structured content."""
+    if features(version).structured_content:
+        return tools
+    return [tool.model_copy(update={"output_schema": None}) for tool in tools]
+
+
 def request_version(ctx: Context | None) -> str | None:
     """The protocol version of the request being served, when there is one."""
     request = ctx.request_context if ctx is not None else None
@@ -110,7 +120,17 @@ def request_version(ctx: Context | None) -> str | None:
 
 
 class ProtocolVersionMiddleware(Middleware):
-    """Shape every tool result by the request's protocol version (see :func:`shape_tool_result`)."""
+    """Shape every tool result and tool listing by the request's protocol version (see :func:`shape_tool_result`,
+    :func:`shape_tool_listing`)."""
+
+    async def on_list_tools(
+        self,
+        context: MiddlewareContext[mt.ListToolsRequest],
+        call_next: CallNext[mt.ListToolsRequest, Sequence[Tool]],
+    ) -> Sequence[Tool]:
+        tools = await call_next(context)
+        version = request_version(context.fastmcp_context)
+        return tools if version is None else shape_tool_listing(tools, version)
 
     async def on_call_tool(
         self,

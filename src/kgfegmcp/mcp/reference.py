@@ -1,7 +1,7 @@
 """The public tool reference (docs/tools.md), rendered from the registered surface itself.
 
 Names, order, descriptions and request fields come from ``register.TOOLS`` and each handler's request
-model, result fields from each tool's result model (:data:`RESULTS`), so the page cannot drift from the
+model, result fields from each tool's result model (``register.RESULTS``), so the page cannot drift from the
 code; a test compares the committed page with this output.
 """
 
@@ -14,49 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from kgfegmcp.mcp.register import PROMPTS, TOOLS
+from kgfegmcp.mcp.register import PROMPTS, RESULTS, TOOLS
 from kgfegmcp.resources.families import FAMILIES
-from kgfegmcp.services.comparison import ComparisonResult
-from kgfegmcp.services.components import (
-    ComponentsForStandardResult,
-    LearningComponentDetail,
-    SearchLearningComponentsResult,
-    StandardsForComponentResult,
-)
-from kgfegmcp.services.evidence import ReadEvidenceResult
-from kgfegmcp.services.frameworks import CapabilitiesResult, FrameworkDetail, ListFrameworksResult, StatisticsResult
-from kgfegmcp.services.progression_views import (
-    LearningProgressionResult,
-    PathsResult,
-    SearchProgressionsResult,
-    StandardProgressionsResult,
-    TraversalResult,
-)
-from kgfegmcp.services.prompts import WorkflowInstructionsResult
-from kgfegmcp.services.standards import SearchStandardsResult, StandardContextResult, StandardDetail
-
-#: Tool name → the model of its ``structuredContent`` (every registered tool has one).
-RESULTS: dict[str, type[BaseModel]] = {
-    "list_frameworks": ListFrameworksResult,
-    "get_framework": FrameworkDetail,
-    "get_capabilities": CapabilitiesResult,
-    "get_framework_statistics": StatisticsResult,
-    "search_standards": SearchStandardsResult,
-    "get_standard": StandardDetail,
-    "get_standard_context": StandardContextResult,
-    "compare_framework_evidence": ComparisonResult,
-    "search_learning_components": SearchLearningComponentsResult,
-    "get_learning_component": LearningComponentDetail,
-    "get_learning_components_for_standard": ComponentsForStandardResult,
-    "get_standards_for_learning_component": StandardsForComponentResult,
-    "get_standard_progressions": StandardProgressionsResult,
-    "search_learning_progressions": SearchProgressionsResult,
-    "get_learning_progression": LearningProgressionResult,
-    "traverse_learning_progressions": TraversalResult,
-    "find_learning_progression_paths": PathsResult,
-    "read_evidence": ReadEvidenceResult,
-    "get_workflow_instructions": WorkflowInstructionsResult,
-}
 
 RESULTS_SECTION = """## Results
 
@@ -67,6 +26,15 @@ pages add the `Continue with:` block). Clients of protocol versions before 2025-
 `structuredContent` and no `resource_link` blocks, but the canonical JSON as one more text block, so the
 text carries every citation field in every era. Answers are compact, because a host pays for every byte:
 each value is said once, and what an answer leaves out is one link or one call away.
+
+Every tool declares an `outputSchema`, generated from the model its `structuredContent` is built from, and
+every result validates against it (JSON Schema 2020-12, an object at the root). A field is there exactly
+when it has a value: never `null` (only the values of `validation`, `codePolicy` and the statistics' rows
+by statement type and by grade may be `null`, where the profile or the manifest declares nothing), and no
+undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
+inlined. With them `tools/list` is 105,316 bytes of compact JSON (43,024 without); a client of a protocol
+version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
+refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
 - **Each package once.** An answer names every package it drew from once: `package` (one package) or
   `packages` (several; a record's `package` is its index there, left out when there is one; a search page

@@ -3,12 +3,14 @@ exactly this middleware, and every one of them behind the one error boundary."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from fastmcp import FastMCP
 from fastmcp.server.middleware import Middleware
 from fastmcp.server.middleware.dereference import DereferenceRefsMiddleware
+from fastmcp.utilities.json_schema import dereference_refs
 from mcp.types import ToolAnnotations
 
 from kgfegmcp.mcp import (
@@ -27,6 +29,25 @@ from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
 from kgfegmcp.mcp.request_log import RequestLogMiddleware
 from kgfegmcp.prompts.workflows import WORKFLOWS
 from kgfegmcp.resources.families import FAMILIES
+from kgfegmcp.services.comparison import ComparisonResult
+from kgfegmcp.services.components import (
+    ComponentsForStandardResult,
+    LearningComponentDetail,
+    SearchLearningComponentsResult,
+    StandardsForComponentResult,
+)
+from kgfegmcp.services.evidence import ReadEvidenceResult
+from kgfegmcp.services.frameworks import CapabilitiesResult, FrameworkDetail, ListFrameworksResult, StatisticsResult
+from kgfegmcp.services.progression_views import (
+    LearningProgressionResult,
+    PathsResult,
+    SearchProgressionsResult,
+    StandardProgressionsResult,
+    TraversalResult,
+)
+from kgfegmcp.services.prompts import WorkflowInstructionsResult
+from kgfegmcp.services.standards import SearchStandardsResult, StandardContextResult, StandardDetail
+from kgfegmcp.services.views import ResultModel
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
@@ -57,6 +78,41 @@ TOOLS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("get_workflow_instructions", workflow_tools.get_workflow_instructions),
 )
 
+#: Tool name → the model of its ``structuredContent``: its ``to_wire()`` is the structured content, its
+#: :meth:`~kgfegmcp.services.views.ResultModel.wire_schema` the tool's ``outputSchema``. Every tool has one.
+RESULTS: dict[str, type[ResultModel]] = {
+    "list_frameworks": ListFrameworksResult,
+    "get_framework": FrameworkDetail,
+    "get_capabilities": CapabilitiesResult,
+    "get_framework_statistics": StatisticsResult,
+    "search_standards": SearchStandardsResult,
+    "get_standard": StandardDetail,
+    "get_standard_context": StandardContextResult,
+    "compare_framework_evidence": ComparisonResult,
+    "search_learning_components": SearchLearningComponentsResult,
+    "get_learning_component": LearningComponentDetail,
+    "get_learning_components_for_standard": ComponentsForStandardResult,
+    "get_standards_for_learning_component": StandardsForComponentResult,
+    "get_standard_progressions": StandardProgressionsResult,
+    "search_learning_progressions": SearchProgressionsResult,
+    "get_learning_progression": LearningProgressionResult,
+    "traverse_learning_progressions": TraversalResult,
+    "find_learning_progression_paths": PathsResult,
+    "read_evidence": ReadEvidenceResult,
+    "get_workflow_instructions": WorkflowInstructionsResult,
+}
+
+
+@functools.cache
+def output_schema(model: type[ResultModel]) -> dict[str, Any]:
+    """``model``'s wire schema with every ``$ref`` inlined, as :class:`DereferenceRefsMiddleware` lists a schema.
+
+    Inlined once per process here rather than on every ``tools/list`` (that took longer than the rest of
+    the listing); every server of the process shares the result, so it is never mutated.
+    """
+    return dereference_refs(model.wire_schema())
+
+
 #: The nine workflow prompts: every workflow spec, in the order the specs are declared (DESIGN §7 order).
 #: Deterministic instruction renderers, never generation.
 PROMPTS: tuple[str, ...] = tuple(WORKFLOWS)
@@ -79,6 +135,9 @@ def register(server: FastMCP, readiness: Readiness) -> None:
 
     Over HTTP the surface includes the two probes (``/healthz``, ``/readyz``), outside authentication.
 
+    Every tool declares its ``outputSchema``, generated from its result model (:data:`RESULTS`,
+    :func:`output_schema`); its results are objects, so FastMCP passes them through unwrapped.
+
     Every handler is guarded by the one :class:`ErrorBoundary` it is registered with, so whatever a
     tool, resource or prompt raises reaches the client only as that boundary's public error. Tool and
     resource handlers run on the event loop, not in FastMCP's worker threads
@@ -90,7 +149,12 @@ def register(server: FastMCP, readiness: Readiness) -> None:
     for layer in middleware(boundary):
         server.add_middleware(layer)
     for name, handler in TOOLS:
-        server.tool(boundary.guard_on_loop(name, handler), name=name, annotations=READ_ONLY)
+        server.tool(
+            boundary.guard_on_loop(name, handler),
+            name=name,
+            annotations=READ_ONLY,
+            output_schema=output_schema(RESULTS[name]),
+        )
     for family in FAMILIES:
         read = resources.handler(family)
         server.resource(

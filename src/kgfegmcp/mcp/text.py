@@ -126,9 +126,9 @@ def get_framework(result: FrameworkDetail) -> str:
     rights = result.rights
     lines = [
         _framework_line(result.framework),
-        f"Source: {result.source.get('name')} {result.source.get('version')}",
-        f"Licence: {rights.get('sourceLicense')}",
-        f"Attribution: {rights.get('attributionStatement')}",
+        f"Source: {result.source.name} {result.source.version}",
+        f"Licence: {rights.source_license}",
+        f"Attribution: {rights.attribution_statement}",
         f"Validation: {result.validation.get('status')} (validator {result.validation.get('validatorVersion')})",
         f"Package {result.framework.graph_package_id} ({result.framework.uri}); manifest "
         f"{result.framework.manifest_uri}.",
@@ -140,11 +140,11 @@ def get_framework(result: FrameworkDetail) -> str:
 def get_capabilities(result: CapabilitiesResult) -> str:
     lines = [
         "Server: read-only evidence; no model calls, no embeddings or semantic search; "
-        f"search modes {', '.join(result.server['searchModes'])}; "
-        f"{result.server['acceptedPackages']} accepted packages."
+        f"search modes {', '.join(result.server.search_modes)}; "
+        f"{result.server.accepted_packages} accepted packages."
     ]
     for package in result.packages:
-        enabled = [name for name, on in sorted(package.capabilities.items()) if on]
+        enabled = [name for name, on in sorted(package.capabilities.to_wire().items()) if on]
         lines.append(
             f"- {package.graph_package_id}: {', '.join(enabled) or 'no optional capabilities'}; "
             f"hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth}); "
@@ -159,14 +159,14 @@ def get_framework_statistics(result: StatisticsResult) -> str:
     standards, components, links = result.standards, result.learning_components, result.learning_progressions
     lines = [
         f"Statistics for {result.package.graph_package_id}",
-        f"Standards: {standards['items']} items ({standards['standards']} standards, {standards['groupings']} "
-        f"groupings), {standards['multiParentItems']} with several parents.",
-        "By statement type: " + "; ".join(f"{t['sourceType']} {t['items']}" for t in standards["byStatementType"]),
+        f"Standards: {standards.items} items ({standards.standards} standards, {standards.groupings} "
+        f"groupings), {standards.multi_parent_items} with several parents.",
+        "By statement type: " + "; ".join(f"{t['sourceType']} {t['items']}" for t in standards.by_statement_type),
         "Standards by grade: "
-        + ("; ".join(f"{g['sourceLabel']} {g['standards']}" for g in standards["standardsByGradeLevel"]) or "none"),
-        f"Learning components (separate from standards): {components['components']} components, "
-        f"{components['supportsRelationships']} supports links to {components['standardsWithComponents']} standards.",
-        f"Learning progressions: buildsTowards {links['buildsTowards']}, relatesTo {links['relatesTo']}.",
+        + ("; ".join(f"{g['sourceLabel']} {g['standards']}" for g in standards.standards_by_grade_level) or "none"),
+        f"Learning components (separate from standards): {components.components} components, "
+        f"{components.supports_relationships} supports links to {components.standards_with_components} standards.",
+        f"Learning progressions: buildsTowards {links.builds_towards}, relatesTo {links.relates_to}.",
         f"Unresolved items: {result.unresolved_items}.",
         *package_lines([result.package]),
     ]

@@ -12,10 +12,12 @@ from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import InvalidCursorError
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
-from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS
+from kgfegmcp.packages.manifest import Capabilities, SourceInfo
+from kgfegmcp.packages.records import SUPPORTS
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.resources import uris
+from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.services.progression_views import MAX_CANDIDATES
 from kgfegmcp.services.requests import (
     COMPARISON_SNAPSHOTS_MAX,
@@ -77,14 +79,19 @@ class ListFrameworksResult(ResultModel):
 
 
 class FrameworkDetail(ResultModel):
-    """Everything public about one package, with its rights and its disclosures in full."""
+    """Everything public about one package, with its rights and its disclosures in full.
+
+    ``source``, ``rights`` and ``capabilities`` are the manifest's own records, as its file holds them.
+    """
 
     framework: FrameworkSummary
     description: str | None = None
-    source: dict[str, Any]
-    rights: dict[str, Any]
-    capabilities: dict[str, bool]
-    validation: dict[str, Any]
+    source: SourceInfo
+    rights: RightsPolicy
+    capabilities: Capabilities
+    validation: dict[str, str | None] = Field(
+        description="status, acceptedFrom, validatorVersion (null when the manifest names none), reportUri."
+    )
     supersedes: str | None = None
     disclosures: list[DisclosureView]
 
@@ -92,29 +99,81 @@ class FrameworkDetail(ResultModel):
 class PackageCapabilities(PackageRef):
     """What one package supports, straight from its validated manifest and bound profile."""
 
-    capabilities: dict[str, bool]
+    capabilities: Capabilities
     hierarchy_rule: str
     max_hierarchy_depth: int
-    code_policy: dict[str, Any]
+    code_policy: dict[str, str | bool | None] = Field(
+        description="codesPresent, unique, normalization, derivedParentSeparator (null when codes have none)."
+    )
     search_facets: list[str]
     progression_labels: list[str]
     graph_types: GraphTypesView
 
 
+class ServerBehaviour(ResultModel):
+    """What the server does and does not do, whatever package is asked about."""
+
+    read_only: bool
+    calls_models: bool
+    semantic_search: bool
+    embeddings: bool
+    search_modes: list[str]
+    code_matches: list[str]
+    cross_framework_links: bool
+    accepted_packages: int
+    catalog_fingerprint: str
+    limits: dict[str, dict[str, int | list[int]]] = Field(
+        description="Each bound by name: {min, max, default} where they apply, or [default, max] pairs."
+    )
+
+
 class CapabilitiesResult(ResultModel):
     """Server-wide behaviour plus, when selected, one package's capabilities."""
 
-    server: dict[str, Any]
+    server: ServerBehaviour
     packages: list[PackageCapabilities]
+
+
+class StandardsStatistics(ResultModel):
+    """Counts of one package's standards items (never mixed with learning components)."""
+
+    items: int
+    standards: int
+    groupings: int
+    items_with_code: int
+    by_statement_type: list[dict[str, str | int | None]] = Field(
+        description="sourceType, normalized and role (null when the profile declares none), items."
+    )
+    standards_by_grade_level: list[dict[str, str | int | None]] = Field(
+        description="sourceLabel, facet and display (null when the profile declares none), standards."
+    )
+    has_child_relationships: int
+    multi_parent_items: int
+    hierarchy_rule: str
+
+
+class ComponentStatistics(ResultModel):
+    """Counts of one package's learning components and their supports links."""
+
+    components: int
+    supports_relationships: int
+    standards_with_components: int
+
+
+class ProgressionStatistics(ResultModel):
+    """Stored progression links of one package, by link type."""
+
+    builds_towards: int
+    relates_to: int
 
 
 class StatisticsResult(ResultModel):
     """Standards and learning components as separately labelled blocks; never combined totals."""
 
     package: PackageRef
-    standards: dict[str, Any]
-    learning_components: dict[str, Any]
-    learning_progressions: dict[str, Any]
+    standards: StandardsStatistics
+    learning_components: ComponentStatistics
+    learning_progressions: ProgressionStatistics
     unresolved_items: int
 
 
@@ -193,9 +252,9 @@ class FrameworkService:
         return FrameworkDetail(
             framework=framework_summary(package),
             description=package.framework.description,
-            source=manifest.source.to_wire(),
-            rights=manifest.rights.to_wire(),
-            capabilities=manifest.capabilities.to_wire(),
+            source=manifest.source,
+            rights=manifest.rights,
+            capabilities=manifest.capabilities,
             validation={
                 "status": manifest.validation.status,
                 "acceptedFrom": package.runtime.accepted_from,
@@ -212,17 +271,17 @@ class FrameworkService:
             selected = [self._catalog.resolve(request.framework_id, request.snapshot_id)]
         else:
             selected = list(self._catalog.packages)
-        server = {
-            "readOnly": True,
-            "callsModels": False,
-            "semanticSearch": False,
-            "embeddings": False,
-            "searchModes": ["auto", "text", "code"],
-            "codeMatches": ["exact", "prefix"],
-            "crossFrameworkLinks": False,
-            "acceptedPackages": len(self._catalog.packages),
-            "catalogFingerprint": self._catalog.fingerprint,
-            "limits": {
+        server = ServerBehaviour(
+            read_only=True,
+            calls_models=False,
+            semantic_search=False,
+            embeddings=False,
+            search_modes=["auto", "text", "code"],
+            code_matches=["exact", "prefix"],
+            cross_framework_links=False,
+            accepted_packages=len(self._catalog.packages),
+            catalog_fingerprint=self._catalog.fingerprint,
+            limits={
                 "listFrameworksLimit": {"min": 1, "max": 100, "default": 25},
                 "searchStandardsLimit": {"min": 1, "max": 100, "default": 25},
                 "textQueryCharacters": {"min": 1, "max": 512},
@@ -248,7 +307,7 @@ class FrameworkService:
                 "evidenceWindowBytes": {"default": EVIDENCE_WINDOW_DEFAULT, "max": EVIDENCE_WINDOW_MAX},
                 "toolResult": {"maxBytes": RESULT_MAX_BYTES, "maxCharacters": RESULT_MAX_CHARS},
             },
-        }
+        )
         return CapabilitiesResult(server=server, packages=[self._package_capabilities(p) for p in selected])
 
     @staticmethod
@@ -257,7 +316,7 @@ class FrameworkService:
         policy = profile.code_policy
         return PackageCapabilities(
             **_ref_fields(package),
-            capabilities=package.manifest.capabilities.to_wire(),
+            capabilities=package.manifest.capabilities,
             hierarchy_rule=profile.hierarchy.rule,
             max_hierarchy_depth=profile.hierarchy.max_depth,
             code_policy={
@@ -313,26 +372,26 @@ class FrameworkService:
         supported = store.nodes_reached_by(SUPPORTS)
         return StatisticsResult(
             package=package_ref(package),
-            standards={
-                "items": counts.standards.items,
-                "standards": counts.standards.standards,
-                "groupings": counts.standards.groupings,
-                "itemsWithCode": counts.standards.items_with_code,
-                "byStatementType": types,
-                "standardsByGradeLevel": grades,
-                "hasChildRelationships": counts.relationships.has_child,
-                "multiParentItems": multi_parent,
-                "hierarchyRule": profile.hierarchy.rule,
-            },
-            learning_components={
-                "components": counts.learning_components.components,
-                "supportsRelationships": counts.relationships.supports,
-                "standardsWithComponents": supported,
-            },
-            learning_progressions={
-                BUILDS_TOWARDS: counts.relationships.builds_towards,
-                RELATES_TO: counts.relationships.relates_to,
-            },
+            standards=StandardsStatistics(
+                items=counts.standards.items,
+                standards=counts.standards.standards,
+                groupings=counts.standards.groupings,
+                items_with_code=counts.standards.items_with_code,
+                by_statement_type=types,
+                standards_by_grade_level=grades,
+                has_child_relationships=counts.relationships.has_child,
+                multi_parent_items=multi_parent,
+                hierarchy_rule=profile.hierarchy.rule,
+            ),
+            learning_components=ComponentStatistics(
+                components=counts.learning_components.components,
+                supports_relationships=counts.relationships.supports,
+                standards_with_components=supported,
+            ),
+            learning_progressions=ProgressionStatistics(
+                builds_towards=counts.relationships.builds_towards,
+                relates_to=counts.relationships.relates_to,
+            ),
             unresolved_items=counts.unresolved_items,
         )
 

@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec
@@ -27,14 +29,72 @@ SHA256_PREFIX = 12
 EpistemicStatus = Literal["source_asserted", "source_extracted", "deterministic_derived", "unresolved"]
 
 
-class ResultModel(BaseModel):
-    """camelCase on the wire; built by services only."""
+def _field_value(field: core_schema.ModelField) -> CoreSchema:
+    """The schema of a field's value, its default (if any) unwrapped."""
+    value = field["schema"]
+    return value["schema"] if value["type"] == "default" else value
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True, frozen=True)
+
+def _may_be_none(field: core_schema.ModelField) -> bool:
+    """Whether the field's value can be ``None`` (and so be left out of the wire)."""
+    return _field_value(field)["type"] in ("nullable", "any")
+
+
+class WireJsonSchema(GenerateJsonSchema):
+    """The JSON Schema of :meth:`ResultModel.to_wire`: exactly what a client can receive, compactly.
+
+    ``to_wire`` leaves out every ``None`` field, so a field is on the wire exactly when its value is not
+    ``None``: a field that cannot be ``None`` is required, one that can is optional and never ``null``.
+    Defaults say nothing a client can use about an output, and titles repeat the property names: both
+    are left out. Model docstrings are written for this code's readers and left out too (every byte of
+    ``tools/list`` costs a host tokens); the field descriptions written for clients are kept.
+    """
+
+    def model_field_schema(self, schema: core_schema.ModelField) -> JsonSchemaValue:
+        value = _field_value(schema)
+        return self.generate_inner(value["schema"] if value["type"] == "nullable" else value)
+
+    def field_is_required(
+        self,
+        field: core_schema.ModelField | core_schema.DataclassField | core_schema.TypedDictField,
+        total: bool,
+    ) -> bool:
+        if field["type"] != "model-field":
+            return super().field_is_required(field, total)
+        return not _may_be_none(field)
+
+    def field_title_should_be_set(
+        self,
+        schema: CoreSchema
+        | core_schema.ModelField
+        | core_schema.DataclassField
+        | core_schema.TypedDictField
+        | core_schema.ComputedField,
+    ) -> bool:
+        return False
+
+    def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
+        json_schema = super().model_schema(schema)
+        json_schema.pop("title", None)
+        json_schema.pop("description", None)
+        return json_schema
+
+
+class ResultModel(BaseModel):
+    """camelCase on the wire; built by services only; exactly the declared fields."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True, frozen=True, extra="forbid"
+    )
 
     def to_wire(self) -> dict[str, Any]:
         """JSON-ready structured content (``None`` fields kept out)."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    @classmethod
+    def wire_schema(cls) -> dict[str, Any]:
+        """The JSON Schema every :meth:`to_wire` result of this model validates against (a tool's ``outputSchema``)."""
+        return cls.model_json_schema(by_alias=True, mode="serialization", schema_generator=WireJsonSchema)
 
 
 class ArtifactRef(ResultModel):
