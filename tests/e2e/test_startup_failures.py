@@ -79,7 +79,7 @@ def test_no_accepted_package_fails_fast(entry: str, root_kind: str, tmp_path: Pa
     message = " ".join(stderr.split())
     if root_kind == "missing":  # named, resolved, and told apart from an empty root
         assert f"KGFEGMCP_GRAPH_PACKAGES_DIR {root.resolve()} does not exist" in message
-        assert "scripts/setup.sh" in message and "holds no package" not in message
+        assert "kgfegmcp catalog init" in message and "holds no package" not in message
     else:
         assert f"{root.resolve()} holds no package" in message and "does not exist" not in message
 

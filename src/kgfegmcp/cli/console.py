@@ -8,6 +8,7 @@ from rich.progress import (
     DownloadColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TransferSpeedColumn,
@@ -31,28 +32,24 @@ def settings_with(**overrides: object) -> BackendSettings:
     return load_settings({k: v for k, v in overrides.items() if v is not None})
 
 
-def progress_bar() -> Progress:
-    """A transient progress bar on stderr, silent when stderr is not a terminal."""
+def _bar(*counters: ProgressColumn) -> Progress:
+    """A transient bar on stderr with ``counters`` between the bar and the elapsed time; silent off a terminal."""
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        *counters,
         TimeElapsedColumn(),
         console=err,
         transient=True,
         disable=not err.is_terminal,
     )
+
+
+def progress_bar() -> Progress:
+    """Steps done of how many."""
+    return _bar(MofNCompleteColumn())
 
 
 def download_bar() -> Progress:
-    """A transient bytes-received bar on stderr (a spinner-like bar until the size is known), silent off a terminal."""
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        DownloadColumn(),
-        TransferSpeedColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
+    """Bytes received and the rate (a bar without end until the size is known)."""
+    return _bar(DownloadColumn(), TransferSpeedColumn())
