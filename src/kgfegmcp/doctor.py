@@ -7,7 +7,6 @@ check that cannot run because an earlier one failed (no settings, no package roo
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import os
 import sys
 from collections.abc import Iterator, Mapping
@@ -16,9 +15,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from kgfegmcp.config import BackendSettings, load_settings
+from kgfegmcp.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_settings
 from kgfegmcp.errors import KgfegmcpError
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.manifest import manifest_document
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import OVERLAYS_DIR, PromptConfigRepository
@@ -103,21 +102,19 @@ def _profiles(settings: BackendSettings) -> DoctorCheck:
     )
 
 
-def _manifest_state(manifest_path: Path) -> tuple[str, bool]:
+def _manifest_state(package_dir: Path) -> tuple[str, bool]:
     """(recorded validation status, is current) from a manifest, or ("unreadable", False)."""
+    manifest = manifest_document(package_dir)
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         return str(manifest["validation"]["status"]), bool(manifest.get("isCurrent"))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError, AttributeError):
         return "unreadable", False
 
 
 def _packages(settings: BackendSettings) -> list[DoctorCheck]:
     """One check for the root, one per package, and one more when no package would be served."""
     root = settings.graph_packages_dir
-    init = "kgfegmcp catalog init" + (
-        "" if root == BackendSettings.model_fields["graph_packages_dir"].default else f" --root {root}"
-    )
+    init = "kgfegmcp catalog init" + ("" if root == USER_GRAPH_PACKAGES_DIR else f" --root {root}")
     if not root.is_dir():
         return [
             DoctorCheck(
@@ -139,7 +136,7 @@ def _packages(settings: BackendSettings) -> list[DoctorCheck]:
     ]
     passed = 0
     for location in discovery.packages:
-        status, current = _manifest_state(location.path / MANIFEST_FILENAME)
+        status, current = _manifest_state(location.path)
         area = f"package {location.graph_package_id}"
         if status == "passed":
             passed += 1

@@ -15,7 +15,7 @@ from kgfegmcp.cli.console import err, out, progress_bar, settings_with
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import PackageValidationError
 from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
@@ -186,9 +186,8 @@ def list_command(
     discovery = discover_packages(settings.graph_packages_dir)
     table = Table("graph package", "state", "current", "items", "components", "links", "title")
     for location in discovery.packages:
-        manifest_path = location.path / MANIFEST_FILENAME
+        manifest = manifest_document(location.path)
         try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
             counts = manifest["counts"]
             relationships = counts["relationships"]
             table.add_row(
@@ -200,7 +199,7 @@ def list_command(
                 str(relationships["buildsTowards"] + relationships["relatesTo"]),
                 manifest.get("title", ""),
             )
-        except (OSError, ValueError, KeyError, TypeError):
+        except (KeyError, TypeError, AttributeError):
             table.add_row(location.graph_package_id, "[red]unreadable manifest[/]", "", "", "", "", "")
     for finding in discovery.root_findings:
         err.print(f"[yellow]{finding.code}[/]: {finding.location}: {finding.message}")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import json
+from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -238,3 +240,15 @@ class PackageManifest(ContractModel):
         wire = self.to_wire()
         wire.pop("validation", None)
         return wire
+
+
+def manifest_document(package_dir: Path) -> Any:
+    """A package's manifest as recorded JSON, unchecked, or None when it cannot be read as JSON.
+
+    For listings that must still name a package whose manifest is broken (``packages list``, ``doctor``);
+    whatever serves or compares a package validates its manifest instead.
+    """
+    try:
+        return json.loads((package_dir / MANIFEST_FILENAME).read_bytes())
+    except (OSError, ValueError):
+        return None

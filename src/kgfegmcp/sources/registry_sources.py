@@ -30,7 +30,7 @@ class SourceDistribution:
 
     @property
     def install_hint(self) -> str:
-        return f"python -m pip install --no-deps {self.requirement}"
+        return install_command([self])
 
     def installed_version(self) -> str | None:
         """The version installed in this environment, or None."""
