@@ -24,7 +24,7 @@ from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, BoundedFindings, 
 from kgfegmcp.packages.delivery import DELIVERY_CODES, DecodedDelivery, decode_delivery
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding, ValidationReport
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, REQUIRED_ARTIFACTS, PackageManifest
+from kgfegmcp.packages.manifest import LC_ARTIFACTS, MANIFEST_FILENAME, PackageManifest, required_artifacts
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
@@ -44,7 +44,11 @@ MANIFEST_READING_CODES: tuple[FindingCode, ...] = (
     FindingCode.INVALID_RIGHTS_POLICY,
 )
 #: What comparing the manifest's identity with its directory, and its artifacts with the required ones, may find.
-MANIFEST_CONTRACT_CODES: tuple[FindingCode, ...] = (FindingCode.IDENTITY_MISMATCH, FindingCode.MISSING_ARTIFACT)
+MANIFEST_CONTRACT_CODES: tuple[FindingCode, ...] = (
+    FindingCode.IDENTITY_MISMATCH,
+    FindingCode.MISSING_ARTIFACT,
+    FindingCode.LC_ARTIFACT_MISMATCH,
+)
 #: What loading the bound profile may find.
 PROFILE_BINDING_CODES: tuple[FindingCode, ...] = (FindingCode.PROFILE_BINDING_MISMATCH,)
 #: What reading the recorded report, and the manifest's recorded validation state, may find.
@@ -244,8 +248,17 @@ class PackageValidator:
                     "supersedes must name an earlier snapshot of the same framework",
                     location=MANIFEST_FILENAME,
                 )
-        for missing in sorted(set(REQUIRED_ARTIFACTS) - {a.logical_name for a in manifest.artifacts}):
+        declared = {a.logical_name for a in manifest.artifacts}
+        components = manifest.counts.learning_components.components
+        for missing in sorted(set(required_artifacts(components)) - declared):
             out.add(FindingCode.MISSING_ARTIFACT, "required logical artifact is not declared", artifact=missing)
+        if not components:
+            for stray in sorted(declared & set(LC_ARTIFACTS)):
+                out.add(
+                    FindingCode.LC_ARTIFACT_MISMATCH,
+                    "a package without learning components declares no learning-component artifact",
+                    artifact=stray,
+                )
 
     def _check_profile(self, manifest: PackageManifest, out: FindingCollector) -> LoadedProfile | None:
         """The profile the manifest binds, byte for byte, or ``None`` (profile rules are then skipped)."""

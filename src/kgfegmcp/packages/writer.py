@@ -23,6 +23,15 @@ from kgfegmcp.models import canonical_bytes, pretty_json_bytes, sha256_hex
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
 from kgfegmcp.packages.finding_codes import FindingCode, require_declared
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
+from kgfegmcp.packages.lc_artifacts import (
+    LC_ARTIFACT_PATHS,
+    NORMALIZATION,
+    ComponentProduction,
+    DedupGroups,
+    GenerationCounts,
+    GenerationSummary,
+    dedup_groups,
+)
 from kgfegmcp.packages.manifest import (
     MANIFEST_FILENAME,
     PROVENANCE_PARTS,
@@ -82,12 +91,17 @@ class PackageContent:
     unresolved: Sequence[Mapping[str, Any]] = ()
     item_details: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     build_findings: Sequence[Finding] = ()
+    component_production: ComponentProduction | None = None
     is_current: bool = True
     supersedes: str | None = None
 
 
 #: The codes a package build may record in its report (the source adapters of kgfegmcp.sources emit them).
 BUILD_FINDING_CODES: tuple[FindingCode, ...] = (FindingCode.SOURCE_TEXT_DIFFERENCE, FindingCode.SOURCE_MAPPING_GAP)
+
+
+#: Small learning-component documents people read: indented, like the validation report.
+_PRETTY = frozenset({"lcGenerationSummary", "lcValidationReport"})
 
 
 def _document(value: Mapping[str, Any]) -> bytes:
@@ -178,9 +192,11 @@ class PackageWriter:
             if item.identifier in content.item_details:
                 record["sourceDetails"] = dict(content.item_details[item.identifier])
             detailed_items.append(record)
-        entities = {key: dict(value) for key, value in sorted(content.provenance.items())}
+        component_ids = {c.identifier for c in content.components}
+        every_entity = {key: dict(value) for key, value in sorted(content.provenance.items())}
+        entities = {key: value for key, value in every_entity.items() if key not in component_ids}
         parts: list[dict[str, Any]] = [{} for _ in range(PROVENANCE_PARTS)]
-        for entity_id, record in entities.items():
+        for entity_id, record in every_entity.items():  # the parts index both provenance documents
             parts[provenance_part_of(entity_id)][entity_id] = record
         report = ValidationReport(
             graph_package_id=package_id,
@@ -233,7 +249,57 @@ class PackageWriter:
                 _document({"graphPackageId": package_id, "part": index, "entities": part}),
                 JSON,
             )
+        if content.components:
+            files.update(self._component_files(content, package_id, relationships, every_entity))
         return files
+
+    @staticmethod
+    def _component_files(
+        content: PackageContent,
+        package_id: str,
+        relationships: Sequence[RelationshipRecord],
+        provenance: Mapping[str, dict[str, Any]],
+    ) -> dict[str, tuple[str, bytes, str]]:
+        """The learning-component collection: bundle, dedup groups, provenance, generation summary, report."""
+        production = content.component_production
+        if production is None:
+            raise ManifestBuildError(f"{package_id} has learning components but declares no componentProduction.")
+        supports = [r for r in relationships if r.label == SUPPORTS]
+        groups = dedup_groups((c.identifier, c.description) for c in content.components)
+        summary = GenerationSummary(
+            graph_package_id=package_id,
+            **production.model_dump(),
+            counts=GenerationCounts(
+                components=len(content.components),
+                supports=len(supports),
+                supported_items=len({r.target_identifier for r in supports}),
+                dedup_groups=len(groups),
+                components_in_dedup_groups=sum(len(g.component_identifiers) for g in groups),
+            ),
+        )
+        component_ids = [c.identifier for c in content.components]
+        documents: dict[str, Any] = {
+            "learningComponentBundle": {
+                "graphPackageId": package_id,
+                "components": [typed_fields(c) for c in content.components],
+                "supports": [relationship_wire(r) for r in supports],
+            },
+            "lcDedupGroups": DedupGroups(
+                graph_package_id=package_id, normalization=NORMALIZATION, groups=tuple(groups)
+            ).to_wire(),
+            "lcEntityProvenance": {
+                "graphPackageId": package_id,
+                "entities": {key: provenance[key] for key in sorted(component_ids) if key in provenance},
+            },
+            "lcGenerationSummary": summary.to_wire(),
+            "lcValidationReport": ValidationReport(
+                graph_package_id=package_id, status="pending", findings=()
+            ).to_wire(),
+        }
+        return {
+            name: (LC_ARTIFACT_PATHS[name], pretty_json_bytes(doc) if name in _PRETTY else _document(doc), JSON)
+            for name, doc in documents.items()
+        }
 
     def _manifest(
         self, content: PackageContent, package_id: str, files: Mapping[str, tuple[str, bytes, str]]

@@ -1,4 +1,7 @@
-"""Entity provenance: one record per entity of the package, split into parts exactly as assigned."""
+"""Entity provenance: one record per entity of the package, split into parts exactly as assigned.
+
+Standards-side entities are in ``entityProvenance``, learning components in ``lcEntityProvenance``;
+the 64 parts index both (a per-entity read needs no knowledge of which document holds the entity)."""
 
 from __future__ import annotations
 
@@ -25,21 +28,17 @@ class ProvenanceCheck(DetailedArtifactCheck):
         content = self.content
         known = [content.framework.identifier] if content.framework else []
         known += [n.identifier for n in content.items]
-        known += [n.identifier for n in content.components]
         known += [r.identifier for r in content.relationships]
+        components = [n.identifier for n in content.components]
         tally = _EntityTally(known)
-        document = self.streamed("entityProvenance", "entities", tally.add)
-        if document is None:
+        if not self._streamed_into("entityProvenance", tally):
             return
-        if document.member_kind != "object":
-            self.out.add(FindingCode.PROVENANCE_MISMATCH, "entities must be a JSON object", artifact="entityProvenance")
-            return
-        unknown, repeated = tally.strangers()
-        self._listed(repeated, "entity ids repeat within entities")
-        if self.manifest.capabilities.has_detailed_provenance:
-            self._listed([entity for entity in known if entity in tally.remaining], "entities have no provenance")
-        self._listed(unknown, "provenance entries name no entity")
-        entities = tally.distinct(len(unknown))
+        entities = self._tallied("entityProvenance", known, tally)
+        if components:  # component provenance lives in the learning-component collection
+            component_tally = _EntityTally(components, tally.parts)
+            if not self._streamed_into("lcEntityProvenance", component_tally):
+                return
+            entities += self._tallied("lcEntityProvenance", components, component_tally)
         if entities != self.manifest.counts.provenance_entities:
             self.out.add(
                 FindingCode.COUNT_MISMATCH,
@@ -49,12 +48,29 @@ class ProvenanceCheck(DetailedArtifactCheck):
             )
         self._check_parts(tally.parts)
 
-    def _listed(self, ids: list[str], what: str) -> None:
+    def _streamed_into(self, logical_name: str, tally: _EntityTally) -> bool:
+        """Stream ``logical_name``'s entities into ``tally``; ``False`` when the document is unusable."""
+        document = self.streamed(logical_name, "entities", tally.add)
+        if document is None:
+            return False
+        if document.member_kind != "object":
+            self.out.add(FindingCode.PROVENANCE_MISMATCH, "entities must be a JSON object", artifact=logical_name)
+            return False
+        return True
+
+    def _tallied(self, logical_name: str, known: list[str], tally: _EntityTally) -> int:
+        """Report ``logical_name``'s missing, repeated and stray entities; how many distinct ids it held."""
+        unknown, repeated = tally.strangers()
+        self._listed(logical_name, repeated, "entity ids repeat within entities")
+        if self.manifest.capabilities.has_detailed_provenance:
+            self._listed(logical_name, [e for e in known if e in tally.remaining], "entities have no provenance")
+        self._listed(logical_name, unknown, "provenance entries name no entity of this document")
+        return tally.distinct(len(unknown))
+
+    def _listed(self, logical_name: str, ids: list[str], what: str) -> None:
         """One finding for ids that break a rule: how many, and the first as its location."""
         if ids:
-            self.out.add(
-                FindingCode.PROVENANCE_MISMATCH, f"{len(ids)} {what}", artifact="entityProvenance", location=ids[0]
-            )
+            self.out.add(FindingCode.PROVENANCE_MISMATCH, f"{len(ids)} {what}", artifact=logical_name, location=ids[0])
 
     def _check_parts(self, expected: list[bytearray]) -> None:
         """Each part holds exactly the entities ``provenance_part_of`` assigns it (compared by digest)."""
@@ -70,7 +86,7 @@ class ProvenanceCheck(DetailedArtifactCheck):
             ):
                 self.out.add(
                     FindingCode.PROVENANCE_MISMATCH,
-                    "part differs from the entities entityProvenance assigns it",
+                    "part differs from the entities the provenance documents assign it",
                     artifact=logical_name,
                 )
 
@@ -90,12 +106,12 @@ _DIGEST = 32
 class _EntityTally:
     """Ticks streamed entity ids off the package's entities; keeps a 32-byte digest per entry, by part."""
 
-    def __init__(self, known: list[str]) -> None:
+    def __init__(self, known: list[str], parts: list[bytearray] | None = None) -> None:
         self._known = known
         self.remaining = set(known)
         self._initial = len(self.remaining)
         self._others: dict[str, int] = {}  # ids not ticked off (unknown, or seen before): how often
-        self.parts = [bytearray() for _ in PART_ARTIFACTS]
+        self.parts = parts if parts is not None else [bytearray() for _ in PART_ARTIFACTS]
 
     def add(self, key: str | None, value: Any) -> None:
         assert key is not None  # entities is an object
