@@ -69,6 +69,13 @@ _ARTIFACT_LABELS: dict[str, tuple[str, ...]] = {
     "entityProvenance": ("source_extracted",),
     "unresolvedItems": ("source_extracted", "unresolved"),
     "validationReport": ("deterministic_derived",),
+    # The learning-component collection (issue 18): the other engineer's epistemic-label work refines
+    # the component documents from the generation summary's ``production``.
+    "learningComponentBundle": ("source_extracted",),
+    "lcDedupGroups": ("deterministic_derived",),
+    "lcEntityProvenance": ("source_extracted",),
+    "lcGenerationSummary": ("deterministic_derived",),
+    "lcValidationReport": ("deterministic_derived",),
 }
 _PART_LABELS = ("source_extracted",)
 
