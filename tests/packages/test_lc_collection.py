@@ -1,0 +1,104 @@
+"""The learning-component collection in the spec's package tree: built, validated, served, or refused."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from corrupt import artifact_path, edit_manifest, error_codes
+from fastmcp import Client
+
+from kgfegmcp.app import create_app
+from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS, DedupGroup, dedup_groups, grouped_twice
+from kgfegmcp.packages.lifecycle import PackageLifecycle
+from kgfegmcp.packages.manifest import LC_ARTIFACTS
+from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageWriter
+from kgfegmcp.resources import uris
+from package_factory import DAG, LC, FixtureWorld, dag_graph, lc_graph, state_for
+
+#: Every file the spec's package tree draws (graph-package-format.md, "Directory identity"), and the
+#: component validation report its "Learning components" section names.
+SPEC_TREE = (
+    "detailed/as_lc_validation_report.json",
+    "package_manifest.json",
+    "delivery/as_lc_nodes_*.jsonl",
+    "delivery/as_lc_relationships_*.jsonl",
+    "detailed/as_entity_provenance.json",
+    "detailed/as_kg_bundle.json",
+    "detailed/as_lc_kg_bundle.json",
+    "detailed/as_relationships_has_child.jsonl",
+    "detailed/as_standards_framework.json",
+    "detailed/as_standards_framework_items.jsonl",
+    "detailed/as_unresolved_items.json",
+    "detailed/as_validation_report.json",
+    "detailed/lc_dedup_groups.json",
+    "detailed/lc_entity_provenance.json",
+    "detailed/lc_generation_summary.json",
+)
+
+
+def test_the_lc_fixture_has_every_file_of_the_spec_tree(world: FixtureWorld) -> None:
+    location = world.write(lc_graph(LC))
+    for drawn in SPEC_TREE:
+        assert list(location.path.glob(drawn)), drawn
+
+
+def _passed(world: FixtureWorld) -> Any:
+    location = world.write(lc_graph(LC))
+    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
+    return location, lifecycle.validate(location)
+
+
+def test_the_model_generated_collection_passes_and_is_served(world: FixtureWorld) -> None:
+    _, result = _passed(world)
+    assert result.accepted
+    state = state_for(world)
+    served = state.catalog.resolve(LC)
+    generation = served.runtime.component_generation
+    assert generation is not None
+    assert generation.production == "model_generated" and not generation.human_reviewed
+    assert generation.counts.components == len(served.runtime.components)
+
+
+def test_a_package_without_components_carries_no_lc_artifact(world: FixtureWorld) -> None:
+    location = world.write(dag_graph(DAG))
+    manifest = json.loads((location.path / "package_manifest.json").read_text())
+    assert not {a["logicalName"] for a in manifest["artifacts"]} & set(LC_ARTIFACTS)
+    assert not any((location.path / path).exists() for path in LC_ARTIFACT_PATHS.values())
+
+
+def test_lc_artifacts_on_a_package_without_components_are_refused(world: FixtureWorld) -> None:
+    lc = world.write(lc_graph(LC))
+    summary = next(
+        a
+        for a in json.loads((lc.path / "package_manifest.json").read_text())["artifacts"]
+        if a["logicalName"] == "lcGenerationSummary"
+    )
+    location = world.write(dag_graph(DAG))
+    target = location.path / summary["path"]
+    target.write_bytes(artifact_path(lc, "lcGenerationSummary").read_bytes())
+    edit_manifest(location, lambda m: m["artifacts"].append(summary))
+    outcome = PackageValidator(world.profiles()).validate(location)
+    assert "lc_artifact_mismatch" in error_codes(outcome.findings)
+
+
+async def test_lc_artifacts_are_exposed_under_the_rights_policy(world: FixtureWorld) -> None:
+    _passed(world)
+    state = state_for(world)
+    sid = state.catalog.resolve(LC).runtime.snapshot_id
+    async with Client(create_app(state)) as client:
+        summary = await client.read_resource(uris.artifact_uri(LC, sid, "lcGenerationSummary"))
+        assert json.loads(summary[0].text)["production"] == "model_generated"  # type: ignore[union-attr]
+        await client.read_resource(uris.artifact_uri(LC, sid, "lcDedupGroups"))  # full text: allowed
+        with pytest.raises(Exception, match="resource_access_denied"):  # bulk content: the fixture denies it
+            await client.read_resource(uris.artifact_uri(LC, sid, "lcEntityProvenance"))
+
+
+def test_dedup_groups_join_normalised_identical_texts_once() -> None:
+    groups = dedup_groups([("a", "Compare  fractions."), ("b", "compare fractions"), ("c", "Order numbers")])
+    assert groups == [DedupGroup(normalized_text="compare fractions", component_identifiers=("a", "b"))]
+    overlapping = [*groups, DedupGroup(normalized_text="x", component_identifiers=("b", "c"))]
+    assert grouped_twice(overlapping) == ["b"]
