@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -79,3 +80,19 @@ async def test_comparison_candidates_are_retrieval_candidates(default_client: Cl
     )
     assert answer["candidateStatus"] == "retrieval_candidate"
     assert answer["frameworks"][0]["candidates"]
+
+
+async def test_the_component_document_says_how_its_component_was_produced(default_client: Client[Any]) -> None:
+    answer = structured(
+        await call(
+            default_client, "get_learning_components_for_standard", {"frameworkId": EF, "statementCode": "EF01CI01"}
+        )
+    )
+    component_id = answer["supports"][0]["component"]["nodeId"]
+    result = await default_client.read_resource_mcp(f"{answer['package']['uri']}/learning-component/{component_id}")
+    content = result.contents[0]
+    document = json.loads(content.text)  # type: ignore[union-attr]
+    assert document["components"] == answer["package"]["components"]
+    meta = (content.meta or {})["kgfegmcp"]
+    expected = {"deterministic_derived", document["components"].get("epistemicStatus", "deterministic_derived")}
+    assert set(meta["epistemicStatus"]) == expected
