@@ -9,6 +9,7 @@ import pytest
 from fastmcp import Client
 
 from kgfegmcp.epistemic import EPISTEMIC_LABELS, ComponentProduction, component_label
+from kgfegmcp.mcp.evidence_text import _production
 from kgfegmcp.services.views import components_label
 from tool_calls import call, structured
 
@@ -96,3 +97,9 @@ async def test_the_component_document_says_how_its_component_was_produced(defaul
     meta = (content.meta or {})["kgfegmcp"]
     expected = {"deterministic_derived", document["components"].get("epistemicStatus", "deterministic_derived")}
     assert set(meta["epistemicStatus"]) == expected
+
+
+def test_the_text_summary_states_the_production_as_the_structure_does() -> None:
+    curated = ComponentProduction(method="curated", reviewed=False, source="Instituto Reúna (Mapa de Foco)")
+    assert _production(components_label(curated)) == "curated by Instituto Reúna (Mapa de Foco) (source_asserted)"
+    assert _production(components_label(None)) == "production undeclared, no epistemic label"
