@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from kgfegmcp.epistemic import ComponentProduction
 from kgfegmcp.identifiers import ProfileId
 from kgfegmcp.models import ContractModel
 from kgfegmcp.rights import RightsPolicy
@@ -125,6 +126,8 @@ class InterpretationProfile(ContractModel):
     progression_labels: tuple[ProgressionLabel, ...] = ()
     disclosures: tuple[Disclosure, ...] = ()
     default_rights: RightsPolicy
+    #: How bound packages' learning components were produced; absent = undeclared (never guessed).
+    component_production: ComponentProduction | None = None
 
     @model_validator(mode="after")
     def _unique_vocabularies(self) -> InterpretationProfile:

@@ -19,6 +19,7 @@ from typing import Any
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
+from kgfegmcp.epistemic import SERVER_BUILT, STANDARD_TEXT, UNRESOLVED_REFERENCE
 from kgfegmcp.errors import ResourceNotFoundError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.packages.manifest import ArtifactEntry, provenance_part_name
@@ -53,7 +54,7 @@ from kgfegmcp.resources.representations import (
     epistemic_labels,
 )
 from kgfegmcp.services.resource_views import component_view, relationship_view
-from kgfegmcp.services.views import ResultModel, disclosures, package_identity, standard_view
+from kgfegmcp.services.views import ResultModel, components_label, disclosures, package_identity, standard_view
 
 log = logging.getLogger(__name__)
 
@@ -464,8 +465,8 @@ class ResourceService:
             "package": package_identity(package).to_wire(),
             "disclosures": [d.to_wire() for d in disclosures(package)],
         }
-        unresolved = "unresolved" if any(rel.unresolved_status for rel in incoming) else None
-        labels = epistemic_labels("deterministic_derived", "source_asserted", unresolved)
+        unresolved = UNRESOLVED_REFERENCE if any(rel.unresolved_status for rel in incoming) else None
+        labels = epistemic_labels(SERVER_BUILT, STANDARD_TEXT, unresolved)
         evidence = [self._evidence(package, self._declared(package, name)) for name in ("nodes", "relationships")]
         return self._derived(document, labels, evidence)
 
@@ -477,6 +478,7 @@ class ResourceService:
                 f"No learning component {node_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT
             )
         fid, sid = package.framework_id, package.snapshot_id
+        production = components_label(package.profile.profile.component_production)
         document = {
             "learningComponent": component_view(package, component),
             "supports": [
@@ -489,11 +491,13 @@ class ResourceService:
                 }
                 for rel in store.outgoing(node_id, SUPPORTS)
             ],
+            "components": production.to_wire(),
             "package": package_identity(package).to_wire(),
             "disclosures": [d.to_wire() for d in disclosures(package)],
         }
+        labels = epistemic_labels(SERVER_BUILT, production.epistemic_status)
         evidence = [self._evidence(package, self._declared(package, name)) for name in ("nodes", "relationships")]
-        return self._derived(document, ["deterministic_derived"], evidence)
+        return self._derived(document, labels, evidence)
 
     def _entity_provenance_document(self, package: ServedPackage, node_id: str, kind: NodeLabel) -> _Built:
         store = package.store

@@ -20,13 +20,12 @@ from pydantic_core import CoreSchema, core_schema
 
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec
+from kgfegmcp.epistemic import STANDARD_TEXT, ComponentProduction, EpistemicLabel, ProductionMethod, component_label
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
 
 #: Hex digits of each SHA-256 an answer names (the manifest holds the full values).
 SHA256_PREFIX = 12
-
-EpistemicStatus = Literal["source_asserted", "source_extracted", "deterministic_derived", "unresolved"]
 
 
 def _field_value(field: core_schema.ModelField) -> CoreSchema:
@@ -173,7 +172,7 @@ class StandardView(ResultModel):
     notes: str | None = None
     uri: str
     provenance_uri: str
-    epistemic_status: EpistemicStatus = "source_asserted"
+    epistemic_status: EpistemicLabel = STANDARD_TEXT
 
 
 class BuiltFrom(ResultModel):
@@ -183,6 +182,29 @@ class BuiltFrom(ResultModel):
     relationships: str = Field(description="SHA-256 prefix of the relationships artifact.")
     entity_provenance: str = Field(description="SHA-256 prefix of the entityProvenance artifact.")
     profile: str = Field(description="The bound interpretation profile: '<profileId> <version> <SHA-256 prefix>'.")
+
+
+class ComponentsLabel(ResultModel):
+    """How one package's learning components were produced, said once per package (never guessed)."""
+
+    production: ProductionMethod | Literal["undeclared"] = Field(
+        description="As the package's profile declares it; 'undeclared' when it declares nothing."
+    )
+    epistemic_status: EpistemicLabel | None = Field(
+        None,
+        description="source_asserted (curated, asserted by source), llm_inferred or human_reviewed; absent when "
+        "undeclared.",
+    )
+    source: str | None = Field(None, description="Who curated or generated the components.")
+
+
+def components_label(production: ComponentProduction | None) -> ComponentsLabel:
+    """The declared production of a package's components and the label it gives them (``None``: undeclared)."""
+    if production is None:
+        return ComponentsLabel(production="undeclared")
+    return ComponentsLabel(
+        production=production.method, epistemic_status=component_label(production), source=production.source
+    )
 
 
 class PackageRef(ResultModel):
@@ -360,6 +382,19 @@ def package_ref(package: ServedPackage) -> PackageRef:
     )
 
 
+class ComponentPackageRef(PackageRef):
+    """A package of an answer carrying learning components, with how its components were produced."""
+
+    components: ComponentsLabel
+
+
+def component_package_ref(package: ServedPackage) -> ComponentPackageRef:
+    """A package's compact identity and its components' label."""
+    production = package.profile.profile.component_production
+    label = components_label(production)
+    return ComponentPackageRef(**package_ref(package).model_dump(by_alias=False), components=label)
+
+
 class PagePackages:
     """The packages one page of hits comes from, named once each; hits refer to them by index.
 
@@ -370,7 +405,8 @@ class PagePackages:
     def __init__(self, searched: list[ServedPackage], orders: list[int]) -> None:
         used = sorted(set(orders)) or list(range(len(searched)))
         self._index = {order: position for position, order in enumerate(used)}
-        self.refs = [package_ref(searched[order]) for order in used]
+        self.used = [searched[order] for order in used]
+        self.refs = [package_ref(package) for package in self.used]
 
     def index(self, order: int) -> int | None:
         """The hit's index into ``refs``; None when the page names one package."""
