@@ -363,7 +363,7 @@ DOCUMENTS = [
         "learning_component",
         "standard_resource",
         DERIVED,
-        [DERIVED],
+        [DERIVED, "llm_inferred"],  # the fixture's generation summary: model-generated, not reviewed
         ["nodes", "relationships"],
     ),
     Expected(

@@ -54,7 +54,14 @@ from kgfegmcp.resources.representations import (
     epistemic_labels,
 )
 from kgfegmcp.services.resource_views import component_view, relationship_view
-from kgfegmcp.services.views import ResultModel, components_label, disclosures, package_identity, standard_view
+from kgfegmcp.services.views import (
+    ResultModel,
+    components_label,
+    declared_production,
+    disclosures,
+    package_identity,
+    standard_view,
+)
 
 log = logging.getLogger(__name__)
 
@@ -478,7 +485,7 @@ class ResourceService:
                 f"No learning component {node_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT
             )
         fid, sid = package.framework_id, package.snapshot_id
-        production = components_label(package.profile.profile.component_production)
+        production = components_label(declared_production(package))
         document = {
             "learningComponent": component_view(package, component),
             "supports": [

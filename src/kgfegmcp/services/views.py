@@ -388,10 +388,20 @@ class ComponentPackageRef(PackageRef):
     components: ComponentsLabel
 
 
+def declared_production(package: ServedPackage) -> ComponentProduction | None:
+    """How ``package``'s components were produced: its generation summary, else its profile, else undeclared."""
+    summary = package.runtime.component_generation
+    if summary is None:
+        return package.profile.profile.component_production
+    source = summary.curator if summary.curator is not None else summary.generator.name if summary.generator else None
+    return ComponentProduction(
+        method=summary.production, reviewed=summary.human_reviewed, source=source or summary.source.name
+    )
+
+
 def component_package_ref(package: ServedPackage) -> ComponentPackageRef:
     """A package's compact identity and its components' label."""
-    production = package.profile.profile.component_production
-    label = components_label(production)
+    label = components_label(declared_production(package))
     return ComponentPackageRef(**package_ref(package).model_dump(by_alias=False), components=label)
 
 
