@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,9 +12,11 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS, DedupGroup, dedup_groups, grouped_twice
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import LC_ARTIFACTS
+from kgfegmcp.packages.records import ComponentNode
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.resources import uris
@@ -102,3 +105,33 @@ def test_dedup_groups_join_normalised_identical_texts_once() -> None:
     assert groups == [DedupGroup(normalized_text="compare fractions", component_identifiers=("a", "b"))]
     overlapping = [*groups, DedupGroup(normalized_text="x", component_identifiers=("b", "c"))]
     assert grouped_twice(overlapping) == ["b"]
+
+
+def _report(location: Any, logical_name: str) -> dict[str, Any]:
+    return json.loads(artifact_path(location, logical_name).read_text())
+
+
+def test_the_component_report_is_recorded_with_the_package_state(world: FixtureWorld) -> None:
+    location, result = _passed(world)
+    assert result.accepted
+    component_report = _report(location, "lcValidationReport")
+    manifest = json.loads((location.path / "package_manifest.json").read_text())
+    assert component_report["status"] == manifest["validation"]["status"] == "passed"
+    assert component_report["validatorVersion"] == manifest["validation"]["validatorVersion"]
+    assert PackageValidator(world.profiles()).validate(location).passed  # the recorded pass reads back whole
+
+
+def test_a_refused_package_records_its_component_findings_in_the_component_report(world: FixtureWorld) -> None:
+    graph = lc_graph(LC)
+    graph.components.append(
+        ComponentNode(identifier=stable_uuid(LC, "component", "lonely"), description="Lonely", in_language="en")
+    )
+    graph.items[-1] = replace(graph.items[-1], statement_type="NoSuchType")  # a finding about standards too
+    location = world.write(graph)
+    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
+    assert not lifecycle.validate(location).accepted
+    whole = {f["code"] for f in _report(location, "validationReport")["findings"]}
+    component_report = _report(location, "lcValidationReport")
+    components = {f["code"] for f in component_report["findings"]}
+    assert component_report["status"] == "failed"
+    assert "unsupported_component" in components and components < whole

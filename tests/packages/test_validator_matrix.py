@@ -372,6 +372,13 @@ def component_in_two_dedup_groups(world: FixtureWorld) -> PackageLocation:
     return location
 
 
+def component_report_ahead_of_the_package(world: FixtureWorld) -> PackageLocation:
+    """A pending package whose component report already claims a pass."""
+    location = _built(world)
+    edit_document(location, "lcValidationReport", lambda d: d.update(status="passed"))
+    return location
+
+
 def generation_summary_miscounts(world: FixtureWorld) -> PackageLocation:
     location = _built(world)
     edit_document(
@@ -431,7 +438,7 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "unresolved_without_status": [unresolved_entry_without_status, relationship_with_unknown_status],
     "provenance_mismatch": [missing_provenance, moved_provenance_entry],
     "detailed_artifact_mismatch": [dropped_detailed_item],
-    "lc_artifact_mismatch": [dedup_group_with_a_stranger],
+    "lc_artifact_mismatch": [dedup_group_with_a_stranger, component_report_ahead_of_the_package],
     "lc_dedup_overlap": [component_in_two_dedup_groups],
     "lc_generation_count_mismatch": [generation_summary_miscounts],
 }

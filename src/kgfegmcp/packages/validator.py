@@ -24,6 +24,7 @@ from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, BoundedFindings, 
 from kgfegmcp.packages.delivery import DELIVERY_CODES, DecodedDelivery, decode_delivery
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding, ValidationReport
+from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS
 from kgfegmcp.packages.manifest import LC_ARTIFACTS, MANIFEST_FILENAME, PackageManifest, required_artifacts
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
@@ -70,6 +71,31 @@ VALIDATION_CODES: frozenset[FindingCode] = frozenset(
 )
 
 
+#: Codes that only ever speak of learning components (wherever the finding is located).
+COMPONENT_FINDING_CODES: frozenset[str] = frozenset(
+    {
+        FindingCode.COMPONENT_IN_HIERARCHY,
+        FindingCode.SUPPORTS_DIRECTION,
+        FindingCode.UNSUPPORTED_COMPONENT,
+        FindingCode.LC_ARTIFACT_MISMATCH,
+        FindingCode.LC_DEDUP_OVERLAP,
+        FindingCode.LC_GENERATION_COUNT_MISMATCH,
+    }
+)
+
+
+def concerns_components(finding: Finding) -> bool:
+    """Whether ``finding`` belongs in the learning-component validation report.
+
+    It does when its code only speaks of components, or when it is located in one of the collection's
+    artifacts (by logical name or path).
+    """
+    return finding.code in COMPONENT_FINDING_CODES or finding.artifact in _LC_ARTIFACT_NAMES
+
+
+_LC_ARTIFACT_NAMES = frozenset(LC_ARTIFACT_PATHS) | frozenset(LC_ARTIFACT_PATHS.values())
+
+
 @dataclass(slots=True)
 class ValidationOutcome:
     """Everything the gate concluded about one package."""
@@ -103,6 +129,22 @@ class ValidationOutcome:
             profile_sha256=self.profile.sha256 if self.profile else None,
             findings=tuple(sorted([*self.build_findings, *self.findings], key=Finding.sort_key)),
             omitted_findings=dict(sorted(self.omitted.items())),
+        )
+
+    def component_report(self, status: str) -> ValidationReport:
+        """The ``lcValidationReport``: the same terminal status, with the findings about components only.
+
+        The package is accepted or refused whole, so the status is the package's; the findings are
+        those a reader of the component collection needs (omitted repeats are counted per code).
+        """
+        whole = self.report(status)
+        return whole.model_copy(
+            update={
+                "findings": tuple(f for f in whole.findings if concerns_components(f)),
+                "omitted_findings": {
+                    code: n for code, n in whole.omitted_findings.items() if code in COMPONENT_FINDING_CODES
+                },
+            }
         )
 
 

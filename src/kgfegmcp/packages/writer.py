@@ -51,7 +51,7 @@ from kgfegmcp.packages.manifest import (
 )
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.provenance import provenance_part_of
-from kgfegmcp.packages.recording import TerminalStateRecording
+from kgfegmcp.packages.recording import RECORDED_REPORTS, TerminalStateRecording, recorded_report_paths
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
     HAS_CHILD,
@@ -141,34 +141,35 @@ class PackageWriter:
         return PackageLocation(content.framework_id, content.snapshot_id, target)
 
     def record_validation(self, outcome: ValidationOutcome, status: ValidationStatus) -> PackageManifest:
-        """Write the report of ``outcome`` and the terminal ``status`` into the package."""
+        """Write the reports of ``outcome`` and the terminal ``status`` into the package."""
         manifest = outcome.manifest
         if manifest is None or status == "pending":
             raise ManifestBuildError("Only a readable manifest can record a terminal validation state.")
-        entry = manifest.artifact("validationReport")
-        if entry is None:
-            raise ManifestBuildError("The manifest declares no validationReport artifact.")
         report = outcome.report(status)
-        report_bytes = pretty_json_bytes(report.to_wire())
-        refreshed = ArtifactEntry(
-            logical_name=entry.logical_name,
-            path=entry.path,
-            sha256=sha256_hex(report_bytes),
-            bytes=len(report_bytes),
-            media_type=entry.media_type,
-        )
-        artifacts = tuple(refreshed if a.logical_name == entry.logical_name else a for a in manifest.artifacts)
+        reports = {"validationReport": report, "lcValidationReport": outcome.component_report(status)}
+        written: dict[str, bytes] = {}
+        refreshed: dict[str, ArtifactEntry] = {}
+        for role in RECORDED_REPORTS:
+            entry = manifest.artifact(role)
+            if entry is None:
+                if role == "validationReport":
+                    raise ManifestBuildError("The manifest declares no validationReport artifact.")
+                continue
+            data = pretty_json_bytes(reports[role].to_wire())
+            written[entry.path] = data
+            refreshed[role] = entry.model_copy(update={"sha256": sha256_hex(data), "bytes": len(data)})
+        artifacts = tuple(refreshed.get(a.logical_name, a) for a in manifest.artifacts)
         unsealed = manifest.model_copy(update={"artifacts": artifacts})
         state = ValidationState(
             status=status,
             validator_version=report.validator_version,
-            report_sha256=refreshed.sha256,
+            report_sha256=refreshed["validationReport"].sha256,
             seal_sha256=seal_of(unsealed),
             findings=summarize(report.findings, report.omitted_findings),
         )
         final = unsealed.model_copy(update={"validation": state})
-        recording = TerminalStateRecording(outcome.location.path, entry.path)
-        recording.commit(report_bytes, pretty_json_bytes(final.to_wire()))
+        recording = TerminalStateRecording(outcome.location.path, recorded_report_paths(manifest))
+        recording.commit(written, pretty_json_bytes(final.to_wire()))
         return final
 
     # -- artifact bytes ------------------------------------------------------------------------

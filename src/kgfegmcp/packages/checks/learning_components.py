@@ -40,7 +40,9 @@ class LearningComponentArtifactCheck(DetailedArtifactCheck):
         summary = self._parsed("lcGenerationSummary", GenerationSummary)
         if isinstance(summary, GenerationSummary):
             self._summary(summary, groups if isinstance(groups, DedupGroups) else None)
-        self._parsed("lcValidationReport", ValidationReport)
+        report = self._parsed("lcValidationReport", ValidationReport)
+        if isinstance(report, ValidationReport):
+            self._report(report)
 
     def _lc_mismatch(self, logical_name: str, message: str, location: str | None = None) -> None:
         self.out.add(FindingCode.LC_ARTIFACT_MISMATCH, message, artifact=logical_name, location=location)
@@ -88,6 +90,12 @@ class LearningComponentArtifactCheck(DetailedArtifactCheck):
                 artifact="lcDedupGroups",
                 location=repeated[0],
             )
+
+    def _report(self, report: ValidationReport) -> None:
+        """The component report is recorded with the package's state, so the two must say the same."""
+        recorded = self.manifest.validation.status
+        if report.status != recorded:
+            self._lc_mismatch("lcValidationReport", f"status is {report.status}, the manifest records {recorded}")
 
     def _summary(self, summary: GenerationSummary, groups: DedupGroups | None) -> None:
         expected = {
