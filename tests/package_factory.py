@@ -258,12 +258,15 @@ def lc_graph(framework_id: str) -> FixtureGraph:
 
 
 def provenance_for(graph: FixtureGraph) -> dict[str, dict[str, Any]]:
-    """One provenance record per node and relationship."""
+    """One provenance record per node and relationship; components and their supports are model output."""
     entities: dict[str, dict[str, Any]] = {}
-    for node in [graph.framework, *graph.items, *graph.components]:
+    for node in [graph.framework, *graph.items]:
         entities[node.identifier] = {"epistemicStatus": "source_asserted", "locator": {"file": "fixture.json"}}
+    for component in graph.components:
+        entities[component.identifier] = {"epistemicStatus": "llm_inferred", "locator": {"file": "fixture.json"}}
     for rel in graph.relationships:
-        entities[rel.identifier] = {"epistemicStatus": "source_asserted", "locator": {"relationship": rel.label}}
+        status = "llm_inferred" if rel.label == SUPPORTS else "source_asserted"
+        entities[rel.identifier] = {"epistemicStatus": status, "locator": {"relationship": rel.label}}
     return entities
 
 

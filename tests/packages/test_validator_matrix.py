@@ -30,6 +30,8 @@ from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lifecycle import PackageLifecycle
+from kgfegmcp.packages.manifest import provenance_part_name
+from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, SUPPORTS, ComponentNode
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import PackageValidator
@@ -379,6 +381,21 @@ def component_report_ahead_of_the_package(world: FixtureWorld) -> PackageLocatio
     return location
 
 
+def provenance_mislabels_a_link(world: FixtureWorld) -> PackageLocation:
+    """A progression link whose provenance (document and part alike) says it was extracted, not asserted."""
+    location = _built(world)
+    link = next(r for r in lc_graph(LC).relationships if r.label == BUILDS_TOWARDS)
+
+    def relabel(document: dict[str, Any]) -> None:
+        entities = document["entities"]
+        if link.identifier in entities:
+            entities[link.identifier]["epistemicStatus"] = "source_extracted"
+
+    edit_document(location, "entityProvenance", relabel)
+    edit_document(location, provenance_part_name(provenance_part_of(link.identifier)), relabel)
+    return location
+
+
 def generation_summary_miscounts(world: FixtureWorld) -> PackageLocation:
     location = _built(world)
     edit_document(
@@ -441,6 +458,7 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "lc_artifact_mismatch": [dedup_group_with_a_stranger, component_report_ahead_of_the_package],
     "lc_dedup_overlap": [component_in_two_dedup_groups],
     "lc_generation_count_mismatch": [generation_summary_miscounts],
+    "epistemic_label_mismatch": [provenance_mislabels_a_link],
 }
 
 CASES = [(code, corruption) for code, corruptions in CORRUPTIONS.items() for corruption in corruptions]

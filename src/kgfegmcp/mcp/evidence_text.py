@@ -57,10 +57,10 @@ def _attribution_lines(attributions: Sequence[ComponentAttribution]) -> list[str
     return lines
 
 
-def _production(label: ComponentsLabel) -> str:
+def _production(label: ComponentsLabel | None) -> str:
     """How components were produced, in a few words (the structured ``components`` of their package)."""
-    if label.epistemic_status is None:
-        return "production undeclared, no epistemic label"
+    if label is None:
+        return "none in this package"
     return f"{label.production} by {label.source} ({label.epistemic_status})"
 
 

@@ -104,6 +104,11 @@ class FindingCode(StrEnum):
         "lc_generation_count_mismatch",
         "The learning-component generation summary's counts differ from the package.",
     )
+    EPISTEMIC_LABEL_MISMATCH = (
+        "epistemic_label_mismatch",
+        "An entity's provenance states an epistemic status other than the one its profile or the package's "
+        "generation summary declares.",
+    )
     VALIDATION_STATE_MISMATCH = (
         "validation_state_mismatch",
         "The recorded validation state does not match the package.",

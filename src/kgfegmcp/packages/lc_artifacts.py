@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from kgfegmcp.epistemic import ProductionMethod
 from kgfegmcp.models import ContractModel
 
 #: The five learning-component roles: logical name → path inside the package. Required iff the package
@@ -25,9 +26,6 @@ LC_ARTIFACT_PATHS: dict[str, str] = {
     "lcGenerationSummary": "detailed/lc_generation_summary.json",
     "lcValidationReport": "detailed/as_lc_validation_report.json",
 }
-
-#: How a collection of components came to be.
-Production = Literal["curated", "model_generated"]
 
 
 class GeneratorModel(ContractModel):
@@ -65,7 +63,7 @@ class GenerationSummary(ContractModel):
     """
 
     graph_package_id: str = Field(max_length=193)
-    production: Production
+    production: ProductionMethod
     human_reviewed: bool
     curator: str | None = Field(None, min_length=1, max_length=256)
     curator_uri: str | None = Field(None, max_length=2000)
@@ -86,7 +84,7 @@ class GenerationSummary(ContractModel):
 class ComponentProduction(ContractModel):
     """What a source adapter declares about its components; the writer adds identity and counts."""
 
-    production: Production
+    production: ProductionMethod
     human_reviewed: bool
     curator: str | None = None
     curator_uri: str | None = None

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from kgfegmcp.epistemic import ComponentProduction
+from kgfegmcp.epistemic import ClaimLabels
 from kgfegmcp.identifiers import ProfileId
 from kgfegmcp.models import ContractModel
 from kgfegmcp.rights import RightsPolicy
@@ -126,8 +126,8 @@ class InterpretationProfile(ContractModel):
     progression_labels: tuple[ProgressionLabel, ...] = ()
     disclosures: tuple[Disclosure, ...] = ()
     default_rights: RightsPolicy
-    #: How bound packages' learning components were produced; absent = undeclared (never guessed).
-    component_production: ComponentProduction | None = None
+    #: How bound packages state their standards and links (validation holds provenance to it).
+    claim_labels: ClaimLabels = ClaimLabels()
 
     @model_validator(mode="after")
     def _unique_vocabularies(self) -> InterpretationProfile:
