@@ -21,6 +21,7 @@ from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.resources import uris
 from package_factory import DAG, LC, FixtureWorld, dag_graph, lc_graph, state_for
+from tool_calls import call, structured
 
 #: Every file the spec's package tree draws (graph-package-format.md, "Directory identity"), and the
 #: component validation report its "Learning components" section names.
@@ -135,3 +136,24 @@ def test_a_refused_package_records_its_component_findings_in_the_component_repor
     components = {f["code"] for f in component_report["findings"]}
     assert component_report["status"] == "failed"
     assert "unsupported_component" in components and components < whole
+
+
+async def test_model_generated_components_are_served_llm_inferred_and_unresolved_evidence_unresolved(
+    world: FixtureWorld,
+) -> None:
+    _passed(world)
+    async with Client(create_app(state_for(world))) as client:
+        answer = structured(
+            await call(client, "get_learning_components_for_standard", {"frameworkId": LC, "statementCode": "NF.1"})
+        )
+        assert answer["package"]["components"] == {
+            "production": "model_generated",
+            "epistemicStatus": "llm_inferred",
+            "source": "fixture-decomposer",
+        }
+        progressions = structured(
+            await call(client, "get_standard_progressions", {"frameworkId": LC, "statementCode": "NF.2"})
+        )
+        assert progressions["package"]["labels"] == {"standards": "source_asserted", "links": "source_asserted"}
+        notices = [n for n in progressions["warnings"]["items"] if n["code"] == "unresolved_reference"]
+        assert notices and all(n["epistemicStatus"] == "unresolved" for n in notices)

@@ -159,7 +159,7 @@ async def test_epistemic_labels_by_family(matrix_client: Client[Any]) -> None:
     assert labels["standard"] == ["deterministic_derived", "source_asserted"]
     assert labels["standard_provenance"] == ["deterministic_derived", "source_asserted"]
     assert labels["unresolved"] == ["source_extracted", "unresolved"]
-    assert labels["artifact/nodes"] == ["source_extracted"]
+    assert labels["artifact/nodes"] == ["llm_inferred", "source_extracted"]  # with the model-generated components
     assert labels["artifact/validationReport"] == ["deterministic_derived"]
     assert labels["artifact/operatorNotes"] == []  # an exposure contract states no epistemic status
     assert labels["catalog"] == ["deterministic_derived"]

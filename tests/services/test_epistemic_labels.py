@@ -8,12 +8,15 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from kgfegmcp.epistemic import EPISTEMIC_LABELS, ComponentProduction, component_label
+from kgfegmcp.epistemic import EPISTEMIC_LABELS, component_label
 from kgfegmcp.mcp.evidence_text import _production
+from kgfegmcp.packages.lc_artifacts import ComponentSourceVersion, GenerationCounts, GenerationSummary, GeneratorModel
+from kgfegmcp.services.progression_views import FollowedLinkView, ProgressionLinkView
 from kgfegmcp.services.views import components_label
 from tool_calls import call, structured
 
 EF = "brazil-bncc-ensino-fundamental"
+MAPA_DE_FOCO = {"production": "curated", "epistemicStatus": "source_asserted", "source": "Instituto Reúna"}
 SPEC_LABELS = (
     "source_asserted",
     "source_extracted",
@@ -40,14 +43,25 @@ def test_the_vocabulary_is_the_spec_list() -> None:
     ],
 )
 def test_component_label_follows_the_declared_production(method: str, reviewed: bool, expected: str) -> None:
-    production = ComponentProduction.model_validate({"method": method, "reviewed": reviewed, "source": "Curator"})
-    assert component_label(production) == expected
-    label = components_label(production).to_wire()
-    assert label == {"production": method, "epistemicStatus": expected, "source": "Curator"}
+    assert component_label(method, reviewed) == expected  # type: ignore[arg-type]
+    label = components_label(_summary(method, reviewed)).to_wire()
+    source = "Curator" if method == "curated" else "decomposer"
+    assert label == {"production": method, "epistemicStatus": expected, "source": source}
 
 
-def test_undeclared_production_is_said_and_never_guessed() -> None:
-    assert components_label(None).to_wire() == {"production": "undeclared"}
+def _summary(method: str, reviewed: bool) -> GenerationSummary:
+    return GenerationSummary(
+        graph_package_id="x@1",
+        production=method,  # type: ignore[arg-type]
+        human_reviewed=reviewed,
+        curator="Curator" if method == "curated" else None,
+        generator=GeneratorModel(name="decomposer") if method == "model_generated" else None,
+        source=ComponentSourceVersion(name="source", version="1"),
+        method="How.",
+        counts=GenerationCounts(
+            components=0, supports=0, supported_items=0, dedup_groups=0, components_in_dedup_groups=0
+        ),
+    )
 
 
 async def test_component_answers_label_their_packages(default_client: Client[Any]) -> None:
@@ -67,8 +81,27 @@ async def test_component_answers_label_their_packages(default_client: Client[Any
         await call(default_client, "get_standards_for_learning_component", {"frameworkId": EF, "nodeId": component_id})
     )
     for package in (answer["package"], detail["package"], standards["package"], *search["packages"]):
-        assert package["components"]["production"] in ("curated", "model_generated", "undeclared")
-        assert package["components"].get("epistemicStatus", "source_asserted") in EPISTEMIC_LABELS
+        assert package["components"] == MAPA_DE_FOCO
+        assert package["labels"] == {"standards": "source_asserted"}
+        assert len(package["builtFrom"]["lcEntityProvenance"]) == 12  # component provenance is its own artifact
+
+
+async def test_links_are_labelled_as_the_profile_declares(default_client: Client[Any]) -> None:
+    extracted = structured(
+        await call(default_client, "get_standard_progressions", {"frameworkId": EF, "statementCode": "EF05MA01"})
+    )
+    assert extracted["links"] and "epistemicStatus" not in extracted["links"][0]  # said once, for the package
+    assert extracted["package"]["labels"] == {"standards": "source_asserted", "links": "source_extracted"}
+    asserted = structured(
+        await call(
+            default_client, "search_learning_progressions", {"frameworkId": "brazil-bncc-educacao-infantil", "limit": 1}
+        )
+    )
+    assert asserted["package"]["labels"] == {"standards": "source_asserted", "links": "source_asserted"}
+    standard = await call(default_client, "get_standard", {"frameworkId": EF, "statementCode": "EF05MA01"})
+    assert structured(standard)["package"]["labels"] == {"standards": "source_asserted"}
+    assert f"Package {EF}@" in standard.content[0].text  # type: ignore[union-attr]
+    assert "(standards source_asserted)" in standard.content[0].text  # type: ignore[union-attr]
 
 
 async def test_comparison_candidates_are_retrieval_candidates(default_client: Client[Any]) -> None:
@@ -95,11 +128,22 @@ async def test_the_component_document_says_how_its_component_was_produced(defaul
     document = json.loads(content.text)  # type: ignore[union-attr]
     assert document["components"] == answer["package"]["components"]
     meta = (content.meta or {})["kgfegmcp"]
-    expected = {"deterministic_derived", document["components"].get("epistemicStatus", "deterministic_derived")}
-    assert set(meta["epistemicStatus"]) == expected
+    assert meta["epistemicStatus"] == ["deterministic_derived", "source_asserted"]
 
 
 def test_the_text_summary_states_the_production_as_the_structure_does() -> None:
-    curated = ComponentProduction(method="curated", reviewed=False, source="Instituto Reúna (Mapa de Foco)")
-    assert _production(components_label(curated)) == "curated by Instituto Reúna (Mapa de Foco) (source_asserted)"
-    assert _production(components_label(None)) == "production undeclared, no epistemic label"
+    assert _production(components_label(_summary("curated", False))) == "curated by Curator (source_asserted)"
+    assert (
+        _production(components_label(_summary("model_generated", False)))
+        == "model_generated by decomposer (llm_inferred)"
+    )
+    assert _production(None) == "none in this package"
+
+
+def test_a_link_the_source_left_unresolved_is_labelled_unresolved() -> None:
+    fields = {"relationshipId": "r", "linkType": "buildsTowards", "sourceNodeId": "a", "targetNodeId": "b"}
+    assert "epistemicStatus" not in ProgressionLinkView.model_validate(fields).to_wire()
+    unresolved = ProgressionLinkView.model_validate({**fields, "unresolvedStatus": "unresolvedRootFallback"})
+    assert unresolved.to_wire()["epistemicStatus"] == "unresolved"
+    followed = FollowedLinkView(relationship_id="r", link_type="relatesTo", to="b", unresolved_status="x")
+    assert followed.epistemic_status == "unresolved"

@@ -38,9 +38,7 @@ class _LabelledLink(ResultModel):
     """A link is labelled as its package declares (``package.labels.links``) unless it is unresolved."""
 
     unresolved_status: str | None = None
-    epistemic_status: Literal["unresolved"] | None = Field(
-        None, description="Present only on a link the source left unresolved (then unresolvedStatus says how)."
-    )
+    epistemic_status: Literal["unresolved"] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -73,9 +71,7 @@ class ProgressionNotice(ResultModel):
     status: str | None = None
     relationship_label: str | None = None
     unresolved_id: str | None = None
-    epistemic_status: Literal["unresolved"] | None = Field(
-        None, description="unresolved on a notice about an unresolved reference."
-    )
+    epistemic_status: Literal["unresolved"] | None = None
 
 
 class NoticeSummary(ResultModel):

@@ -182,21 +182,18 @@ class BuiltFrom(ResultModel):
     nodes: str = Field(description="SHA-256 prefix of the nodes artifact.")
     relationships: str = Field(description="SHA-256 prefix of the relationships artifact.")
     entity_provenance: str = Field(description="SHA-256 prefix of the entityProvenance artifact.")
-    lc_entity_provenance: str | None = Field(
-        None, description="SHA-256 prefix of the lcEntityProvenance artifact (answers carrying components)."
-    )
+    lc_entity_provenance: str | None = Field(None, description="SHA-256 prefix of lcEntityProvenance.")
     profile: str = Field(description="The bound interpretation profile: '<profileId> <version> <SHA-256 prefix>'.")
 
 
 class ComponentsLabel(ResultModel):
     """How one package's learning components were produced, said once per package (never guessed)."""
 
-    production: ProductionMethod = Field(description="As the package's generation summary declares it.")
+    production: ProductionMethod
     epistemic_status: EpistemicLabel = Field(
-        description="source_asserted (curated: asserted by their named source), llm_inferred (model-generated) "
-        "or human_reviewed (model-generated, reviewed by people)."
+        description="source_asserted (curated), llm_inferred (model-generated) or human_reviewed."
     )
-    source: str = Field(description="Who curated or generated the components.")
+    source: str = Field(description="The curator or generator.")
 
 
 def components_label(summary: GenerationSummary) -> ComponentsLabel:
@@ -210,15 +207,12 @@ def components_label(summary: GenerationSummary) -> ComponentsLabel:
 
 
 class AnswerLabels(ResultModel):
-    """The epistemic labels of what an answer carries from one package, said once for the package.
+    """Epistemic labels of this package's standards and resolved links in the answer."""
 
-    Records carry a label of their own only where it differs (``unresolved``).
-    """
-
-    standards: SourceLabel = Field(description="Every standards record and description in the answer.")
-    links: SourceLabel | None = Field(
-        None, description="Every resolved progression link in the answer (only answers that carry links)."
-    )
+    # Said once per package (a record carries its own label only when it is unresolved); the schema
+    # stays bare because every tool's outputSchema repeats it.
+    standards: SourceLabel
+    links: SourceLabel | None = None
 
 
 class PackageRef(ResultModel):
@@ -406,7 +400,7 @@ def package_ref(package: ServedPackage, *, links: bool = False) -> PackageRef:
 class ComponentPackageRef(PackageRef):
     """A package of an answer carrying learning components, with how its components were produced."""
 
-    components: ComponentsLabel | None = Field(None, description="Absent when the package has no components.")
+    components: ComponentsLabel | None = None  # absent when the package has no components
 
 
 def declared_production(package: ServedPackage) -> ComponentsLabel | None:
