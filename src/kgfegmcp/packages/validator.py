@@ -30,7 +30,9 @@ from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 
-VALIDATOR_VERSION = "1.0.0"
+#: Bumped whenever a rule is added or tightened: a pass recorded by another version is never trusted
+#: without running every rule (1.1.0: the learning-component collection and the epistemic labels).
+VALIDATOR_VERSION = "1.1.0"
 
 #: How much of the gate ran: every rule, the checks that bind a cached verdict to these bytes, or those
 #: checks plus decoding the delivery, for a package whose recorded pass vouches for the rest.
