@@ -16,10 +16,11 @@ from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS, DedupGroup, dedup_groups, grouped_twice
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import LC_ARTIFACTS
-from kgfegmcp.packages.records import ComponentNode
+from kgfegmcp.packages.records import SUPPORTS, ComponentNode
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.resources import uris
+from mcp import MCPError
 from package_factory import DAG, LC, FixtureWorld, dag_graph, lc_graph, state_for
 from tool_calls import call, structured
 
@@ -97,8 +98,9 @@ async def test_lc_artifacts_are_exposed_under_the_rights_policy(world: FixtureWo
         summary = await client.read_resource(uris.artifact_uri(LC, sid, "lcGenerationSummary"))
         assert json.loads(summary[0].text)["production"] == "model_generated"  # type: ignore[union-attr]
         await client.read_resource(uris.artifact_uri(LC, sid, "lcDedupGroups"))  # full text: allowed
-        with pytest.raises(Exception, match="resource_access_denied"):  # bulk content: the fixture denies it
+        with pytest.raises(MCPError) as refused:  # bulk content: the fixture's rights deny it
             await client.read_resource(uris.artifact_uri(LC, sid, "lcEntityProvenance"))
+        assert refused.value.error.message.startswith("resource_access_denied: ")
 
 
 def test_dedup_groups_join_normalised_identical_texts_once() -> None:
@@ -108,14 +110,14 @@ def test_dedup_groups_join_normalised_identical_texts_once() -> None:
     assert grouped_twice(overlapping) == ["b"]
 
 
-def _report(location: Any, logical_name: str) -> dict[str, Any]:
+def _document(location: Any, logical_name: str) -> dict[str, Any]:
     return json.loads(artifact_path(location, logical_name).read_text())
 
 
 def test_the_component_report_is_recorded_with_the_package_state(world: FixtureWorld) -> None:
     location, result = _passed(world)
     assert result.accepted
-    component_report = _report(location, "lcValidationReport")
+    component_report = _document(location, "lcValidationReport")
     manifest = json.loads((location.path / "package_manifest.json").read_text())
     assert component_report["status"] == manifest["validation"]["status"] == "passed"
     assert component_report["validatorVersion"] == manifest["validation"]["validatorVersion"]
@@ -131,8 +133,8 @@ def test_a_refused_package_records_its_component_findings_in_the_component_repor
     location = world.write(graph)
     lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
     assert not lifecycle.validate(location).accepted
-    whole = {f["code"] for f in _report(location, "validationReport")["findings"]}
-    component_report = _report(location, "lcValidationReport")
+    whole = {f["code"] for f in _document(location, "validationReport")["findings"]}
+    component_report = _document(location, "lcValidationReport")
     components = {f["code"] for f in component_report["findings"]}
     assert component_report["status"] == "failed"
     assert "unsupported_component" in components and components < whole
@@ -157,3 +159,27 @@ async def test_model_generated_components_are_served_llm_inferred_and_unresolved
         assert progressions["package"]["labels"] == {"standards": "source_asserted", "links": "source_asserted"}
         notices = [n for n in progressions["warnings"]["items"] if n["code"] == "unresolved_reference"]
         assert notices and all(n["epistemicStatus"] == "unresolved" for n in notices)
+
+
+def test_components_saying_the_same_are_grouped_and_the_package_passes(world: FixtureWorld) -> None:
+    graph = lc_graph(LC)
+    first = graph.components[1]  # "Partition a whole into equal parts"
+    twin = ComponentNode(
+        identifier=stable_uuid(LC, "component", "twin"),
+        description="PARTITION a whole into equal parts!",
+        in_language="en",
+    )
+    graph.components.append(twin)
+    graph.link(SUPPORTS, twin.identifier, graph.items[-1].identifier, support_confidence=0.5)
+    location = world.write(graph)
+    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
+    assert lifecycle.validate(location).accepted
+    groups = _document(location, "lcDedupGroups")["groups"]
+    assert groups == [
+        {
+            "normalizedText": "partition a whole into equal parts",
+            "componentIdentifiers": sorted([first.identifier, twin.identifier]),
+        }
+    ]
+    counts = _document(location, "lcGenerationSummary")["counts"]
+    assert (counts["dedupGroups"], counts["componentsInDedupGroups"], counts["components"]) == (1, 2, 3)
