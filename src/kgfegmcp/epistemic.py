@@ -27,8 +27,6 @@ EpistemicLabel = Literal[
 #: Every label, in the spec's order.
 EPISTEMIC_LABELS: tuple[EpistemicLabel, ...] = get_args(EpistemicLabel)
 
-#: Standards text as published (``source_extracted`` only where a builder cut it from a larger text).
-STANDARD_TEXT: EpistemicLabel = "source_asserted"
 #: Standards a comparison retrieved as candidates: the tool asserts retrieval, not alignment.
 COMPARISON_CANDIDATE: Final = "retrieval_candidate"
 #: A reference whose target the package does not hold.

@@ -98,9 +98,12 @@ async def test_lc_artifacts_are_exposed_under_the_rights_policy(world: FixtureWo
         summary = await client.read_resource(uris.artifact_uri(LC, sid, "lcGenerationSummary"))
         assert json.loads(summary[0].text)["production"] == "model_generated"  # type: ignore[union-attr]
         await client.read_resource(uris.artifact_uri(LC, sid, "lcDedupGroups"))  # full text: allowed
-        with pytest.raises(MCPError) as refused:  # bulk content: the fixture's rights deny it
-            await client.read_resource(uris.artifact_uri(LC, sid, "lcEntityProvenance"))
-        assert refused.value.error.message.startswith("resource_access_denied: ")
+        report = await client.read_resource(uris.artifact_uri(LC, sid, "lcValidationReport"))  # public metadata
+        assert json.loads(report[0].text)["status"] == "passed"  # type: ignore[union-attr]
+        for bulk in ("lcEntityProvenance", "learningComponentBundle"):  # the fixture's rights deny bulk content
+            with pytest.raises(MCPError) as refused:
+                await client.read_resource(uris.artifact_uri(LC, sid, bulk))
+            assert refused.value.error.message.startswith("resource_access_denied: "), bulk
 
 
 def test_dedup_groups_join_normalised_identical_texts_once() -> None:
