@@ -17,6 +17,7 @@ from typing import Any
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import SHIPPED_PROMPTS_DIR, load_settings
 from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.packages.lc_artifacts import ComponentProduction, ComponentSourceVersion, GeneratorModel
 from kgfegmcp.packages.manifest import SourceInfo
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
@@ -257,12 +258,15 @@ def lc_graph(framework_id: str) -> FixtureGraph:
 
 
 def provenance_for(graph: FixtureGraph) -> dict[str, dict[str, Any]]:
-    """One provenance record per node and relationship."""
+    """One provenance record per node and relationship; components and their supports are model output."""
     entities: dict[str, dict[str, Any]] = {}
-    for node in [graph.framework, *graph.items, *graph.components]:
+    for node in [graph.framework, *graph.items]:
         entities[node.identifier] = {"epistemicStatus": "source_asserted", "locator": {"file": "fixture.json"}}
+    for component in graph.components:
+        entities[component.identifier] = {"epistemicStatus": "llm_inferred", "locator": {"file": "fixture.json"}}
     for rel in graph.relationships:
-        entities[rel.identifier] = {"epistemicStatus": "source_asserted", "locator": {"relationship": rel.label}}
+        status = "llm_inferred" if rel.label == SUPPORTS else "source_asserted"
+        entities[rel.identifier] = {"epistemicStatus": status, "locator": {"relationship": rel.label}}
     return entities
 
 
@@ -283,7 +287,18 @@ def content_for(graph: FixtureGraph, profiles: ProfileRepository, snapshot_id: s
         relationships=list(graph.relationships),
         provenance=provenance_for(graph),
         unresolved=list(graph.unresolved),
+        component_production=FIXTURE_COMPONENT_PRODUCTION if graph.components else None,
     )
+
+
+#: The fixture's components are model-generated, as the spec describes learning components.
+FIXTURE_COMPONENT_PRODUCTION = ComponentProduction(
+    production="model_generated",
+    human_reviewed=False,
+    generator=GeneratorModel(name="fixture-decomposer", version="1"),
+    source=ComponentSourceVersion(name="fixture", version="1.0"),
+    method="Decomposed from the fixture's standards items by a language model; not reviewed.",
+)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from kgfegmcp.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_setti
 from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.packages.manifest import manifest_document
 from kgfegmcp.packages.tree import discover_packages
+from kgfegmcp.packages.validator import VALIDATOR_VERSION
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import OVERLAYS_DIR, PromptConfigRepository
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS, install_command
@@ -102,13 +103,18 @@ def _profiles(settings: BackendSettings) -> DoctorCheck:
     )
 
 
-def _manifest_state(package_dir: Path) -> tuple[str, bool]:
-    """(recorded validation status, is current) from a manifest, or ("unreadable", False)."""
+def _manifest_state(package_dir: Path) -> tuple[str, bool, str | None]:
+    """(recorded validation status, is current, recording validator version) from a manifest.
+
+    ``("unreadable", False, None)`` when the manifest cannot be read.
+    """
     manifest = manifest_document(package_dir)
     try:
-        return str(manifest["validation"]["status"]), bool(manifest.get("isCurrent"))
+        validation = manifest["validation"]
+        version = validation.get("validatorVersion")
+        return str(validation["status"]), bool(manifest.get("isCurrent")), str(version) if version else None
     except (KeyError, TypeError, AttributeError):
-        return "unreadable", False
+        return "unreadable", False, None
 
 
 def _packages(settings: BackendSettings) -> list[DoctorCheck]:
@@ -136,9 +142,21 @@ def _packages(settings: BackendSettings) -> list[DoctorCheck]:
     ]
     passed = 0
     for location in discovery.packages:
-        status, current = _manifest_state(location.path)
+        status, current, version = _manifest_state(location.path)
         area = f"package {location.graph_package_id}"
-        if status == "passed":
+        if status == "passed" and version != VALIDATOR_VERSION:
+            # Start-up runs every rule again on such a package, and rules added since may refuse it.
+            passed += 1
+            checks.append(
+                DoctorCheck(
+                    area=area,
+                    status=CheckStatus.WARN,
+                    detail=f"passed by validator {version}; this server is {VALIDATOR_VERSION} and checks it again",
+                    fix=f"`kgfegmcp packages validate --json {location.path}` shows whether it still passes; "
+                    f"`{init}` rebuilds the default catalog.",
+                )
+            )
+        elif status == "passed":
             passed += 1
             detail = "passed" + (", current" if current else ", not current (served when selected by snapshot)")
             checks.append(DoctorCheck(area=area, status=CheckStatus.OK, detail=detail))

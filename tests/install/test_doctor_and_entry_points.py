@@ -3,6 +3,7 @@ pinned source packages agreeing with pyproject's `sources` extra."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -39,6 +40,16 @@ def test_doctor_names_each_package_state_and_the_fix(tmp_path: Path) -> None:
     assert checks[f"package {pending.graph_package_id}"].status is CheckStatus.OK
     assert "catalog" not in checks
     assert checks["profiles"].status is CheckStatus.OK and checks["prompts"].status is CheckStatus.OK
+
+    # A pass recorded by another validator version is re-checked at start-up: doctor says so, and how.
+    manifest_path = pending.path / "package_manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest["validation"]["validatorVersion"] = "0.9.0"
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    checks = by_area(run_checks({"graph_packages_dir": world.packages, "profiles_dir": world.profiles_root}))
+    older = checks[f"package {pending.graph_package_id}"]
+    assert older.status is CheckStatus.WARN and "passed by validator 0.9.0" in older.detail
+    assert f"kgfegmcp packages validate --json {pending.path}" in (older.fix or "")
 
 
 def test_doctor_reports_a_missing_root_bad_settings_and_a_disabled_cache(

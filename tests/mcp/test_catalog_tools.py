@@ -27,12 +27,14 @@ DEFAULT_FRAMEWORKS = [
 
 def identity_of(state: AppState, framework_id: str, snapshot_id: str | None = None) -> dict[str, Any]:
     """The compact identity block computed independently from the accepted runtime."""
-    return package_ref(state.catalog.resolve(framework_id, snapshot_id)).to_wire()
+    package = state.catalog.resolve(framework_id, snapshot_id)
+    counts = package.manifest.counts.relationships
+    return package_ref(package, links=bool(counts.builds_towards + counts.relates_to)).to_wire()
 
 
 def identity_in(entry: dict[str, Any]) -> dict[str, Any]:
     """The package identity fields of an entry that is a package itself (framework summary, capabilities)."""
-    return {key: entry[key] for key in ("graphPackageId", "uri", "builtFrom", "disclosureIds")}
+    return {key: entry[key] for key in ("graphPackageId", "uri", "builtFrom", "disclosureIds", "labels")}
 
 
 def framework_of(entry: dict[str, Any]) -> str:

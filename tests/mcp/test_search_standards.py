@@ -159,7 +159,10 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
     body = structured(result)
     assert [(p["graphPackageId"], p["disclosureIds"]) for p in body["packages"]] == [(f"{TREE}@2026-01", ["fixture"])]
     (entry,) = body["packages"]
-    assert f"Package {entry['graphPackageId']}: read its disclosures fixture at {entry['uri']} before" in summary
+    assert (
+        f"Package {entry['graphPackageId']} (standards source_asserted): read its disclosures fixture at "
+        f"{entry['uri']} before"
+    ) in summary
     assert NOTEXT_DISCLOSURE not in summary and "Fixture data written by tests." not in summary
     # Both profiles use the disclosure id "fixture" (with different texts): when hits come from both, each
     # package names its own ids and link, so neither is lost.
@@ -169,7 +172,8 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
         (f"{TREE}@2026-01", ["fixture"]),
     ]
     for number, entry in enumerate(structured(both)["packages"], start=1):
-        assert f"Package {number}: {entry['graphPackageId']} ({entry['uri']}): disclosures fixture." in texts(both)[0]
+        line = f"Package {number}: {entry['graphPackageId']} ({entry['uri']}; standards source_asserted): disclosures"
+        assert f"{line} fixture." in texts(both)[0]
 
 
 async def test_an_empty_page_names_every_package_searched(fixture_client: Client[Any]) -> None:
@@ -389,7 +393,11 @@ async def test_every_result_carries_identity_disclosures_and_source_terms(
     summary = texts(result)[0]
     for number, entry in enumerate(body["packages"], start=1):
         ids = ", ".join(entry["disclosureIds"])
-        assert f"Package {number}: {entry['graphPackageId']} ({entry['uri']}): disclosures {ids}." in summary
+        label = entry["labels"]["standards"]
+        assert (
+            f"Package {number}: {entry['graphPackageId']} ({entry['uri']}; standards {label}): disclosures {ids}."
+            in summary
+        )
     # Hit lines name their package by that number.
     first = body["hits"][0]
     assert f"1. {first['statementCode']} ({', '.join(first['gradeLevels'])}; package {first['package'] + 1})" in summary

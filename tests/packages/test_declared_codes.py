@@ -67,6 +67,7 @@ def test_checks_run_in_the_gate_order() -> None:
         "BundleCheck",
         "UnresolvedItemsCheck",
         "ProvenanceCheck",
+        "LearningComponentArtifactCheck",
     ]
 
 

@@ -22,7 +22,7 @@ import pytest
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
-from package_factory import DAG, FixtureWorld, build_all, standard_world
+from package_factory import DAG, LC, FixtureWorld, build_all, standard_world
 
 DRIVER = Path(__file__).resolve().parent / "fault_driver.py"
 REPORT = "as_validation_report.json"
@@ -30,6 +30,8 @@ REPORT = "as_validation_report.json"
 # so the same fault is injected at the same step whichever writer runs.
 MANIFEST_NEW = f".{MANIFEST_FILENAME}.recording,.{MANIFEST_FILENAME}.tmp"
 REPORT_NEW = f".{REPORT}.recording,.{REPORT}.tmp"
+# A package with learning components records a second report, renamed after the first.
+LC_REPORT_NEW = ".as_lc_validation_report.json.recording"
 
 
 def tree_digest(root: Path) -> dict[str, str]:
@@ -73,18 +75,21 @@ def reference(tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    ("event", "names"),
+    ("framework", "event", "names"),
     [
-        ("open", REPORT_NEW),  # nothing of the new state exists yet
-        ("open", MANIFEST_NEW),  # the new report exists in full, nothing is renamed
-        ("os.rename", REPORT_NEW),  # both new versions exist in full, nothing is renamed
-        ("os.rename", MANIFEST_NEW),  # the report is in place, the manifest is not
+        (DAG, "open", REPORT_NEW),  # nothing of the new state exists yet
+        (DAG, "open", MANIFEST_NEW),  # the new report exists in full, nothing is renamed
+        (DAG, "os.rename", REPORT_NEW),  # both new versions exist in full, nothing is renamed
+        (DAG, "os.rename", MANIFEST_NEW),  # the report is in place, the manifest is not
+        (LC, "open", LC_REPORT_NEW),  # one new report exists, the component report does not
+        (LC, "os.rename", LC_REPORT_NEW),  # the package report is in place, the component report is not
+        (LC, "os.rename", MANIFEST_NEW),  # both reports are in place, the manifest is not
     ],
 )
 def test_a_killed_validation_is_finished_or_rolled_back_never_blamed(
-    world: FixtureWorld, reference: dict[str, str], event: str, names: str
+    world: FixtureWorld, reference: dict[str, str], framework: str, event: str, names: str
 ) -> None:
-    package = world.packages / DAG / "2026-01"
+    package = world.packages / framework / "2026-01"
     killed = faulty(world, "kill", event, names, "packages", "validate", str(package))
     killed.communicate(timeout=120)
     assert killed.returncode == -9, "the fault was not injected"

@@ -30,6 +30,8 @@ from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lifecycle import PackageLifecycle
+from kgfegmcp.packages.manifest import provenance_part_name
+from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, SUPPORTS, ComponentNode
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import PackageValidator
@@ -326,6 +328,82 @@ def dropped_detailed_item(world: FixtureWorld) -> PackageLocation:
     return location
 
 
+def lc_artifact_undeclared(world: FixtureWorld) -> PackageLocation:
+    """A package with components whose manifest drops the generation summary (file and entry)."""
+    location = _built(world)
+    path = artifact_path(location, "lcGenerationSummary")
+    edit_manifest(
+        location, lambda m: m.update(artifacts=[a for a in m["artifacts"] if a["logicalName"] != "lcGenerationSummary"])
+    )
+    path.unlink()
+    return location
+
+
+def dedup_group_with_a_stranger(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    stranger = stable_uuid(LC, "component", "not-in-package")
+    edit_document(
+        location,
+        "lcDedupGroups",
+        lambda d: d["groups"].append({"normalizedText": "x", "componentIdentifiers": [stranger, stranger + "0"]}),
+    )
+    edit_document(
+        location,
+        "lcGenerationSummary",
+        lambda d: d["counts"].update(dedupGroups=1, componentsInDedupGroups=2),
+    )
+    return location
+
+
+def component_in_two_dedup_groups(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    ids = sorted(c.identifier for c in lc_graph(LC).components)
+
+    def overlap(document: dict[str, Any]) -> None:
+        document["groups"] = [
+            {"normalizedText": "a", "componentIdentifiers": ids},
+            {"normalizedText": "b", "componentIdentifiers": ids},
+        ]
+
+    edit_document(location, "lcDedupGroups", overlap)
+    edit_document(
+        location,
+        "lcGenerationSummary",
+        lambda d: d["counts"].update(dedupGroups=2, componentsInDedupGroups=2 * len(ids)),
+    )
+    return location
+
+
+def component_report_ahead_of_the_package(world: FixtureWorld) -> PackageLocation:
+    """A pending package whose component report already claims a pass."""
+    location = _built(world)
+    edit_document(location, "lcValidationReport", lambda d: d.update(status="passed"))
+    return location
+
+
+def provenance_mislabels_a_link(world: FixtureWorld) -> PackageLocation:
+    """A progression link whose provenance (document and part alike) says it was extracted, not asserted."""
+    location = _built(world)
+    link = next(r for r in lc_graph(LC).relationships if r.label == BUILDS_TOWARDS)
+
+    def relabel(document: dict[str, Any]) -> None:
+        entities = document["entities"]
+        if link.identifier in entities:
+            entities[link.identifier]["epistemicStatus"] = "source_extracted"
+
+    edit_document(location, "entityProvenance", relabel)
+    edit_document(location, provenance_part_name(provenance_part_of(link.identifier)), relabel)
+    return location
+
+
+def generation_summary_miscounts(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_document(
+        location, "lcGenerationSummary", lambda d: d["counts"].update(components=d["counts"]["components"] + 1)
+    )
+    return location
+
+
 def false_capability(world: FixtureWorld) -> PackageLocation:
     location = _built(world)
     edit_manifest(location, lambda m: m["capabilities"].update(learningComponents=False))
@@ -348,7 +426,7 @@ def moved_provenance_entry(world: FixtureWorld) -> PackageLocation:
 CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "identity_mismatch": [wrong_package_id],
     "invalid_manifest": [manifest_without_counts],
-    "missing_artifact": [deleted_part],
+    "missing_artifact": [deleted_part, lc_artifact_undeclared],
     "undeclared_entry": [extra_file, extra_directory],
     "unsafe_path": [symlinked_file],
     "checksum_mismatch": [changed_bytes],
@@ -377,6 +455,10 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "unresolved_without_status": [unresolved_entry_without_status, relationship_with_unknown_status],
     "provenance_mismatch": [missing_provenance, moved_provenance_entry],
     "detailed_artifact_mismatch": [dropped_detailed_item],
+    "lc_artifact_mismatch": [dedup_group_with_a_stranger, component_report_ahead_of_the_package],
+    "lc_dedup_overlap": [component_in_two_dedup_groups],
+    "lc_generation_count_mismatch": [generation_summary_miscounts],
+    "epistemic_label_mismatch": [provenance_mislabels_a_link],
 }
 
 CASES = [(code, corruption) for code, corruptions in CORRUPTIONS.items() for corruption in corruptions]

@@ -468,6 +468,7 @@ def test_an_unresolved_reference_travels_with_its_standard(evidence_state: AppSt
         "reference": "EM13MAT101",
         "status": "unresolvedExternalReference",
         "unresolvedId": stable_uuid(LC, "unresolved", "EM13MAT101"),
+        "epistemicStatus": "unresolved",
     }
     assert (result.warnings.total, result.warnings.omitted) == (2, 0)
 

@@ -363,7 +363,7 @@ DOCUMENTS = [
         "learning_component",
         "standard_resource",
         DERIVED,
-        [DERIVED],
+        [DERIVED, "llm_inferred"],  # the fixture's generation summary: model-generated, not reviewed
         ["nodes", "relationships"],
     ),
     Expected(
@@ -371,7 +371,7 @@ DOCUMENTS = [
         "learning_component_provenance",
         "standard_resource",
         DERIVED,
-        [DERIVED, "source_asserted"],
+        [DERIVED, "llm_inferred"],  # as the component's provenance states it
         [COMPONENT_PART],
     ),
     Expected(
@@ -396,7 +396,7 @@ DOCUMENTS = [
         "artifact",
         "bulk_content",
         RAW,
-        ["source_extracted"],
+        ["llm_inferred", "source_extracted"],  # the nodes carry the model-generated components too
         ["nodes"],
         None,
     ),

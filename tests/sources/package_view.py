@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kgfegmcp.packages.decoder import iter_nodes, iter_relationships
+from kgfegmcp.packages.manifest import LC_ARTIFACTS
 from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode, RelationshipRecord
 
 
@@ -21,6 +22,8 @@ class PackageView:
     components: list[ComponentNode]
     relationships: list[RelationshipRecord]
     provenance: dict[str, dict[str, Any]]
+    component_provenance: dict[str, dict[str, Any]]
+    lc_documents: dict[str, Any]
     unresolved: list[dict[str, Any]]
     report: dict[str, Any]
     details: dict[str, dict[str, Any]]
@@ -79,6 +82,8 @@ def open_package(root: Path, framework_id: str) -> PackageView:
     def document(name: str) -> Any:
         return json.loads(artifact_path(path, manifest, name).read_text(encoding="utf-8"))
 
+    declared = {entry["logicalName"] for entry in manifest["artifacts"]}
+    lc = {name: document(name) for name in LC_ARTIFACTS if name in declared}
     with artifact_path(path, manifest, "nodes").open("rb") as stream:
         nodes = list(iter_nodes(stream, "nodes"))
     with artifact_path(path, manifest, "relationships").open("rb") as stream:
@@ -97,6 +102,8 @@ def open_package(root: Path, framework_id: str) -> PackageView:
         components=[n for n in nodes if isinstance(n, ComponentNode)],
         relationships=relationships,
         provenance=document("entityProvenance")["entities"],
+        component_provenance=lc["lcEntityProvenance"]["entities"] if lc else {},
+        lc_documents=lc,
         unresolved=document("unresolvedItems")["items"],
         report=document("validationReport"),
         details=details,

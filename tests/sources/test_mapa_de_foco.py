@@ -10,6 +10,8 @@ import pytest
 from package_view import PackageView, open_package
 from raw_sources import bncc_json, mapa_rows
 
+from kgfegmcp.packages.lc_artifacts import GenerationSummary, normalized_text
+from kgfegmcp.packages.manifest import LC_ARTIFACTS
 from kgfegmcp.sources.mapa_de_foco import describe_difference, extract_codes, split_objectives
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -61,11 +63,38 @@ def test_one_component_per_listed_objective(view: PackageView) -> None:
     assert {s.source_identifier for s in supports} == {c.identifier for c in view.components}
     assert {s.support_confidence for s in supports} == {1.0}
     for component in view.components:
-        record = view.provenance[component.identifier]
+        record = view.component_provenance[component.identifier]
         assert record["curator"] == "Instituto Reúna"
         assert record["locator"]["column"] == "mf_objetivos"
         assert component.provider.startswith("Instituto Reúna")
         assert "Instituto Reúna" in component.license
+
+
+def test_component_provenance_is_its_own_collection(view: PackageView) -> None:
+    components = {c.identifier for c in view.components}
+    assert set(view.component_provenance) == components
+    assert not components & set(view.provenance)
+    assert view.lc_documents.keys() == set(LC_ARTIFACTS)
+
+
+def test_generation_summary_says_curated_by_reuna_from_a_named_version(view: PackageView) -> None:
+    summary = GenerationSummary.model_validate(view.lc_documents["lcGenerationSummary"], strict=False)
+    assert summary.production == "curated" and summary.generator is None
+    assert summary.curator == "Instituto Reúna"
+    datasets = {d["name"]: d["version"] for d in view.manifest["source"]["datasets"]}
+    assert datasets[summary.source.name] == summary.source.version
+    assert summary.counts.components == len(view.components)
+    assert summary.counts.supports == sum(1 for r in view.relationships if r.label == "supports")
+
+
+def test_dedup_groups_are_the_normalised_identical_objectives(view: PackageView) -> None:
+    by_text: dict[str, set[str]] = {}
+    for component in view.components:
+        by_text.setdefault(normalized_text(component.description), set()).add(component.identifier)
+    expected = {frozenset(ids) for ids in by_text.values() if len(ids) > 1}
+    groups = view.lc_documents["lcDedupGroups"]["groups"]
+    assert {frozenset(g["componentIdentifiers"]) for g in groups} == expected
+    assert expected, "the Mapa de Foco repeats some objectives across habilidades"
 
 
 def test_components_support_their_own_habilidade(view: PackageView) -> None:

@@ -19,7 +19,7 @@ from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.relationship_table import RelationshipTable
-from kgfegmcp.packages.runtime import PackageRuntime
+from kgfegmcp.packages.runtime import PackageRuntime, read_generation_summary
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import VALIDATOR_VERSION, PackageValidator, ValidationOutcome
 from kgfegmcp.profiles.repository import ProfileRepository
@@ -151,4 +151,5 @@ def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
         accepted_from="passed" if accepted_from == "passed" else "pending",
         manifest_sha256=outcome.manifest_sha256,
         gate=outcome.gate,
+        component_generation=read_generation_summary(outcome.location.path, manifest),
     )

@@ -19,7 +19,7 @@ from kgfegmcp.services.components import (
     SearchLearningComponentsResult,
     StandardsForComponentResult,
 )
-from kgfegmcp.services.views import PackageRef, entity_uri
+from kgfegmcp.services.views import ComponentPackageRef, ComponentsLabel, entity_uri
 
 #: Characters of each context node's text in a comparison summary (whole in contextNodes).
 CONTEXT_CHARS = 40
@@ -57,9 +57,25 @@ def _attribution_lines(attributions: Sequence[ComponentAttribution]) -> list[str
     return lines
 
 
-def _tail(nature: str, attributions: Sequence[ComponentAttribution], packages: Sequence[PackageRef]) -> list[str]:
-    """What every component answer ends with: its nature, attributions, packages and disclosure ids."""
-    return [nature, *_attribution_lines(attributions), *package_lines(packages)]
+def _production(label: ComponentsLabel | None) -> str:
+    """How components were produced, in a few words (the structured ``components`` of their package)."""
+    if label is None:
+        return "none in this package"
+    return f"{label.production} by {label.source} ({label.epistemic_status})"
+
+
+def _production_lines(packages: Sequence[ComponentPackageRef]) -> list[str]:
+    """Each package's component production once (numbered like the package lines when there are several)."""
+    if len(packages) == 1:
+        return [f"Components: {_production(packages[0].components)}."]
+    return [f"Package {index} components: {_production(p.components)}." for index, p in enumerate(packages, start=1)]
+
+
+def _tail(
+    nature: str, attributions: Sequence[ComponentAttribution], packages: Sequence[ComponentPackageRef]
+) -> list[str]:
+    """What every component answer ends with: its nature, production, attributions, packages and disclosure ids."""
+    return [nature, *_production_lines(packages), *_attribution_lines(attributions), *package_lines(packages)]
 
 
 def search_learning_components(result: SearchLearningComponentsResult) -> str:
@@ -143,7 +159,8 @@ def compare_framework_evidence(result: ComparisonResult) -> str:
     """Per-framework candidates with their context; the review notice comes first."""
     lines = [
         f"Comparison evidence for {result.query!r} ({result.search_mode}); at most "
-        f"{result.max_matches_per_framework} candidate(s) per framework, retrieved independently.",
+        f"{result.max_matches_per_framework} candidate(s) per framework, retrieved independently "
+        f"({result.candidate_status}).",
         result.review_notice,
     ]
     for section in result.frameworks:

@@ -32,7 +32,7 @@ every result validates against it (JSON Schema 2020-12, an object at the root). 
 when it has a value: never `null` (only the values of `validation`, `codePolicy` and the statistics' rows
 by statement type and by grade may be `null`, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
-inlined. With them `tools/list` is 105,316 bytes of compact JSON (43,024 without); a client of a protocol
+inlined. With them `tools/list` is 114,139 bytes of compact JSON (43,024 without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
@@ -41,10 +41,20 @@ refused call is an `isError` result without `structuredContent`, which clients d
   lists the packages its hits come from, and its `interpretation` every package searched). A package
   entry is `graphPackageId` (`<frameworkId>@<snapshotId>`), `uri` (the package resource: its disclosures
   in full, rights, every artifact with its SHA-256; its manifest is `<uri>/manifest`), `builtFrom` (the
-  four files the answer
+  files the answer
   was built from: the nodes, relationships and entityProvenance artifacts by a 12-digit SHA-256 prefix,
-  and the bound profile as `<profileId> <version> <prefix>`; the manifest holds the full values) and
-  `disclosureIds`. `list_frameworks`, `get_framework` and `get_capabilities` entries are package entries.
+  `lcEntityProvenance` too in component answers, and the bound profile as `<profileId> <version> <prefix>`;
+  the manifest holds the full values), `disclosureIds` and `labels`. `list_frameworks`, `get_framework`
+  and `get_capabilities` entries are package entries.
+- **Epistemic labels once, per package.** `labels.standards` says how the package's standards text is
+  stated (`source_asserted`, or `source_extracted` where a builder cut it from a larger text) and
+  `labels.links`, in answers carrying progression links, how its resolved links are (as the profile's
+  `claimLabels` declare, held to every entity's provenance at validation). Component answers add
+  `components`: `production` (`curated` or `model_generated`), `epistemicStatus` (`source_asserted`:
+  asserted by the named curator; `llm_inferred`; `human_reviewed`) and `source`, from the package's
+  generation summary. A link or notice the source left unresolved carries `epistemicStatus: unresolved`;
+  comparison answers say `candidateStatus: retrieval_candidate`. The text repeats the labels on each
+  package line.
 - **Disclosures once, short.** The text names each package's disclosure ids and the link to read them in
   full, in one sentence; the full texts are in `get_framework` and the package resource, not in answers.
 - **One URI rule.** Records carry ids, not addresses: a standard is at `<uri>/standard/<nodeId>`, a

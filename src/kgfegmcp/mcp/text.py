@@ -69,11 +69,11 @@ def package_lines(packages: Sequence[PackageRef]) -> list[str]:
     if len(packages) == 1 and packages[0].disclosure_ids:
         (p,) = packages
         return [
-            f"Package {p.graph_package_id}: read its disclosures {', '.join(p.disclosure_ids)} at {p.uri} "
-            "before citing."
+            f"Package {p.graph_package_id} ({_labels(p)}): read its disclosures {', '.join(p.disclosure_ids)} at "
+            f"{p.uri} before citing."
         ]
     lines = [
-        f"Package {index}: {p.graph_package_id} ({p.uri}): {_disclosures(p)}."
+        f"Package {index}: {p.graph_package_id} ({p.uri}; {_labels(p)}): {_disclosures(p)}."
         for index, p in enumerate(packages, start=1)
     ]
     if any(p.disclosure_ids for p in packages):
@@ -84,6 +84,12 @@ def package_lines(packages: Sequence[PackageRef]) -> list[str]:
 def package_label(index: int | None) -> str | None:
     """How a hit line names its package (``index`` into the answer's packages): by its number."""
     return None if index is None else f"package {index + 1}"
+
+
+def _labels(package: PackageRef) -> str:
+    """The epistemic labels of the package's standards (and links), as its ``labels`` say them."""
+    labels = package.labels
+    return f"standards {labels.standards}" + (f", links {labels.links}" if labels.links else "")
 
 
 def _disclosures(package: PackageRef) -> str:

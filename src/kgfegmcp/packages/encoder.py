@@ -7,6 +7,7 @@ from typing import Any
 
 from kgfegmcp.packages.records import (
     PROPERTIES_BY_LABEL,
+    ComponentNode,
     FrameworkNode,
     ItemNode,
     NodeRecord,
@@ -64,7 +65,7 @@ def relationship_wire(record: RelationshipRecord) -> dict[str, Any]:
     }
 
 
-def typed_fields(record: FrameworkNode | ItemNode) -> dict[str, Any]:
+def typed_fields(record: FrameworkNode | ItemNode | ComponentNode) -> dict[str, Any]:
     """Typed camelCase fields (real booleans and arrays) for detailed, source-shaped artifacts."""
     result: dict[str, Any] = {"identifier": record.identifier}
     for attribute, wire, kind, _required in PROPERTIES_BY_LABEL[record.label]:

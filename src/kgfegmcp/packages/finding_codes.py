@@ -94,6 +94,21 @@ class FindingCode(StrEnum):
         "detailed_artifact_mismatch",
         "A detailed artifact disagrees with the delivery records.",
     )
+    LC_ARTIFACT_MISMATCH = (
+        "lc_artifact_mismatch",
+        "A learning-component artifact is malformed, names no component of the package, or is declared "
+        "by a package without components.",
+    )
+    LC_DEDUP_OVERLAP = "lc_dedup_overlap", "A learning component belongs to more than one dedup group."
+    LC_GENERATION_COUNT_MISMATCH = (
+        "lc_generation_count_mismatch",
+        "The learning-component generation summary's counts differ from the package.",
+    )
+    EPISTEMIC_LABEL_MISMATCH = (
+        "epistemic_label_mismatch",
+        "An entity's provenance states an epistemic status other than the one its profile or the package's "
+        "generation summary declares.",
+    )
     VALIDATION_STATE_MISMATCH = (
         "validation_state_mismatch",
         "The recorded validation state does not match the package.",

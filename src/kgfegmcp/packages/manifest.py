@@ -10,6 +10,7 @@ from pydantic import Field, model_validator
 
 from kgfegmcp.identifiers import FrameworkId, SnapshotId
 from kgfegmcp.models import ContractModel
+from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS
 from kgfegmcp.profiles.model import ProfileRef
 from kgfegmcp.rights import RightsPolicy
 
@@ -46,6 +47,26 @@ def provenance_part_name(part: int) -> str:
 
 PART_ARTIFACTS: tuple[str, ...] = tuple(provenance_part_name(i) for i in range(PROVENANCE_PARTS))
 REQUIRED_ARTIFACTS: tuple[str, ...] = (*CORE_ARTIFACTS, *PART_ARTIFACTS)
+
+#: The learning-component collection's roles with their access classes (paths: ``LC_ARTIFACT_PATHS``).
+#: A package declares all of them iff it has components, and none otherwise.
+LC_ARTIFACTS: dict[str, AccessClass] = {
+    "learningComponentBundle": "bulk_content",
+    "lcDedupGroups": "full_text",
+    "lcEntityProvenance": "bulk_content",
+    "lcGenerationSummary": "public_metadata",
+    "lcValidationReport": "public_metadata",
+}
+assert LC_ARTIFACTS.keys() == LC_ARTIFACT_PATHS.keys()
+
+#: Every logical name ``artifacts`` may hold (anything else goes in ``additionalArtifacts``).
+CORE_LOGICAL_NAMES: frozenset[str] = frozenset((*REQUIRED_ARTIFACTS, *LC_ARTIFACTS))
+
+
+def required_artifacts(components: int) -> tuple[str, ...]:
+    """The logical artifacts a package with ``components`` learning components must declare."""
+    return (*REQUIRED_ARTIFACTS, *LC_ARTIFACTS) if components else REQUIRED_ARTIFACTS
+
 
 ValidationStatus = Literal["pending", "passed", "failed", "quarantined"]
 
@@ -216,10 +237,10 @@ class PackageManifest(ContractModel):
         names = [a.logical_name for a in self.artifacts] + [a.logical_name for a in self.additional_artifacts]
         if len(set(names)) != len(names):
             raise ValueError("artifact logicalName values must be unique")
-        extra = set(a.logical_name for a in self.artifacts) - set(REQUIRED_ARTIFACTS)
+        extra = set(a.logical_name for a in self.artifacts) - CORE_LOGICAL_NAMES
         if extra:
             raise ValueError(f"artifacts holds non-core logical names {sorted(extra)}; use additionalArtifacts")
-        clash = set(a.logical_name for a in self.additional_artifacts) & set(REQUIRED_ARTIFACTS)
+        clash = set(a.logical_name for a in self.additional_artifacts) & CORE_LOGICAL_NAMES
         if clash:
             raise ValueError(f"additionalArtifacts reuses core logical names {sorted(clash)}")
         return self

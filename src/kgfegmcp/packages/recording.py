@@ -1,13 +1,14 @@
-"""Recording a terminal validation state: the report and the manifest change together or not at all.
+"""Recording a terminal validation state: the reports and the manifest change together or not at all.
 
-Two files change (the report, then the manifest that pins its SHA-256), and no filesystem renames
-two files at once. So both new versions are first written in full beside the originals under
-``.<name>.recording`` and flushed to disk; only then is the report renamed into place, then the
-manifest. A run killed at any point leaves one of three states, and :func:`recover` (run under the
-package lock before the next validation) resolves each without blaming the package:
+The reports change (the package's, and the learning-component collection's when it has one), then
+the manifest that pins their SHA-256s, and no filesystem renames several files at once. So every new
+version is first written in full beside its original under ``.<name>.recording`` and flushed to
+disk; only then are the reports renamed into place, then the manifest. A run killed at any point
+leaves one of three states, and :func:`recover` (run under the package lock before the next
+validation) resolves each without blaming the package:
 
 - no complete manifest recording: nothing was renamed yet, so the recordings are deleted (rolled back);
-- a complete manifest recording whose report is in place or fully recorded: the renames are
+- a complete manifest recording whose reports are each in place or fully recorded: the renames are
   finished (rolled forward), and the package is then re-checked like any terminal package;
 - after the last rename nothing is left to do.
 """
@@ -31,6 +32,9 @@ RECORDING_SUFFIX = ".recording"
 
 Recovery = Literal["finished", "rolled_back"]
 
+#: The report roles a terminal state rewrites, in the order they are renamed into place.
+RECORDED_REPORTS: tuple[str, ...] = ("validationReport", "lcValidationReport")
+
 
 def recording_name(name: str) -> str:
     """The name a file's new version has while it is being recorded."""
@@ -44,14 +48,14 @@ def is_recording_name(name: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class TerminalStateRecording:
-    """The two files of one package that a terminal state rewrites."""
+    """The files of one package that a terminal state rewrites: its reports, then its manifest."""
 
     package_dir: Path
-    report_path: str
+    report_paths: tuple[str, ...]
 
     @property
-    def _report(self) -> Path:
-        return self.package_dir / self.report_path
+    def _reports(self) -> list[Path]:
+        return [self.package_dir / path for path in self.report_paths]
 
     @property
     def _manifest(self) -> Path:
@@ -61,33 +65,45 @@ class TerminalStateRecording:
     def _recording(path: Path) -> Path:
         return path.with_name(recording_name(path.name))
 
-    def commit(self, report: bytes, manifest: bytes) -> None:
-        """Write both new versions in full, then rename the report and then the manifest into place."""
-        for path, data in ((self._report, report), (self._manifest, manifest)):
-            _write_durably(self._recording(path), data)
-        os.replace(self._recording(self._report), self._report)
+    def commit(self, reports: dict[str, bytes], manifest: bytes) -> None:
+        """Write every new version in full, then rename the reports and then the manifest into place."""
+        if sorted(reports) != sorted(self.report_paths):
+            raise ValueError("a recording rewrites exactly the reports it was made for")
+        for relative, report in zip(self.report_paths, self._reports, strict=True):
+            _write_durably(self._recording(report), reports[relative])
+        _write_durably(self._recording(self._manifest), manifest)
+        for report in self._reports:
+            os.replace(self._recording(report), report)
         os.replace(self._recording(self._manifest), self._manifest)
-        _sync_directory(self._report.parent)
-        _sync_directory(self.package_dir)
+        self._sync()
 
     def recover(self) -> Recovery | None:
         """Finish or roll back a recording a killed run left behind; ``None`` when there was none."""
         manifest_recording = self._recording(self._manifest)
-        report_recording = self._recording(self._report)
-        if not (manifest_recording.exists() or report_recording.exists()):
+        leftovers = [self._recording(path) for path in (*self._reports, self._manifest)]
+        if not any(leftover.exists() for leftover in leftovers):
             return None
-        expected = _recorded_report_digest(manifest_recording)
-        if expected is not None:
-            if _digest(report_recording) == expected:
-                os.replace(report_recording, self._report)
-            if _digest(self._report) == expected:
+        expected = _recorded_report_digests(manifest_recording)
+        if expected is not None and sorted(expected) == sorted(self.report_paths):
+            for relative, report in zip(self.report_paths, self._reports, strict=True):
+                if _digest(self._recording(report)) == expected[relative]:
+                    os.replace(self._recording(report), report)
+            if all(_digest(report) == expected[p] for p, report in zip(self.report_paths, self._reports, strict=True)):
                 os.replace(manifest_recording, self._manifest)
-                _sync_directory(self._report.parent)
-                _sync_directory(self.package_dir)
+                self._sync()
                 return "finished"
-        for leftover in (report_recording, manifest_recording):
+        for leftover in leftovers:
             leftover.unlink(missing_ok=True)
         return "rolled_back"
+
+    def _sync(self) -> None:
+        for directory in sorted({report.parent for report in self._reports} | {self.package_dir}):
+            _sync_directory(directory)
+
+
+def recorded_report_paths(manifest: PackageManifest) -> tuple[str, ...]:
+    """The paths of the reports ``manifest`` declares, in :data:`RECORDED_REPORTS` order."""
+    return tuple(entry.path for role in RECORDED_REPORTS if (entry := manifest.artifact(role)) is not None)
 
 
 def recording_for(package_dir: Path) -> TerminalStateRecording | None:
@@ -96,20 +112,23 @@ def recording_for(package_dir: Path) -> TerminalStateRecording | None:
         manifest = PackageManifest.model_validate_json((package_dir / MANIFEST_FILENAME).read_bytes())
     except (OSError, ValidationError):
         return None
-    entry = manifest.artifact("validationReport")
-    return TerminalStateRecording(package_dir, entry.path) if entry is not None else None
+    paths = recorded_report_paths(manifest)
+    return TerminalStateRecording(package_dir, paths) if paths else None
 
 
-def _recorded_report_digest(manifest_recording: Path) -> tuple[int, str] | None:
-    """The report size and SHA-256 a complete manifest recording pins, if it is one."""
+def _recorded_report_digests(manifest_recording: Path) -> dict[str, tuple[int, str]] | None:
+    """Each report's size and SHA-256 a complete manifest recording pins, by path, if it is one."""
     try:
         manifest = PackageManifest.model_validate_json(manifest_recording.read_bytes())
     except (OSError, ValidationError):
         return None
-    entry = manifest.artifact("validationReport")
-    if manifest.validation.status == "pending" or entry is None:
+    if manifest.validation.status == "pending":
         return None
-    return entry.bytes, entry.sha256
+    return {
+        entry.path: (entry.bytes, entry.sha256)
+        for role in RECORDED_REPORTS
+        if (entry := manifest.artifact(role)) is not None
+    }
 
 
 def _digest(path: Path) -> tuple[int, str] | None:

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from kgfegmcp.errors import CatalogError
+from kgfegmcp.models import sha256_hex
+from kgfegmcp.packages.lc_artifacts import GenerationSummary
 from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode
 from kgfegmcp.packages.relationship_table import RelationshipTable
@@ -27,6 +30,9 @@ class PackageRuntime:
     accepted_from: Literal["passed", "pending"]
     manifest_sha256: str
     gate: Gate = "every_rule"
+    component_generation: GenerationSummary | None = None
+    """How this package's learning components were produced (``lcGenerationSummary``); ``None`` without
+    components. Component labels are read from here: ``production``, ``human_reviewed``, ``curator``."""
 
     @property
     def graph_package_id(self) -> str:
@@ -42,3 +48,14 @@ class PackageRuntime:
     def snapshot_id(self) -> str:
         """The exact snapshot id."""
         return self.manifest.snapshot_id
+
+
+def read_generation_summary(path: Path, manifest: PackageManifest) -> GenerationSummary | None:
+    """The accepted package's ``lcGenerationSummary``, its bytes checked against the manifest again."""
+    entry = manifest.artifact("lcGenerationSummary")
+    if entry is None:
+        return None
+    data = (path / entry.path).read_bytes()
+    if sha256_hex(data) != entry.sha256:
+        raise CatalogError(f"{manifest.graph_package_id}: lcGenerationSummary changed after validation.")
+    return GenerationSummary.model_validate_json(data, strict=False)

@@ -24,12 +24,15 @@ from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, BoundedFindings, 
 from kgfegmcp.packages.delivery import DELIVERY_CODES, DecodedDelivery, decode_delivery
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding, ValidationReport
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, REQUIRED_ARTIFACTS, PackageManifest
+from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS
+from kgfegmcp.packages.manifest import LC_ARTIFACTS, MANIFEST_FILENAME, PackageManifest, required_artifacts
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 
-VALIDATOR_VERSION = "1.0.0"
+#: Bumped whenever a rule is added or tightened: a pass recorded by another version is never trusted
+#: without running every rule (1.1.0: the learning-component collection and the epistemic labels).
+VALIDATOR_VERSION = "1.1.0"
 
 #: How much of the gate ran: every rule, the checks that bind a cached verdict to these bytes, or those
 #: checks plus decoding the delivery, for a package whose recorded pass vouches for the rest.
@@ -44,7 +47,11 @@ MANIFEST_READING_CODES: tuple[FindingCode, ...] = (
     FindingCode.INVALID_RIGHTS_POLICY,
 )
 #: What comparing the manifest's identity with its directory, and its artifacts with the required ones, may find.
-MANIFEST_CONTRACT_CODES: tuple[FindingCode, ...] = (FindingCode.IDENTITY_MISMATCH, FindingCode.MISSING_ARTIFACT)
+MANIFEST_CONTRACT_CODES: tuple[FindingCode, ...] = (
+    FindingCode.IDENTITY_MISMATCH,
+    FindingCode.MISSING_ARTIFACT,
+    FindingCode.LC_ARTIFACT_MISMATCH,
+)
 #: What loading the bound profile may find.
 PROFILE_BINDING_CODES: tuple[FindingCode, ...] = (FindingCode.PROFILE_BINDING_MISMATCH,)
 #: What reading the recorded report, and the manifest's recorded validation state, may find.
@@ -64,6 +71,31 @@ VALIDATION_CODES: frozenset[FindingCode] = frozenset(
         *PACKAGE_CHECK_CODES,
     )
 )
+
+
+#: Codes that only ever speak of learning components (wherever the finding is located).
+COMPONENT_FINDING_CODES: frozenset[str] = frozenset(
+    {
+        FindingCode.COMPONENT_IN_HIERARCHY,
+        FindingCode.SUPPORTS_DIRECTION,
+        FindingCode.UNSUPPORTED_COMPONENT,
+        FindingCode.LC_ARTIFACT_MISMATCH,
+        FindingCode.LC_DEDUP_OVERLAP,
+        FindingCode.LC_GENERATION_COUNT_MISMATCH,
+    }
+)
+
+
+def concerns_components(finding: Finding) -> bool:
+    """Whether ``finding`` belongs in the learning-component validation report.
+
+    It does when its code only speaks of components, or when it is located in one of the collection's
+    artifacts (by logical name or path).
+    """
+    return finding.code in COMPONENT_FINDING_CODES or finding.artifact in _LC_ARTIFACT_NAMES
+
+
+_LC_ARTIFACT_NAMES = frozenset(LC_ARTIFACT_PATHS) | frozenset(LC_ARTIFACT_PATHS.values())
 
 
 @dataclass(slots=True)
@@ -99,6 +131,22 @@ class ValidationOutcome:
             profile_sha256=self.profile.sha256 if self.profile else None,
             findings=tuple(sorted([*self.build_findings, *self.findings], key=Finding.sort_key)),
             omitted_findings=dict(sorted(self.omitted.items())),
+        )
+
+    def component_report(self, status: str) -> ValidationReport:
+        """The ``lcValidationReport``: the same terminal status, with the findings about components only.
+
+        The package is accepted or refused whole, so the status is the package's; the findings are
+        those a reader of the component collection needs (omitted repeats are counted per code).
+        """
+        whole = self.report(status)
+        return whole.model_copy(
+            update={
+                "findings": tuple(f for f in whole.findings if concerns_components(f)),
+                "omitted_findings": {
+                    code: n for code, n in whole.omitted_findings.items() if code in COMPONENT_FINDING_CODES
+                },
+            }
         )
 
 
@@ -244,8 +292,17 @@ class PackageValidator:
                     "supersedes must name an earlier snapshot of the same framework",
                     location=MANIFEST_FILENAME,
                 )
-        for missing in sorted(set(REQUIRED_ARTIFACTS) - {a.logical_name for a in manifest.artifacts}):
+        declared = {a.logical_name for a in manifest.artifacts}
+        components = manifest.counts.learning_components.components
+        for missing in sorted(set(required_artifacts(components)) - declared):
             out.add(FindingCode.MISSING_ARTIFACT, "required logical artifact is not declared", artifact=missing)
+        if not components:
+            for stray in sorted(declared & set(LC_ARTIFACTS)):
+                out.add(
+                    FindingCode.LC_ARTIFACT_MISMATCH,
+                    "a package without learning components declares no learning-component artifact",
+                    artifact=stray,
+                )
 
     def _check_profile(self, manifest: PackageManifest, out: FindingCollector) -> LoadedProfile | None:
         """The profile the manifest binds, byte for byte, or ``None`` (profile rules are then skipped)."""

@@ -23,6 +23,15 @@ from kgfegmcp.models import canonical_bytes, pretty_json_bytes, sha256_hex
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
 from kgfegmcp.packages.finding_codes import FindingCode, require_declared
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
+from kgfegmcp.packages.lc_artifacts import (
+    LC_ARTIFACT_PATHS,
+    NORMALIZATION,
+    ComponentProduction,
+    DedupGroups,
+    GenerationCounts,
+    GenerationSummary,
+    dedup_groups,
+)
 from kgfegmcp.packages.manifest import (
     MANIFEST_FILENAME,
     PROVENANCE_PARTS,
@@ -42,7 +51,7 @@ from kgfegmcp.packages.manifest import (
 )
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.provenance import provenance_part_of
-from kgfegmcp.packages.recording import TerminalStateRecording
+from kgfegmcp.packages.recording import RECORDED_REPORTS, TerminalStateRecording, recorded_report_paths
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
     HAS_CHILD,
@@ -82,12 +91,17 @@ class PackageContent:
     unresolved: Sequence[Mapping[str, Any]] = ()
     item_details: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     build_findings: Sequence[Finding] = ()
+    component_production: ComponentProduction | None = None
     is_current: bool = True
     supersedes: str | None = None
 
 
 #: The codes a package build may record in its report (the source adapters of kgfegmcp.sources emit them).
 BUILD_FINDING_CODES: tuple[FindingCode, ...] = (FindingCode.SOURCE_TEXT_DIFFERENCE, FindingCode.SOURCE_MAPPING_GAP)
+
+
+#: Small learning-component documents people read: indented, like the validation report.
+_PRETTY = frozenset({"lcGenerationSummary", "lcValidationReport"})
 
 
 def _document(value: Mapping[str, Any]) -> bytes:
@@ -127,34 +141,35 @@ class PackageWriter:
         return PackageLocation(content.framework_id, content.snapshot_id, target)
 
     def record_validation(self, outcome: ValidationOutcome, status: ValidationStatus) -> PackageManifest:
-        """Write the report of ``outcome`` and the terminal ``status`` into the package."""
+        """Write the reports of ``outcome`` and the terminal ``status`` into the package."""
         manifest = outcome.manifest
         if manifest is None or status == "pending":
             raise ManifestBuildError("Only a readable manifest can record a terminal validation state.")
-        entry = manifest.artifact("validationReport")
-        if entry is None:
-            raise ManifestBuildError("The manifest declares no validationReport artifact.")
         report = outcome.report(status)
-        report_bytes = pretty_json_bytes(report.to_wire())
-        refreshed = ArtifactEntry(
-            logical_name=entry.logical_name,
-            path=entry.path,
-            sha256=sha256_hex(report_bytes),
-            bytes=len(report_bytes),
-            media_type=entry.media_type,
-        )
-        artifacts = tuple(refreshed if a.logical_name == entry.logical_name else a for a in manifest.artifacts)
+        reports = {"validationReport": report, "lcValidationReport": outcome.component_report(status)}
+        written: dict[str, bytes] = {}
+        refreshed: dict[str, ArtifactEntry] = {}
+        for role in RECORDED_REPORTS:
+            entry = manifest.artifact(role)
+            if entry is None:
+                if role == "validationReport":
+                    raise ManifestBuildError("The manifest declares no validationReport artifact.")
+                continue
+            data = pretty_json_bytes(reports[role].to_wire())
+            written[entry.path] = data
+            refreshed[role] = entry.model_copy(update={"sha256": sha256_hex(data), "bytes": len(data)})
+        artifacts = tuple(refreshed.get(a.logical_name, a) for a in manifest.artifacts)
         unsealed = manifest.model_copy(update={"artifacts": artifacts})
         state = ValidationState(
             status=status,
             validator_version=report.validator_version,
-            report_sha256=refreshed.sha256,
+            report_sha256=refreshed["validationReport"].sha256,
             seal_sha256=seal_of(unsealed),
             findings=summarize(report.findings, report.omitted_findings),
         )
         final = unsealed.model_copy(update={"validation": state})
-        recording = TerminalStateRecording(outcome.location.path, entry.path)
-        recording.commit(report_bytes, pretty_json_bytes(final.to_wire()))
+        recording = TerminalStateRecording(outcome.location.path, recorded_report_paths(manifest))
+        recording.commit(written, pretty_json_bytes(final.to_wire()))
         return final
 
     # -- artifact bytes ------------------------------------------------------------------------
@@ -178,9 +193,11 @@ class PackageWriter:
             if item.identifier in content.item_details:
                 record["sourceDetails"] = dict(content.item_details[item.identifier])
             detailed_items.append(record)
-        entities = {key: dict(value) for key, value in sorted(content.provenance.items())}
+        component_ids = {c.identifier for c in content.components}
+        every_entity = {key: dict(value) for key, value in sorted(content.provenance.items())}
+        entities = {key: value for key, value in every_entity.items() if key not in component_ids}
         parts: list[dict[str, Any]] = [{} for _ in range(PROVENANCE_PARTS)]
-        for entity_id, record in entities.items():
+        for entity_id, record in every_entity.items():  # the parts index both provenance documents
             parts[provenance_part_of(entity_id)][entity_id] = record
         report = ValidationReport(
             graph_package_id=package_id,
@@ -233,7 +250,57 @@ class PackageWriter:
                 _document({"graphPackageId": package_id, "part": index, "entities": part}),
                 JSON,
             )
+        if content.components:
+            files.update(self._component_files(content, package_id, relationships, every_entity))
         return files
+
+    @staticmethod
+    def _component_files(
+        content: PackageContent,
+        package_id: str,
+        relationships: Sequence[RelationshipRecord],
+        provenance: Mapping[str, dict[str, Any]],
+    ) -> dict[str, tuple[str, bytes, str]]:
+        """The learning-component collection: bundle, dedup groups, provenance, generation summary, report."""
+        production = content.component_production
+        if production is None:
+            raise ManifestBuildError(f"{package_id} has learning components but declares no componentProduction.")
+        supports = [r for r in relationships if r.label == SUPPORTS]
+        groups = dedup_groups((c.identifier, c.description) for c in content.components)
+        summary = GenerationSummary(
+            graph_package_id=package_id,
+            **production.model_dump(),
+            counts=GenerationCounts(
+                components=len(content.components),
+                supports=len(supports),
+                supported_items=len({r.target_identifier for r in supports}),
+                dedup_groups=len(groups),
+                components_in_dedup_groups=sum(len(g.component_identifiers) for g in groups),
+            ),
+        )
+        component_ids = [c.identifier for c in content.components]
+        documents: dict[str, Any] = {
+            "learningComponentBundle": {
+                "graphPackageId": package_id,
+                "components": [typed_fields(c) for c in content.components],
+                "supports": [relationship_wire(r) for r in supports],
+            },
+            "lcDedupGroups": DedupGroups(
+                graph_package_id=package_id, normalization=NORMALIZATION, groups=tuple(groups)
+            ).to_wire(),
+            "lcEntityProvenance": {
+                "graphPackageId": package_id,
+                "entities": {key: provenance[key] for key in sorted(component_ids) if key in provenance},
+            },
+            "lcGenerationSummary": summary.to_wire(),
+            "lcValidationReport": ValidationReport(
+                graph_package_id=package_id, status="pending", findings=()
+            ).to_wire(),
+        }
+        return {
+            name: (LC_ARTIFACT_PATHS[name], pretty_json_bytes(doc) if name in _PRETTY else _document(doc), JSON)
+            for name, doc in documents.items()
+        }
 
     def _manifest(
         self, content: PackageContent, package_id: str, files: Mapping[str, tuple[str, bytes, str]]

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from kgfegmcp.epistemic import ClaimLabels
 from kgfegmcp.identifiers import ProfileId
 from kgfegmcp.models import ContractModel
 from kgfegmcp.rights import RightsPolicy
@@ -125,6 +126,8 @@ class InterpretationProfile(ContractModel):
     progression_labels: tuple[ProgressionLabel, ...] = ()
     disclosures: tuple[Disclosure, ...] = ()
     default_rights: RightsPolicy
+    #: How bound packages state their standards and links (validation holds provenance to it).
+    claim_labels: ClaimLabels = ClaimLabels()
 
     @model_validator(mode="after")
     def _unique_vocabularies(self) -> InterpretationProfile:

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.errors import ResourceAccessDeniedError
-from kgfegmcp.packages.manifest import CORE_ARTIFACTS, PackageManifest
+from kgfegmcp.packages.manifest import CORE_ARTIFACTS, LC_ARTIFACTS, PackageManifest
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
 from kgfegmcp.rights import RightsPolicy
 
 #: The closed artifact policy of the rights page, used by the generic ``artifact`` family: the
-#: manifest contract's core artifacts and their classes. Anything else (the provenance parts have
-#: their own family) needs an explicit exposure contract.
-ARTIFACT_ACCESS: Mapping[str, AccessClass] = CORE_ARTIFACTS
+#: manifest contract's core and learning-component artifacts and their classes. Anything else (the
+#: provenance parts have their own family) needs an explicit exposure contract.
+ARTIFACT_ACCESS: Mapping[str, AccessClass] = {**CORE_ARTIFACTS, **LC_ARTIFACTS}
 
 
 #: The access class of every dedicated resource family, from the family table (``artifact`` is decided

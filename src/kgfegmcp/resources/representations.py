@@ -9,20 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from kgfegmcp.epistemic import EPISTEMIC_LABELS
 from kgfegmcp.models import canonical_bytes
 
 Representation = Literal["raw_source", "deterministic_derived"]
 RAW_SOURCE: Representation = "raw_source"
 DETERMINISTIC_DERIVED: Representation = "deterministic_derived"
-
-#: The epistemic vocabulary resources label content with (the rights page's list, restricted to the
-#: states this read-only server can truthfully assign).
-EpistemicLabel = Literal[
-    "source_asserted", "source_extracted", "deterministic_derived", "accepted_derived", "unresolved"
-]
-EPISTEMIC_LABELS: frozenset[str] = frozenset(
-    {"source_asserted", "source_extracted", "deterministic_derived", "accepted_derived", "unresolved"}
-)
 
 JSON_MIME = "application/json"
 

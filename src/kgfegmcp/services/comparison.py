@@ -14,6 +14,7 @@ from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
+from kgfegmcp.epistemic import COMPARISON_CANDIDATE
 from kgfegmcp.errors import InvalidComparisonSelectionError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
@@ -84,6 +85,9 @@ class ComparisonResult(ResultModel):
     max_matches_per_framework: int
     frameworks: list[FrameworkEvidence]
     alignment_asserted: Literal[False] = False
+    candidate_status: Literal["retrieval_candidate"] = Field(
+        COMPARISON_CANDIDATE, description="Epistemic status of every candidate: retrieved, not asserted to align."
+    )
     review_notice: str = REVIEW_NOTICE
 
 

@@ -32,16 +32,16 @@ from kgfegmcp.services.requests import (
 )
 from kgfegmcp.services.standards import MatchCountsView, QueryInterpretationView, StandardsService, interpretation_views
 from kgfegmcp.services.views import (
+    ComponentPackageRef,
     CursorPage,
     LinkedStandardRecord,
-    PackageRef,
     PagePackages,
     ResultModel,
     ResultWarning,
     StandardRecord,
+    component_package_ref,
     linked_standard_record,
     offset_page,
-    package_ref,
     standard_record,
 )
 
@@ -106,7 +106,7 @@ class SearchLearningComponentsResult(ResultModel):
     warnings: list[ResultWarning]
     nature: str = COMPONENT_NATURE
     attributions: list[ComponentAttribution]
-    packages: list[PackageRef] = Field(
+    packages: list[ComponentPackageRef] = Field(
         description="The packages this page's hits come from, once each (every searched package when the page is "
         "empty); hits refer to them by index. interpretation names every package searched."
     )
@@ -127,7 +127,7 @@ class LearningComponentDetail(ResultModel):
     supports: list[SupportLinkRef]
     nature: str = COMPONENT_NATURE
     attributions: list[ComponentAttribution]
-    package: PackageRef
+    package: ComponentPackageRef
 
 
 class ComponentSupportView(ResultModel):
@@ -146,7 +146,7 @@ class ComponentsForStandardResult(ResultModel):
     total: int
     nature: str = COMPONENT_NATURE
     attributions: list[ComponentAttribution]
-    package: PackageRef
+    package: ComponentPackageRef
 
 
 class StandardSupportView(ResultModel):
@@ -165,7 +165,7 @@ class StandardsForComponentResult(ResultModel):
     total: int
     nature: str = COMPONENT_NATURE
     attributions: list[ComponentAttribution]
-    package: PackageRef
+    package: ComponentPackageRef
 
 
 class _Attributions:
@@ -295,7 +295,7 @@ class LearningComponentService:
             page=offset_page(self._cursors, SEARCH_LEARNING_COMPONENTS, fingerprint, offset, len(page), outcome.total),
             warnings=warnings,
             attributions=attributions.listed(),
-            packages=listed.refs,
+            packages=[component_package_ref(package) for package in listed.used],
         )
 
     def get_learning_component(self, request: GetLearningComponentRequest) -> LearningComponentDetail:
@@ -321,7 +321,7 @@ class LearningComponentService:
                 for rel in _by_confidence(store.outgoing(component.identifier, SUPPORTS))
             ],
             attributions=attributions.listed(),
-            package=package_ref(package),
+            package=component_package_ref(package),
         )
 
     def get_learning_components_for_standard(
@@ -348,7 +348,7 @@ class LearningComponentService:
             supports=supports,
             total=len(links),
             attributions=attributions.listed(),
-            package=package_ref(package),
+            package=component_package_ref(package),
         )
 
     def get_standards_for_learning_component(
@@ -375,5 +375,5 @@ class LearningComponentService:
             standards=standards,
             total=len(links),
             attributions=attributions.listed(),
-            package=package_ref(package),
+            package=component_package_ref(package),
         )

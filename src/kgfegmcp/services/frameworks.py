@@ -202,9 +202,15 @@ def framework_summary(package: ServedPackage) -> FrameworkSummary:
     )
 
 
+def _whole_package_ref(package: ServedPackage) -> PackageRef:
+    """The identity of a package an answer describes whole: its links' label too, when it has links."""
+    links = package.manifest.counts.relationships
+    return package_ref(package, links=bool(links.builds_towards + links.relates_to))
+
+
 def _ref_fields(package: ServedPackage) -> dict[str, Any]:
     """The package identity fields, for result models that are a package entry themselves."""
-    return dict(package_ref(package))
+    return dict(_whole_package_ref(package))
 
 
 class FrameworkService:
@@ -371,7 +377,7 @@ class FrameworkService:
         counts = package.manifest.counts
         supported = store.nodes_reached_by(SUPPORTS)
         return StatisticsResult(
-            package=package_ref(package),
+            package=_whole_package_ref(package),
             standards=StandardsStatistics(
                 items=counts.standards.items,
                 standards=counts.standards.standards,

@@ -8,10 +8,11 @@ rule: ``<package uri>/learning-progression/<relationshipId>`` and ``…/relation
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from kgfegmcp.epistemic import UNRESOLVED_REFERENCE
 from kgfegmcp.graph.progressions import (
     LinkDirection,
     PathReason,
@@ -33,14 +34,27 @@ PageStop = Literal["limit", "exhausted", "byte_limit", "candidate_limit"]
 NoticeCategory = Literal["judgement_warning", "coverage_notice"]
 
 
-class ProgressionLinkView(ResultModel):
+class _LabelledLink(ResultModel):
+    """A link is labelled as its package declares (``package.labels.links``) unless it is unresolved."""
+
+    unresolved_status: str | None = None
+    epistemic_status: Literal["unresolved"] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unresolved_is_labelled(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("unresolved_status", data.get("unresolvedStatus")) is not None:
+            return {**data, "epistemic_status": UNRESOLVED_REFERENCE}
+        return data
+
+
+class ProgressionLinkView(_LabelledLink):
     """One stored link, by its relationship id and the node ids of its two standards."""
 
     relationship_id: str
     link_type: str
     source_node_id: str
     target_node_id: str
-    unresolved_status: str | None = None
 
 
 class ProgressionNotice(ResultModel):
@@ -57,6 +71,7 @@ class ProgressionNotice(ResultModel):
     status: str | None = None
     relationship_label: str | None = None
     unresolved_id: str | None = None
+    epistemic_status: Literal["unresolved"] | None = None
 
 
 class NoticeSummary(ResultModel):
@@ -139,7 +154,7 @@ class SearchProgressionsResult(ResultModel):
     package: PackageRef
 
 
-class FollowedLinkView(ResultModel):
+class FollowedLinkView(_LabelledLink):
     """A stored link the traversal followed from the standard it is listed under, to the standard ``to``."""
 
     relationship_id: str
@@ -148,7 +163,6 @@ class FollowedLinkView(ResultModel):
     direction: LinkDirection | None = Field(
         None, description="Given only when the traversal ran both ways; otherwise it is the traversal's direction."
     )
-    unresolved_status: str | None = None
 
 
 class TraversalNodeView(StandardRecord):

@@ -148,7 +148,7 @@ class ProgressionService:
             standards=[standard_record(source), standard_record(target)],
             warnings=progression_notices(package, [rel], [source.identifier, target.identifier], (rel.label,)),
             ceiling=ResultCeilingView(),
-            package=package_ref(package),
+            package=package_ref(package, links=True),
         )
         return ensure_fits(result, "stored link")
 
@@ -208,7 +208,7 @@ class ProgressionService:
                     package, (s.relationship for s in shown), [item.identifier], kinds, coverage
                 ),
                 ceiling=ResultCeilingView(),
-                package=package_ref(package),
+                package=package_ref(package, links=True),
             )
 
         result, _ = fit_result(build, len(steps), "link")
@@ -311,7 +311,7 @@ class ProgressionService:
                 standards=self._records(store, ends),
                 warnings=progression_notices(package, (rel for _, rel in shown), ends, kinds, coverage),
                 ceiling=ResultCeilingView(),
-                package=package_ref(package),
+                package=package_ref(package, links=True),
             )
 
         result, _ = fit_result(build, len(found), "link")
@@ -433,7 +433,7 @@ class ProgressionService:
                 package, (e.relationship for e in view.edges), [n.node_id for n in view.nodes], run.labels, coverage
             ),
             ceiling=ResultCeilingView(),
-            package=package_ref(package),
+            package=package_ref(package, links=True),
         )
 
     # -- find_learning_progression_paths -------------------------------------------------------
@@ -542,7 +542,7 @@ class ProgressionService:
             interpretation=interpretation,
             warnings=notices,
             ceiling=ResultCeilingView(),
-            package=package_ref(package),
+            package=package_ref(package, links=True),
         )
 
     @staticmethod

@@ -19,6 +19,7 @@ from typing import Any
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
+from kgfegmcp.epistemic import SERVER_BUILT, UNRESOLVED_REFERENCE
 from kgfegmcp.errors import ResourceNotFoundError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.packages.manifest import ArtifactEntry, provenance_part_name
@@ -53,7 +54,13 @@ from kgfegmcp.resources.representations import (
     epistemic_labels,
 )
 from kgfegmcp.services.resource_views import component_view, relationship_view
-from kgfegmcp.services.views import ResultModel, disclosures, package_identity, standard_view
+from kgfegmcp.services.views import (
+    ResultModel,
+    declared_production,
+    disclosures,
+    package_identity,
+    standard_view,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +76,17 @@ _ARTIFACT_LABELS: dict[str, tuple[str, ...]] = {
     "entityProvenance": ("source_extracted",),
     "unresolvedItems": ("source_extracted", "unresolved"),
     "validationReport": ("deterministic_derived",),
+    # The learning-component collection; the two documents carrying components also get the label
+    # their generation summary gives them (see _COMPONENT_CARRIERS).
+    "learningComponentBundle": ("source_extracted",),
+    "lcDedupGroups": ("deterministic_derived",),
+    "lcEntityProvenance": ("source_extracted",),
+    "lcGenerationSummary": ("deterministic_derived",),
+    "lcValidationReport": ("deterministic_derived",),
 }
 _PART_LABELS = ("source_extracted",)
+#: Artifacts whose content is the package's learning components.
+_COMPONENT_CARRIERS = frozenset({"nodes", "learningComponentBundle", "lcEntityProvenance"})
 
 _NOT_FOUND_HINT = "Use the resource links returned by the tools; list_frameworks names the accepted packages."
 
@@ -321,6 +337,9 @@ class ResourceService:
             labels = list(_PART_LABELS)
         else:
             labels = []  # an additional artifact's exposure contract states no epistemic status
+        production = declared_production(package) if logical_name in _COMPONENT_CARRIERS else None
+        if production is not None:
+            labels.append(production.epistemic_status)
         return _Built(data, RAW_SOURCE, entry.media_type, epistemic_labels(*labels), [self._evidence(package, entry)])
 
     def _profile_document(self, package: ServedPackage) -> _Built:
@@ -450,15 +469,16 @@ class ResourceService:
         if item is None:
             raise ResourceNotFoundError(f"No standard {node_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT)
         incoming = store.incoming(node_id, HAS_CHILD)
+        view = standard_view(package, item)
         document = {
-            "standard": standard_view(package, item).to_wire(),
+            "standard": view.to_wire(),
             "parentNodeIds": [rel.source_identifier for rel in incoming],
             "childNodeIds": list(store.children(node_id)),
             "package": package_identity(package).to_wire(),
             "disclosures": [d.to_wire() for d in disclosures(package)],
         }
-        unresolved = "unresolved" if any(rel.unresolved_status for rel in incoming) else None
-        labels = epistemic_labels("deterministic_derived", "source_asserted", unresolved)
+        unresolved = UNRESOLVED_REFERENCE if any(rel.unresolved_status for rel in incoming) else None
+        labels = epistemic_labels(SERVER_BUILT, view.epistemic_status, unresolved)
         evidence = [self._evidence(package, self._declared(package, name)) for name in ("nodes", "relationships")]
         return self._derived(document, labels, evidence)
 
@@ -470,6 +490,8 @@ class ResourceService:
                 f"No learning component {node_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT
             )
         fid, sid = package.framework_id, package.snapshot_id
+        production = declared_production(package)
+        assert production is not None  # validation requires a generation summary beside components
         document = {
             "learningComponent": component_view(package, component),
             "supports": [
@@ -482,11 +504,13 @@ class ResourceService:
                 }
                 for rel in store.outgoing(node_id, SUPPORTS)
             ],
+            "components": production.to_wire(),
             "package": package_identity(package).to_wire(),
             "disclosures": [d.to_wire() for d in disclosures(package)],
         }
+        labels = epistemic_labels(SERVER_BUILT, production.epistemic_status)
         evidence = [self._evidence(package, self._declared(package, name)) for name in ("nodes", "relationships")]
-        return self._derived(document, ["deterministic_derived"], evidence)
+        return self._derived(document, labels, evidence)
 
     def _entity_provenance_document(self, package: ServedPackage, node_id: str, kind: NodeLabel) -> _Built:
         store = package.store

@@ -20,13 +20,13 @@ from pydantic_core import CoreSchema, core_schema
 
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec
+from kgfegmcp.epistemic import EpistemicLabel, ProductionMethod, SourceLabel, component_label
+from kgfegmcp.packages.lc_artifacts import GenerationSummary
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
 
 #: Hex digits of each SHA-256 an answer names (the manifest holds the full values).
 SHA256_PREFIX = 12
-
-EpistemicStatus = Literal["source_asserted", "source_extracted", "deterministic_derived", "unresolved"]
 
 
 def _field_value(field: core_schema.ModelField) -> CoreSchema:
@@ -173,7 +173,7 @@ class StandardView(ResultModel):
     notes: str | None = None
     uri: str
     provenance_uri: str
-    epistemic_status: EpistemicStatus = "source_asserted"
+    epistemic_status: SourceLabel = Field(description="As the package's profile declares its standards.")
 
 
 class BuiltFrom(ResultModel):
@@ -182,7 +182,37 @@ class BuiltFrom(ResultModel):
     nodes: str = Field(description="SHA-256 prefix of the nodes artifact.")
     relationships: str = Field(description="SHA-256 prefix of the relationships artifact.")
     entity_provenance: str = Field(description="SHA-256 prefix of the entityProvenance artifact.")
+    lc_entity_provenance: str | None = Field(None, description="SHA-256 prefix of lcEntityProvenance.")
     profile: str = Field(description="The bound interpretation profile: '<profileId> <version> <SHA-256 prefix>'.")
+
+
+class ComponentsLabel(ResultModel):
+    """How one package's learning components were produced, said once per package (never guessed)."""
+
+    production: ProductionMethod
+    epistemic_status: EpistemicLabel = Field(
+        description="source_asserted (curated), llm_inferred (model-generated) or human_reviewed."
+    )
+    source: str = Field(description="The curator or generator.")
+
+
+def components_label(summary: GenerationSummary) -> ComponentsLabel:
+    """The declared production of a package's components and the label it gives them."""
+    generator = summary.generator.name if summary.generator is not None else None
+    return ComponentsLabel(
+        production=summary.production,
+        epistemic_status=component_label(summary.production, summary.human_reviewed),
+        source=summary.curator or generator or summary.source.name,
+    )
+
+
+class AnswerLabels(ResultModel):
+    """Epistemic labels of this package's standards and resolved links in the answer."""
+
+    # Said once per package (a record carries its own label only when it is unresolved); the schema
+    # stays bare because every tool's outputSchema repeats it.
+    standards: SourceLabel
+    links: SourceLabel | None = None
 
 
 class PackageRef(ResultModel):
@@ -199,6 +229,7 @@ class PackageRef(ResultModel):
     disclosure_ids: list[str] = Field(
         description="The profile's disclosures that qualify this package's evidence; full text at uri or get_framework."
     )
+    labels: AnswerLabels
 
 
 class StandardRecord(ResultModel):
@@ -334,30 +365,63 @@ def standard_view(package: ServedPackage, item: ItemNode) -> StandardView:
         notes=item.notes,
         uri=uris.standard_uri(fid, sid, item.identifier),
         provenance_uri=uris.standard_provenance_uri(fid, sid, item.identifier),
+        epistemic_status=profile.claim_labels.standards,
     )
 
 
-def package_ref(package: ServedPackage) -> PackageRef:
-    """The compact identity an answer carries once per package."""
+def _sha_prefix(package: ServedPackage, logical_name: str) -> str:
+    entry = package.manifest.artifact(logical_name)
+    assert entry is not None  # guaranteed by validation
+    return entry.sha256[:SHA256_PREFIX]
+
+
+def package_ref(package: ServedPackage, *, links: bool = False) -> PackageRef:
+    """The compact identity an answer carries once per package, with the labels of what it carries.
+
+    ``links``: the answer carries progression links, so their label is said too.
+    """
     manifest = package.manifest
-
-    def sha(logical_name: str) -> str:
-        entry = manifest.artifact(logical_name)
-        assert entry is not None  # guaranteed by validation
-        return entry.sha256[:SHA256_PREFIX]
-
     profile = manifest.profile
+    declared = package.profile.profile.claim_labels
     return PackageRef(
         graph_package_id=manifest.graph_package_id,
         uri=uris.snapshot_uri(manifest.framework_id, manifest.snapshot_id),
         built_from=BuiltFrom(
-            nodes=sha("nodes"),
-            relationships=sha("relationships"),
-            entity_provenance=sha("entityProvenance"),
+            nodes=_sha_prefix(package, "nodes"),
+            relationships=_sha_prefix(package, "relationships"),
+            entity_provenance=_sha_prefix(package, "entityProvenance"),
             profile=f"{profile.profile_id} {profile.version} {profile.sha256[:SHA256_PREFIX]}",
         ),
         disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
+        labels=AnswerLabels(standards=declared.standards, links=declared.progression_links if links else None),
     )
+
+
+class ComponentPackageRef(PackageRef):
+    """A package of an answer carrying learning components, with how its components were produced."""
+
+    components: ComponentsLabel | None = None  # absent when the package has no components
+
+
+def declared_production(package: ServedPackage) -> ComponentsLabel | None:
+    """How ``package``'s components were produced, from its generation summary; ``None`` without components.
+
+    Validation requires a generation summary of every package with components, so this never guesses.
+    """
+    summary = package.runtime.component_generation
+    return components_label(summary) if summary is not None else None
+
+
+def component_package_ref(package: ServedPackage) -> ComponentPackageRef:
+    """A package's compact identity, its components' label, and the component provenance it cites."""
+    ref = package_ref(package)
+    production = declared_production(package)
+    if production is not None:
+        built_from = ref.built_from.model_copy(
+            update={"lc_entity_provenance": _sha_prefix(package, "lcEntityProvenance")}
+        )
+        ref = ref.model_copy(update={"built_from": built_from})
+    return ComponentPackageRef(**ref.model_dump(by_alias=False), components=production)
 
 
 class PagePackages:
@@ -370,7 +434,8 @@ class PagePackages:
     def __init__(self, searched: list[ServedPackage], orders: list[int]) -> None:
         used = sorted(set(orders)) or list(range(len(searched)))
         self._index = {order: position for position, order in enumerate(used)}
-        self.refs = [package_ref(searched[order]) for order in used]
+        self.used = [searched[order] for order in used]
+        self.refs = [package_ref(package) for package in self.used]
 
     def index(self, order: int) -> int | None:
         """The hit's index into ``refs``; None when the page names one package."""

@@ -19,6 +19,7 @@ from typing import Any
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, identifier_problem, stable_uuid
 from kgfegmcp.packages.findings import Finding
+from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.manifest import SourceInfo
 from kgfegmcp.packages.records import (
     COMPONENT,
@@ -106,6 +107,7 @@ class PackageGraphBuilder:
     _details: dict[str, dict[str, Any]] = field(default_factory=dict)
     _unresolved: dict[str, dict[str, Any]] = field(default_factory=dict)
     _findings: list[Finding] = field(default_factory=list)
+    component_production: ComponentProduction | None = None
 
     def __post_init__(self) -> None:
         self._labels[self.framework.identifier] = FRAMEWORK
@@ -401,4 +403,5 @@ class PackageGraphBuilder:
             unresolved=list(self._unresolved.values()),
             item_details=dict(self._details),
             build_findings=list(self._findings),
+            component_production=self.component_production if self._components else None,
         )

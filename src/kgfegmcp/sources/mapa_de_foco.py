@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.packages.lc_artifacts import ComponentProduction, ComponentSourceVersion
 from kgfegmcp.packages.manifest import SourceDataset, UpstreamChecksum
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, RelationshipLabel
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, slugify
@@ -154,6 +155,23 @@ class MapaDeFocoData:
             return ()
         return (UpstreamChecksum(file=CSV_PATH, algorithm="sha256", value=self.file.record_sha256),)
 
+    def component_production(self) -> ComponentProduction:
+        """The components are the objectives Instituto Reúna curated, split from the CSV, never generated."""
+        return ComponentProduction(
+            production="curated",
+            human_reviewed=True,
+            curator=CURATOR,
+            curator_uri=CURATOR_URI,
+            source=ComponentSourceVersion(
+                name=DISTRIBUTION, version=self.file.version, dataset=DATASET_NAME, path=CSV_PATH
+            ),
+            method=(
+                f"One component per objective of the {OBJECTIVES_COLUMN} column of each prioritised habilidade "
+                f"row, split at its bullets or dash items with line wraps collapsed; the text is the curator's, "
+                "no model generated or rewrote it."
+            ),
+        )
+
     def dataset_ref(self) -> dict[str, str]:
         """Which dataset a provenance record refers to."""
         return {"name": DISTRIBUTION, "version": self.file.version, "dataset": DATASET_NAME}
@@ -242,6 +260,7 @@ def apply_mapa_de_foco(
     their framework id (they become ``unresolvedExternalReference`` evidence).
     """
     layer = _Layer(builder, data, habilidades, outside, verified_source)
+    builder.component_production = data.component_production()
     for row in data.rows:
         layer.compare_text(row)
         if row.prioritised:

@@ -23,6 +23,7 @@ from kgfegmcp.packages.checks.detailed_records import (
 from kgfegmcp.packages.checks.entity_provenance import ProvenanceCheck
 from kgfegmcp.packages.checks.hierarchy import HierarchyCheck
 from kgfegmcp.packages.checks.identity import NodeIdentityCheck
+from kgfegmcp.packages.checks.learning_components import LearningComponentArtifactCheck
 from kgfegmcp.packages.checks.relationships import RelationshipCheck
 from kgfegmcp.packages.checks.statement_terms import StatementTermCheck
 from kgfegmcp.packages.checks.unresolved_items import UnresolvedItemsCheck
@@ -45,6 +46,7 @@ PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
     BundleCheck,
     UnresolvedItemsCheck,
     ProvenanceCheck,
+    LearningComponentArtifactCheck,
 )
 
 

@@ -17,7 +17,6 @@ from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 from kgfegmcp.sources.bncc.dataset import BnccDataset
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, grade_by_facet
 
-PROFILE_VERSION = "2.1"
 LANGUAGE = "pt-BR"
 JURISDICTION = "Brasil"
 AUTHOR = "Ministério da Educação (MEC)"
@@ -28,6 +27,10 @@ EI_FRAMEWORK = "brazil-bncc-educacao-infantil"
 EF_FRAMEWORK = "brazil-bncc-ensino-fundamental"
 EM_FRAMEWORK = "brazil-bncc-ensino-medio"
 CO_FRAMEWORK = "brazil-bncc-computacao"
+
+#: The profile version each package binds. A version is immutable once packages bind it, so a changed
+#: profile is a new version (Ensino Fundamental 2.2 declares its progression links source_extracted).
+PROFILE_VERSIONS: dict[str, str] = {EI_FRAMEWORK: "2.1", EF_FRAMEWORK: "2.2", EM_FRAMEWORK: "2.1", CO_FRAMEWORK: "2.1"}
 
 OBJECTIVE = "Objetivo de aprendizagem e desenvolvimento"
 HABILIDADE = "Habilidade"
@@ -69,7 +72,7 @@ class PackageAssembly:
         academic_subject: str,
     ) -> None:
         self.dataset = dataset
-        self.profile: LoadedProfile = profiles.load(framework_id, PROFILE_VERSION)
+        self.profile: LoadedProfile = profiles.load(framework_id, PROFILE_VERSIONS[framework_id])
         rights = self.profile.profile.default_rights
         doc = structure.documents[document]
         name = str(doc["nome"])

@@ -13,7 +13,7 @@ from kgfegmcp.sources.bncc.assembly import (
     BASE_DOCUMENT,
     EM_FRAMEWORK,
     HABILIDADE,
-    PROFILE_VERSION,
+    PROFILE_VERSIONS,
     CurriculumStructure,
     PackageAssembly,
     index_records,
@@ -45,7 +45,7 @@ def build_ensino_medio(
         if record.get("seriacao") is not None:
             raise ManifestBuildError(
                 f"bncc {dataset.package_version}: {code} has a grade series; profile "
-                f"{EM_FRAMEWORK}/{PROFILE_VERSION} declares Ensino Médio without series.",
+                f"{EM_FRAMEWORK}/{PROFILE_VERSIONS[EM_FRAMEWORK]} declares Ensino Médio without series.",
                 hint="Add grade labels for the series to the profile and map them here.",
             )
         grade = package.grade("em-sem-seriacao")

@@ -1,0 +1,116 @@
+"""The learning-component collection: each document has its shape and speaks only of this package's components."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from kgfegmcp.models import ContractModel
+from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, DetailedArtifactCheck
+from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.packages.findings import ValidationReport
+from kgfegmcp.packages.lc_artifacts import DedupGroups, GenerationSummary, grouped_twice
+from kgfegmcp.packages.records import SUPPORTS
+
+
+class LearningComponentArtifactCheck(DetailedArtifactCheck):
+    """Labels and answers about components are read from these documents, so they must agree with the graph.
+
+    Presence and checksums are the manifest's and the reader's business; here each present document
+    is read whole (they are bounded by the component count) and compared with the delivery records.
+    """
+
+    codes = (
+        *DOCUMENT_CODES,
+        FindingCode.LC_ARTIFACT_MISMATCH,
+        FindingCode.LC_DEDUP_OVERLAP,
+        FindingCode.LC_GENERATION_COUNT_MISMATCH,
+    )
+
+    def run(self) -> None:
+        if not self.content.components:
+            return
+        self.components = {c.identifier for c in self.content.components}
+        self.supports = [r for r in self.content.relationships if r.label == SUPPORTS]
+        self._bundle()
+        groups = self._parsed("lcDedupGroups", DedupGroups)
+        if isinstance(groups, DedupGroups):
+            self._dedup(groups)
+        summary = self._parsed("lcGenerationSummary", GenerationSummary)
+        if isinstance(summary, GenerationSummary):
+            self._summary(summary, groups if isinstance(groups, DedupGroups) else None)
+        report = self._parsed("lcValidationReport", ValidationReport)
+        if isinstance(report, ValidationReport):
+            self._report(report)
+
+    def _lc_mismatch(self, logical_name: str, message: str, location: str | None = None) -> None:
+        self.out.add(FindingCode.LC_ARTIFACT_MISMATCH, message, artifact=logical_name, location=location)
+
+    def _parsed(self, logical_name: str, model: type[ContractModel]) -> ContractModel | None:
+        """The document as ``model``, or ``None`` (with a finding when it has another shape)."""
+        document = self.document(logical_name)
+        if document is None:
+            return None
+        try:
+            return model.model_validate(document, strict=False)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            self._lc_mismatch(logical_name, f"not a {model.__name__}: {where}: {first['msg']}")
+            return None
+
+    def _bundle(self) -> None:
+        document = self.document("learningComponentBundle")
+        if document is None:
+            return
+        components: Any = document.get("components")
+        supports: Any = document.get("supports")
+        if not isinstance(components, list) or not isinstance(supports, list):
+            self._lc_mismatch("learningComponentBundle", "components and supports must be JSON arrays")
+            return
+        ids = [c.get("identifier") if isinstance(c, dict) else None for c in components]
+        if sorted(map(str, ids)) != sorted(self.components):
+            self._lc_mismatch("learningComponentBundle", "components differ from the package's learning components")
+        wired = {s.get("identifier") if isinstance(s, dict) else None for s in supports}
+        if len(supports) != len(self.supports) or wired != {r.identifier for r in self.supports}:
+            self._lc_mismatch("learningComponentBundle", "supports differ from the package's supports relationships")
+
+    def _dedup(self, groups: DedupGroups) -> None:
+        strangers = sorted({i for g in groups.groups for i in g.component_identifiers} - self.components)
+        if strangers:
+            self._lc_mismatch(
+                "lcDedupGroups", f"{len(strangers)} ids name no learning component of this package", strangers[0]
+            )
+        repeated = grouped_twice(groups.groups)
+        if repeated:
+            self.out.add(
+                FindingCode.LC_DEDUP_OVERLAP,
+                f"{len(repeated)} components are in more than one dedup group",
+                artifact="lcDedupGroups",
+                location=repeated[0],
+            )
+
+    def _report(self, report: ValidationReport) -> None:
+        """The component report is recorded with the package's state, so the two must say the same."""
+        recorded = self.manifest.validation.status
+        if report.status != recorded:
+            self._lc_mismatch("lcValidationReport", f"status is {report.status}, the manifest records {recorded}")
+
+    def _summary(self, summary: GenerationSummary, groups: DedupGroups | None) -> None:
+        expected = {
+            "components": len(self.components),
+            "supports": len(self.supports),
+            "supportedItems": len({r.target_identifier for r in self.supports}),
+        }
+        if groups is not None:
+            expected["dedupGroups"] = len(groups.groups)
+            expected["componentsInDedupGroups"] = sum(len(g.component_identifiers) for g in groups.groups)
+        declared = summary.counts.to_wire()
+        for name, value in expected.items():
+            if declared[name] != value:
+                self.out.add(
+                    FindingCode.LC_GENERATION_COUNT_MISMATCH,
+                    f"counts.{name} declares {declared[name]}, the package has {value}",
+                    artifact="lcGenerationSummary",
+                )
