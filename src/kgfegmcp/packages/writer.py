@@ -51,7 +51,7 @@ from kgfegmcp.packages.manifest import (
 )
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.provenance import provenance_part_of
-from kgfegmcp.packages.recording import RECORDED_REPORTS, TerminalStateRecording, recorded_report_paths
+from kgfegmcp.packages.recording import RECORDED_REPORTS, TerminalStateRecording
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
     HAS_CHILD,
@@ -168,7 +168,7 @@ class PackageWriter:
             findings=summarize(report.findings, report.omitted_findings),
         )
         final = unsealed.model_copy(update={"validation": state})
-        recording = TerminalStateRecording(outcome.location.path, recorded_report_paths(manifest))
+        recording = TerminalStateRecording(outcome.location.path, tuple(written))
         recording.commit(written, pretty_json_bytes(final.to_wire()))
         return final
 

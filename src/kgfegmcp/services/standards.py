@@ -284,7 +284,7 @@ class StandardsService:
             warnings=[
                 ResultWarning(code=w.code, message=w.message, graph_package_id=w.graph_package_id) for w in warnings
             ],
-            packages=listed.refs,
+            packages=[package_ref(package) for package in listed.used],
         )
 
     def get_standard(self, request: GetStandardRequest) -> StandardDetail:

@@ -375,10 +375,11 @@ def _sha_prefix(package: ServedPackage, logical_name: str) -> str:
     return entry.sha256[:SHA256_PREFIX]
 
 
-def package_ref(package: ServedPackage, *, links: bool = False) -> PackageRef:
+def package_ref(package: ServedPackage, *, links: bool = False, components: bool = False) -> PackageRef:
     """The compact identity an answer carries once per package, with the labels of what it carries.
 
-    ``links``: the answer carries progression links, so their label is said too.
+    ``links``: the answer carries progression links, so their label is said too. ``components``: it
+    carries learning components, so it cites their provenance artifact too.
     """
     manifest = package.manifest
     profile = manifest.profile
@@ -390,6 +391,7 @@ def package_ref(package: ServedPackage, *, links: bool = False) -> PackageRef:
             nodes=_sha_prefix(package, "nodes"),
             relationships=_sha_prefix(package, "relationships"),
             entity_provenance=_sha_prefix(package, "entityProvenance"),
+            lc_entity_provenance=_sha_prefix(package, "lcEntityProvenance") if components else None,
             profile=f"{profile.profile_id} {profile.version} {profile.sha256[:SHA256_PREFIX]}",
         ),
         disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
@@ -414,14 +416,9 @@ def declared_production(package: ServedPackage) -> ComponentsLabel | None:
 
 def component_package_ref(package: ServedPackage) -> ComponentPackageRef:
     """A package's compact identity, its components' label, and the component provenance it cites."""
-    ref = package_ref(package)
     production = declared_production(package)
-    if production is not None:
-        built_from = ref.built_from.model_copy(
-            update={"lc_entity_provenance": _sha_prefix(package, "lcEntityProvenance")}
-        )
-        ref = ref.model_copy(update={"built_from": built_from})
-    return ComponentPackageRef(**ref.model_dump(by_alias=False), components=production)
+    ref = package_ref(package, components=production is not None)
+    return ComponentPackageRef(**dict(ref), components=production)
 
 
 class PagePackages:
@@ -435,11 +432,10 @@ class PagePackages:
         used = sorted(set(orders)) or list(range(len(searched)))
         self._index = {order: position for position, order in enumerate(used)}
         self.used = [searched[order] for order in used]
-        self.refs = [package_ref(package) for package in self.used]
 
     def index(self, order: int) -> int | None:
-        """The hit's index into ``refs``; None when the page names one package."""
-        return self._index[order] if len(self.refs) > 1 else None
+        """The hit's index into ``used``; None when the page names one package."""
+        return self._index[order] if len(self.used) > 1 else None
 
 
 def entity_uri(package_uri: str, family: str, identifier: str) -> str:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from kgfegmcp.packages.artifacts import ArtifactReader
 from kgfegmcp.packages.checks.relationship_triage import RelationshipTriage, triage_relationships
@@ -40,6 +41,8 @@ class CheckContext:
     reader: ArtifactReader
     nodes: Mapping[str, NodeRecord]
     relationships: RelationshipTriage
+    #: Detailed documents parsed into their models, by logical name: read once, whichever check asks first.
+    models: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
     def build(

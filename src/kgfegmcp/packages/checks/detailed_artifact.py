@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import ValidationError
+
+from kgfegmcp.models import ContractModel
 from kgfegmcp.packages.artifacts import StreamedDocument
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import line_location
@@ -15,6 +18,8 @@ from kgfegmcp.packages.finding_codes import FindingCode
 DOCUMENT_CODES: tuple[FindingCode, ...] = (FindingCode.DETAILED_ARTIFACT_MISMATCH, FindingCode.IDENTITY_MISMATCH)
 #: What :meth:`DetailedArtifactCheck.line_ids` may emit.
 LINE_CODES: tuple[FindingCode, ...] = (FindingCode.INVALID_JSON_LINE,)
+
+Model = TypeVar("Model", bound=ContractModel)
 
 
 class DetailedArtifactCheck(PackageCheck):
@@ -33,6 +38,23 @@ class DetailedArtifactCheck(PackageCheck):
             return None
         self._check_identity(logical_name, document)
         return document
+
+    def model_document(self, logical_name: str, model: type[Model]) -> Model | ValidationError | None:
+        """A present artifact as ``model`` (or why it is not one), read and parsed once per package.
+
+        Several checks read the same small documents (the generation summary); the first to ask reads
+        and verifies the bytes, and each decides what a shape error means for it.
+        """
+        models = self.context.models
+        if logical_name not in models:
+            document = self.document(logical_name)
+            try:
+                models[logical_name] = None if document is None else model.model_validate(document, strict=False)
+            except ValidationError as exc:
+                models[logical_name] = exc
+        parsed = models[logical_name]
+        assert parsed is None or isinstance(parsed, (model, ValidationError))
+        return parsed
 
     def streamed(
         self, logical_name: str, member: str, on_entry: Callable[[str | None, Any], None]

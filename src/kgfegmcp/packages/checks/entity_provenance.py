@@ -8,8 +8,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from pydantic import ValidationError
-
 from kgfegmcp.epistemic import component_label
 from kgfegmcp.models import canonical_bytes
 from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, DetailedArtifactCheck
@@ -90,13 +88,9 @@ class ProvenanceCheck(DetailedArtifactCheck):
         return declared
 
     def _component_label(self) -> str | None:
-        document = self.document("lcGenerationSummary") if self.content.components else None
-        if document is None:
-            return None
-        try:
-            summary = GenerationSummary.model_validate(document, strict=False)
-        except ValidationError:
-            return None  # the learning-component check reports the document
+        summary = self.model_document("lcGenerationSummary", GenerationSummary) if self.content.components else None
+        if not isinstance(summary, GenerationSummary):
+            return None  # absent or malformed: the learning-component check reports it
         return component_label(summary.production, summary.human_reviewed)
 
     def _streamed_into(self, logical_name: str, tally: _EntityTally) -> bool:

@@ -49,16 +49,13 @@ class LearningComponentArtifactCheck(DetailedArtifactCheck):
 
     def _parsed(self, logical_name: str, model: type[ContractModel]) -> ContractModel | None:
         """The document as ``model``, or ``None`` (with a finding when it has another shape)."""
-        document = self.document(logical_name)
-        if document is None:
-            return None
-        try:
-            return model.model_validate(document, strict=False)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            self._lc_mismatch(logical_name, f"not a {model.__name__}: {where}: {first['msg']}")
-            return None
+        parsed = self.model_document(logical_name, model)
+        if not isinstance(parsed, ValidationError):
+            return parsed
+        first = parsed.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        self._lc_mismatch(logical_name, f"not a {model.__name__}: {where}: {first['msg']}")
+        return None
 
     def _bundle(self) -> None:
         document = self.document("learningComponentBundle")
