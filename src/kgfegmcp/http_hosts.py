@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 _LABEL = r"(?!-)[a-z0-9_-]{1,63}(?<!-)"
 #: A DNS name whose last label is not all digits (``10.0.0.300`` is neither a name nor an address).
-_NAME = re.compile(rf"(?:{_LABEL}\.)*(?=[a-z0-9_-]*[a-z_-]){_LABEL}", re.IGNORECASE)
+_NAME = re.compile(rf"(?:{_LABEL}\.)*(?=[a-z0-9_-]*[a-z_-]){_LABEL}", re.IGNORECASE | re.ASCII)
 _PORT = r"[0-9]{1,5}"
-_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*", re.IGNORECASE)
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*", re.IGNORECASE | re.ASCII)
 MAX_NAME_CHARS = 253
 
 HOST_PATTERN_FORM = "an exact host name or IP address, `*`, or `*.` followed by a name (whole labels)"
@@ -66,9 +66,9 @@ def _split_port(text: str) -> tuple[str, str | None]:
     """``(host, port)`` of ``host[:port]``; an unbracketed IPv6 address keeps its colons."""
     if text.startswith("["):
         host, bracket, rest = text.partition("]")
-        if not bracket:
+        if not bracket or (rest and not rest.startswith(":")):
             return text, None
-        return host + "]", rest.removeprefix(":") if rest else None
+        return host + "]", rest[1:] if rest else None
     if text.count(":") == 1:
         host, _, port = text.partition(":")
         return host, port

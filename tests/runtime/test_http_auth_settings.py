@@ -206,6 +206,7 @@ def test_host_patterns_that_match_whole_labels_are_accepted(pattern: str) -> Non
         ("", "is not an exact host name"),
         ("mcp..example.org", "is not an exact host name"),
         ("10.0.0.300", "is not an exact host name"),
+        ("\u212aey.example.org", "is not an exact host name"),  # the Kelvin sign case-folds to k
         ("mcp.example.org:443", "names a port, which is not compared"),
         ("[::1]:8765", "names a port, which is not compared"),
     ],
@@ -254,6 +255,8 @@ def test_origin_patterns_follow_the_same_grammar(pattern: str, accepted: bool) -
         ("a b.example.org", False),
         ("evil.net/.example.org", False),
         ("::1", False),
+        ("[::1]x", False),
+        ("\u017f.example.org", False),  # the long s case-folds to s
         ("mcp.example.org:", False),
         ("mcp.example.org:0", False),
         ("", False),
