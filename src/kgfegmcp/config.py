@@ -17,6 +17,7 @@ from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_va
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.http_hosts import HOST_PATTERN_FORM, ORIGIN_PATTERN_FORM, host_pattern_problems, origin_pattern_problems
 from kgfegmcp.logging_setup import LogFormat
 
 MIB = 1024 * 1024
@@ -97,11 +98,15 @@ class BackendSettings(BaseSettings):
     )
     http_allowed_hosts: list[str] | None = Field(
         None,
-        description="Host header values accepted besides the bind address (a proxy keeping Host); unset: loopback "
-        "binds accept only loopback names (the DNS-rebinding guard).",
+        description="Host header values accepted besides the bind address (a proxy keeping Host): "
+        + HOST_PATTERN_FORM
+        + "; unset: loopback binds accept only loopback names (the DNS-rebinding guard).",
     )
     http_allowed_origins: list[str] | None = Field(
-        None, description="Browser origins accepted besides the server's own (the DNS-rebinding guard)."
+        None,
+        description="Browser origins accepted besides the server's own (the DNS-rebinding guard): "
+        + ORIGIN_PATTERN_FORM
+        + ".",
     )
     auth_token_sha256: list[str] | None = Field(
         None,
@@ -125,6 +130,9 @@ class BackendSettings(BaseSettings):
     auth_jwt_required_scopes: list[str] | None = Field(
         None, description="JWT verification: scopes every token must hold."
     )
+    auth_jwt_allow_no_expiry: bool = Field(
+        False, description="JWT verification: accept a token without an expiry (exp); refused unless set."
+    )
     allow_unauthenticated_public_bind: bool = Field(
         False,
         description="Serve HTTP on a non-loopback address without authentication (logged as a warning at start).",
@@ -137,6 +145,24 @@ class BackendSettings(BaseSettings):
         None,
         description="Keys pagination cursors (with the catalog fingerprint); replicas share it. Unset: public key.",
     )
+
+    @field_validator("http_allowed_hosts")
+    @classmethod
+    def _host_patterns_match_whole_labels(cls, value: list[str] | None) -> list[str] | None:
+        """A shell-style pattern such as ``*example.org`` or ``api.*`` would accept names anyone can register."""
+        problems = host_pattern_problems(value or [])
+        if problems:
+            raise ValueError("; ".join(problems))
+        return value
+
+    @field_validator("http_allowed_origins")
+    @classmethod
+    def _origin_patterns_match_whole_labels(cls, value: list[str] | None) -> list[str] | None:
+        """The same discipline as the host patterns: an origin's host matches whole labels only."""
+        problems = origin_pattern_problems(value or [])
+        if problems:
+            raise ValueError("; ".join(problems))
+        return value
 
     @field_validator("cursor_secret")
     @classmethod

@@ -4,14 +4,24 @@ provider, through FastMCP's token verifiers.
 A token is never stored, logged or compared in the clear: the server keeps the digests an operator
 configured and compares the digest of what a request presents, in constant time. Without a valid
 token the MCP endpoint answers 401 with ``WWW-Authenticate`` (FastMCP's ``RequireAuthMiddleware``).
+
+A JWT is read by whoever sends it, before its signature says anything: FastMCP decodes its header with a
+plain ``json.loads`` (a deeply nested one raised ``RecursionError``, a 500 with a traceback) and may fetch
+keys for the ``kid`` it names. So :class:`BoundedJWTVerifier` first bounds the token's length, its shape
+and its header's size and depth, refuses a header whose members have the wrong type or name another
+algorithm, and only then lets FastMCP verify it; it also refuses a token without an expiry unless the
+operator allows them. Any refusal is a 401 and at most one short log line that never repeats the token.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import ipaddress
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -19,10 +29,22 @@ from typing import Any
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier
 
+from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.errors import ConfigurationError
 
+log = logging.getLogger("kgfegmcp.http")
+
 _DIGEST = re.compile(r"[0-9a-f]{64}")
+#: The longest JWT read. Identity providers' tokens are a few KiB; 8 KiB is also nginx's default limit for
+#: one header line, so a longer token would not pass the usual proxy anyway.
+MAX_JWT_CHARS = 8192
+#: A JOSE header is one object whose members are strings, except ``crit`` (a list) and ``jwk`` (an object).
+MAX_JWT_HEADER_DEPTH = 3
+#: A key ID is a short label (a date, a thumbprint, a UUID); FastMCP repeats it in its debug lines.
+MAX_KID_CHARS = 256
+_COMPACT_JWS = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+_STRING_MEMBERS = ("alg", "kid", "typ", "cty", "jku", "x5u", "x5t", "x5t#S256")
 
 
 class HashedTokenVerifier(TokenVerifier):
@@ -63,7 +85,75 @@ def token_digests(settings: BackendSettings) -> frozenset[str]:
     return frozenset(digests)
 
 
-class JwksFileVerifier(JWTVerifier):
+class MalformedTokenError(ValueError):
+    """A bearer token refused before any verification: the reason names a bound, never the token's text."""
+
+
+def jwt_header(token: str) -> dict[str, Any]:
+    """The JOSE header of a compact JWS, decoded within bounds; :class:`MalformedTokenError` when it is not one.
+
+    Cheap whatever arrives: the length is compared first, then the shape (three base64url segments, which
+    also refuses anything that is not ASCII), and only the header segment is decoded, within a depth bound.
+    """
+    if len(token) > MAX_JWT_CHARS:
+        raise MalformedTokenError(f"it is longer than {MAX_JWT_CHARS} characters")
+    if _COMPACT_JWS.fullmatch(token) is None:
+        raise MalformedTokenError("it is not three base64url segments")
+    segment = token.split(".", 1)[0]
+    try:
+        raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+    except (binascii.Error, ValueError):
+        raise MalformedTokenError("its header is not base64url") from None
+    try:
+        header = bounded_json_loads(raw, max_bytes=MAX_JWT_CHARS, max_depth=MAX_JWT_HEADER_DEPTH)
+    except ClientJsonError as exc:
+        raise MalformedTokenError(f"its header {exc}") from None
+    if not isinstance(header, dict):
+        raise MalformedTokenError("its header is not a JSON object")
+    wrong = [name for name in _STRING_MEMBERS if name in header and not isinstance(header[name], str)]
+    if wrong:
+        raise MalformedTokenError(f"its header's {wrong[0]} is not a string")
+    if "crit" in header and not (
+        isinstance(header["crit"], list) and all(isinstance(name, str) for name in header["crit"])
+    ):
+        raise MalformedTokenError("its header's crit is not a list of names")
+    if len(header.get("kid", "")) > MAX_KID_CHARS:
+        raise MalformedTokenError(f"its header's kid is longer than {MAX_KID_CHARS} characters")
+    return header
+
+
+class BoundedJWTVerifier(JWTVerifier):
+    """FastMCP's JWT verification, reached only by a token within bounds, and failing closed.
+
+    The screen runs before FastMCP or joserfc decode anything, so a hostile token costs one bounded scan.
+    Whatever FastMCP still raises on a well-formed token (``exp: Infinity`` in a signed one raises
+    ``OverflowError``) is a refusal too, never a 500.
+    """
+
+    def __init__(self, *, allow_no_expiry: bool = False, **verification: Any) -> None:
+        super().__init__(**verification)
+        self._allow_no_expiry = allow_no_expiry
+
+    async def load_access_token(self, token: str) -> AccessToken | None:
+        try:
+            header = jwt_header(token)
+            if header.get("alg") != self.algorithm:
+                raise MalformedTokenError(f"its header's alg is not {self.algorithm}")
+        except MalformedTokenError as exc:
+            log.debug("bearer token refused: %s", exc)
+            return None
+        try:
+            access = await super().load_access_token(token)
+        except Exception as exc:  # fail closed: a verifier's surprise is a refusal, not a 500
+            log.info("bearer token refused: its verification raised %s", type(exc).__name__)
+            return None
+        if access is not None and access.expires_at is None and not self._allow_no_expiry:
+            log.info("bearer token refused: it has no expiry (exp); KGFEGMCP_AUTH_JWT_ALLOW_NO_EXPIRY would accept it")
+            return None
+        return access
+
+
+class JwksFileVerifier(BoundedJWTVerifier):
     """JWT verification against a JWKS document kept in a file (an identity provider the servers cannot reach,
     or keys an operator distributes as a mounted secret).
 
@@ -107,7 +197,7 @@ def _read_public_key(path: Path) -> str:
         raise ConfigurationError(f"KGFEGMCP_AUTH_JWT_PUBLIC_KEY_FILE cannot be read ({type(exc).__name__}).") from None
 
 
-def jwt_verifier(settings: BackendSettings) -> JWTVerifier | None:
+def jwt_verifier(settings: BackendSettings) -> BoundedJWTVerifier | None:
     """The JWT verifier for the one key source configured (JWKS URL, JWKS file or PEM key), or ``None``."""
     sources = {
         "KGFEGMCP_AUTH_JWT_JWKS_URI": settings.auth_jwt_jwks_uri,
@@ -127,12 +217,13 @@ def jwt_verifier(settings: BackendSettings) -> JWTVerifier | None:
         "audience": settings.auth_jwt_audience,
         "algorithm": settings.auth_jwt_algorithm,
         "required_scopes": settings.auth_jwt_required_scopes,
+        "allow_no_expiry": settings.auth_jwt_allow_no_expiry,
     }
     if settings.auth_jwt_jwks_file is not None:
         return JwksFileVerifier(settings.auth_jwt_jwks_file, **verification)
     if settings.auth_jwt_public_key_file is not None:
-        return JWTVerifier(public_key=_read_public_key(settings.auth_jwt_public_key_file), **verification)
-    return JWTVerifier(jwks_uri=settings.auth_jwt_jwks_uri, **verification)
+        return BoundedJWTVerifier(public_key=_read_public_key(settings.auth_jwt_public_key_file), **verification)
+    return BoundedJWTVerifier(jwks_uri=settings.auth_jwt_jwks_uri, **verification)
 
 
 def auth_provider(settings: BackendSettings) -> TokenVerifier | None:

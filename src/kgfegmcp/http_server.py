@@ -13,6 +13,7 @@ from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.errors import exit_on_domain_error
 from kgfegmcp.http_auth import auth_provider, require_auth_for_public_bind
+from kgfegmcp.http_hosts import WellFormedHostAndOrigin, needs_check
 from kgfegmcp.http_limits import HttpLimits, RequestBodyCap, descriptor_cap, limited_h11_protocol
 from kgfegmcp.logging_setup import configure_logging
 from kgfegmcp.mcp.warm_up import warm_up
@@ -60,7 +61,16 @@ def serve_http(settings: BackendSettings) -> None:
         allowed_hosts=settings.http_allowed_hosts,  # e.g. the public name a same-host proxy keeps in Host
         allowed_origins=settings.http_allowed_origins,
         show_banner=False,
-        middleware=[ASGIMiddleware(RequestBodyCap, max_bytes=settings.http_max_body_bytes)],
+        middleware=[
+            # FastMCP matches the allowed hosts and origins with fnmatch: only a well-formed Host or Origin may
+            # be served, so what it matched is whole DNS labels (http_hosts.py).
+            ASGIMiddleware(
+                WellFormedHostAndOrigin,
+                check_host=needs_check(settings.http_allowed_hosts),
+                check_origin=needs_check(settings.http_allowed_origins),
+            ),
+            ASGIMiddleware(RequestBodyCap, max_bytes=settings.http_max_body_bytes),
+        ],
         uvicorn_config={
             # uvicorn installs no handlers of its own: its records reach the one handler configure_logging set.
             "log_config": None,

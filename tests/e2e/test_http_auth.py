@@ -1,9 +1,11 @@
 """Hosted mode over real HTTP on 127.0.0.1: bearer tokens kept as SHA-256 digests, 401 with
 ``WWW-Authenticate`` and no data without one, probes outside authentication, allowed hosts for a
-same-host proxy, and no unauthenticated server on a public address unless the operator opts out."""
+same-host proxy, no unauthenticated server on a public address unless the operator opts out, and malformed
+or never-expiring JWTs refused with a quiet 401."""
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import http.client
@@ -16,8 +18,10 @@ import urllib.request
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from e2e_support import KGFEGMCP, REPOSITORY_ROOT, free_port, full_env, http_server
+import pytest
+from e2e_support import KGFEGMCP, REPOSITORY_ROOT, HttpServer, free_port, full_env, http_server
 from fastmcp.server.auth.providers.jwt import RSAKeyPair
+from joserfc import jwt
 from joserfc.jwk import RSAKey
 
 TOKEN = "kgfegmcp-test-token-7f3a9c2e51d04b8e"
@@ -206,3 +210,102 @@ def test_jwts_are_verified_against_a_jwks_url(default_catalog_root: Path, tmp_pa
     finally:
         idp.shutdown()
         idp.server_close()
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def signed(keys: RSAKeyPair, claims: dict[str, object], kid: str | None = None) -> str:
+    """A JWT signed by ``keys`` with exactly ``claims`` (``RSAKeyPair.create_token`` always adds ``exp``)."""
+    header = {"alg": "RS256", **({"kid": kid} if kid else {})}
+    return jwt.encode(header, claims, RSAKey.import_key(keys.private_key.get_secret_value()))
+
+
+def hostile_tokens(keys: RSAKeyPair, kid: str) -> dict[str, str]:
+    """Tokens that must each be refused with 401: malformed, nested, oversized, or signed but unusable."""
+    claims, signature = b64url(b'{"sub": "x"}'), b64url(b"not a signature")
+
+    def with_header(header: bytes) -> str:
+        return f"{b64url(header)}.{claims}.{signature}"
+
+    return {
+        # Nested past the interpreter's recursion limit within the length bound, and beyond it.
+        "nested-object-header": with_header(b'{"a":' * 1500),
+        "nested-list-header": with_header(b"[" * 6000),
+        "nested-header-over-the-length-bound": with_header(b'{"a":' * 1000 + b"[" * 4000),
+        # About 53 KB: what still passes the HTTP layer (uvicorn refuses a request head of about 64 KiB or more).
+        "nested-header-far-over-the-bound": with_header(b"[" * 40_000),
+        "oversized": with_header(json.dumps({"alg": "RS256", "kid": kid, "pad": "x" * 9000}).encode()),
+        "garbage": "%%% not a token at all %%%",
+        "not-utf-8-bytes": "\xff\xfe\xfd.\xff.\xff",
+        "header-not-utf-8": with_header(b'{"alg": "RS256", "kid": "\xff"}'),
+        "bad-base64": f"e30xx.{claims}.{signature}",
+        "header-not-json": with_header(b"{not json"),
+        "header-nan": with_header(b'{"alg": NaN}'),
+        "header-a-list": with_header(b'["RS256"]'),
+        "header-a-number": with_header(b"12"),
+        "kid-a-list": with_header(json.dumps({"alg": "RS256", "kid": [kid]}).encode()),
+        "kid-an-object": with_header(json.dumps({"alg": "RS256", "kid": {"id": kid}}).encode()),
+        "alg-an-object": with_header(json.dumps({"alg": {"name": "RS256"}, "kid": kid}).encode()),
+        "alg-none": with_header(json.dumps({"alg": "none", "kid": kid}).encode()),
+        "crit-not-a-list": with_header(json.dumps({"alg": "RS256", "kid": kid, "crit": "exp"}).encode()),
+        "many-segments": ".".join([b64url(b'{"alg": "RS256"}')] * 500),
+        "two-segments": f"{b64url(b'{}')}.{claims}",
+        "empty-segments": "..",
+        "empty": "",
+        # Signed with the right key, yet unusable: FastMCP raised OverflowError on an infinite expiry.
+        "signed-infinite-expiry": signed(keys, {"sub": "x", "exp": float("inf")}, kid),
+    }
+
+
+def assert_refused_quietly(server: HttpServer, tokens: dict[str, str], valid: str) -> None:
+    """Every token is a 401 with WWW-Authenticate, the log has no traceback, no ERROR and no token text, and
+    the server still serves a valid token afterwards."""
+    statuses = {}
+    for name, token in tokens.items():
+        status, headers, body = request(server.url, {"Authorization": f"Bearer {token}"})
+        statuses[name] = (status, headers.get("www-authenticate", "").split(" ")[0])
+        assert b"Traceback" not in body
+    assert statuses == dict.fromkeys(tokens, (401, "Bearer"))
+    assert request(server.url, {"Authorization": f"Bearer {valid}"})[0] == 200
+    log = server.log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in log
+    assert [line for line in log.splitlines() if " ERROR " in line or '"ERROR"' in line] == []
+    refusals = [line for line in log.splitlines() if "bearer token refused" in line]
+    assert len(refusals) <= len(tokens) and all(len(line) < 300 for line in refusals)
+    echoed = [name for name, token in tokens.items() if len(token) >= 24 and token[4:24] in log]
+    assert echoed == []
+
+
+@pytest.mark.parametrize("source", ["public-key", "jwks-file"])
+def test_malformed_jwts_are_a_quiet_401_and_the_server_serves_on(
+    default_catalog_root: Path, tmp_path: Path, source: str
+) -> None:
+    keys = RSAKeyPair.generate()
+    if source == "public-key":
+        key_file = tmp_path / "idp.pem"
+        key_file.write_text(keys.public_key, encoding="utf-8")
+        settings = {"KGFEGMCP_AUTH_JWT_PUBLIC_KEY_FILE": str(key_file)}
+    else:
+        key_file = tmp_path / "jwks.json"
+        key_file.write_text(json.dumps({"keys": [public_jwk(keys, "idp-1")]}), encoding="utf-8")
+        settings = {"KGFEGMCP_AUTH_JWT_JWKS_FILE": str(key_file)}
+    with http_server(default_catalog_root, {**settings, "KGFEGMCP_LOG_LEVEL": "DEBUG"}) as server:
+        assert_refused_quietly(server, hostile_tokens(keys, "idp-1"), keys.create_token(kid="idp-1"))
+
+
+def test_a_jwt_without_an_expiry_is_refused_unless_allowed(default_catalog_root: Path, tmp_path: Path) -> None:
+    keys = RSAKeyPair.generate()
+    public_key = tmp_path / "idp.pem"
+    public_key.write_text(keys.public_key, encoding="utf-8")
+    settings = {"KGFEGMCP_AUTH_JWT_PUBLIC_KEY_FILE": str(public_key), "KGFEGMCP_LOG_LEVEL": "INFO"}
+    forever = {"Authorization": f"Bearer {signed(keys, {'sub': 'service-account'})}"}
+    with http_server(default_catalog_root, settings) as server:
+        status, headers, _ = request(server.url, forever)
+        assert status == 401 and headers["www-authenticate"].startswith("Bearer")
+        assert request(server.url, {"Authorization": f"Bearer {keys.create_token()}"})[0] == 200
+        assert "no expiry" in server.log.read_text(encoding="utf-8")
+    with http_server(default_catalog_root, {**settings, "KGFEGMCP_AUTH_JWT_ALLOW_NO_EXPIRY": "true"}) as server:
+        assert request(server.url, forever)[0] == 200
+        assert request(server.url, {"Authorization": f"Bearer {signed(keys, {'sub': 'x', 'exp': 1})}"})[0] == 401
