@@ -7,6 +7,7 @@ Validation outcomes are recorded through it too, so checksums are refreshed in o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.errors import ManifestBuildError, filesystem_error
 from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
 from kgfegmcp.models import canonical_bytes, pretty_json_bytes, sha256_hex
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
@@ -137,7 +138,12 @@ class PackageWriter:
         files = self._artifact_files(content, package_id)
         manifest = self._manifest(content, package_id, files)
         target = root / content.framework_id / content.snapshot_id
-        self._replace_directory(target, files, manifest)
+        try:
+            self._replace_directory(target, files, manifest)
+        except OSError as exc:
+            raise filesystem_error(
+                exc, f"Could not write the package {package_id} under {root} (nothing of it was left there)"
+            ) from None
         return PackageLocation(content.framework_id, content.snapshot_id, target)
 
     def record_validation(self, outcome: ValidationOutcome, status: ValidationStatus) -> PackageManifest:
@@ -169,7 +175,14 @@ class PackageWriter:
         )
         final = unsealed.model_copy(update={"validation": state})
         recording = TerminalStateRecording(outcome.location.path, tuple(written))
-        recording.commit(written, pretty_json_bytes(final.to_wire()))
+        try:
+            recording.commit(written, pretty_json_bytes(final.to_wire()))
+        except OSError as exc:
+            kept = manifest.validation.status
+            action = (
+                f"Could not record {outcome.graph_package_id} {status} in {outcome.location.path} (it is still {kept})"
+            )
+            raise filesystem_error(exc, action) from None
         return final
 
     # -- artifact bytes ------------------------------------------------------------------------
@@ -377,10 +390,16 @@ class PackageWriter:
     def _replace_directory(
         target: Path, files: Mapping[str, tuple[str, bytes, str]], manifest: PackageManifest
     ) -> None:
-        """Write into a staging directory beside the target, then swap it in."""
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
+        """Write into a staging directory beside the target, then swap it in.
+
+        On any failure nothing of the new package is left: not the staging directory, not the
+        directories this call created for it; a package it was replacing stays as it was.
+        """
+        created: list[Path] = []
+        staging: Path | None = None
         try:
+            _make_directories(target.parent, created)
+            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
             for path, data, _media in files.values():
                 destination = staging / path
                 destination.parent.mkdir(parents=True, exist_ok=True)
@@ -390,12 +409,47 @@ class PackageWriter:
                 os.chmod(directory, 0o755)
             if target.exists():
                 with package_lock(target):  # never swap a package out from under a validation
-                    retired = Path(tempfile.mkdtemp(prefix=".retired-", dir=target.parent))
-                    os.replace(target, retired / "old")
-                    os.replace(staging, target)
-                shutil.rmtree(retired)
+                    _swap(staging, target)
             else:
                 os.replace(staging, target)
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+            for directory in reversed(created):
+                with contextlib.suppress(OSError):
+                    directory.rmdir()  # only if still empty: another writer may have filled it meanwhile
             raise
+
+
+def _make_directories(directory: Path, created: list[Path]) -> None:
+    """Create ``directory`` and its missing parents, appending each one this call created to ``created``."""
+    missing: list[Path] = []
+    current = directory
+    while not current.is_dir() and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir()
+        except FileExistsError:
+            if not path.is_dir():
+                raise
+            continue  # another writer created it meanwhile: not ours to remove
+        created.append(path)
+
+
+def _swap(staging: Path, target: Path) -> None:
+    """Replace the package ``target`` by ``staging``; if that fails, ``target`` is put back as it was."""
+    retired = Path(tempfile.mkdtemp(prefix=".retired-", dir=target.parent))
+    try:
+        os.replace(target, retired / "old")
+    except BaseException:
+        retired.rmdir()
+        raise
+    try:
+        os.replace(staging, target)
+    except BaseException:
+        os.replace(retired / "old", target)  # should even this fail, the old package is kept in ``retired``
+        retired.rmdir()
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
