@@ -24,6 +24,8 @@ log = logging.getLogger("kgfegmcp.entry")
 FAILURE_EXIT = 2
 #: The hint of an incident: how to see what happened.
 INCIDENT_HINT = "Run it again with KGFEGMCP_LOG_LEVEL=DEBUG to log the traceback, and report it with the incident id."
+#: The hint when the traceback was logged (at DEBUG) just before the line.
+LOGGED_HINT = "Report the traceback logged above with the incident id."
 
 
 def run_entry_point(run: Callable[[], None], what: str = "The command") -> None:
@@ -36,10 +38,10 @@ def run_entry_point(run: Callable[[], None], what: str = "The command") -> None:
         fail(filesystem_error(exc, f"{what} could not read or write a file").public_message)
     except Exception as exc:
         incident = uuid.uuid4().hex[:12]
-        _log_incident(incident, exc)
+        logged = _log_incident(incident, exc)
         fail(
             f"internal_error: {what} failed unexpectedly ({type(exc).__name__}; incident {incident}). "
-            f"Next action: {INCIDENT_HINT}"
+            f"Next action: {LOGGED_HINT if logged else INCIDENT_HINT}"
         )
 
 
@@ -50,11 +52,15 @@ def fail(line: str) -> NoReturn:
     sys.exit(FAILURE_EXIT)
 
 
-def _log_incident(incident: str, exc: BaseException) -> None:
+def _log_incident(incident: str, exc: BaseException) -> bool:
     """The traceback at DEBUG: in a server's log when its level is DEBUG, and for a command run with
-    ``KGFEGMCP_LOG_LEVEL=DEBUG`` (commands configure no logging otherwise, so it is dropped)."""
+    ``KGFEGMCP_LOG_LEVEL=DEBUG`` (commands configure no logging otherwise, so it is dropped).
+
+    Returns whether it was logged.
+    """
     if not logging.getLogger().handlers and os.environ.get("KGFEGMCP_LOG_LEVEL", "").upper() == "DEBUG":
         from kgfegmcp.logging_setup import configure_logging
 
         configure_logging("DEBUG", "json" if os.environ.get("KGFEGMCP_LOG_FORMAT") == "json" else "text")
     log.debug("incident %s", incident, exc_info=exc)
+    return log.isEnabledFor(logging.DEBUG)
