@@ -224,8 +224,11 @@ def test_validate_on_a_full_disk_leaves_the_package_pending(tmp_path: Path) -> N
 
 @pytest.mark.usefixtures("namespaces")
 def test_catalog_init_on_a_full_disk_leaves_nothing(tmp_path: Path) -> None:
-    run = run_on_mount(tmp_path, "size=256k", [KGFEGMCP, "catalog", "init", "--root", "$M/root"])
+    """Room for the first package, not for the second: the one written is removed again with the root."""
+    run = run_on_mount(tmp_path, "size=4m", [KGFEGMCP, "catalog", "init", "--root", "$M/root"])
     assert_coded(run, "Could not write the package brazil-bncc-", "no space is left on the device")
+    written = [line for line in run.stderr.splitlines() if line.strip().startswith("writing ")]
+    assert len(written) >= 2, run.stderr  # progress off a terminal: one line per step
     assert run.after == "", run.after
 
 

@@ -126,8 +126,12 @@ def _ordered_relationships(relationships: Sequence[RelationshipRecord]) -> list[
 class PackageWriter:
     """Writes pending packages and records validation outcomes."""
 
-    def write_pending(self, content: PackageContent, root: Path) -> PackageLocation:
-        """Write ``content`` as a pending package under ``root``; replaces an existing snapshot."""
+    def write_pending(self, content: PackageContent, root: Path, created: list[Path] | None = None) -> PackageLocation:
+        """Write ``content`` as a pending package under ``root``; replaces an existing snapshot.
+
+        ``created`` is told every directory above the package that this call created (for
+        :class:`PackageBatch`); on failure, this call removes them itself.
+        """
         try:
             package_id = graph_package_id(content.framework_id, content.snapshot_id)
             check_identifier(content.subject_slug, "subject slug")
@@ -139,7 +143,7 @@ class PackageWriter:
         manifest = self._manifest(content, package_id, files)
         target = root / content.framework_id / content.snapshot_id
         try:
-            self._replace_directory(target, files, manifest)
+            self._replace_directory(target, files, manifest, created)
         except OSError as exc:
             raise filesystem_error(
                 exc, f"Could not write the package {package_id} under {root} (nothing of it was left there)"
@@ -388,12 +392,16 @@ class PackageWriter:
 
     @staticmethod
     def _replace_directory(
-        target: Path, files: Mapping[str, tuple[str, bytes, str]], manifest: PackageManifest
+        target: Path,
+        files: Mapping[str, tuple[str, bytes, str]],
+        manifest: PackageManifest,
+        parents: list[Path] | None = None,
     ) -> None:
         """Write into a staging directory beside the target, then swap it in.
 
         On any failure nothing of the new package is left: not the staging directory, not the
-        directories this call created for it; a package it was replacing stays as it was.
+        directories this call created for it; a package it was replacing stays as it was. On success
+        the directories it created are added to ``parents``.
         """
         created: list[Path] = []
         staging: Path | None = None
@@ -415,10 +423,54 @@ class PackageWriter:
         except BaseException:
             if staging is not None:
                 shutil.rmtree(staging, ignore_errors=True)
-            for directory in reversed(created):
-                with contextlib.suppress(OSError):
-                    directory.rmdir()  # only if still empty: another writer may have filled it meanwhile
+            _remove_empty(created)
             raise
+        if parents is not None:
+            parents.extend(created)
+
+
+class PackageBatch:
+    """The packages one command writes: they all stay, or, if the command fails, those it created go again.
+
+    ``with PackageBatch(root) as batch: batch.write(content)`` for each package, then whatever else
+    the command does with them (``catalog init`` validates them). Should anything in the block fail,
+    the packages the batch created are removed, with every directory it created for them, and the
+    failure goes on. A package it replaced keeps its new, complete bytes (the old ones are gone by
+    then), pending like any freshly written package.
+    """
+
+    def __init__(self, root: Path, writer: PackageWriter | None = None) -> None:
+        self.root = root
+        self._writer = writer or PackageWriter()
+        self._created: list[Path] = []  # new packages and the directories above them, outermost first
+
+    def write(self, content: PackageContent) -> PackageLocation:
+        """Write one pending package (see :meth:`PackageWriter.write_pending`)."""
+        target = self.root / content.framework_id / content.snapshot_id
+        existed = target.exists() or target.is_symlink()
+        location = self._writer.write_pending(content, self.root, self._created)
+        if not existed:
+            self._created.append(location.path)
+        return location
+
+    def __enter__(self) -> PackageBatch:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            return
+        for path in reversed(self._created):
+            if path.is_dir() and not path.is_symlink() and (path / MANIFEST_FILENAME).exists():
+                with package_lock(path):
+                    shutil.rmtree(path, ignore_errors=True)
+        _remove_empty(self._created)
+
+
+def _remove_empty(directories: list[Path]) -> None:
+    """Remove ``directories`` innermost first, each only if empty (another writer may have filled it meanwhile)."""
+    for directory in reversed(directories):
+        with contextlib.suppress(OSError):
+            directory.rmdir()
 
 
 def _make_directories(directory: Path, created: list[Path]) -> None:
