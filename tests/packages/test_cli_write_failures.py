@@ -186,6 +186,15 @@ def test_build_on_a_full_disk_leaves_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("namespaces")
+def test_a_build_of_several_packages_on_a_full_disk_removes_those_it_wrote(tmp_path: Path) -> None:
+    """BNCC builds four packages; the first fits, a later one does not: none is left."""
+    run = run_on_mount(tmp_path, "size=4m", [KGFEGMCP, "packages", "build", "--source", "bncc", "--out", "$M/root"])
+    assert_coded(run, "Could not write the package brazil-bncc-", "no space is left on the device")
+    assert "brazil-bncc-educacao-infantil" not in run.error_line  # the first one was written, then removed
+    assert run.before == run.after == "", run.after
+
+
+@pytest.mark.usefixtures("namespaces")
 def test_rebuild_on_a_full_disk_keeps_the_package_it_was_replacing(tmp_path: Path) -> None:
     source = tmp_path / "science.json"
     source.write_text(json.dumps(case_document()), encoding="utf-8")
