@@ -100,7 +100,14 @@ def _profiles(settings: BackendSettings) -> DoctorCheck:
         for profile_id, version in refs:
             repository.load(profile_id, version)
     except KgfegmcpError as exc:
-        return DoctorCheck(area="profiles", status=CheckStatus.FAIL, detail=exc.public_message, fix=exc.hint)
+        # Start-up loads only the profiles its packages are bound to: a package bound to this one fails
+        # its own check below, and serve refuses it there. Any other package still serves.
+        return DoctorCheck(
+            area="profiles",
+            status=CheckStatus.WARN,
+            detail=f"{exc.public_message} (start-up needs it only for a package bound to it)",
+            fix=f"{exc.hint + ' ' if exc.hint else ''}Fix it before you build or validate a package with it.",
+        )
     return DoctorCheck(
         area="profiles", status=CheckStatus.OK, detail=f"{len(refs)} profiles in {settings.profiles_dir}"
     )

@@ -121,6 +121,19 @@ def older_validator_intact(base: Path) -> Root:
     return root
 
 
+def an_unbound_profile_is_broken(base: Path) -> Root:
+    root, _ = passed_world(base)
+    (root.world.profiles_root / "unused").mkdir()
+    (root.world.profiles_root / "unused" / "1.0.json").write_text("{ not a profile")
+    return root
+
+
+def a_bound_profile_is_broken(base: Path) -> Root:
+    root, _ = passed_world(base)
+    (root.world.profiles_root / DAG / "1.0.json").write_text("{ not a profile")
+    return root
+
+
 def no_root(base: Path) -> Root:
     world = standard_world(base)
     return Root(world, base / "nowhere")
@@ -306,6 +319,8 @@ SCENARIOS: dict[str, tuple[Callable[[Path], Root], Serve | None]] = {
     "quarantined beside a served one": (quarantined_beside_a_served_one, "serves"),
     "recorded failed beside a served one": (recorded_failed_beside_a_served_one, "serves"),
     "older validator, intact": (older_validator_intact, "serves"),
+    "an unbound profile is broken": (an_unbound_profile_is_broken, "serves"),
+    "a bound profile is broken": (a_bound_profile_is_broken, "refuses"),
     "no root": (no_root, "refuses"),
     "root is a file": (root_is_a_file, "refuses"),
     "empty root": (empty_root, "refuses"),
