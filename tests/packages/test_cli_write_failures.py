@@ -7,9 +7,9 @@ as it was (still pending), a failed ``catalog init`` leaves nothing under its ro
 
 The disks are real: a small tmpfs (full after a few pages, or mounted read-only), mounted in a private
 user and mount namespace (``unshare -rm``) that only the command under test and this script's shell
-see, and that is gone when they exit. Without namespaces these tests fail rather than skip: a test that
-silently does not run proves nothing, and every machine this suite runs on (Linux, root or not, with
-unprivileged user namespaces) has them.
+see, and that is gone when they exit (nothing on the host is mounted or changed). Where a namespace
+cannot be made these tests fail, saying why, rather than skip: a skipped test proves nothing, and the
+machines this suite runs on (Linux with user namespaces, as root or not) have them.
 """
 
 from __future__ import annotations
@@ -103,7 +103,13 @@ def namespaces() -> None:
     if unshare is None:
         pytest.fail("`unshare` (util-linux) is needed to mount a small tmpfs for these tests")
     probe = subprocess.run(
-        [unshare, "-rm", "sh", "-c", 'M=$(mktemp -d) && mount -t tmpfs -o size=16k tmpfs "$M" && umount "$M"'],
+        [
+            unshare,
+            "-rm",
+            "sh",
+            "-c",
+            'M=$(mktemp -d) && mount -t tmpfs -o size=16k tmpfs "$M" && umount "$M"; r=$?; rmdir "$M"; exit $r',
+        ],
         capture_output=True,
         text=True,
         timeout=30,
