@@ -1,7 +1,9 @@
 """`kgfegmcp doctor`: what this installation can serve, and what to fix when it cannot.
 
-Every check reads; none writes, builds or validates (``kgfegmcp packages validate`` does that). A
-check that cannot run because an earlier one failed (no settings, no package root) is not listed.
+Every check reads; none writes, builds or records (``kgfegmcp packages validate`` does that). The
+packages go through the very gate ``kgfegmcp serve`` runs at start-up, so doctor fails exactly where
+serve would refuse to start, and names each package serve would leave out. A check that cannot run
+because an earlier one failed (no settings, no package root) is not listed.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from kgfegmcp.catalog import advice
+from kgfegmcp.catalog.loader import CatalogLoader, Exclusion, PackageVerdict
 from kgfegmcp.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_settings
-from kgfegmcp.errors import KgfegmcpError
-from kgfegmcp.packages.manifest import manifest_document
-from kgfegmcp.packages.tree import discover_packages
+from kgfegmcp.derived.cache import DerivedIndexCache
+from kgfegmcp.errors import KgfegmcpError, filesystem_error
 from kgfegmcp.packages.validator import VALIDATOR_VERSION
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import OVERLAYS_DIR, PromptConfigRepository
@@ -97,40 +100,82 @@ def _profiles(settings: BackendSettings) -> DoctorCheck:
         for profile_id, version in refs:
             repository.load(profile_id, version)
     except KgfegmcpError as exc:
-        return DoctorCheck(area="profiles", status=CheckStatus.FAIL, detail=exc.public_message, fix=exc.hint)
+        # Start-up loads only the profiles its packages are bound to: a package bound to this one fails
+        # its own check below, and serve refuses it there. Any other package still serves.
+        return DoctorCheck(
+            area="profiles",
+            status=CheckStatus.WARN,
+            detail=f"{exc.public_message} (start-up needs it only for a package bound to it)",
+            fix=f"{exc.hint + ' ' if exc.hint else ''}Fix it before you build or validate a package with it.",
+        )
     return DoctorCheck(
         area="profiles", status=CheckStatus.OK, detail=f"{len(refs)} profiles in {settings.profiles_dir}"
     )
 
 
-def _manifest_state(package_dir: Path) -> tuple[str, bool, str | None]:
-    """(recorded validation status, is current, recording validator version) from a manifest.
-
-    ``("unreadable", False, None)`` when the manifest cannot be read.
-    """
-    manifest = manifest_document(package_dir)
-    try:
-        validation = manifest["validation"]
-        version = validation.get("validatorVersion")
-        return str(validation["status"]), bool(manifest.get("isCurrent")), str(version) if version else None
-    except (KeyError, TypeError, AttributeError):
-        return "unreadable", False, None
+def _package_check(verdict: PackageVerdict, init: str) -> DoctorCheck:
+    """What start-up does with one package, as a check: a refusal fails, an exclusion or a slow start warns."""
+    outcome = verdict.outcome
+    area, path = f"package {outcome.graph_package_id}", outcome.location.path
+    if verdict.refusal is not None:
+        return DoctorCheck(
+            area=area,
+            status=CheckStatus.FAIL,
+            detail=f"`kgfegmcp serve` refuses to start: {verdict.refusal.message}",
+            fix=verdict.refusal.hint,
+        )
+    if verdict.exclusion is not None:
+        excluded = verdict.exclusion.package
+        return DoctorCheck(
+            area=area,
+            status=CheckStatus.WARN,
+            detail=f"not served: {excluded.status} ({advice.codes_text(excluded.finding_codes)})",
+            fix=verdict.exclusion.remedy,
+        )
+    manifest = outcome.manifest
+    assert manifest is not None  # served: it passed the gate
+    if verdict.status == "pending":
+        return DoctorCheck(
+            area=area,
+            status=CheckStatus.WARN,
+            detail="served while pending: it passes every rule, but nothing records that, so every start checks it "
+            "in full",
+            fix=f"`kgfegmcp packages validate {path}` records it passed.",
+        )
+    version = manifest.validation.validator_version
+    if version != VALIDATOR_VERSION:
+        return DoctorCheck(
+            area=area,
+            status=CheckStatus.WARN,
+            detail=f"served: passed by validator {version}; this server is {VALIDATOR_VERSION}, so every start "
+            "checks it in full (no cache)",
+            fix=f"Rebuild it and run `kgfegmcp packages validate {path}` to record it with this validator; "
+            f"`{init}` does both for the default catalog.",
+        )
+    current = "current" if manifest.is_current else "not current (served when selected by snapshot)"
+    return DoctorCheck(area=area, status=CheckStatus.OK, detail=f"served: passed, {current}")
 
 
 def _packages(settings: BackendSettings) -> list[DoctorCheck]:
-    """One check for the root, one per package, and one more when no package would be served."""
+    """The root, then every package through the gate ``kgfegmcp serve`` runs, then what start-up would do.
+
+    It is the same :class:`CatalogLoader` with the same derived-index cache, judging without serving,
+    so doctor fails exactly where start-up refuses. It never writes a package (a damaged cache entry
+    is discarded, as start-up would).
+    """
     root = settings.graph_packages_dir
     init = "kgfegmcp catalog init" + ("" if root == USER_GRAPH_PACKAGES_DIR else f" --root {root}")
-    if not root.is_dir():
-        return [
-            DoctorCheck(
-                area="package root",
-                status=CheckStatus.FAIL,
-                detail=f"{root.resolve()} does not exist",
-                fix=f"Run `{init}`, or set KGFEGMCP_GRAPH_PACKAGES_DIR to your packages.",
+    cache = DerivedIndexCache(settings.cache_dir) if settings.cache_dir is not None else None
+    loader = CatalogLoader(root, ProfileRepository(settings.profiles_dir), settings.invalid_package_policy, cache)
+    try:
+        discovery = loader.discover()
+    except Exception as exc:  # what stops start-up here (no root, an empty one, an unreadable one) fails this check
+        failure = _gate_failure(exc, "package root")
+        if not root.is_dir():
+            failure = failure.model_copy(
+                update={"fix": f"Run `{init}`, or set KGFEGMCP_GRAPH_PACKAGES_DIR to your packages."}
             )
-        ]
-    discovery = discover_packages(root)
+        return [failure]
     checks = [
         DoctorCheck(
             area="package root",
@@ -140,54 +185,62 @@ def _packages(settings: BackendSettings) -> list[DoctorCheck]:
             fix="Remove what is not a <framework-id>/<snapshot-id>/ package." if discovery.root_findings else None,
         )
     ]
-    passed = 0
-    for location in discovery.packages:
-        status, current, version = _manifest_state(location.path)
-        area = f"package {location.graph_package_id}"
-        if status == "passed" and version != VALIDATOR_VERSION:
-            # Start-up runs every rule again on such a package, and rules added since may refuse it.
-            passed += 1
-            checks.append(
-                DoctorCheck(
-                    area=area,
-                    status=CheckStatus.WARN,
-                    detail=f"passed by validator {version}; this server is {VALIDATOR_VERSION} and checks it again",
-                    fix=f"`kgfegmcp packages validate --json {location.path}` shows whether it still passes; "
-                    f"`{init}` rebuilds the default catalog.",
-                )
-            )
-        elif status == "passed":
-            passed += 1
-            detail = "passed" + (", current" if current else ", not current (served when selected by snapshot)")
-            checks.append(DoctorCheck(area=area, status=CheckStatus.OK, detail=detail))
-        elif status == "pending":
-            checks.append(
-                DoctorCheck(
-                    area=area,
-                    status=CheckStatus.WARN,
-                    detail="pending: not served until validated",
-                    fix=f"`kgfegmcp packages validate {location.path}`",
-                )
-            )
-        else:
-            checks.append(
-                DoctorCheck(
-                    area=area,
-                    status=CheckStatus.FAIL,
-                    detail=f"{status}: not served",
-                    fix=f"`kgfegmcp packages validate --json {location.path}` lists the findings; rebuild it.",
-                )
-            )
-    if not passed:
-        checks.append(
-            DoctorCheck(
-                area="catalog",
-                status=CheckStatus.FAIL,
-                detail="no passed package: the server refuses to start",
-                fix=f"Run `{init}`.",
-            )
-        )
+    served, refused, excluded = 0, 0, []
+    checking: list[str] = []
+    try:
+        for verdict in loader.judge(discovery, checking.append):
+            checks.append(_package_check(verdict, init))
+            if verdict.refusal is not None:
+                refused += 1
+            elif verdict.exclusion is not None:
+                excluded.append(verdict.exclusion)
+            else:
+                served += 1
+    except Exception as exc:  # start-up stops on whatever stops the gate; doctor says so instead
+        checks.append(_gate_failure(exc, f"package {checking[-1]}" if checking else "catalog"))
+        return checks
+    checks.append(_catalog(loader, served, refused, excluded))
     return checks
+
+
+def _gate_failure(exc: Exception, area: str) -> DoctorCheck:
+    """What stopped the gate, as start-up would stop on it (the same error, or the same unexpected failure)."""
+    if isinstance(exc, KgfegmcpError | OSError):
+        error = exc if isinstance(exc, KgfegmcpError) else filesystem_error(exc, "Start-up could not read a file")
+        return DoctorCheck(
+            area=area,
+            status=CheckStatus.FAIL,
+            detail=f"`kgfegmcp serve` refuses to start: {error.message}",
+            fix=error.hint,
+        )
+    return DoctorCheck(
+        area=area,
+        status=CheckStatus.FAIL,
+        detail=f"`kgfegmcp serve` fails unexpectedly here ({type(exc).__name__})",
+        fix="Run `kgfegmcp serve` with KGFEGMCP_LOG_LEVEL=DEBUG to log the traceback, and report it.",
+    )
+
+
+def _catalog(loader: CatalogLoader, served: int, refused: int, excluded: list[Exclusion]) -> DoctorCheck:
+    """The verdict on the whole root: what ``kgfegmcp serve`` would serve, or why it would not start."""
+    if refused:
+        return DoctorCheck(
+            area="catalog",
+            status=CheckStatus.FAIL,
+            detail=f"`kgfegmcp serve` refuses to start: {refused} package(s) stop it (see above)",
+            fix="Fix or remove each package that fails above, then run `kgfegmcp doctor` again.",
+        )
+    if not served:
+        refusal = loader.all_excluded(excluded)
+        return DoctorCheck(
+            area="catalog",
+            status=CheckStatus.FAIL,
+            detail=f"`kgfegmcp serve` refuses to start: {refusal.message}",
+            fix=refusal.hint,
+        )
+    left_out = f"; {len(excluded)} excluded" if excluded else ""
+    detail = f"`kgfegmcp serve` serves {served} package{'' if served == 1 else 's'}{left_out}"
+    return DoctorCheck(area="catalog", status=CheckStatus.OK, detail=detail)
 
 
 def _prompts(settings: BackendSettings) -> DoctorCheck:

@@ -9,8 +9,8 @@ it supplied are repeated only through :func:`echo`, lists of problems through
 
 from __future__ import annotations
 
+import errno
 import re
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -131,6 +131,12 @@ class DeliveryPropertyDecodingError(KgfegmcpError):
     """A delivery record cannot be decoded."""
 
     code = "delivery_property_decoding_error"
+
+
+class FilesystemError(KgfegmcpError):
+    """A file or directory a command or start-up needs could not be read or written (see :func:`filesystem_error`)."""
+
+    code = "filesystem_error"
 
 
 class FrameworkNotFoundError(KgfegmcpError):
@@ -279,6 +285,45 @@ class UnsupportedSearchModeError(KgfegmcpError):
     code = "unsupported_search_mode"
 
 
+#: Longest path a filesystem error repeats (paths are the operator's own, but may hold control characters).
+PATH_CHARS = 512
+_NO_SPACE = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+_DENIED = frozenset({errno.EACCES, errno.EPERM})
+
+
+def _filesystem_problem(exc: OSError, at: str) -> tuple[str, str]:
+    """(what went wrong, what to do) for one ``OSError``; ``at`` is `` (<path>)`` or empty."""
+    if exc.errno in _NO_SPACE:
+        return f"no space is left on the device{at}", "Free space on that device, or choose a directory on another one."
+    if exc.errno in _DENIED:
+        return f"permission denied{at}", "Give this user access to it, or choose another directory."
+    if exc.errno == errno.EROFS:
+        return f"the file system is read-only{at}", "Choose a writable directory, or mount that file system read-write."
+    if exc.errno == errno.ENOTDIR:
+        return (
+            f"a part of the path is a file, not a directory{at}",
+            "Remove or rename that file, or choose another path.",
+        )
+    if exc.errno == errno.EEXIST:
+        return f"a file is in the way where a directory is needed{at}", "Remove or rename it, or choose another path."
+    if exc.errno == errno.EISDIR:
+        return f"a directory is in the way where a file is needed{at}", "Remove or rename it, or choose another path."
+    if exc.errno == errno.ENOENT:
+        return f"no such file or directory{at}", "Check the path."
+    return f"{exc.strerror or type(exc).__name__}{at}", "Check the path and its device, then run it again."
+
+
+def filesystem_error(exc: OSError, action: str) -> FilesystemError:
+    """``filesystem_error: <action>: <what went wrong> (<path>).`` with the fix, for the operator (never a client).
+
+    Names the path the system call failed on, not the call: the full disk, the read-only mount, the
+    missing permission or the file in the way is what the operator has to act on.
+    """
+    at = f" ({echo(exc.filename, PATH_CHARS)})" if exc.filename is not None else ""
+    problem, hint = _filesystem_problem(exc, at)
+    return FilesystemError(f"{action}: {problem}.", hint=hint, details={"errno": exc.errno})
+
+
 def _all_error_classes() -> dict[str, type[KgfegmcpError]]:
     found: dict[str, type[KgfegmcpError]] = {}
     pending = list(KgfegmcpError.__subclasses__())
@@ -301,9 +346,10 @@ INTERNAL_ERROR_MESSAGES: Mapping[str, str] = {
 
 
 def exit_on_domain_error(run: Callable[[], None]) -> None:
-    """Run an entry point; a domain error prints its public message on stderr and exits 2, no traceback."""
-    try:
-        run()
-    except KgfegmcpError as exc:
-        print(exc.public_message, file=sys.stderr)
-        sys.exit(2)
+    """Run a server entry point; any failure is one coded line on stderr and exit 2, no traceback.
+
+    The boundary is :func:`kgfegmcp.entry_boundary.run_entry_point` (the command line's too).
+    """
+    from kgfegmcp.entry_boundary import run_entry_point
+
+    run_entry_point(run, "The server")

@@ -157,3 +157,33 @@ def test_a_broken_bound_profile_is_named_with_its_path(default_catalog_root: Pat
     assert f"Restore {profile} (profile {COMPUTACAO} version 2.1, SHA-256 " in hint
     assert "against the current profile" in hint and "still match its manifest" in hint
     assert "restore its validated bytes" not in hint
+
+
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
+def test_a_package_start_up_cannot_read_is_one_coded_line_from_every_entry_point(entry: str, tmp_path: Path) -> None:
+    """A passed package whose manifest is nested 100,000 deep (beside two good ones): whatever start-up
+    makes of it (a finding, or an incident), every entry point exits 2 with one coded line, no traceback."""
+    world = standard_world(tmp_path / "world")
+    built = build_all(world)
+    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
+    for location in built.values():
+        lifecycle.validate(location)
+    (built[TREE].path / "package_manifest.json").write_bytes(b"[" * 100_000 + b"]" * 100_000)
+    prompts = copy_generic_configs(PROMPTS_ROOT, tmp_path / "prompts")
+    port = free_port()
+    command = [part.replace("{port}", str(port)) for part in ENTRY_POINTS[entry]]
+    env = {
+        **full_env(world.packages),
+        "KGFEGMCP_PROFILES_DIR": str(world.profiles_root),
+        "KGFEGMCP_PROMPTS_DIR": str(prompts),
+        "KGFEGMCP_HTTP_PORT": str(port),
+    }
+    completed = subprocess.run(
+        command, cwd=REPOSITORY_ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False
+    )
+    stderr = completed.stderr.decode(errors="replace")
+    assert completed.returncode == 2, stderr[-2000:]
+    assert "Traceback" not in stderr and completed.stdout == b""
+    line = stderr.strip().splitlines()[-1]
+    coded = line.startswith("catalog_error: ") or (line.startswith("internal_error: ") and "; incident " in line)
+    assert coded and " Next action: " in line, line

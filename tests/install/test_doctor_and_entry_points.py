@@ -30,18 +30,22 @@ def test_doctor_names_each_package_state_and_the_fix(tmp_path: Path) -> None:
     world = standard_world(tmp_path)
     pending = world.write(base_graph(TREE), snapshot_id="2026-02")
     checks = by_area(run_checks({"graph_packages_dir": world.packages, "profiles_dir": world.profiles_root}))
+    # A pending package that passes every rule is served (start-up runs the gate), but checked in full each time.
     assert checks[f"package {pending.graph_package_id}"].status is CheckStatus.WARN
+    assert "served while pending" in checks[f"package {pending.graph_package_id}"].detail
     assert f"kgfegmcp packages validate {pending.path}" in (checks[f"package {pending.graph_package_id}"].fix or "")
-    assert checks["catalog"].status is CheckStatus.FAIL  # nothing passed yet: the server would refuse to start
+    assert (
+        checks["catalog"].status is CheckStatus.OK and checks["catalog"].detail == "`kgfegmcp serve` serves 1 package"
+    )
 
     lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
     assert lifecycle.validate(locate_package(pending.path)).accepted
     checks = by_area(run_checks({"graph_packages_dir": world.packages, "profiles_dir": world.profiles_root}))
     assert checks[f"package {pending.graph_package_id}"].status is CheckStatus.OK
-    assert "catalog" not in checks
+    assert checks["catalog"].status is CheckStatus.OK
     assert checks["profiles"].status is CheckStatus.OK and checks["prompts"].status is CheckStatus.OK
 
-    # A pass recorded by another validator version is re-checked at start-up: doctor says so, and how.
+    # A pass recorded by another validator version is re-checked in full at every start: doctor says so, and how.
     manifest_path = pending.path / "package_manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     manifest["validation"]["validatorVersion"] = "0.9.0"
@@ -49,7 +53,7 @@ def test_doctor_names_each_package_state_and_the_fix(tmp_path: Path) -> None:
     checks = by_area(run_checks({"graph_packages_dir": world.packages, "profiles_dir": world.profiles_root}))
     older = checks[f"package {pending.graph_package_id}"]
     assert older.status is CheckStatus.WARN and "passed by validator 0.9.0" in older.detail
-    assert f"kgfegmcp packages validate --json {pending.path}" in (older.fix or "")
+    assert f"kgfegmcp packages validate {pending.path}" in (older.fix or "")
 
 
 def test_doctor_reports_a_missing_root_bad_settings_and_a_disabled_cache(

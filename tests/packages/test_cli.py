@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,3 +65,48 @@ def test_bad_setting_is_a_configuration_error(world: FixtureWorld) -> None:
     result = kgfegmcp("packages", "list", world=world, KGFEGMCP_INVALID_PACKAGE_POLICY="sometimes")
     assert result.returncode == 2
     assert "configuration_error" in result.stderr and "KGFEGMCP_INVALID_PACKAGE_POLICY" in result.stderr
+
+
+def boundary(code: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` through the entry-point boundary the server modules use (``exit_on_domain_error``)."""
+    script = f"from kgfegmcp.errors import exit_on_domain_error\nexit_on_domain_error(lambda: {code})"
+    env = {key: value for key, value in os.environ.items() if not key.startswith("KGFEGMCP_LOG")}
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**env, **extra_env},
+        timeout=60,
+        check=False,
+    )
+
+
+def test_an_unexpected_failure_is_one_internal_error_line_with_an_incident_id() -> None:
+    result = boundary("{}['a key']")
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    match = re.fullmatch(
+        r"internal_error: The server failed unexpectedly \(KeyError; incident ([0-9a-f]{12})\)\. "
+        r"Next action: Run it again with KGFEGMCP_LOG_LEVEL=DEBUG to log the traceback, and report it with the "
+        r"incident id\.",
+        line,
+    )
+    assert match, line
+
+    debug = boundary("{}['a key']", KGFEGMCP_LOG_LEVEL="DEBUG")  # asked for: the traceback, under the incident id
+    assert debug.returncode == 2
+    *logged, line = debug.stderr.strip().splitlines()
+    incident = re.search(r"incident ([0-9a-f]{12})\)", line)
+    assert incident and line.endswith("Next action: Report the traceback logged above with the incident id.")
+    assert f"DEBUG kgfegmcp.entry: incident {incident.group(1)}" in logged[0]
+    assert "Traceback (most recent call last):" in logged and "KeyError: 'a key'" in logged
+
+
+def test_a_file_that_cannot_be_written_is_one_filesystem_error_line(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    result = boundary(f"open({str(tmp_path / 'a-file' / 'inside')!r}, 'w')")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        "filesystem_error: The server could not read or write a file: a part of the path is a file, not a directory "
+        f"({tmp_path / 'a-file' / 'inside'}). Next action: Remove or rename that file, or choose another path."
+    ]

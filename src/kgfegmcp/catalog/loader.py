@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime, read_generation_summary
-from kgfegmcp.packages.tree import PackageLocation, discover_packages
+from kgfegmcp.packages.tree import Discovery, PackageLocation, discover_packages
 from kgfegmcp.packages.validator import VALIDATOR_VERSION, PackageValidator, ValidationOutcome
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.resources.policy import SizePolicy
@@ -28,6 +28,25 @@ from kgfegmcp.resources.policy import SizePolicy
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """A package start-up leaves out: which, why (``package``), what to do, and the line it logs."""
+
+    package: ExcludedPackage
+    remedy: str
+    log_line: str
+
+
+@dataclass(frozen=True, slots=True)
+class PackageVerdict:
+    """What start-up does with one package: serve it, leave it out (``exclusion``), or refuse to start (``refusal``)."""
+
+    outcome: ValidationOutcome
+    status: str  # the recorded state (``unreadable`` without a readable manifest)
+    refusal: CatalogError | None = None
+    exclusion: Exclusion | None = None
 
 
 @dataclass(slots=True)
@@ -51,55 +70,85 @@ class CatalogLoader:
 
     def load(self, progress: ProgressCallback | None = None) -> AcceptedCatalog:
         """Publish the accepted catalog, or raise ``catalog_error`` naming what to fix."""
-        if not self.root.is_dir():
-            raise advice.missing_root(self.root)
-        validator = PackageValidator(self.profiles)
-        discovery = discover_packages(self.root)
-        self.root_findings = list(discovery.root_findings)
+        discovery = self.discover()
         for finding in discovery.root_findings:
             log.warning("graph-package root: %s %s: %s", finding.code, finding.location, finding.message)
+        accepted: list[PackageRuntime] = []
+        excluded: list[Exclusion] = []
+        for verdict in self.judge(discovery, progress):
+            if verdict.refusal is not None:
+                raise verdict.refusal
+            if verdict.exclusion is not None:
+                log.warning(verdict.exclusion.log_line)
+                excluded.append(verdict.exclusion)
+                continue
+            accepted.append(_runtime(verdict.outcome, "passed" if verdict.status == "passed" else "pending"))
+        if not accepted:
+            raise self.all_excluded(excluded)
+        server = self.server or PackageServer(SizePolicy.defaults(), self.profiles.root, self.cache)
+        return AcceptedCatalog(tuple(server.serve(r) for r in accepted), tuple(e.package for e in excluded))
+
+    def discover(self) -> Discovery:
+        """The root's packages; ``catalog_error`` when the root is missing or holds none."""
+        if not self.root.is_dir():
+            raise advice.missing_root(self.root)
+        discovery = discover_packages(self.root)
+        self.root_findings = list(discovery.root_findings)
         if not discovery.packages:
             raise advice.empty_root(self.root, len(discovery.root_findings))
-        accepted: list[PackageRuntime] = []
-        excluded: list[tuple[ExcludedPackage, str]] = []
+        return discovery
+
+    def judge(self, discovery: Discovery, progress: ProgressCallback | None = None) -> Iterator[PackageVerdict]:
+        """Each discovered package through the whole gate, in order, judged as start-up judges it.
+
+        Read-only and silent (``load`` logs): ``kgfegmcp doctor`` runs exactly this to say what
+        ``serve`` would do with each package.
+        """
+        validator = PackageValidator(self.profiles)
         for location in discovery.packages:
             if progress is not None:
                 progress(location.graph_package_id)
             prior = discovery.package_findings.get(location.graph_package_id, ())
             with package_lock(location.path, shared=True, on_wait=_waiting):  # never mid-recording
                 outcome = self._validate(validator, location, prior)
-            status = outcome.manifest.validation.status if outcome.manifest else "unreadable"
-            codes = advice.failing_codes(outcome)
-            if status in ("failed", "quarantined"):
-                excluded.append(self._exclude(outcome, status, recorded=True))
-                continue
-            if status == "passed" and not outcome.passed:
-                raise CatalogError(
-                    f"Package {outcome.graph_package_id} is marked passed but no longer validates "
-                    f"({', '.join(codes)}); catalog publication stops.",
-                    hint=advice.hint(outcome, self.profiles.root, advice.DAMAGED),
-                    details={"findings": [f.to_wire() for f in outcome.findings[:20]]},
-                )
-            if not outcome.passed:
-                if self.policy == InvalidPackagePolicy.FAIL:
-                    raise CatalogError(
-                        f"Pending package {outcome.graph_package_id} does not validate ({', '.join(codes)}).",
-                        hint=advice.hint(outcome, self.profiles.root, advice.PENDING_FAILS),
-                    )
-                excluded.append(self._exclude(outcome, "quarantined", recorded=False))
-                continue
-            accepted.append(_runtime(outcome, "passed" if status == "passed" else "pending"))
-        if not accepted:
-            only = excluded[0][1] if len(excluded) == 1 else None
-            raise advice.all_excluded(self.root, [e for e, _ in excluded], only)
-        server = self.server or PackageServer(SizePolicy.defaults(), self.profiles.root, self.cache)
-        return AcceptedCatalog(tuple(server.serve(r) for r in accepted), tuple(e for e, _ in excluded))
+            yield self._verdict(outcome)
 
-    def _exclude(self, outcome: ValidationOutcome, status: str, recorded: bool) -> tuple[ExcludedPackage, str]:
-        """Log one line naming the package, its state, codes and remedy; return it with that remedy."""
+    def all_excluded(self, excluded: list[Exclusion]) -> CatalogError:
+        """The refusal when every discovered package is excluded (the one's remedy when there is one)."""
+        only = excluded[0].remedy if len(excluded) == 1 else None
+        return advice.all_excluded(self.root, [e.package for e in excluded], only)
+
+    def _verdict(self, outcome: ValidationOutcome) -> PackageVerdict:
+        status = outcome.manifest.validation.status if outcome.manifest else "unreadable"
+        codes = advice.failing_codes(outcome)
+        if status in ("failed", "quarantined"):
+            return PackageVerdict(outcome, status, exclusion=self._exclusion(outcome, status, recorded=True))
+        if status == "passed" and not outcome.passed:
+            refusal = CatalogError(
+                f"Package {outcome.graph_package_id} is marked passed but no longer validates "
+                f"({', '.join(codes)}); catalog publication stops.",
+                hint=advice.hint(outcome, self.profiles.root, advice.DAMAGED),
+                details={"findings": [f.to_wire() for f in outcome.findings[:20]]},
+            )
+            return PackageVerdict(outcome, status, refusal=refusal)
+        if not outcome.passed:
+            if self.policy == InvalidPackagePolicy.FAIL:
+                refusal = CatalogError(
+                    f"Pending package {outcome.graph_package_id} does not validate ({', '.join(codes)}).",
+                    hint=advice.hint(outcome, self.profiles.root, advice.PENDING_FAILS),
+                )
+                return PackageVerdict(outcome, status, refusal=refusal)
+            return PackageVerdict(outcome, status, exclusion=self._exclusion(outcome, "quarantined", recorded=False))
+        return PackageVerdict(outcome, status)
+
+    def _exclusion(self, outcome: ValidationOutcome, status: str, recorded: bool) -> Exclusion:
+        """The excluded package with its remedy and the one log line naming its state, codes and remedy."""
         todo = advice.exclusion_advice(outcome, recorded, self.profiles.root)
-        log.warning(advice.excluded_line(outcome, status, recorded, todo))
-        return ExcludedPackage(outcome.graph_package_id, status, advice.failing_codes(outcome)), todo
+        return Exclusion(
+            ExcludedPackage(outcome.graph_package_id, status, advice.failing_codes(outcome)),
+            todo,
+            advice.excluded_line(outcome, status, recorded, todo),
+        )
 
     def _validate(
         self, validator: PackageValidator, location: PackageLocation, prior: Iterable[Finding]

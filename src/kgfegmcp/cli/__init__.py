@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
 from kgfegmcp.cli import catalog_commands, diff_command, fetch_command, package_commands
-from kgfegmcp.cli.console import err
 from kgfegmcp.cli.doctor_command import doctor_command
 from kgfegmcp.cli.serve_command import serve_command
-from kgfegmcp.errors import KgfegmcpError
+from kgfegmcp.entry_boundary import run_entry_point
 
 app = typer.Typer(
     name="kgfegmcp",
@@ -36,9 +33,8 @@ app.command("serve")(serve_command)
 
 
 def main() -> None:
-    """Command-line entry (the console script reaches it through ``launcher``): domain errors exit 2."""
-    try:
-        app()
-    except KgfegmcpError as exc:
-        err.print(exc.public_message, markup=False, soft_wrap=True)  # one line, never wrapped
-        sys.exit(2)
+    """Command-line entry (the console script reaches it through ``launcher``).
+
+    Every failure of every command leaves through one boundary: one coded line on stderr, exit 2.
+    """
+    run_entry_point(app)

@@ -71,8 +71,7 @@ def init_command(
     if install_sources:
         _install_sources()
     _require_sources()
-    target = settings.graph_packages_dir
-    target.mkdir(parents=True, exist_ok=True)
+    target = settings.graph_packages_dir  # the writer creates it, and removes what it created if it fails
     err.print(f"building the default catalog into {target.resolve()}", markup=False)
     started = time.monotonic()
     with err.status("starting") as status:

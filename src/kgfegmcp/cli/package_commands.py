@@ -18,7 +18,7 @@ from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
 from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.packages.writer import PackageContent, PackageWriter
+from kgfegmcp.packages.writer import PackageBatch, PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 
 
@@ -81,14 +81,17 @@ def build_command(
 def write_pending_packages(
     contents: list[PackageContent], root: Path, progress: Progress, task: TaskID
 ) -> list[tuple[PackageContent, PackageLocation]]:
-    """Write each built package as pending under ``root``, advancing ``task`` once per package."""
-    writer = PackageWriter()
+    """Write each built package as pending under ``root``, advancing ``task`` once per package.
+
+    All of them or, should one fail, none of those this call created.
+    """
     progress.update(task, total=len(contents), completed=0)
     written = []
-    for content in contents:
-        progress.update(task, description=f"writing {content.framework_id}@{content.snapshot_id}")
-        written.append((content, writer.write_pending(content, root)))
-        progress.advance(task)
+    with PackageBatch(root) as batch:
+        for content in contents:
+            progress.update(task, description=f"writing {content.framework_id}@{content.snapshot_id}")
+            written.append((content, batch.write(content)))
+            progress.advance(task)
     return written
 
 

@@ -15,6 +15,7 @@ validation) resolves each without blaming the package:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -66,12 +67,22 @@ class TerminalStateRecording:
         return path.with_name(recording_name(path.name))
 
     def commit(self, reports: dict[str, bytes], manifest: bytes) -> None:
-        """Write every new version in full, then rename the reports and then the manifest into place."""
+        """Write every new version in full, then rename the reports and then the manifest into place.
+
+        A failure while writing (a full disk, a read-only mount) removes what was written, as
+        :meth:`recover` would after a kill: the package is left exactly as it was, and the error raised.
+        """
         if sorted(reports) != sorted(self.report_paths):
             raise ValueError("a recording rewrites exactly the reports it was made for")
-        for relative, report in zip(self.report_paths, self._reports, strict=True):
-            _write_durably(self._recording(report), reports[relative])
-        _write_durably(self._recording(self._manifest), manifest)
+        try:
+            for relative, report in zip(self.report_paths, self._reports, strict=True):
+                _write_durably(self._recording(report), reports[relative])
+            _write_durably(self._recording(self._manifest), manifest)
+        except BaseException:
+            for leftover in (*self._reports, self._manifest):
+                with contextlib.suppress(OSError):
+                    self._recording(leftover).unlink(missing_ok=True)
+            raise
         for report in self._reports:
             os.replace(self._recording(report), report)
         os.replace(self._recording(self._manifest), self._manifest)

@@ -7,6 +7,7 @@ Validation outcomes are recorded through it too, so checksums are refreshed in o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.errors import ManifestBuildError, filesystem_error
 from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
 from kgfegmcp.models import canonical_bytes, pretty_json_bytes, sha256_hex
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
@@ -125,8 +126,12 @@ def _ordered_relationships(relationships: Sequence[RelationshipRecord]) -> list[
 class PackageWriter:
     """Writes pending packages and records validation outcomes."""
 
-    def write_pending(self, content: PackageContent, root: Path) -> PackageLocation:
-        """Write ``content`` as a pending package under ``root``; replaces an existing snapshot."""
+    def write_pending(self, content: PackageContent, root: Path, created: list[Path] | None = None) -> PackageLocation:
+        """Write ``content`` as a pending package under ``root``; replaces an existing snapshot.
+
+        ``created`` is told every directory above the package that this call created (for
+        :class:`PackageBatch`); on failure, this call removes them itself.
+        """
         try:
             package_id = graph_package_id(content.framework_id, content.snapshot_id)
             check_identifier(content.subject_slug, "subject slug")
@@ -137,7 +142,12 @@ class PackageWriter:
         files = self._artifact_files(content, package_id)
         manifest = self._manifest(content, package_id, files)
         target = root / content.framework_id / content.snapshot_id
-        self._replace_directory(target, files, manifest)
+        try:
+            self._replace_directory(target, files, manifest, created)
+        except OSError as exc:
+            raise filesystem_error(
+                exc, f"Could not write the package {package_id} under {root} (nothing of it was left there)"
+            ) from None
         return PackageLocation(content.framework_id, content.snapshot_id, target)
 
     def record_validation(self, outcome: ValidationOutcome, status: ValidationStatus) -> PackageManifest:
@@ -169,7 +179,14 @@ class PackageWriter:
         )
         final = unsealed.model_copy(update={"validation": state})
         recording = TerminalStateRecording(outcome.location.path, tuple(written))
-        recording.commit(written, pretty_json_bytes(final.to_wire()))
+        try:
+            recording.commit(written, pretty_json_bytes(final.to_wire()))
+        except OSError as exc:
+            kept = manifest.validation.status
+            action = (
+                f"Could not record {outcome.graph_package_id} {status} in {outcome.location.path} (it is still {kept})"
+            )
+            raise filesystem_error(exc, action) from None
         return final
 
     # -- artifact bytes ------------------------------------------------------------------------
@@ -375,12 +392,22 @@ class PackageWriter:
 
     @staticmethod
     def _replace_directory(
-        target: Path, files: Mapping[str, tuple[str, bytes, str]], manifest: PackageManifest
+        target: Path,
+        files: Mapping[str, tuple[str, bytes, str]],
+        manifest: PackageManifest,
+        parents: list[Path] | None = None,
     ) -> None:
-        """Write into a staging directory beside the target, then swap it in."""
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
+        """Write into a staging directory beside the target, then swap it in.
+
+        On any failure nothing of the new package is left: not the staging directory, not the
+        directories this call created for it; a package it was replacing stays as it was. On success
+        the directories it created are added to ``parents``.
+        """
+        created: list[Path] = []
+        staging: Path | None = None
         try:
+            _make_directories(target.parent, created)
+            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
             for path, data, _media in files.values():
                 destination = staging / path
                 destination.parent.mkdir(parents=True, exist_ok=True)
@@ -390,12 +417,91 @@ class PackageWriter:
                 os.chmod(directory, 0o755)
             if target.exists():
                 with package_lock(target):  # never swap a package out from under a validation
-                    retired = Path(tempfile.mkdtemp(prefix=".retired-", dir=target.parent))
-                    os.replace(target, retired / "old")
-                    os.replace(staging, target)
-                shutil.rmtree(retired)
+                    _swap(staging, target)
             else:
                 os.replace(staging, target)
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+            _remove_empty(created)
             raise
+        if parents is not None:
+            parents.extend(created)
+
+
+class PackageBatch:
+    """The packages one command writes: they all stay, or, if the command fails, those it created go again.
+
+    ``with PackageBatch(root) as batch: batch.write(content)`` for each package, then whatever else
+    the command does with them (``catalog init`` validates them). Should anything in the block fail,
+    the packages the batch created are removed, with every directory it created for them, and the
+    failure goes on. A package it replaced keeps its new, complete bytes (the old ones are gone by
+    then), pending like any freshly written package.
+    """
+
+    def __init__(self, root: Path, writer: PackageWriter | None = None) -> None:
+        self.root = root
+        self._writer = writer or PackageWriter()
+        self._created: list[Path] = []  # new packages and the directories above them, outermost first
+
+    def write(self, content: PackageContent) -> PackageLocation:
+        """Write one pending package (see :meth:`PackageWriter.write_pending`)."""
+        target = self.root / content.framework_id / content.snapshot_id
+        existed = target.exists() or target.is_symlink()
+        location = self._writer.write_pending(content, self.root, self._created)
+        if not existed:
+            self._created.append(location.path)
+        return location
+
+    def __enter__(self) -> PackageBatch:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            return
+        for path in reversed(self._created):
+            if path.is_dir() and not path.is_symlink() and (path / MANIFEST_FILENAME).exists():
+                with package_lock(path):
+                    shutil.rmtree(path, ignore_errors=True)
+        _remove_empty(self._created)
+
+
+def _remove_empty(directories: list[Path]) -> None:
+    """Remove ``directories`` innermost first, each only if empty (another writer may have filled it meanwhile)."""
+    for directory in reversed(directories):
+        with contextlib.suppress(OSError):
+            directory.rmdir()
+
+
+def _make_directories(directory: Path, created: list[Path]) -> None:
+    """Create ``directory`` and its missing parents, appending each one this call created to ``created``."""
+    missing: list[Path] = []
+    current = directory
+    while not current.is_dir() and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir()
+        except FileExistsError:
+            if not path.is_dir():
+                raise
+            continue  # another writer created it meanwhile: not ours to remove
+        created.append(path)
+
+
+def _swap(staging: Path, target: Path) -> None:
+    """Replace the package ``target`` by ``staging``; if that fails, ``target`` is put back as it was."""
+    retired = Path(tempfile.mkdtemp(prefix=".retired-", dir=target.parent))
+    try:
+        os.replace(target, retired / "old")
+    except BaseException:
+        retired.rmdir()
+        raise
+    try:
+        os.replace(staging, target)
+    except BaseException:
+        os.replace(retired / "old", target)  # should even this fail, the old package is kept in ``retired``
+        retired.rmdir()
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
