@@ -96,15 +96,22 @@ def read_secret_file(path: Path) -> str | None:
         if exc.errno == errno.ELOOP:
             raise _unfit(path, "is a symbolic link") from None
         raise _unfit(path, f"cannot be read ({exc.strerror or type(exc).__name__})") from None
-    with os.fdopen(descriptor, "rb") as handle:
-        status = os.fstat(handle.fileno())
+    try:
+        status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
             raise _unfit(path, "is not a regular file")
         if _POSIX and status.st_uid != os.geteuid():
             raise _unfit(path, "belongs to another user")
         if _POSIX and status.st_mode & 0o077:
             raise _unfit(path, f"is open to group or others (mode {stat.S_IMODE(status.st_mode):04o}; 0600 expected)")
-        data = handle.read(MAX_CURSOR_SECRET_CHARS + 2)
+        data = b""
+        while len(data) <= MAX_CURSOR_SECRET_CHARS + 1:  # one line of at most the bound, and its newline
+            chunk = os.read(descriptor, MAX_CURSOR_SECRET_CHARS + 2 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(descriptor)
     text = data.decode("ascii", errors="replace").removesuffix("\n")
     if _SECRET_TEXT.fullmatch(text) is None:
         raise _unfit(path, f"is not one line of 32 to {MAX_CURSOR_SECRET_CHARS} printable characters")

@@ -24,7 +24,7 @@ from typing import Any
 
 from fastmcp import Client
 from pydantic import BaseModel
-from regression_calls import CALLS, DEFAULT, FULL_RESULT_CATALOGS, Call, Ref
+from regression_calls import CALLS, FULL_RESULT_CATALOGS, Call, Ref
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
