@@ -43,7 +43,7 @@ _SECRET_TEXT = re.compile(rf"[\x21-\x7e]{{32,{MAX_CURSOR_SECRET_CHARS}}}")
 _POSIX = os.name == "posix"
 _FIX = (
     "Delete it to have a new one made (cursors in flight become invalid), or set KGFEGMCP_CURSOR_SECRET; "
-    "see docs/configuration.md#pagination-cursors."
+    "see docs/configuration.md#pagination-cursors-kgfegmcp_cursor_secret."
 )
 
 
