@@ -31,7 +31,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from kgfegmcp.config import MAX_CURSOR_SECRET_CHARS, BackendSettings
+from kgfegmcp.config import MAX_CURSOR_SECRET_CHARS, MIN_CURSOR_SECRET_CHARS, BackendSettings
 from kgfegmcp.errors import ConfigurationError
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 #: Beside the cache's entries, which live under ``<framework-id>/``: ids are ``[a-z0-9-]``, never dotted.
 SECRET_FILE_NAME = "cursor-secret.key"
 _SECRET_BYTES = 32
-_SECRET_TEXT = re.compile(rf"[\x21-\x7e]{{32,{MAX_CURSOR_SECRET_CHARS}}}")
+_SECRET_TEXT = re.compile(rf"[\x21-\x7e]{{{MIN_CURSOR_SECRET_CHARS},{MAX_CURSOR_SECRET_CHARS}}}")
 _POSIX = os.name == "posix"
 _FIX = (
     "Delete it to have a new one made (cursors in flight become invalid), or set KGFEGMCP_CURSOR_SECRET; "
@@ -114,7 +114,8 @@ def read_secret_file(path: Path) -> str | None:
         os.close(descriptor)
     text = data.decode("ascii", errors="replace").removesuffix("\n")
     if _SECRET_TEXT.fullmatch(text) is None:
-        raise _unfit(path, f"is not one line of 32 to {MAX_CURSOR_SECRET_CHARS} printable characters")
+        bounds = f"{MIN_CURSOR_SECRET_CHARS} to {MAX_CURSOR_SECRET_CHARS}"
+        raise _unfit(path, f"is not one line of {bounds} printable characters")
     return text
 
 
