@@ -30,6 +30,7 @@ import gc
 import json
 import platform
 import random
+import secrets
 import sys
 import tempfile
 import time
@@ -38,6 +39,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from pydantic import SecretStr
 
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
 
@@ -276,7 +279,7 @@ def dense_runtime(base: PackageRuntime, size: int, seed: int = 11) -> PackageRun
 
 def services_for(catalog: AcceptedCatalog) -> tuple[ProgressionService, dict[str, GraphStore]]:
     stores = {p.graph_package_id: p.store for p in catalog.packages}
-    cursors = CursorCodec(catalog.fingerprint)
+    cursors = CursorCodec(catalog.fingerprint, SecretStr(secrets.token_hex(32)))  # cursors of this run only
     return ProgressionService(catalog, StandardsService(catalog, cursors), cursors), stores
 
 

@@ -4,10 +4,12 @@ Run: scripts/fuzz.sh [--budget-seconds 30] [--seed 1] [--graph-packages-dir data
 
 Starts ``kgfegmcp serve --transport http`` on a free 127.0.0.1 port (log level INFO, the default),
 discovers the tools, resource templates and prompts it lists, and replays hostile requests as raw
-JSON-RPC POSTs: huge names, deep nesting in every JSON input, cursors forged with the public key a
-server without ``KGFEGMCP_CURSOR_SECRET`` uses, prompt-argument abuse, hostile resource addresses
-and hostile field values. One full sweep (every class against every tool, template and prompt) always
-runs; seeded random cases then fill the rest of the budget, so a seed always replays the same cases.
+JSON-RPC POSTs: huge names, deep nesting in every JSON input, forged cursors, prompt-argument abuse,
+hostile resource addresses and hostile field values. The server gets a ``KGFEGMCP_CURSOR_SECRET`` the
+fuzzer generates, so cursors are forged two ways: checksummed with the public catalog fingerprint (all
+refused) and sealed with the server's own key, carrying extreme and random positions. One full sweep
+(every class against every tool, template and prompt) always runs; seeded random cases then fill the
+rest of the budget, so a seed always replays the same cases.
 
 Every response must hold these invariants (any breach is printed and makes the exit status 1):
 
@@ -30,10 +32,12 @@ import collections
 import contextlib
 import hashlib
 import hmac
+import http.client
 import json
 import os
 import random
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -48,10 +52,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
-from kgfegmcp.cursors import request_fingerprint
+from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.prompts.workflows import WORKFLOWS
 from kgfegmcp.services import requests as r
 
@@ -119,8 +123,8 @@ class Server:
 
 
 @contextlib.contextmanager
-def serve(packages: Path, start_timeout: float) -> Iterator[Server]:
-    """Start the server over ``packages``; always stop it (terminate, then kill)."""
+def serve(packages: Path, start_timeout: float, cursor_secret: str) -> Iterator[Server]:
+    """Start the server over ``packages`` keying cursors by ``cursor_secret``; always stop it."""
     port = free_port()
     scratch = Path(tempfile.mkdtemp(prefix="kgfegmcp-fuzz-"))
     log = scratch / "server.log"
@@ -132,6 +136,7 @@ def serve(packages: Path, start_timeout: float) -> Iterator[Server]:
             "KGFEGMCP_PROMPTS_DIR": str(SHIPPED_PROMPTS_DIR),
             "KGFEGMCP_CACHE_DIR": os.environ.get("KGFEGMCP_CACHE_DIR") or str(scratch / "cache"),
             "KGFEGMCP_LOG_LEVEL": "INFO",
+            "KGFEGMCP_CURSOR_SECRET": cursor_secret,
             "PYTHONUNBUFFERED": "1",
         }
     )
@@ -184,7 +189,7 @@ def post(url: str, body: bytes, timeout: float) -> Reply:
             status, content_type, raw = int(response.status), response.headers.get("content-type", ""), response.read()
     except urllib.error.HTTPError as error:
         status, content_type, raw = int(error.code), error.headers.get("content-type", ""), error.read()
-    except OSError as error:  # socket timeouts surface as URLError/TimeoutError
+    except (OSError, http.client.HTTPException) as error:  # timeouts, and a server gone mid-answer
         raise TimeoutError(f"no answer within {timeout}s ({type(error).__name__})") from None
     text = raw.decode("utf-8", errors="replace")
     message = None
@@ -235,6 +240,18 @@ class Case:
 
 
 @dataclass
+class CursorTarget:
+    """One paged request (a tool, or one search mode of it) whose first page the server answered."""
+
+    tool: str
+    request: dict[str, Any]
+    #: The first page's cursor to its second, when it has one.
+    genuine: str | None
+    #: The first offset no cursor of this request may carry (results, links scanned or bytes), when known.
+    reach: int | None
+
+
+@dataclass
 class Surface:
     """What the server lists, and real identifiers and cursors to aim at."""
 
@@ -248,8 +265,9 @@ class Surface:
     statement_code: str
     component_id: str
     relationship_id: str
-    cursor_requests: dict[str, dict[str, Any]] = field(default_factory=dict)
-    genuine_cursors: dict[str, str] = field(default_factory=dict)
+    #: The key the fuzzer's server seals cursors with (from the secret the fuzzer gave it).
+    codec: CursorCodec
+    cursor_targets: dict[str, CursorTarget] = field(default_factory=dict)
     evidence_sha256: str = ""
 
 
@@ -307,61 +325,128 @@ def base_request(surface: Surface, tool: str) -> dict[str, Any]:
 
 
 def forge(surface: Surface, payload: bytes) -> str:
-    """A cursor checksummed with the public key (the catalog fingerprint) of a server without a secret."""
+    """A cursor checksummed with the public catalog fingerprint, as anyone who reads the manifests can."""
     checksum = hmac.new(surface.catalog_fingerprint.encode("ascii"), payload, hashlib.sha256).digest()[:16]
     return base64.urlsafe_b64encode(payload + checksum).decode("ascii").rstrip("=")
 
 
-def envelope(surface: Surface, tool: str, position: bytes, *, fingerprint: str | None = None) -> bytes:
-    """The server's payload layout for ``tool``'s cursor request, with ``position`` spliced in verbatim."""
+def seal(surface: Surface, payload: bytes) -> str:
+    """A cursor sealed with the server's own key: what a replica, or anyone holding the secret, can make."""
+    return surface.codec.seal(payload)
+
+
+def envelope(
+    surface: Surface, label: str, position: bytes, *, fingerprint: str | None = None, tool: str | None = None
+) -> bytes:
+    """The server's payload layout for the target's cursor request, with ``position`` spliced in verbatim."""
+    target = surface.cursor_targets[label]
     if fingerprint is None:
-        model = CURSOR_MODELS[tool].model_validate(surface.cursor_requests[tool])
-        fingerprint = request_fingerprint(model)
-    return b'{"p":' + position + b',"r":"' + fingerprint[:32].encode() + b'","t":"' + tool.encode() + b'","v":1}'
+        fingerprint = request_fingerprint(CURSOR_MODELS[target.tool].model_validate(target.request))
+    name = (tool or target.tool).encode()
+    return b'{"p":' + position + b',"r":"' + fingerprint[:32].encode() + b'","t":"' + name + b'","v":1}'
 
 
-def cursor_case(surface: Surface, tool: str, label: str, cursor: str, allowed: frozenset[str] | None) -> Case:
-    request = {**surface.cursor_requests[tool], "cursor": cursor}
-    return Case("forged-cursors", f"{tool}: {label}", tool_call(tool, {"request": request}), allowed)
+def cursor_case(surface: Surface, label: str, case: str, cursor: str, allowed: frozenset[str] | None) -> Case:
+    target = surface.cursor_targets[label]
+    request = {**target.request, "cursor": cursor}
+    return Case("forged-cursors", f"{label}: {case}", tool_call(target.tool, {"request": request}), allowed)
 
 
 INVALID_CURSOR = frozenset({"invalid_cursor"})
 OK_OR_INVALID_CURSOR = frozenset({"ok", "invalid_cursor"})
+OK = frozenset({"ok"})
 REFUSED = frozenset({"invalid_request"})
+#: Offsets beyond anything a catalog holds, and negative ones: a sealed cursor carrying one is refused.
+EXTREME_OFFSETS = (2**31 - 1, 2**31, 2**32 + 1, 2**53 + 1, 2**63 - 1, 2**63, 2**64, 10**30, 10**300, -1, -(2**63))
 
 
-def hostile_positions(surface: Surface, tool: str) -> dict[str, bytes]:
-    """Payloads no server-issued cursor has: each must be ``invalid_cursor``."""
+def hostile_positions(surface: Surface, label: str) -> dict[str, bytes]:
+    """Payloads no server-issued cursor has: each must be ``invalid_cursor``, however it is sealed."""
     deep = b"[" * 1400 + b"]" * 1400
     sha = surface.evidence_sha256[:32].encode()
+    other_tool = "search_standards" if surface.cursor_targets[label].tool == "list_frameworks" else "list_frameworks"
     return {
         "array nested 1,400 deep": deep,
-        "position nested 1,400 deep": envelope(surface, tool, deep),
-        "offset nested 1,000 deep": envelope(surface, tool, b'{"offset":' + b"[" * 1000 + b"]" * 1000 + b"}"),
+        "position nested 1,400 deep": envelope(surface, label, deep),
+        "offset nested 1,000 deep": envelope(surface, label, b'{"offset":' + b"[" * 1000 + b"]" * 1000 + b"}"),
         "object nested 400 deep": b'{"a":' * 400 + b"1" + b"}" * 400,
         "unbalanced": b"[" * 2900,
         "closing first": b"]" * 1400 + b"[" * 1400,
         "not UTF-8": b"\xff\xfe\xfd\xc0\xaf" * 100,
-        "huge integer": envelope(surface, tool, b'{"offset":' + b"9" * 2900 + b"}"),
-        "NaN": envelope(surface, tool, b'{"offset":NaN}'),
-        "Infinity": envelope(surface, tool, b'{"offset":Infinity}'),
-        "negative offset": envelope(surface, tool, b'{"offset":-1,"sha256":"' + sha + b'"}'),
-        "offset 2**63": envelope(surface, tool, b'{"offset":9223372036854775808,"sha256":"' + sha + b'"}'),
-        "offset 10**300": envelope(surface, tool, b'{"offset":1' + b"0" * 300 + b',"sha256":"' + sha + b'"}'),
-        "float offset": envelope(surface, tool, b'{"offset":1.0}'),
-        "boolean offset": envelope(surface, tool, b'{"offset":true}'),
-        "string offset": envelope(surface, tool, b'{"offset":"1"}'),
-        "null offset": envelope(surface, tool, b'{"offset":null}'),
-        "position list": envelope(surface, tool, b"[1,2]"),
-        "position string": envelope(surface, tool, b'"p"'),
-        "lone surrogate": envelope(surface, tool, b'{"offset":1,"sha256":"\\ud800"}'),
-        "wrong tool": envelope(surface, "list_frameworks" if tool != "list_frameworks" else "search_standards", b"{}"),
-        "wrong request": envelope(surface, tool, b'{"offset":1}', fingerprint="0" * 64),
+        "huge integer": envelope(surface, label, b'{"offset":' + b"9" * 2900 + b"}"),
+        "NaN": envelope(surface, label, b'{"offset":NaN}'),
+        "Infinity": envelope(surface, label, b'{"offset":Infinity}'),
+        "float offset": envelope(surface, label, b'{"offset":1.0}'),
+        "boolean offset": envelope(surface, label, b'{"offset":true}'),
+        "string offset": envelope(surface, label, b'{"offset":"1"}'),
+        "null offset": envelope(surface, label, b'{"offset":null}'),
+        "offset a list of 200": envelope(surface, label, b'{"offset":[' + b",".join([b"2147483647"] * 200) + b"]}"),
+        "offset a nested list": envelope(surface, label, b'{"offset":[[9223372036854775808]],"sha256":"' + sha + b'"}'),
+        "offset an object": envelope(surface, label, b'{"offset":{"offset":1}}'),
+        "position list": envelope(surface, label, b"[1,2]"),
+        "position string": envelope(surface, label, b'"p"'),
+        "lone surrogate": envelope(surface, label, b'{"offset":1,"sha256":"\\ud800"}'),
+        "wrong tool": envelope(surface, label, b'{"offset":1}', tool=other_tool),
+        "wrong request": envelope(surface, label, b'{"offset":1}', fingerprint="0" * 64),
         "truncated": b'{"p":{"offset":',
         "empty object": b"{}",
         "bare string": b'"' + b"x" * 2800 + b'"',
         "control bytes": bytes(range(32)) * 20,
     }
+
+
+def position(surface: Surface, label: str, offset: int) -> bytes:
+    """A position the target's cursors have, at ``offset`` (read_evidence's names the resource version)."""
+    if surface.cursor_targets[label].tool == "read_evidence":
+        return json.dumps({"offset": offset, "sha256": surface.evidence_sha256[:32]}).encode()
+    return json.dumps({"offset": offset}).encode()
+
+
+def expected(surface: Surface, label: str, offset: int) -> frozenset[str]:
+    """What a sealed cursor at ``offset`` must get: a page inside the reach, ``invalid_cursor`` outside."""
+    target = surface.cursor_targets[label]
+    reach = target.reach if target.reach is not None else MAX_OFFSET
+    if not 0 <= offset < reach:
+        return INVALID_CURSOR
+    if target.tool == "read_evidence" or target.reach is None:
+        return OK_OR_INVALID_CURSOR  # a window starts after the first, on a character boundary
+    return OK
+
+
+#: Positions also forged with the public fingerprint (besides every genuine payload).
+PUBLIC_KEY_PROBES = frozenset({"offset 2147483647", "offset total - 1", "offset 0"})
+#: No catalog reaches this far (offsets index in-memory sequences); below it, an unknown reach allows a page.
+MAX_OFFSET = 2**31 - 1
+
+
+def extreme_positions(surface: Surface, label: str) -> dict[str, tuple[bytes, frozenset[str]]]:
+    """Sealed positions at the edges: extreme offsets, the reach and just past it, the last position."""
+    target = surface.cursor_targets[label]
+    offsets = {
+        f"offset {offset}" if abs(offset) < 10**20 else f"offset ~1e{len(str(abs(offset))) - 1}": offset
+        for offset in EXTREME_OFFSETS
+    }
+    offsets["offset 0"] = 0
+    if target.reach is not None:
+        offsets |= {
+            "offset at the total": target.reach,
+            "offset total + 1": target.reach + 1,
+            "offset total + 10**6": target.reach + 10**6,
+            "offset total - 1": target.reach - 1,
+        }
+    cases = {
+        name: (envelope(surface, label, position(surface, label, offset)), expected(surface, label, offset))
+        for name, offset in offsets.items()
+    }
+    padded = (
+        b'{"offset":1,"pad":['
+        + b",".join([b"0"] * 600)
+        + b'],"sha256":"'
+        + surface.evidence_sha256[:32].encode()
+        + b'"}'
+    )
+    cases["offset 1 beside a list of 600"] = (envelope(surface, label, padded), OK_OR_INVALID_CURSOR)
+    return cases
 
 
 # -- sweep: every class against every tool, template and prompt ------------------------------------
@@ -437,14 +522,24 @@ def sweep(surface: Surface, rng: random.Random) -> Iterator[Case]:
                 prompt_get(prompt, {**prompt_base(surface, prompt), name: nested(20_000, "object")}),
                 REFUSED,
             )
-    for tool in sorted(surface.cursor_requests):
-        for label, payload in hostile_positions(surface, tool).items():
-            yield cursor_case(surface, tool, label, forge(surface, payload), INVALID_CURSOR)
-        genuine = surface.genuine_cursors.get(tool)
-        if genuine:
-            yield cursor_case(surface, tool, "genuine", genuine, frozenset({"ok"}))
-            for variant in (genuine[:-1], genuine[::-1], genuine + "A", genuine[:10]):
-                yield cursor_case(surface, tool, "altered genuine", variant, INVALID_CURSOR)
+    hostile_for: set[str] = set()
+    for label, target in sorted(surface.cursor_targets.items()):
+        # Sealed with the server's key, so the position itself is what is refused (or served). Payload
+        # parsing does not depend on the search mode: hostile payloads once per tool, positions per mode.
+        if target.tool not in hostile_for:
+            hostile_for.add(target.tool)
+            for name, payload in hostile_positions(surface, label).items():
+                yield cursor_case(surface, label, f"{name} (sealed)", seal(surface, payload), INVALID_CURSOR)
+        for name, (payload, allowed) in extreme_positions(surface, label).items():
+            yield cursor_case(surface, label, f"{name} (sealed)", seal(surface, payload), allowed)
+            if name in PUBLIC_KEY_PROBES:  # the checksum alone refuses these: a few suffice
+                yield cursor_case(surface, label, f"{name} (public key)", forge(surface, payload), INVALID_CURSOR)
+        if target.genuine:
+            yield cursor_case(surface, label, "genuine", target.genuine, OK)
+            payload = base64.urlsafe_b64decode(target.genuine + "=" * (-len(target.genuine) % 4))[:-16]
+            yield cursor_case(surface, label, "genuine payload (public key)", forge(surface, payload), INVALID_CURSOR)
+            for variant in (target.genuine[:-1], target.genuine[::-1], target.genuine + "A", target.genuine[:10]):
+                yield cursor_case(surface, label, "altered genuine", variant, INVALID_CURSOR)
     values = prompt_values(rng)
     for prompt, arguments in sorted(surface.prompts.items()):
         base = prompt_base(surface, prompt)
@@ -615,27 +710,8 @@ def random_case(surface: Surface, rng: random.Random) -> Case:
         depth = rng.choice([10, 100, 190, 300, 3000, 200_000])
         raw = {"0": nested(depth, rng.choice(["array", "object"]))}
         return Case(cls, f"{tool}: random nesting {depth}", tool_call(tool, {"request": RAW.format(0)}, raw))
-    if cls == "forged-cursors":
-        cursor_tool = rng.choice(sorted(surface.cursor_requests))
-        sha = surface.evidence_sha256[:32]
-        choice = rng.randrange(4)
-        if choice == 0:
-            offset = rng.choice([0, 1, 2, 3, 5, 25, 10 ** rng.randrange(1, 40), -rng.randrange(1, 100)])
-            position = json.dumps({"offset": offset, "sha256": sha}).encode()
-            return cursor_case(
-                surface,
-                cursor_tool,
-                f"offset {offset}",
-                forge(surface, envelope(surface, cursor_tool, position)),
-                OK_OR_INVALID_CURSOR,
-            )
-        if choice == 1:
-            payload = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 3000)))
-            return cursor_case(surface, cursor_tool, "random bytes", forge(surface, payload), INVALID_CURSOR)
-        genuine = surface.genuine_cursors.get(cursor_tool, "A" * 40)
-        index = rng.randrange(len(genuine))
-        flipped = genuine[:index] + rng.choice("AQgw_-09") + genuine[index + 1 :]
-        return cursor_case(surface, cursor_tool, "flipped character", flipped, OK_OR_INVALID_CURSOR)
+    if cls == "forged-cursors" and surface.cursor_targets:
+        return random_cursor(surface, rng)
     if cls == "prompt-arguments":
         spec = rng.choice(sorted(surface.prompts[prompt]))[0]
         label, value = rng.choice(prompt_values(rng))
@@ -645,6 +721,62 @@ def random_case(surface: Surface, rng: random.Random) -> Case:
         label, value = rng.choice(address_values(rng))
         return Case(cls, f"{template}: {label}", resource_read(fill(template, surface, value)))
     return value_abuse(surface, rng, tool)
+
+
+def random_offset(rng: random.Random, reach: int | None) -> int:
+    """Small, near the reach, anywhere inside it, powers of two and ten up to 2**64, or negative."""
+    near = [] if reach is None else [reach - 1, reach, reach + 1, rng.randrange(max(1, reach))]
+    return int(
+        rng.choice(
+            [
+                rng.randrange(0, 30),
+                *near,
+                2 ** rng.randrange(20, 65),
+                2 ** rng.randrange(20, 65) - 1,
+                10 ** rng.randrange(1, 40),
+                -rng.randrange(1, 2**63),
+            ]
+        )
+    )
+
+
+def random_cursor(surface: Surface, rng: random.Random) -> Case:
+    """One seeded forged-cursors case: a sealed or public-key position, random bytes, or an altered cursor."""
+    label = rng.choice(sorted(surface.cursor_targets))
+    target = surface.cursor_targets[label]
+    choice = rng.randrange(5)
+    if choice in (0, 1):
+        offset = random_offset(rng, target.reach)
+        payload = envelope(surface, label, position(surface, label, offset))
+        if choice == 0:
+            return cursor_case(
+                surface, label, f"offset {offset} (sealed)", seal(surface, payload), expected(surface, label, offset)
+            )
+        return cursor_case(surface, label, f"offset {offset} (public key)", forge(surface, payload), INVALID_CURSOR)
+    if choice == 2:
+        payload = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 3000)))
+        sealed = rng.random() < 0.5
+        cursor = seal(surface, payload) if sealed else forge(surface, payload)
+        return cursor_case(
+            surface, label, f"random bytes ({'sealed' if sealed else 'public key'})", cursor, INVALID_CURSOR
+        )
+    if choice == 3:
+        junk = rng.choice(
+            [
+                {"offset": [rng.randrange(2**63) for _ in range(rng.randrange(1, 150))]},
+                {"offset": {"offset": rng.randrange(100)}},
+                {"offset": str(rng.randrange(100))},
+                {"offset": rng.random() * 10 ** rng.randrange(1, 300)},
+                {"offset": 1, "sha256": hostile_text(rng, rng.randrange(1, 64)), "x": [None] * rng.randrange(1, 300)},
+                {},
+            ]
+        )
+        payload = envelope(surface, label, json.dumps(junk).encode())
+        return cursor_case(surface, label, "junk position (sealed)", seal(surface, payload), OK_OR_INVALID_CURSOR)
+    genuine = target.genuine or seal(surface, envelope(surface, label, position(surface, label, 1)))
+    index = rng.randrange(len(genuine))
+    flipped = genuine[:index] + rng.choice("AQgw_-09") + genuine[index + 1 :]
+    return cursor_case(surface, label, "flipped character", flipped, OK_OR_INVALID_CURSOR)
 
 
 # -- checking -------------------------------------------------------------------------------------
@@ -729,7 +861,7 @@ def structured(url: str, tool: str, request: dict[str, Any]) -> dict[str, Any]:
     return content if isinstance(content, dict) and not result.get("isError") else {}
 
 
-def discover(url: str) -> Surface:
+def discover(url: str, cursor_secret: str) -> Surface:
     """What the server lists, plus real ids and genuine cursors (fallback ids where none exist)."""
     tools = {t["name"]: t.get("inputSchema", {}) for t in call(url, "tools/list", {})["tools"]}
     templates = [t["uriTemplate"] for t in call(url, "resources/templates/list", {})["resourceTemplates"]]
@@ -760,28 +892,41 @@ def discover(url: str) -> Surface:
         statement_code=standard.get("statementCode") or "NO1",
         component_id=components[0]["nodeId"] if components else "no-component",
         relationship_id=links[0]["relationshipId"] if links else "no-link",
+        codec=CursorCodec(str(catalog.get("catalogFingerprint", "")), SecretStr(cursor_secret)),
     )
     # EF05MA03 has several progression links in the default catalog; elsewhere any standard will do.
     progressing = {"statementCode": "EF05MA03"} if framework_id == "brazil-bncc-ensino-fundamental" else {}
-    surface.cursor_requests = {
-        "list_frameworks": {"limit": 1},
-        "search_standards": {"query": "de", "limit": 1},
-        "search_learning_components": {"query": "de", "limit": 1},
-        "get_standard_progressions": {
-            "frameworkId": framework_id,
-            **(progressing or {"nodeId": surface.node_id}),
-            "limit": 1,
-        },
-        "search_learning_progressions": {"frameworkId": framework_id, "limit": 1},
-        "read_evidence": {"uri": "kgfegmcp://catalog", "windowBytes": 64},
+    requests: dict[str, tuple[str, dict[str, Any]]] = {
+        "list_frameworks": ("list_frameworks", {"limit": 1}),
+        "search_standards auto": ("search_standards", {"query": "de", "limit": 1}),
+        "search_standards text": ("search_standards", {"query": "de", "searchMode": "text", "limit": 1}),
+        "search_standards code": (
+            "search_standards",
+            {"query": surface.statement_code[:3], "searchMode": "code", "codeMatch": "prefix", "limit": 1},
+        ),
+        "search_learning_components": ("search_learning_components", {"query": "de", "limit": 1}),
+        "get_standard_progressions": (
+            "get_standard_progressions",
+            {"frameworkId": framework_id, **(progressing or {"nodeId": surface.node_id}), "limit": 1},
+        ),
+        "search_learning_progressions": ("search_learning_progressions", {"frameworkId": framework_id, "limit": 1}),
+        "read_evidence": ("read_evidence", {"uri": "kgfegmcp://catalog", "windowBytes": 64}),
     }
-    for tool, request in surface.cursor_requests.items():
+    links_of = {str(f.get("graphPackageId")): f.get("learningProgressionLinks") for f in frameworks}
+    for label, (tool, request) in requests.items():
         page = structured(url, tool, request)
+        if not page:  # this catalog cannot answer the request: no cursor of it to forge
+            continue
         cursor = (page.get("page") or {}).get("nextCursor")
-        if isinstance(cursor, str):
-            surface.genuine_cursors[tool] = cursor
+        reach = page.get("total", page.get("totalLinks"))
+        if tool == "search_learning_progressions":  # the links scanned, of every kind
+            reach = links_of.get(f"{framework_id}@{snapshot_id}")
         if tool == "read_evidence":
             surface.evidence_sha256 = str((page.get("resource") or {}).get("sha256", ""))
+            reach = (page.get("resource") or {}).get("byteLength")
+        surface.cursor_targets[label] = CursorTarget(
+            tool, request, cursor if isinstance(cursor, str) else None, reach if isinstance(reach, int) else None
+        )
     return surface
 
 
@@ -841,8 +986,10 @@ def run(args: argparse.Namespace) -> int:
     tallies: dict[str, Tally] = {cls: Tally() for cls in CLASSES}
     violations: list[str] = []
     started = time.monotonic()
-    with serve(packages, args.start_timeout) as server:
-        surface = discover(server.url)
+    cursor_secret = secrets.token_urlsafe(48)  # the fuzzer's server keys cursors by it, so it can seal them
+    with serve(packages, args.start_timeout, cursor_secret) as server:
+        surface = discover(server.url, cursor_secret)
+        print(f"forged-cursors targets: {', '.join(sorted(surface.cursor_targets)) or 'none'}")
         probe_body = tool_call("get_capabilities", {"request": {}})
         with BackgroundProbe(server.url, limits.probe_timeout) as background:
             cases = sweep(surface, rng)

@@ -1,4 +1,5 @@
-"""Composition root: settings → profiles → packages → validation gate → catalog → indexes → services.
+"""Composition root: settings → cursor secret → profiles → packages → validation gate → catalog → indexes
+→ services.
 
 The derived-index cache (``KGFEGMCP_CACHE_DIR``) spares decoding and indexing packages whose
 verified bytes it has seen before; it never spares verifying them.
@@ -19,6 +20,7 @@ from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.catalog.served import PackageServer
 from kgfegmcp.config import BackendSettings
+from kgfegmcp.cursor_secret import resolve_cursor_secret
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.gc_pause import cyclic_gc_paused
@@ -71,6 +73,7 @@ def build_app_state(settings: BackendSettings, progress: Callable[[str], None] |
 
 def _bootstrap(settings: BackendSettings, progress: Callable[[str], None] | None) -> AppState:
     started = time.perf_counter()
+    cursor_secret = resolve_cursor_secret(settings)  # an unfit secret file stops start-up before any work
     profiles = ProfileRepository(settings.profiles_dir)
     cache = DerivedIndexCache(settings.cache_dir) if settings.cache_dir is not None else None
     sizes = SizePolicy.from_settings(settings)
@@ -80,7 +83,7 @@ def _bootstrap(settings: BackendSettings, progress: Callable[[str], None] | None
     # Prompt configurations are resolved against the accepted catalog; a bad one stops start-up here.
     excluded = {split_graph_package_id(e.graph_package_id)[0] for e in catalog.excluded}
     prompt_registry = PromptConfigRepository(settings.prompts_dir).load(catalog.framework_ids(), excluded)
-    cursors = CursorCodec(catalog.fingerprint, settings.cursor_secret)
+    cursors = CursorCodec(catalog.fingerprint, cursor_secret)
     standards = StandardsService(catalog, cursors)
     resources = ResourceService(catalog, sizes)
     state = AppState(

@@ -143,7 +143,8 @@ class BackendSettings(BaseSettings):
     )
     cursor_secret: SecretStr | None = Field(
         None,
-        description="Keys pagination cursors (with the catalog fingerprint); replicas share it. Unset: public key.",
+        description="Keys pagination cursors (with the catalog fingerprint); replicas share it. Unset: a secret "
+        "made once and kept owner-only in the cache directory (per process when there is none).",
     )
 
     @field_validator("http_allowed_hosts")

@@ -1,15 +1,17 @@
-"""Opaque, checksum-protected pagination cursors bound to one request and one catalog.
+"""Opaque, checksummed pagination cursors bound to one request, one catalog and one secret.
 
-A cursor is unpadded base64url of ``payload || checksum``. The checksum is an HMAC whose key binds
-the catalog fingerprint, so any replica serving the same catalog accepts it and any other catalog
-rejects it; the payload names the tool and the fingerprint of the cursor-free request, so a replay
-with changed filters, limits or query is rejected too.
+A cursor is unpadded base64url of ``payload || checksum``. The checksum is an HMAC keyed by
+HMAC(secret, catalog fingerprint): only a server holding the secret can seal a cursor, and a cursor
+of another catalog is refused. The secret is never derivable from public data: it is generated once
+per install and kept owner-only, or set for replicas that must share it (``cursor_secret.py``). The
+payload names the tool and the fingerprint of the cursor-free request, so a replay with changed
+filters, limits or query is rejected too.
 
-With a deployment secret (``KGFEGMCP_CURSOR_SECRET``) the key is HMAC(secret, fingerprint) and only
-replicas sharing the secret can seal a cursor. Without one the key is the fingerprint itself, which
-anyone who reads the public manifests can compute, so the checksum then proves integrity, not
-origin. Either way every payload is decoded within size and depth bounds and validated field by
-field, so a forged cursor can only name a position the same request could reach.
+Even a validly sealed cursor (a replica's, or one sealed with a leaked secret) can only name a
+position inside the result: every payload is decoded within size and depth bounds and validated
+field by field, and an offset is compared with the most results the request can reach (known
+before any search, so nothing is ever sized by it) and then with the real total
+(:class:`PageStart`); at or beyond either is ``invalid_cursor``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import binascii
 import hashlib
 import hmac
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, SecretStr
@@ -34,10 +37,9 @@ _CHECKSUM_BYTES = 16
 #: Payloads are flat (``{"p": {"offset": n, ...}, "r": ..., "t": ..., "v": 1}``); deeper is forged.
 _MAX_PAYLOAD_DEPTH = 4
 _MAX_PAYLOAD_BYTES = MAX_CURSOR_CHARS * 3 // 4
-#: Positions index in-memory sequences; anything larger cannot be one this server issued.
-MAX_CURSOR_OFFSET = 2**31 - 1
 # Domain separation: the secret keys cursors only, whatever else it might one day key.
 _KEY_LABEL = b"kgfegmcp cursor key v1\x00"
+OUTSIDE = "The cursor points outside this result sequence."
 
 
 def request_fingerprint(request: BaseModel, exclude: frozenset[str] = frozenset({"cursor"})) -> str:
@@ -46,29 +48,56 @@ def request_fingerprint(request: BaseModel, exclude: frozenset[str] = frozenset(
     return hashlib.sha256(canonical_bytes(wire)).hexdigest()
 
 
-class CursorCodec:
-    """Encodes and verifies cursors for one accepted catalog."""
+def offset_within(position: dict[str, Any], reach: int, message: str = OUTSIDE) -> int:
+    """The position's offset when it is an integer below ``reach``; else ``invalid_cursor``.
 
-    def __init__(self, catalog_fingerprint: str, secret: SecretStr | None = None) -> None:
-        """Key cursors by the catalog alone (no secret: deterministic and public) or by secret and catalog."""
-        fingerprint = catalog_fingerprint.encode("ascii")
-        if secret is None:
-            self._key = fingerprint
-        else:
-            # surrogateescape: the secret's exact environment bytes, even when they are not UTF-8.
-            secret_bytes = secret.get_secret_value().encode("utf-8", "surrogateescape")
-            self._key = hmac.new(secret_bytes, _KEY_LABEL + fingerprint, hashlib.sha256).digest()
+    ``reach`` is how many results (or bytes) the request can have at most, known before anything is
+    searched or allocated, so no work is ever sized by an offset that was not first compared with it.
+    """
+    offset = position.get("offset")
+    if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset < reach:
+        raise InvalidCursorError(message)
+    return offset
+
+
+@dataclass(frozen=True, slots=True)
+class PageStart:
+    """Where an offset-paged result begins: 0 without a cursor, else the cursor's offset (below the reach)."""
+
+    offset: int
+    resumed: bool
+
+    def within(self, total: int) -> int:
+        """The offset, once the result's real total is known: a cursor never points at or past the end
+        (the last page issues none), so such an offset is ``invalid_cursor``."""
+        if self.resumed and self.offset >= total:
+            raise InvalidCursorError(OUTSIDE)
+        return self.offset
+
+
+class CursorCodec:
+    """Encodes and verifies cursors for one accepted catalog under one secret."""
+
+    def __init__(self, catalog_fingerprint: str, secret: SecretStr) -> None:
+        """Key cursors by HMAC(secret, catalog fingerprint): the secret's holders alone seal them."""
+        # surrogateescape: the secret's exact environment bytes, even when they are not UTF-8.
+        secret_bytes = secret.get_secret_value().encode("utf-8", "surrogateescape")
+        self._key = hmac.new(secret_bytes, _KEY_LABEL + catalog_fingerprint.encode("ascii"), hashlib.sha256).digest()
 
     def _checksum(self, payload: bytes) -> bytes:
         return hmac.new(self._key, payload, hashlib.sha256).digest()[:_CHECKSUM_BYTES]
 
     def encode(self, tool: str, fingerprint: str, position: dict[str, Any]) -> str:
         """A cursor continuing ``tool`` for the request with ``fingerprint`` at ``position``."""
-        payload = canonical_bytes({"p": position, "r": fingerprint[:32], "t": tool, "v": 1})
-        token = base64.urlsafe_b64encode(payload + self._checksum(payload)).decode("ascii").rstrip("=")
+        token = self.seal(canonical_bytes({"p": position, "r": fingerprint[:32], "t": tool, "v": 1}))
         if len(token) > MAX_CURSOR_CHARS:  # positions are small; this guards future payloads
             raise InvalidCursorError("The continuation position does not fit in a cursor.")
         return token
+
+    def seal(self, payload: bytes) -> str:
+        """The cursor text of ``payload`` under this codec's key, whatever the payload holds (so tests and
+        the fuzzer can seal what only a secret's holder could, and see it refused by position)."""
+        return base64.urlsafe_b64encode(payload + self._checksum(payload)).decode("ascii").rstrip("=")
 
     def decode(self, cursor: str, tool: str, fingerprint: str) -> dict[str, Any]:
         """The position inside a valid cursor; ``invalid_cursor`` for anything else."""
@@ -98,11 +127,9 @@ class CursorCodec:
             raise InvalidCursorError("The cursor payload is unreadable.")
         return position
 
-    def decode_offset(self, cursor: str | None, tool: str, fingerprint: str) -> int:
-        """The page offset a cursor carries (0 without a cursor); anything but a non-negative int is refused."""
+    def page_start(self, cursor: str | None, tool: str, fingerprint: str, reach: int) -> PageStart:
+        """Where the page begins: 0 without a cursor, else the cursor's offset, refused at or beyond
+        ``reach`` (the most results this request can have, known before searching)."""
         if cursor is None:
-            return 0
-        offset = self.decode(cursor, tool, fingerprint).get("offset")
-        if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= MAX_CURSOR_OFFSET:
-            raise InvalidCursorError("The cursor points outside this result sequence.")
-        return offset
+            return PageStart(0, resumed=False)
+        return PageStart(offset_within(self.decode(cursor, tool, fingerprint), reach), resumed=True)

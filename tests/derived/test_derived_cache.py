@@ -70,14 +70,17 @@ async def test_cold_and_warm_starts_serve_byte_identical_results(
 ) -> None:
     cache_root = tmp_path / "cache"
     caplog.set_level(logging.INFO, logger=CACHE_LOG)
-    uncached = await answers(state_for(sealed_world, cache_dir=None))
+    # One cursor secret for all three: without the cache there is no file to keep the install's secret in,
+    # so an uncached start would key its cursors by a secret of its own (tests/mcp/test_cursor_secret.py).
+    secret = {"cursor_secret": "derived-cache-test-cursor-secret-of-40-chars"}
+    uncached = await answers(state_for(sealed_world, cache_dir=None, **secret))
     assert not cache_root.exists()
 
-    cold = await answers(state_for(sealed_world, cache_dir=cache_root))
+    cold = await answers(state_for(sealed_world, cache_dir=cache_root, **secret))
     assert len(stored(caplog)) == 3 and len(entries(cache_root)) == 3
     caplog.clear()
 
-    warm_state = state_for(sealed_world, cache_dir=cache_root)
+    warm_state = state_for(sealed_world, cache_dir=cache_root, **secret)
     assert stored(caplog) == []  # every package came from its entry
     warm = await answers(warm_state)
     assert uncached == cold == warm

@@ -9,7 +9,7 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.cursors import request_fingerprint
 from kgfegmcp.services.requests import ListFrameworksRequest, SearchStandardsRequest
 from package_factory import DAG, TREE
 from tool_calls import call, error, structured
@@ -157,19 +157,24 @@ async def test_replay_against_a_different_catalog(fixture_client: Client[Any], o
 async def test_checksummed_cursor_with_an_impossible_position(
     fixture_client: Client[Any], fixture_state: AppState
 ) -> None:
-    """The checksum is not a secret; a well-formed cursor that points nowhere is still invalid_cursor."""
-    codec = CursorCodec(fixture_state.catalog.fingerprint)
+    """A cursor sealed with the server's own key (a replica's, or a leaked secret) that points nowhere,
+    or at the end of the result, is still invalid_cursor."""
+    codec = fixture_state.cursors
     search = request_fingerprint(SearchStandardsRequest.model_validate(SEARCH))
     listing = request_fingerprint(ListFrameworksRequest.model_validate(LIST))
+    searched = structured(await call(fixture_client, "search_standards", SEARCH))["total"]
+    frameworks = structured(await call(fixture_client, "list_frameworks", LIST))["total"]
     positions: list[dict[str, Any]] = [{"offset": "1"}, {"offset": None}, {}, {"offset": -1}, {"offset": 10**9}]
-    for position in positions:
+    for position in [*positions, {"offset": searched}, {"offset": searched + 1}]:
         await assert_invalid(
             fixture_client, "search_standards", {**SEARCH, "cursor": codec.encode("search_standards", search, position)}
         )
-    for position in [*positions, {"offset": True}, {"offset": 1.5}]:
+    for position in [*positions, {"offset": True}, {"offset": 1.5}, {"offset": frameworks}]:
         await assert_invalid(
             fixture_client, "list_frameworks", {**LIST, "cursor": codec.encode("list_frameworks", listing, position)}
         )
     # The same codec with a sound position is accepted: the rejections above are about the position.
     good = codec.encode("list_frameworks", listing, {"offset": 1})
     assert len(listed(structured(await call(fixture_client, "list_frameworks", {**LIST, "cursor": good})))) == 1
+    last = codec.encode("list_frameworks", listing, {"offset": frameworks - 1})
+    assert len(listed(structured(await call(fixture_client, "list_frameworks", {**LIST, "cursor": last})))) == 1

@@ -1,8 +1,10 @@
-"""Forged cursors: without a secret anyone can checksum a cursor, so every payload must still be decoded
-within bounds and validated; with ``KGFEGMCP_CURSOR_SECRET`` a cursor the secret did not seal is refused.
+"""Forged cursors: a cursor checksummed with the public catalog fingerprint is refused, and a cursor sealed
+with the server's own key (a replica's, or a leaked secret) is still decoded within bounds and validated.
 
-Without a secret the checksum key is the public catalog fingerprint (see docs/configuration.md), so
-these tests build cursors exactly as an outsider would: hostile JSON, correctly checksummed.
+The checksum key is derived from a secret no client can compute (``KGFEGMCP_CURSOR_SECRET``, else the
+install's secret file; see docs/configuration.md). These tests build cursors as an outsider would, with
+the public fingerprint, and as a holder of the key would (``CursorCodec.seal``): hostile JSON, correctly
+checksummed. Extreme offsets against a real server process are in tests/e2e/test_cursor_bounds.py.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from standards_worlds import small_world
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.config import load_settings
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.cursors import request_fingerprint
 from kgfegmcp.errors import ConfigurationError
 from kgfegmcp.resources.uris import CATALOG_URI
 from kgfegmcp.services import requests as r
@@ -46,7 +48,7 @@ CURSOR_TOOLS: dict[str, tuple[dict[str, Any], type[BaseModel]]] = {
 
 
 def forge(catalog_fingerprint: str, payload: bytes) -> str:
-    """A cursor checksummed with the public key a server without a secret uses."""
+    """A cursor checksummed with the public catalog fingerprint, as anyone who reads the manifests can."""
     checksum = hmac.new(catalog_fingerprint.encode("ascii"), payload, hashlib.sha256).digest()[:16]
     return base64.urlsafe_b64encode(payload + checksum).decode("ascii").rstrip("=")
 
@@ -78,19 +80,41 @@ def hostile_payloads(tool: str, request: BaseModel) -> dict[str, bytes]:
     }
 
 
+def payload_of(cursor: str) -> bytes:
+    """The payload of a cursor, its 16-byte checksum cut off."""
+    return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))[:-16]
+
+
 @pytest.mark.parametrize("tool", sorted(CURSOR_TOOLS))
-async def test_forged_cursors_with_hostile_payloads_are_invalid_cursor(
+async def test_cursors_forged_with_the_public_fingerprint_are_refused(
+    default_client: Client[Any], default_state: AppState, tool: str
+) -> None:
+    """Without KGFEGMCP_CURSOR_SECRET the key is the install's secret, not the fingerprint anyone can read."""
+    assert default_state.settings.cursor_secret is None
+    request, _ = CURSOR_TOOLS[tool]
+    genuine = structured(await call(default_client, tool, request))["page"]["nextCursor"]
+    # The very payload the server issued, checksummed with the public fingerprint instead of its key.
+    public = forge(default_state.catalog.fingerprint, payload_of(genuine))
+    assert public != genuine
+    message = await error(default_client, tool, {**request, "cursor": public})
+    assert message.startswith("invalid_cursor: The cursor was altered, or belongs to another catalog."), message
+    assert default_state.cursors.seal(payload_of(genuine)) == genuine
+    assert structured(await call(default_client, tool, {**request, "cursor": genuine}))["page"] is not None
+
+
+@pytest.mark.parametrize("tool", sorted(CURSOR_TOOLS))
+async def test_sealed_cursors_with_hostile_payloads_are_invalid_cursor(
     default_client: Client[Any], default_state: AppState, tool: str
 ) -> None:
     request, model = CURSOR_TOOLS[tool]
     # The request pages: a genuine cursor exists, so the forged ones compete with a real continuation.
     assert structured(await call(default_client, tool, request))["page"]["hasMore"] is True
     for label, payload in hostile_payloads(tool, model.model_validate(request)).items():
-        cursor = forge(default_state.catalog.fingerprint, payload)
-        assert len(cursor) <= 4096, label
-        message = await error(default_client, tool, {**request, "cursor": cursor})
-        assert message.startswith("invalid_cursor: "), (label, message)
-        assert len(message) < 300, label
+        for cursor in (default_state.cursors.seal(payload), forge(default_state.catalog.fingerprint, payload)):
+            assert len(cursor) <= 4096, label
+            message = await error(default_client, tool, {**request, "cursor": cursor})
+            assert message.startswith("invalid_cursor: "), (label, message)
+            assert len(message) < 300, label
 
 
 def test_cursor_secret_setting_is_bounded_and_never_echoed() -> None:
@@ -114,13 +138,13 @@ async def test_cursors_are_sealed_with_the_deployment_secret(
     fixture_world: FixtureWorld, other_world_state: AppState
 ) -> None:
     request = {"includeNonCurrent": True, "limit": 1}
-    fingerprint = request_fingerprint(r.ListFrameworksRequest.model_validate(request))
+    listing = r.ListFrameworksRequest.model_validate(request)
     sealed = state_for(fixture_world, cursor_secret=SECRET)
     async with Client(create_app(sealed)) as client:
         cursor = structured(await call(client, "list_frameworks", request))["page"]["nextCursor"]
         assert len(listed(structured(await call(client, "list_frameworks", {**request, "cursor": cursor})))) == 1
         # What an outsider can compute from the public manifests is refused once a secret is set.
-        public = CursorCodec(sealed.catalog.fingerprint).encode("list_frameworks", fingerprint, {"offset": 1})
+        public = forge(sealed.catalog.fingerprint, envelope("list_frameworks", listing, b'{"offset":1}'))
         assert public != cursor
         message = await error(client, "list_frameworks", {**request, "cursor": public})
         assert message.startswith("invalid_cursor: ")

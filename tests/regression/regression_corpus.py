@@ -24,7 +24,7 @@ from typing import Any
 
 from fastmcp import Client
 from pydantic import BaseModel
-from regression_calls import CALLS, DEFAULT, FULL_RESULT_CATALOGS, Call, Ref
+from regression_calls import CALLS, FULL_RESULT_CATALOGS, Call, Ref
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
@@ -36,15 +36,8 @@ REPOSITORY_ROOT = REGRESSION_ROOT.parents[1]
 CORPUS_DIR = REGRESSION_ROOT / "corpus"
 
 
-#: Pinned so cursors do not depend on the environment: a fixed secret for two fixture catalogs, and an
-#: explicit "no secret" (the public catalog key, as shipped) for the others.
+#: Pinned so cursors do not depend on the environment (unset, each install keys them by its own secret).
 CURSOR_SECRET = "regression-corpus-cursor-secret-not-for-deployment"
-CURSOR_SECRETS: dict[str, str | None] = {
-    "search": CURSOR_SECRET,
-    "evidence": CURSOR_SECRET,
-    "rights": None,
-    DEFAULT: None,
-}
 #: Settings that change answers; the corpus is recorded with their defaults, so they must not be set.
 ANSWER_SETTINGS = (
     "KGFEGMCP_MAX_SOURCE_READ_BYTES",
@@ -82,7 +75,7 @@ def default_state(catalog_root: Path) -> AppState:
                 "graph_packages_dir": catalog_root,
                 "profiles_dir": SHIPPED_PROFILES_DIR,
                 "prompts_dir": SHIPPED_PROMPTS_DIR,
-                "cursor_secret": CURSOR_SECRETS[DEFAULT],
+                "cursor_secret": CURSOR_SECRET,
             }
         )
     )
@@ -101,7 +94,7 @@ def fixture_states(base: Path) -> dict[str, AppState]:
     for catalog, build in builders.items():
         folder = base / catalog
         folder.mkdir(parents=True)
-        states[catalog] = state_for(build(folder), cursor_secret=CURSOR_SECRETS[catalog])
+        states[catalog] = state_for(build(folder), cursor_secret=CURSOR_SECRET)
     return states
 
 

@@ -369,19 +369,20 @@ def test_pages_give_the_sequence_of_one_big_page(search_state: AppState) -> None
     assert paged[-1].page.next_cursor is None
 
 
-def test_a_cursor_at_the_end_is_an_empty_page_and_past_it_is_refused(search_state: AppState) -> None:
+def test_a_cursor_at_or_past_the_end_is_refused(search_state: AppState) -> None:
     asked = request(query="number", limit=7)
     fingerprint = request_fingerprint(asked)
-    at_end = search_state.cursors.encode(SEARCH_STANDARDS, fingerprint, {"offset": 52})
-    empty = search(search_state, query="number", limit=7, cursor=at_end)
-    assert empty.hits == [] and empty.total == 52 and empty.page.has_more is False
-    # An empty page still names every package searched (including the one that could not search text).
-    assert len(empty.packages) == len(search_state.catalog.select(None, None)) == 9
-    past = search_state.cursors.encode(SEARCH_STANDARDS, fingerprint, {"offset": 53})
-    with pytest.raises(InvalidCursorError) as refused:
-        search(search_state, query="number", limit=7, cursor=past)
-    assert refused.value.code == "invalid_cursor"
-    assert refused.value.message == "The cursor points outside this result sequence."
+    assert search(search_state, query="number", limit=7).total == 52
+    # The last page issues no cursor, so none ever points at the end: offset 52 is as foreign as 53.
+    last = search_state.cursors.encode(SEARCH_STANDARDS, fingerprint, {"offset": 51})
+    final = search(search_state, query="number", limit=7, cursor=last)
+    assert len(final.hits) == 1 and final.hits[0].rank == 52 and final.page.has_more is False
+    for offset in (52, 53, 2**31 - 1, 2**63):
+        at_or_past = search_state.cursors.encode(SEARCH_STANDARDS, fingerprint, {"offset": offset})
+        with pytest.raises(InvalidCursorError) as refused:
+            search(search_state, query="number", limit=7, cursor=at_or_past)
+        assert refused.value.code == "invalid_cursor"
+        assert refused.value.message == "The cursor points outside this result sequence."
 
 
 def test_a_cursor_continues_only_its_own_request(search_state: AppState) -> None:

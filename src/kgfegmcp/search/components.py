@@ -48,6 +48,8 @@ class PackageComponentIndex:
     def __init__(self, store: GraphStore, text: TextIndex) -> None:
         self.store = store
         self.text = text
+        #: The most this package can match.
+        self.documents = text.documents
         self.interpreter: QueryInterpreter = interpreter_for(store.runtime.profile.profile)
 
     def subject_at(self, position: int) -> str:

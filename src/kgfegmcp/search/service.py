@@ -111,6 +111,8 @@ class PackageSearchIndex:
         self.store = store
         self.runtime = runtime
         self.text = text
+        #: The most this package can match: every match is one item, found by code or by text.
+        self.documents = len(runtime.items)
         policy = runtime.profile.profile.code_policy
         caps = runtime.manifest.capabilities
         self.codes = (

@@ -331,7 +331,8 @@ class TextIndex:
         ] + self._exact_forms(terms)
         rows: list[RankedRow] = []
         counts: dict[bool, int] = {}
-        wanted = len(self._positions) if limit is None else limit
+        # Never more rows than documents: tantivy allocates room for every row asked before searching.
+        wanted = len(self._positions) if limit is None else min(limit, len(self._positions))
         for complete, query in self._coverage(clauses).items():
             if len(rows) >= wanted:  # the page is full: this stratum is only counted, unscored
                 # "Only some" is "at least one" less "every one", which the search before counted.

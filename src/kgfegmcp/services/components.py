@@ -18,7 +18,6 @@ from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
     CapabilityUnavailableError,
     GraphNodeNotFoundError,
-    InvalidCursorError,
 )
 from kgfegmcp.packages.records import SUPPORTS, ComponentNode, RelationshipRecord
 from kgfegmcp.resources import uris
@@ -263,16 +262,14 @@ class LearningComponentService:
     def search_learning_components(self, request: SearchLearningComponentsRequest) -> SearchLearningComponentsResult:
         """Ranked, paged component hits (lexical, accent-insensitive)."""
         fingerprint = request_fingerprint(request)
-        offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_COMPONENTS, fingerprint)
         packages, warnings = self._packages(request)
+        indexes = [p.component_index for p in packages]
+        reach = sum(index.documents for index in indexes if index is not None)
+        start = self._cursors.page_start(request.cursor, SEARCH_LEARNING_COMPONENTS, fingerprint, reach)
         outcome = find_components(
-            [p.component_index for p in packages],
-            request.query,
-            frozenset(request.academic_subjects or ()),
-            offset + request.limit,
+            indexes, request.query, frozenset(request.academic_subjects or ()), start.offset + request.limit
         )
-        if offset > outcome.total:
-            raise InvalidCursorError("The cursor points outside this result sequence.")
+        offset = start.within(outcome.total)
         page = outcome.hits[offset : offset + request.limit]
         attributions = _Attributions()
         listed = PagePackages(packages, [hit.package_order for hit in page])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.cursors import CursorCodec, offset_within, request_fingerprint
 from kgfegmcp.errors import (
     EvidenceResultTooLargeError,
     InvalidCursorError,
@@ -94,16 +94,13 @@ class EvidenceService:
 
     def _offset(self, cursor: str, fingerprint: str, data: bytes, sha256: str) -> int:
         position = self._cursors.decode(cursor, READ_EVIDENCE, fingerprint)
-        offset = position.get("offset")
         if position.get("sha256") != sha256[:32]:
             raise InvalidCursorError("The cursor belongs to a different version of this resource.")
-        if (
-            not isinstance(offset, int)
-            or isinstance(offset, bool)
-            or not 0 < offset < len(data)
-            or not _is_boundary(data, offset)
-        ):
-            raise InvalidCursorError("The cursor points outside this resource.")
+        outside = "The cursor points outside this resource."
+        offset = offset_within(position, len(data), outside)
+        # The first window starts at 0 without a cursor; a cursor continues after it, on a character.
+        if offset == 0 or not _is_boundary(data, offset):
+            raise InvalidCursorError(outside)
         return offset
 
     def _result(

@@ -10,7 +10,6 @@ from pydantic import BaseModel, Field
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
-from kgfegmcp.errors import InvalidCursorError
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
 from kgfegmcp.packages.manifest import Capabilities, SourceInfo
 from kgfegmcp.packages.records import SUPPORTS
@@ -223,10 +222,8 @@ class FrameworkService:
     def list_frameworks(self, request: ListFrameworksRequest) -> ListFrameworksResult:
         """Filtered, paged catalog in (framework id, snapshot id) order."""
         fingerprint = request_fingerprint(request)
-        offset = self._cursors.decode_offset(request.cursor, LIST_FRAMEWORKS, fingerprint)
         selected = [p for p in self._catalog.packages if self._matches(p, request)]
-        if offset > len(selected):
-            raise InvalidCursorError("The cursor points outside this catalog page sequence.")
+        offset = self._cursors.page_start(request.cursor, LIST_FRAMEWORKS, fingerprint, len(selected)).offset
         page = selected[offset : offset + request.limit]
         return ListFrameworksResult(
             frameworks=[framework_summary(p) for p in page],

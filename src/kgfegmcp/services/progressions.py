@@ -20,7 +20,6 @@ from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
     CapabilityUnavailableError,
-    InvalidCursorError,
     InvalidProgressionRequestError,
     LearningProgressionNotFoundError,
 )
@@ -160,15 +159,13 @@ class ProgressionService:
         store = package.store
         kinds = self._kinds(request.link_types)
         fingerprint = request_fingerprint(request)
-        offset = self._cursors.decode_offset(request.cursor, GET_STANDARD_PROGRESSIONS, fingerprint)
         total = 0
         for kind in kinds:
             if request.direction in ("out", "both"):
                 total += len(store.outgoing(item.identifier, kind))
             if request.direction in ("in", "both"):
                 total += len(store.incoming(item.identifier, kind))
-        if offset > total:
-            raise InvalidCursorError("The cursor points outside this result sequence.")
+        offset = self._cursors.page_start(request.cursor, GET_STANDARD_PROGRESSIONS, fingerprint, total).offset
         budget = min(request.limit, MAX_CANDIDATES)
         steps = list(islice(incident_links(store, item.identifier, kinds, request.direction), offset, offset + budget))
         coverage = coverage_notices(package, kinds)
@@ -232,12 +229,12 @@ class ProgressionService:
             reading = package.standards_index.interpreter.interpret(request.query, recognise_grades=False)
             matching_positions = index.matching_positions(reading.terms)
         fingerprint = request_fingerprint(request)
-        offset = self._cursors.decode_offset(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint)
         sequence = array("I")  # relationship positions, kind by kind, file order within each
         for kind in kinds:
             sequence += facts.links[kind]
-        if offset > len(sequence):
-            raise InvalidCursorError("The cursor points outside this result sequence.")
+        # A cursor resumes the scan at a link still to examine, so it points inside the sequence.
+        start = self._cursors.page_start(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint, len(sequence))
+        offset = start.offset
         profile = package.profile.profile
 
         def matches(rel: RelationshipRecord) -> bool:

@@ -18,7 +18,6 @@ from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.errors import (
     AmbiguousGraphNodeError,
     CapabilityUnavailableError,
-    InvalidCursorError,
     StandardNotFoundError,
 )
 from kgfegmcp.graph.store import GraphStore
@@ -243,20 +242,20 @@ class StandardsService:
     def search_standards(self, request: SearchStandardsRequest) -> SearchStandardsResult:
         """Ranked, filtered, paged hits; warnings kept beside them."""
         fingerprint = request_fingerprint(request)
-        offset = self._cursors.decode_offset(request.cursor, SEARCH_STANDARDS, fingerprint)
         packages = self._catalog.select(request.framework_ids, request.snapshot_ids)
         indexes = [p.standards_index for p in packages]
         require_servable(indexes, request.search_mode, request.code_match)
+        reach = sum(index.documents for index in indexes)
+        start = self._cursors.page_start(request.cursor, SEARCH_STANDARDS, fingerprint, reach)
         filters = SearchFilters(
             grade_levels=frozenset(request.grade_levels or ()),
             statement_types=frozenset(request.statement_types or ()),
             academic_subjects=frozenset(request.academic_subjects or ()),
         )
         outcome = find_standards(
-            indexes, request.query, request.search_mode, request.code_match, filters, offset + request.limit
+            indexes, request.query, request.search_mode, request.code_match, filters, start.offset + request.limit
         )
-        if offset > outcome.total:
-            raise InvalidCursorError("The cursor points outside this result sequence.")
+        offset = start.within(outcome.total)
         hits, warnings = outcome.hits, outcome.warnings
         page = hits[offset : offset + request.limit]
         listed = PagePackages(packages, [hit.package_order for hit in page])
