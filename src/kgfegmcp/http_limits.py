@@ -260,12 +260,21 @@ def descriptor_cap(requested: int, *, explicit: bool) -> int:
     return allowed
 
 
+#: How much of a refused body is read and dropped (a multiple of the cap) so the client can read the 413.
+DRAIN_FACTOR = 4
+
+
 class RequestBodyCap:
     """ASGI middleware: a request body larger than ``max_bytes`` is answered ``413`` before the app sees it.
 
     MCP requests are small JSON-RPC messages, so the body is read (up to the cap) before the app runs
     and handed on whole; a client cannot make the server hold more than the cap per request, whatever
     its ``Content-Length`` says or omits.
+
+    A refused body is read on and discarded, up to ``DRAIN_FACTOR`` times the cap, before the 413 is
+    sent: a server that answers and closes while the client is still sending resets the connection,
+    and the client then sees a broken pipe instead of the answer. Draining holds nothing, and the body
+    deadline still bounds how long it may take; a body announced beyond that is answered at once.
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
@@ -278,6 +287,8 @@ class RequestBodyCap:
             return
         declared = Headers(scope=scope).get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            if int(declared) <= self.max_bytes * DRAIN_FACTOR:
+                await _drain(receive, self.max_bytes * DRAIN_FACTOR)
             await self._refuse(scope, receive, send)
             return
         chunks: list[bytes] = []
@@ -289,11 +300,13 @@ class RequestBodyCap:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
+            more = message.get("more_body", False)
             if size > self.max_bytes:
+                if more:
+                    await _drain(receive, self.max_bytes * DRAIN_FACTOR - size)
                 await self._refuse(scope, receive, send)
                 return
             chunks.append(chunk)
-            more = message.get("more_body", False)
         whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
         await self.app(scope, _replay([whole], receive), send)
 
@@ -302,6 +315,18 @@ class RequestBodyCap:
             f"Request body larger than {self.max_bytes} bytes (KGFEGMCP_HTTP_MAX_BODY_BYTES).", status_code=413
         )
         await response(scope, receive, send)
+
+
+async def _drain(receive: Receive, limit: int) -> None:
+    """Read and drop the rest of a request body, up to ``limit`` bytes or until the client stops sending."""
+    drained = 0
+    while drained <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
 
 
 def _replay(messages: list[Message], receive: Receive) -> Receive:

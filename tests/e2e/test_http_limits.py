@@ -103,6 +103,37 @@ async def search_answers(server: HttpServer) -> None:
         assert not result.is_error and result.structured_content, result.content
 
 
+# -- the body cap ---------------------------------------------------------------------------------
+
+
+def test_a_body_over_the_cap_is_answered_413_even_while_the_client_still_sends(default_catalog_root: Path) -> None:
+    """The 413 reaches a client that is still sending its body: the server reads the rest (and drops it) first.
+
+    Answering at once and closing with the body unread resets the connection, and the client then sees a
+    broken pipe or a reset instead of the answer.
+    """
+    cap = 2 * 1024 * 1024
+    body = b"x" * (cap * 3)  # what is left to send after the pause is more than the socket buffers hold
+    # urllib and many clients send Connection: close, after which the server closes once it has answered.
+    head = BODY_HEAD.replace(b"Content-Length: 100", f"Connection: close\r\nContent-Length: {len(body)}".encode())
+    with http_server(default_catalog_root, {"KGFEGMCP_HTTP_MAX_BODY_BYTES": str(cap)}) as server:
+        for _ in range(2):
+            sock = connect(server, head + body[:1000])
+            time.sleep(0.5)  # the server has seen the head; a client on a slow link is still sending
+            try:
+                sock.sendall(body[1000:])
+                answer = read_some(sock)
+            except ConnectionError as error:
+                pytest.fail(f"the client got {type(error).__name__} instead of the 413")
+            finally:
+                sock.close()
+            assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        # A body announced far beyond what is drained is still refused at once.
+        sock = connect(server, BODY_HEAD.replace(b"Content-Length: 100", b"Content-Length: 999999999"))
+        assert read_some(sock).startswith(b"HTTP/1.1 413")
+        sock.close()
+
+
 # -- timeouts -------------------------------------------------------------------------------------
 
 
