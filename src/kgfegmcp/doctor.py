@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from kgfegmcp.catalog import advice
 from kgfegmcp.catalog.loader import CatalogLoader, Exclusion, PackageVerdict
 from kgfegmcp.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_settings
+from kgfegmcp.cursor_secret import read_secret_file, secret_file
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.errors import KgfegmcpError, filesystem_error
 from kgfegmcp.packages.validator import VALIDATOR_VERSION
@@ -277,6 +278,27 @@ def _cache(settings: BackendSettings) -> DoctorCheck:
     return DoctorCheck(area="cache", status=CheckStatus.OK, detail=f"{cache} ({size / 1e6:.1f} MB)")
 
 
+def _cursor_secret(settings: BackendSettings) -> DoctorCheck:
+    """Start-up refuses an unfit secret file, so doctor reads it the same way (and never makes one)."""
+    area = "cursor secret"
+    if settings.cursor_secret is not None:
+        return DoctorCheck(area=area, status=CheckStatus.OK, detail="KGFEGMCP_CURSOR_SECRET (shared by replicas)")
+    path = secret_file(settings)
+    if path is None:
+        return DoctorCheck(
+            area=area,
+            status=CheckStatus.WARN,
+            detail="the cache is off: each server process keys cursors by a secret of its own",
+            fix="Set KGFEGMCP_CURSOR_SECRET, or turn the cache on, so cursors outlive a restart.",
+        )
+    try:
+        found = read_secret_file(path)
+    except KgfegmcpError as exc:
+        return DoctorCheck(area=area, status=CheckStatus.FAIL, detail=exc.public_message, fix=exc.hint)
+    detail = f"{path} (owner-only)" if found is not None else f"{path} (made on first start)"
+    return DoctorCheck(area=area, status=CheckStatus.OK, detail=detail)
+
+
 def run_checks(overrides: Mapping[str, object] | None = None) -> list[DoctorCheck]:
     """Every check, in the order a user fixes them."""
     checks = [_python(), _installation(), *_sources()]
@@ -290,4 +312,5 @@ def run_checks(overrides: Mapping[str, object] | None = None) -> list[DoctorChec
     checks.extend(_packages(settings))
     checks.append(_prompts(settings))
     checks.append(_cache(settings))
+    checks.append(_cursor_secret(settings))
     return checks

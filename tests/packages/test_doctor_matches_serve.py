@@ -25,6 +25,7 @@ from corrupt import artifact_path, edit_manifest, edit_records, find_record, rea
 
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.cursor_secret import SECRET_FILE_NAME
 from kgfegmcp.doctor import CheckStatus, DoctorCheck, run_checks
 from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -47,16 +48,20 @@ class Root:
     world: FixtureWorld
     packages: Path
     policy: InvalidPackagePolicy = InvalidPackagePolicy.FAIL
+    #: A cache directory of the root's own (else the session's).
+    cache_dir: Path | None = None
 
     def settings(self) -> dict[str, Any]:
         prompts = self.world.base / "prompts"
         if not prompts.exists():  # the generic prompts: the shipped overlays name the default catalog's frameworks
             copy_generic_configs(SHIPPED_PROMPTS_DIR, prompts)
+        own_cache = {} if self.cache_dir is None else {"cache_dir": self.cache_dir}
         return {
             "graph_packages_dir": self.packages,
             "profiles_dir": self.world.profiles_root,
             "prompts_dir": prompts,
             "invalid_package_policy": self.policy,
+            **own_cache,
         }
 
 
@@ -313,6 +318,17 @@ def damaged_after_a_warm_start(base: Path) -> Root:
     return root
 
 
+def cursor_secret_open_to_others(base: Path) -> Root:
+    """The install's cursor secret file readable by anyone: start-up refuses it rather than use it."""
+    root, _ = passed_world(base)
+    root.cache_dir = base / "cache"
+    root.cache_dir.mkdir()
+    secret = root.cache_dir / SECRET_FILE_NAME
+    secret.write_text("a" * 64 + "\n", encoding="ascii")
+    secret.chmod(0o644)
+    return root
+
+
 SCENARIOS: dict[str, tuple[Callable[[Path], Root], Serve | None]] = {
     "all passed": (all_passed, "serves"),
     "served while pending": (served_while_pending, "serves"),
@@ -345,6 +361,7 @@ SCENARIOS: dict[str, tuple[Callable[[Path], Root], Serve | None]] = {
     "duplicate rights key": (duplicate_rights_key, None),
     "older validator, damaged": (older_validator_damaged, "refuses"),
     "damaged after a warm start": (damaged_after_a_warm_start, "refuses"),
+    "cursor secret open to others": (cursor_secret_open_to_others, "refuses"),
 }
 
 
