@@ -545,7 +545,8 @@ def describe(outcome: Outcome) -> str:
     """One line per case: each gate's code and time, then any violation."""
     gates = "  ".join(f"{g.name} {g.code()} {g.seconds:.1f}s" for g in outcome.gates)
     what = f" ({outcome.what})" if outcome.name.startswith("random-") else ""
-    line = f"package-tampering {outcome.name}{what}: validate {outcome.validate_status} {outcome.validate_codes}  {gates}"
+    verdict = f"validate {outcome.validate_status} {outcome.validate_codes}"
+    line = f"package-tampering {outcome.name}{what}: {verdict}  {gates}"
     return line + "".join(f"\n  VIOLATION {v}" for v in outcome.violations)
 
 
