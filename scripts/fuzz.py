@@ -22,6 +22,10 @@ Every response must hold these invariants (any breach is printed and makes the e
 - after each case a cheap call answers within ``--probe-timeout`` seconds, and a background client
   polling throughout is never kept waiting longer than that (one bad call must not freeze the rest);
 - the server's stderr never contains a traceback and grows by a bounded amount per request.
+
+The class ``package-tampering`` fuzzes the packages instead of the requests: after the surface classes it
+damages and forges copies of real packages of the same catalog and runs ``doctor``, the start-up gate and
+``packages validate`` on each (``scripts/fuzz_packages.py``: its scenarios, invariants and matrix).
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fuzz_packages import TAMPERING, describe, matrix, run_tampering
 from pydantic import BaseModel, SecretStr
 
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
@@ -83,6 +88,7 @@ CLASSES = (
     "prompt-arguments",
     "resource-addresses",
     "value-abuse",
+    TAMPERING,
 )
 #: Tools that accept a cursor, with the request model their fingerprint is computed from.
 CURSOR_MODELS: dict[str, type[BaseModel]] = {
@@ -975,17 +981,56 @@ class Tally:
 
 
 def run(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
     classes = set(args.classes.split(",")) if args.classes else set(CLASSES)
     if classes - set(CLASSES):
         raise SystemExit(f"fuzz: unknown classes {sorted(classes - set(CLASSES))}; known: {', '.join(CLASSES)}")
     limits = Limits(args.max_error_chars, args.case_timeout, args.probe_timeout)
     packages = Path(args.graph_packages_dir).resolve()
-    leaks = ("Traceback", "/work", "/home", "/tmp", str(REPOSITORY_ROOT), str(packages))
-    strict_leaks = ("Traceback", str(REPOSITORY_ROOT), str(packages))
     tallies: dict[str, Tally] = {cls: Tally() for cls in CLASSES}
     violations: list[str] = []
     started = time.monotonic()
+    log_size, longest_wait = 0, 0.0
+    if classes - {TAMPERING}:
+        log_size, longest_wait = run_surface(args, classes, limits, packages, tallies, violations, started)
+    if TAMPERING in classes:
+        run_package_tampering(args, packages, tallies[TAMPERING], violations, started)
+    elapsed = time.monotonic() - started
+    report(tallies, violations, elapsed, args, log_size, longest_wait)
+    return 1 if violations else 0
+
+
+def run_package_tampering(
+    args: argparse.Namespace, packages: Path, tally: Tally, violations: list[str], started: float
+) -> None:
+    """The named tampering scenarios, then random ones until the budget is spent (``fuzz_packages.py``)."""
+    remaining = max(0.0, args.budget_seconds - (time.monotonic() - started))
+    outcomes = run_tampering(
+        packages, budget_seconds=remaining, seed=args.seed, case_timeout=args.case_timeout, log=print
+    )
+    for outcome in outcomes:
+        tally.cases += 1
+        tally.outcomes["ok" if outcome.validate_status == "passed" else "refused"] += 1
+        tally.slowest = max([tally.slowest, *(gate.seconds for gate in outcome.gates)])
+        if outcome.violations:
+            tally.violations += 1
+            violations.append(f"[{TAMPERING}] {describe(outcome)}"[:800])
+    if args.matrix:
+        print(matrix(outcomes))
+
+
+def run_surface(
+    args: argparse.Namespace,
+    classes: set[str],
+    limits: Limits,
+    packages: Path,
+    tallies: dict[str, Tally],
+    violations: list[str],
+    started: float,
+) -> tuple[int, float]:
+    """The request classes against one server; returns its log size and the longest background wait."""
+    rng = random.Random(args.seed)
+    leaks = ("Traceback", "/work", "/home", "/tmp", str(REPOSITORY_ROOT), str(packages))
+    strict_leaks = ("Traceback", str(REPOSITORY_ROOT), str(packages))
     cursor_secret = secrets.token_urlsafe(48)  # the fuzzer's server keys cursors by it, so it can seal them
     with serve(packages, args.start_timeout, cursor_secret) as server:
         surface = discover(server.url, cursor_secret)
@@ -1037,11 +1082,7 @@ def run(args: argparse.Namespace) -> int:
                 if server.process.poll() is not None or any("the next cheap call" in p for p in problems):
                     violations.append("stopped early: the server no longer answers")
                     break
-        log_size = server.log_size()
-        longest_wait = background.longest
-    elapsed = time.monotonic() - started
-    report(tallies, violations, elapsed, args, log_size, longest_wait)
-    return 1 if violations else 0
+        return server.log_size(), background.longest
 
 
 def report(
@@ -1081,6 +1122,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case-timeout", type=float, default=30.0, help="generous: the machine may be shared")
     parser.add_argument("--probe-timeout", type=float, default=10.0)
     parser.add_argument("--start-timeout", type=float, default=120.0)
+    parser.add_argument("--matrix", action="store_true", help="print the tampering scenarios as a markdown table")
     return run(parser.parse_args(argv))
 
 

@@ -44,6 +44,8 @@ from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
 from kgfegmcp.packages.validator import seal_of
 
 KGFEGMCP = Path(sys.executable).parent / "kgfegmcp"
+#: The name of this class in ``scripts/fuzz.py``.
+TAMPERING = "package-tampering"
 CODED_LINE = re.compile(r"^[a-z_]+: \S")
 GIB = 1 << 30
 #: A package without learning components (small, fast) and one with them.
@@ -441,6 +443,15 @@ def run_gates(root: Path, package: Path, cache: Path, timeout: float, unprivileg
     ]
 
 
+def _doctor_says_why(doctor: Gate) -> bool:
+    """Whether doctor's JSON holds a failing check with a detail and a fix."""
+    try:
+        checks = json.loads(doctor.stdout)
+    except ValueError:
+        return bool(CODED_LINE.match(doctor.last_line()))  # it could not even run its checks: a coded line
+    return any(c.get("status") == "fail" and c.get("detail") and c.get("fix") for c in checks if isinstance(c, dict))
+
+
 def judge(outcome: Outcome, must_refuse: bool) -> None:
     """The invariants of one case (see the module docstring)."""
     for gate in outcome.gates:
@@ -448,8 +459,11 @@ def judge(outcome: Outcome, must_refuse: bool) -> None:
             outcome.violations.append(f"{gate.name}: no end within the deadline (hang)")
         if "Traceback" in gate.stderr or "Traceback" in gate.stdout:
             outcome.violations.append(f"{gate.name}: wrote a traceback")
-        if gate.refused and gate.name != "validate" and not CODED_LINE.match(gate.last_line()):
+        if gate.refused and gate.name == "serve" and not CODED_LINE.match(gate.last_line()):
             outcome.violations.append(f"{gate.name}: ended without a coded line: {gate.last_line()[:200]!r}")
+    doctor = outcome.gates[0]
+    if doctor.refused and not _doctor_says_why(doctor):
+        outcome.violations.append(f"doctor: failed without a failing check that says why: {doctor.stdout[-300:]!r}")
     validate = outcome.gates[-1]
     try:
         report = json.loads(validate.stdout.splitlines()[0]) if validate.stdout.strip() else {}
@@ -546,7 +560,7 @@ def describe(outcome: Outcome) -> str:
     gates = "  ".join(f"{g.name} {g.code()} {g.seconds:.1f}s" for g in outcome.gates)
     what = f" ({outcome.what})" if outcome.name.startswith("random-") else ""
     verdict = f"validate {outcome.validate_status} {outcome.validate_codes}"
-    line = f"package-tampering {outcome.name}{what}: {verdict}  {gates}"
+    line = f"{TAMPERING} {outcome.name}{what}: {verdict}  {gates}"
     return line + "".join(f"\n  VIOLATION {v}" for v in outcome.violations)
 
 
