@@ -1,39 +1,41 @@
-"""Detailed copies of the delivery records: the framework, its items, hasChild and the bundle."""
+"""Detailed copies of the delivery records: the framework, its items, hasChild and the bundle.
+
+Each copy must hold the records the nodes deliver, and each record's fields as the nodes carry them.
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, LINE_CODES, DetailedArtifactCheck
+from kgfegmcp.packages.checks.carried_fields import ItemDetails, typed_difference
+from kgfegmcp.packages.checks.detailed_artifact import (
+    CARRIED_CODES,
+    DOCUMENT_CODES,
+    LINE_CODES,
+    DetailedArtifactCheck,
+)
 from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.records import HAS_CHILD
+from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 
 
 class FrameworkDocumentCheck(DetailedArtifactCheck):
-    """Resources serve the framework document; it must describe the framework the nodes deliver."""
+    """Resources serve the framework document; it must carry the framework the nodes deliver, field for field."""
 
-    codes = DOCUMENT_CODES
+    codes = (*DOCUMENT_CODES, *CARRIED_CODES)
 
     def run(self) -> None:
         document = self.document("standardsFramework")
         framework = self.content.framework
-        if (
-            document is not None
-            and framework is not None
-            and document.get("framework", {}).get("caseIdentifierUUID") != framework.case_identifier_uuid
-        ):
+        if document is None or framework is None:
+            return
+        copy = document.get("framework")
+        if not isinstance(copy, dict) or copy.get("caseIdentifierUUID") != framework.case_identifier_uuid:
             self.mismatch("standardsFramework", "framework caseIdentifierUUID differs from the nodes artifact")
-
-
-class ItemLinesCheck(DetailedArtifactCheck):
-    """Item resources read the detailed item lines, which must be the delivered items in their order."""
-
-    codes = (*LINE_CODES, FindingCode.DETAILED_ARTIFACT_MISMATCH)
-
-    def run(self) -> None:
-        ids = self.line_ids("standardsFrameworkItems", "caseIdentifierUUID")
-        if ids is not None and ids != [item.case_identifier_uuid for item in self.content.items]:
-            self.mismatch("standardsFrameworkItems", "items differ from the nodes artifact (ids or order)")
+            return
+        field = typed_difference(framework, copy, exact=True)
+        if field is not None:
+            self.differs(framework, field, "standardsFramework", "nodes")
 
 
 class HasChildLinesCheck(DetailedArtifactCheck):
@@ -48,22 +50,62 @@ class HasChildLinesCheck(DetailedArtifactCheck):
             self.mismatch("relationshipsHasChild", "hasChild records differ from the relationships artifact")
 
 
-class BundleCheck(DetailedArtifactCheck):
-    """The bulk bundle must hold the delivered items, in order, so a bulk reader sees the same package."""
+class ItemCopiesCheck(DetailedArtifactCheck):
+    """Item resources read the item lines and bulk readers the bundle: both must be the delivered items,
+    in order, each carrying its fields as the nodes do and the same details (parents, source details).
 
-    codes = DOCUMENT_CODES
+    The lines are read first, keeping 48 bytes of digests per item; the bundle is then streamed item by
+    item and compared with the nodes and those digests, so neither copy is ever held whole.
+    """
+
+    codes = (*LINE_CODES, *DOCUMENT_CODES, *CARRIED_CODES)
 
     def run(self) -> None:
-        tally = _ItemOrder([item.case_identifier_uuid for item in self.content.items])
-        document = self.streamed("academicStandardsBundle", "items", tally.add)
-        if document is not None and (document.member_kind != "array" or not tally.equal()):
+        items = self.content.items
+        self.details = ItemDetails(len(items))
+        ids: list[str] = []
+        read = self.line_records("standardsFrameworkItems", "caseIdentifierUUID", partial(self._line, ids))
+        in_order = ids == [item.case_identifier_uuid for item in items]
+        if read and not in_order:
+            self.mismatch("standardsFrameworkItems", "items differ from the nodes artifact (ids or order)")
+        if not (read and in_order):
+            self.details = ItemDetails(0)  # no line for each position: no details to compare the bundle with
+        self._bundle()
+
+    def _line(self, ids: list[str], position: int, record: dict[str, Any]) -> None:
+        ids.append(str(record["caseIdentifierUUID"]))
+        node = self.nodes.get(str(record.get("identifier")))
+        if isinstance(node, ItemNode):
+            field = typed_difference(node, record, exact=False)
+            if field is not None:
+                self.differs(node, field, "standardsFrameworkItems", "nodes")
+        self.details.record(position, record)
+
+    def _bundle(self) -> None:
+        tally = _BundleItems(self, self.content.items)
+        document = self.streamed("academicStandardsBundle", "items", tally.add, whole=frozenset({"framework"}))
+        if document is None:
+            return
+        if document.member_kind != "array" or not tally.equal():
             self.mismatch("academicStandardsBundle", "bundle items differ from the nodes artifact")
+        framework = self.content.framework
+        if framework is None:
+            return
+        copy = document.members.get("framework")
+        if not isinstance(copy, dict):
+            self.mismatch("academicStandardsBundle", "the bundle's framework is not a JSON object")
+            return
+        field = typed_difference(framework, copy, exact=True)
+        if field is not None:
+            self.differs(framework, field, "academicStandardsBundle", "nodes")
 
 
-class _ItemOrder:
-    """Compares streamed bundle items (the objects among them) with the delivered item ids, in order."""
+class _BundleItems:
+    """Compares streamed bundle items (the objects among them) with the delivered items, in order, and
+    each with its node and its item line."""
 
-    def __init__(self, expected: list[str]) -> None:
+    def __init__(self, check: ItemCopiesCheck, expected: list[ItemNode]) -> None:
+        self._check = check
         self._expected = expected
         self._matched = 0
         self._differs = False
@@ -71,11 +113,24 @@ class _ItemOrder:
     def add(self, key: str | None, value: Any) -> None:
         if not isinstance(value, dict) or self._differs:
             return
-        expected = self._expected
-        if self._matched < len(expected) and value.get("caseIdentifierUUID") == expected[self._matched]:
+        position = self._matched
+        if (
+            position < len(self._expected)
+            and value.get("caseIdentifierUUID") == (node := self._expected[position]).case_identifier_uuid
+        ):
             self._matched += 1
+            self._compare(position, node, value)
         else:
             self._differs = True
+
+    def _compare(self, position: int, node: ItemNode, value: dict[str, Any]) -> None:
+        check = self._check
+        field = typed_difference(node, value, exact=False)
+        if field is not None:
+            check.differs(node, field, "academicStandardsBundle", "nodes")
+        detail = check.details.difference(position, value)
+        if detail is not None:
+            check.differs(node, detail, "academicStandardsBundle", "standardsFrameworkItems")
 
     def equal(self) -> bool:
         return not self._differs and self._matched == len(self._expected)
