@@ -23,13 +23,7 @@ TYPED_MEMBERS: Final[dict[str, frozenset[str]]] = {
     label: frozenset({"identifier", *(wire for _, wire, _, _ in properties)})
     for label, properties in PROPERTIES_BY_LABEL.items()
 }
-#: The members an item line and a bundle item carry beyond the typed fields, compared copy with copy.
-ITEM_DETAILS: Final = ("parentIdentifiers", "sourceDetails")
-#: Names the slot of any other member beyond the typed fields and the details.
-OTHER_MEMBERS: Final = "members outside the item schema"
-_SLOTS: Final = (*ITEM_DETAILS, OTHER_MEMBERS)
 _DIGEST: Final = 16
-_ABSENT_MEMBER: Final = hashlib.blake2b(b"absent", digest_size=_DIGEST).digest()  # no JSON text is `absent`
 _ABSENT: Final = object()
 
 
@@ -39,7 +33,7 @@ def typed_difference(node: NodeRecord, record: Mapping[str, Any], *, exact: bool
     Each typed field must be present exactly when the node has it, with the same value and JSON type
     (``true`` is not ``1``). With ``exact`` the copy may hold nothing else (the framework and component
     copies are the typed fields alone); items also carry details that the nodes do not (see
-    :class:`ItemDetails`).
+    :func:`item_details`).
     """
     if record.get("identifier", _ABSENT) != node.identifier:
         return "identifier"
@@ -63,53 +57,43 @@ def typed_difference(node: NodeRecord, record: Mapping[str, Any], *, exact: bool
     return None
 
 
-def member_digest(value: Any) -> bytes:
-    """A 16-byte digest of one member's canonical JSON: equal digests, equal members."""
+def record_digest(record: Any) -> bytes:
+    """A 16-byte digest of a record's canonical JSON: equal digests, equal records."""
     try:
-        return hashlib.blake2b(canonical_bytes(value), digest_size=_DIGEST).digest()
+        return hashlib.blake2b(canonical_bytes(record), digest_size=_DIGEST).digest()
     except (RecursionError, ValueError):  # nested too deep to serialise: equal to nothing, not even itself
         return b"\0" + os.urandom(_DIGEST - 1)
 
 
-class ItemDetails:
-    """What an item line carries beyond the typed fields, kept per position as three 16-byte digests.
+def item_details(record: Mapping[str, Any]) -> dict[str, Any]:
+    """What an item copy carries beyond the typed fields (``parentIdentifiers``, ``sourceDetails``, ...)."""
+    typed = TYPED_MEMBERS[ITEM]
+    return {key: value for key, value in record.items() if key not in typed}
 
-    The item lines are read first and the bundle is streamed after them; both must hold the same
-    ``parentIdentifiers``, ``sourceDetails`` and any other member for each item. Keeping 48 bytes per
-    item (not the members) bounds the memory of the comparison.
+
+class ItemLineDigests:
+    """A 16-byte digest of each item line, by position: what the bundle's items are compared with.
+
+    The item lines are read first and the bundle is streamed after them. A bundle item with its line's
+    digest carries exactly what the line does (whose fields were compared with the nodes); 16 bytes per
+    item, not the lines, bound the memory of that comparison.
     """
 
     def __init__(self, items: int) -> None:
-        self._digests = bytearray(items * len(_SLOTS) * _DIGEST)
+        self._digests = bytearray(items * _DIGEST)
         self._recorded = 0
 
-    @staticmethod
-    def digests(record: Mapping[str, Any]) -> bytes:
-        """The slot digests of one item copy: each detail, then every other untyped member together."""
-        typed = TYPED_MEMBERS[ITEM]
-        details = [member_digest(record[name]) if name in record else _ABSENT_MEMBER for name in ITEM_DETAILS]
-        others = {k: v for k, v in record.items() if k not in typed and k not in ITEM_DETAILS}
-        details.append(member_digest(others) if others else _ABSENT_MEMBER)
-        return b"".join(details)
-
     def record(self, position: int, record: Mapping[str, Any]) -> None:
-        """Keep the details of the item line at ``position`` (lines beyond the delivered items are ignored)."""
-        width = len(_SLOTS) * _DIGEST
-        if position * width < len(self._digests):
-            self._digests[position * width : (position + 1) * width] = self.digests(record)
+        """Keep the digest of the item line at ``position`` (lines beyond the delivered items are ignored)."""
+        if (position + 1) * _DIGEST <= len(self._digests):
+            self._digests[position * _DIGEST : (position + 1) * _DIGEST] = record_digest(record)
             self._recorded = max(self._recorded, position + 1)
 
-    def difference(self, position: int, record: Mapping[str, Any]) -> str | None:
-        """The first detail in which ``record`` differs from the item line at ``position``, else ``None``."""
-        width = len(_SLOTS) * _DIGEST
+    def same(self, position: int, record: Mapping[str, Any]) -> bool | None:
+        """Whether ``record`` equals the item line at ``position``; ``None`` when no line was kept there."""
         if position >= self._recorded:
             return None
-        kept = self._digests[position * width : (position + 1) * width]
-        found = self.digests(record)
-        for slot, name in enumerate(_SLOTS):
-            if kept[slot * _DIGEST : (slot + 1) * _DIGEST] != found[slot * _DIGEST : (slot + 1) * _DIGEST]:
-                return name
-        return None
+        return self._digests[position * _DIGEST : (position + 1) * _DIGEST] == record_digest(record)
 
 
 def collapsed(text: str) -> str:

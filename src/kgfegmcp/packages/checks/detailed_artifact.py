@@ -123,6 +123,11 @@ class DetailedArtifactCheck(PackageCheck):
             on_record(position, record)
         return True
 
+    def checksum_failed(self, logical_name: str) -> bool:
+        """Whether reading ``logical_name`` already found bytes other than the manifest's (reading it
+        again, to name a difference, would only report that twice)."""
+        return any(f.code == FindingCode.CHECKSUM_MISMATCH and f.artifact == logical_name for f in self.out.findings)
+
     def differs(
         self,
         entity: NodeRecord | str,

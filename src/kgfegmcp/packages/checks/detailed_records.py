@@ -8,13 +8,19 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from kgfegmcp.packages.checks.carried_fields import ItemDetails, typed_difference
+from kgfegmcp.packages.checks.carried_fields import (
+    ItemLineDigests,
+    first_difference,
+    item_details,
+    typed_difference,
+)
 from kgfegmcp.packages.checks.detailed_artifact import (
     CARRIED_CODES,
     DOCUMENT_CODES,
     LINE_CODES,
     DetailedArtifactCheck,
 )
+from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 
@@ -54,22 +60,23 @@ class ItemCopiesCheck(DetailedArtifactCheck):
     """Item resources read the item lines and bulk readers the bundle: both must be the delivered items,
     in order, each carrying its fields as the nodes do and the same details (parents, source details).
 
-    The lines are read first, keeping 48 bytes of digests per item; the bundle is then streamed item by
-    item and compared with the nodes and those digests, so neither copy is ever held whole.
+    The lines are read first, each compared with its node and kept as a 16-byte digest; the bundle is
+    then streamed item by item and compared with those digests, so neither copy is ever held whole.
     """
 
     codes = (*LINE_CODES, *DOCUMENT_CODES, *CARRIED_CODES)
 
     def run(self) -> None:
         items = self.content.items
-        self.details = ItemDetails(len(items))
+        self.lines = ItemLineDigests(len(items))
+        self.unlike_nodes: set[int] = set()  # positions of the lines whose fields differ from their node
         ids: list[str] = []
-        read = self.line_records("standardsFrameworkItems", "caseIdentifierUUID", partial(self._line, ids))
+        read = self.line_records(ITEM_LINES, "caseIdentifierUUID", partial(self._line, ids))
         in_order = ids == [item.case_identifier_uuid for item in items]
         if read and not in_order:
-            self.mismatch("standardsFrameworkItems", "items differ from the nodes artifact (ids or order)")
+            self.mismatch(ITEM_LINES, "items differ from the nodes artifact (ids or order)")
         if not (read and in_order):
-            self.details = ItemDetails(0)  # no line for each position: no details to compare the bundle with
+            self.lines = ItemLineDigests(0)  # no line for each position: the bundle is compared with the nodes
         self._bundle()
 
     def _line(self, ids: list[str], position: int, record: dict[str, Any]) -> None:
@@ -78,37 +85,63 @@ class ItemCopiesCheck(DetailedArtifactCheck):
         if isinstance(node, ItemNode):
             field = typed_difference(node, record, exact=False)
             if field is not None:
-                self.differs(node, field, "standardsFrameworkItems", "nodes")
-        self.details.record(position, record)
+                self.differs(node, field, ITEM_LINES, "nodes")
+                self.unlike_nodes.add(position)
+        self.lines.record(position, record)
 
     def _bundle(self) -> None:
         tally = _BundleItems(self, self.content.items)
-        document = self.streamed("academicStandardsBundle", "items", tally.add, whole=frozenset({"framework"}))
+        document = self.streamed(BUNDLE, "items", tally.add, whole=frozenset({"framework"}))
         if document is None:
             return
         if document.member_kind != "array" or not tally.equal():
-            self.mismatch("academicStandardsBundle", "bundle items differ from the nodes artifact")
+            self.mismatch(BUNDLE, "bundle items differ from the nodes artifact")
+        self._name_details(tally.unlike)
         framework = self.content.framework
         if framework is None:
             return
         copy = document.members.get("framework")
         if not isinstance(copy, dict):
-            self.mismatch("academicStandardsBundle", "the bundle's framework is not a JSON object")
+            self.mismatch(BUNDLE, "the bundle's framework is not a JSON object")
             return
         field = typed_difference(framework, copy, exact=True)
         if field is not None:
-            self.differs(framework, field, "academicStandardsBundle", "nodes")
+            self.differs(framework, field, BUNDLE, "nodes")
+
+    def _name_details(self, unlike: dict[int, tuple[ItemNode, dict[str, Any]]]) -> None:
+        """Name the member in which each bundle item unlike its line differs beyond the typed fields.
+
+        Only digests of the lines were kept, so the lines of those (at most 50) items are read again:
+        a cost paid by a package that fails, never by one that passes.
+        """
+        if not unlike or self.checksum_failed(ITEM_LINES):
+            return
+
+        def compare(position: int, line: dict[str, Any]) -> None:
+            if position in unlike:
+                node, item = unlike[position]
+                field = first_difference(item_details(item), item_details(line))
+                if field is not None:
+                    self.differs(node, field, BUNDLE, ITEM_LINES)
+
+        self.line_records(ITEM_LINES, "caseIdentifierUUID", compare)
+
+
+ITEM_LINES = "standardsFrameworkItems"
+BUNDLE = "academicStandardsBundle"
 
 
 class _BundleItems:
     """Compares streamed bundle items (the objects among them) with the delivered items, in order, and
-    each with its node and its item line."""
+    each with its item line (or its node, when the lines do not line up)."""
 
     def __init__(self, check: ItemCopiesCheck, expected: list[ItemNode]) -> None:
         self._check = check
         self._expected = expected
         self._matched = 0
         self._differs = False
+        #: position → (node, bundle item) of items unlike their line, to name the member (at most 50 kept)
+        self.unlike: dict[int, tuple[ItemNode, dict[str, Any]]] = {}
 
     def add(self, key: str | None, value: Any) -> None:
         if not isinstance(value, dict) or self._differs:
@@ -125,12 +158,18 @@ class _BundleItems:
 
     def _compare(self, position: int, node: ItemNode, value: dict[str, Any]) -> None:
         check = self._check
+        same = check.lines.same(position, value)
+        if same and position not in check.unlike_nodes:
+            return  # what the line carries, and the line's fields are the node's
         field = typed_difference(node, value, exact=False)
         if field is not None:
-            check.differs(node, field, "academicStandardsBundle", "nodes")
-        detail = check.details.difference(position, value)
-        if detail is not None:
-            check.differs(node, detail, "academicStandardsBundle", "standardsFrameworkItems")
+            check.differs(node, field, BUNDLE, "nodes")
+        if same is not False:
+            return
+        if len(self.unlike) < MAX_FINDINGS_PER_CODE:
+            self.unlike[position] = (node, value)
+        elif field is None:  # beyond what a report keeps: counted, not named
+            check.differs(node, "the members beyond the typed fields", BUNDLE, ITEM_LINES)
 
     def equal(self) -> bool:
         return not self._differs and self._matched == len(self._expected)

@@ -220,7 +220,7 @@ class ProvenanceCheck(DetailedArtifactCheck):
     def _entries(self, logical_name: str, keys: Collection[str]) -> list[tuple[str, Any]]:
         """The entries of ``keys`` in a provenance document, streamed again (none when its bytes were
         already found to differ from the manifest: reading them again would only report that twice)."""
-        if any(f.code == FindingCode.CHECKSUM_MISMATCH and f.artifact == logical_name for f in self.out.findings):
+        if self.checksum_failed(logical_name):
             return []
         found: list[tuple[str, Any]] = []
 
