@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corrupt import edit_document, edit_records, error_codes
+from corrupt import edit_document, edit_records, error_codes, rewrite_bytes
 from test_cli import kgfegmcp
 from test_startup_gate import reseal
 
@@ -412,3 +412,42 @@ def test_ensino_fundamental_refuses_a_resealed_text_change(
     for cache in (None, tmp_path / "cold-cache"):
         with pytest.raises(CatalogError, match=f"no longer validates \\({CODE}\\)"):
             build_app_state(load_settings({**settings, "cache_dir": cache}))
+
+
+def _reversed_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _reversed_keys(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_keys(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("change_a_detail", [False, True], ids=["equal", "one-detail-changed"])
+def test_copies_written_in_another_member_order_are_compared_by_content(
+    sealed: Sealed, tmp_path: Path, change_a_detail: bool
+) -> None:
+    """Two copies are compared by what they say, not by how they are written: a bundle whose every object
+    lists its members in reverse (so no item is written as its line) still equals the item lines, and a
+    detail changed in it is still named."""
+    root = tmp_path / "graph_packages"
+    location = PackageLocation(LC, SNAPSHOT, root / LC / SNAPSHOT)
+    shutil.copytree(sealed.location.path, location.path)
+    standard = ENTITIES.standard
+
+    def rewrite(data: bytes) -> bytes:
+        document = json.loads(data)
+        if change_a_detail:
+            bundle_item(document, standard)["sourceDetails"]["fixture"]["note"] = "another note"
+        return (json.dumps(_reversed_keys(document), ensure_ascii=False) + "\n").encode()
+
+    rewrite_bytes(location, "academicStandardsBundle", rewrite)
+    reseal(location)
+    outcome = PackageValidator(sealed.world.profiles()).validate(location)
+    if not change_a_detail:
+        assert outcome.passed, [f.to_wire() for f in outcome.findings]
+        return
+    (finding,) = outcome.findings
+    assert finding.code == CODE and finding.location == standard.identifier
+    assert finding.message.endswith(
+        ": sourceDetails.fixture.note in academicStandardsBundle differs from standardsFrameworkItems"
+    )

@@ -11,6 +11,7 @@ decoded nodes held anyway, and what two streamed copies share beyond the nodes i
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 from collections.abc import Mapping
 from typing import Any, Final
@@ -62,7 +63,22 @@ def record_digest(record: Any) -> bytes:
     try:
         return hashlib.blake2b(canonical_bytes(record), digest_size=_DIGEST).digest()
     except (RecursionError, ValueError):  # nested too deep to serialise: equal to nothing, not even itself
-        return b"\0" + os.urandom(_DIGEST - 1)
+        return _unequal()
+
+
+def parsed_digest(record: Any) -> bytes:
+    """A 16-byte digest of a parsed JSON value as parsed, members in document order: about three times
+    cheaper than :func:`record_digest`, and equal for two copies written alike (both parsers keep the
+    order; marshal version 2 writes values only, never object identity). Copies written in another
+    order differ here though equal, so a difference is confirmed with :func:`record_digest`."""
+    try:
+        return hashlib.blake2b(marshal.dumps(record, 2), digest_size=_DIGEST).digest()
+    except ValueError:  # nested too deep to marshal
+        return _unequal()
+
+
+def _unequal() -> bytes:
+    return b"\0" + os.urandom(_DIGEST - 1)
 
 
 def item_details(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,8 +91,8 @@ class ItemLineDigests:
     """A 16-byte digest of each item line, by position: what the bundle's items are compared with.
 
     The item lines are read first and the bundle is streamed after them. A bundle item with its line's
-    digest carries exactly what the line does (whose fields were compared with the nodes); 16 bytes per
-    item, not the lines, bound the memory of that comparison.
+    digest (:func:`parsed_digest`) carries exactly what the line does (whose fields were compared with
+    the nodes); 16 bytes per item, not the lines, bound the memory of that comparison.
     """
 
     def __init__(self, items: int) -> None:
@@ -86,14 +102,14 @@ class ItemLineDigests:
     def record(self, position: int, record: Mapping[str, Any]) -> None:
         """Keep the digest of the item line at ``position`` (lines beyond the delivered items are ignored)."""
         if (position + 1) * _DIGEST <= len(self._digests):
-            self._digests[position * _DIGEST : (position + 1) * _DIGEST] = record_digest(record)
+            self._digests[position * _DIGEST : (position + 1) * _DIGEST] = parsed_digest(record)
             self._recorded = max(self._recorded, position + 1)
 
     def same(self, position: int, record: Mapping[str, Any]) -> bool | None:
-        """Whether ``record`` equals the item line at ``position``; ``None`` when no line was kept there."""
+        """Whether ``record`` is written as the item line at ``position``; ``None`` when no line was kept there."""
         if position >= self._recorded:
             return None
-        return self._digests[position * _DIGEST : (position + 1) * _DIGEST] == record_digest(record)
+        return self._digests[position * _DIGEST : (position + 1) * _DIGEST] == parsed_digest(record)
 
 
 def collapsed(text: str) -> str:

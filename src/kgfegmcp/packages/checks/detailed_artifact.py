@@ -110,7 +110,7 @@ class DetailedArtifactCheck(PackageCheck):
         for position, (number, line) in enumerate(reader.lines(logical_name)):
             try:
                 record = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
                 record = None
             if not isinstance(record, dict) or key not in record:
                 self.out.add(

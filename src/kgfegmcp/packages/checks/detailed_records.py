@@ -12,6 +12,7 @@ from kgfegmcp.packages.checks.carried_fields import (
     ItemLineDigests,
     first_difference,
     item_details,
+    record_digest,
     typed_difference,
 )
 from kgfegmcp.packages.checks.detailed_artifact import (
@@ -96,7 +97,7 @@ class ItemCopiesCheck(DetailedArtifactCheck):
             return
         if document.member_kind != "array" or not tally.equal():
             self.mismatch(BUNDLE, "bundle items differ from the nodes artifact")
-        self._name_details(tally.unlike)
+        self._compare_details(tally)
         framework = self.content.framework
         if framework is None:
             return
@@ -108,21 +109,25 @@ class ItemCopiesCheck(DetailedArtifactCheck):
         if field is not None:
             self.differs(framework, field, BUNDLE, "nodes")
 
-    def _name_details(self, unlike: dict[int, tuple[ItemNode, dict[str, Any]]]) -> None:
-        """Name the member in which each bundle item unlike its line differs beyond the typed fields.
+    def _compare_details(self, tally: _BundleItems) -> None:
+        """Compare what each bundle item written unlike its line carries beyond the typed fields.
 
-        Only digests of the lines were kept, so the lines of those (at most 50) items are read again:
-        a cost paid by a package that fails, never by one that passes.
+        Only digests of the lines were kept, so the lines are read again, and only when some item is
+        unlike its line: a cost paid by a package whose copies differ, never by one that passes.
         """
-        if not unlike or self.checksum_failed(ITEM_LINES):
+        if not tally.details or self.checksum_failed(ITEM_LINES):
             return
+        items = self.content.items
 
         def compare(position: int, line: dict[str, Any]) -> None:
-            if position in unlike:
-                node, item = unlike[position]
-                field = first_difference(item_details(item), item_details(line))
-                if field is not None:
-                    self.differs(node, field, BUNDLE, ITEM_LINES)
+            expected = tally.details.get(position)
+            if expected is None:
+                return
+            details = item_details(line)
+            if record_digest(details) != expected:
+                kept = tally.kept.get(position)
+                field = first_difference(kept, details) if kept is not None else None
+                self.differs(items[position], field or "the members beyond the typed fields", BUNDLE, ITEM_LINES)
 
         self.line_records(ITEM_LINES, "caseIdentifierUUID", compare)
 
@@ -140,8 +145,10 @@ class _BundleItems:
         self._expected = expected
         self._matched = 0
         self._differs = False
-        #: position → (node, bundle item) of items unlike their line, to name the member (at most 50 kept)
-        self.unlike: dict[int, tuple[ItemNode, dict[str, Any]]] = {}
+        #: position → canonical digest of the details of each bundle item written unlike its line
+        self.details: dict[int, bytes] = {}
+        #: position → those details themselves, for the first 50 (to name the member that differs)
+        self.kept: dict[int, dict[str, Any]] = {}
 
     def add(self, key: str | None, value: Any) -> None:
         if not isinstance(value, dict) or self._differs:
@@ -166,10 +173,10 @@ class _BundleItems:
             check.differs(node, field, BUNDLE, "nodes")
         if same is not False:
             return
-        if len(self.unlike) < MAX_FINDINGS_PER_CODE:
-            self.unlike[position] = (node, value)
-        elif field is None:  # beyond what a report keeps: counted, not named
-            check.differs(node, "the members beyond the typed fields", BUNDLE, ITEM_LINES)
+        details = item_details(value)
+        self.details[position] = record_digest(details)
+        if len(self.kept) < MAX_FINDINGS_PER_CODE:
+            self.kept[position] = details
 
     def equal(self) -> bool:
         return not self._differs and self._matched == len(self._expected)
