@@ -108,7 +108,7 @@ def in_item_lines(member: str, value: Callable[[Any], Any] = lambda old: old + "
     def edit(location: PackageLocation, node: NodeRecord) -> None:
         def change(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             record = next(r for r in records if r["identifier"] == node.identifier)
-            record[member] = value(record[member])
+            record[member] = value(record.get(member))
             return records
 
         edit_records(location, "standardsFrameworkItems", change)
@@ -116,11 +116,16 @@ def in_item_lines(member: str, value: Callable[[Any], Any] = lambda old: old + "
     return edit
 
 
-def in_document(logical_name: str, find: Callable[[Any, NodeRecord], dict[str, Any]], member: str) -> Edit:
+def in_document(
+    logical_name: str,
+    find: Callable[[Any, NodeRecord], dict[str, Any]],
+    member: str,
+    value: Callable[[Any], Any] = lambda old: forged(old),
+) -> Edit:
     def edit(location: PackageLocation, node: NodeRecord) -> None:
         def change(document: Any) -> None:
             record = find(document, node)
-            record[member] = forged(record[member])
+            record[member] = value(record.get(member))
 
         edit_document(location, logical_name, change)
 
@@ -240,6 +245,18 @@ FORGERIES: dict[str, tuple[NodeRecord, str, str, Edit]] = {
         "standardsFrameworkItems",
         "parentIdentifiers",
         in_item_lines("parentIdentifiers", lambda old: [*old, old[0]]),
+    ),
+    "standard-current-as-1-bundle": (  # JSON `1` is not `true`
+        ENTITIES.standard,
+        "academicStandardsBundle",
+        "isCurrent",
+        in_document("academicStandardsBundle", bundle_item, "isCurrent", lambda old: 1),
+    ),
+    "grouping-null-notes-items": (  # a null the node does not have is not an absent field
+        ENTITIES.grouping,
+        "standardsFrameworkItems",
+        "notes",
+        in_item_lines("notes", lambda old: None),
     ),
     "component-tags-bundle": (
         ENTITIES.component,

@@ -15,13 +15,14 @@ from kgfegmcp.packages.checks.carried_fields import (
     record_digest,
     typed_difference,
 )
+from kgfegmcp.packages.checks.context import CheckContext
 from kgfegmcp.packages.checks.detailed_artifact import (
     CARRIED_CODES,
     DOCUMENT_CODES,
     LINE_CODES,
     DetailedArtifactCheck,
 )
-from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE
+from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, FindingCollector
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 
@@ -67,10 +68,13 @@ class ItemCopiesCheck(DetailedArtifactCheck):
 
     codes = (*LINE_CODES, *DOCUMENT_CODES, *CARRIED_CODES)
 
+    def __init__(self, context: CheckContext, out: FindingCollector) -> None:
+        super().__init__(context, out)
+        self.lines = ItemLineDigests(len(context.content.items))
+        self.unlike_nodes: set[int] = set()  # positions of the lines whose fields differ from their node
+
     def run(self) -> None:
         items = self.content.items
-        self.lines = ItemLineDigests(len(items))
-        self.unlike_nodes: set[int] = set()  # positions of the lines whose fields differ from their node
         ids: list[str] = []
         read = self.line_records(ITEM_LINES, "caseIdentifierUUID", partial(self._line, ids))
         in_order = ids == [item.case_identifier_uuid for item in items]
