@@ -231,9 +231,11 @@ def symlinked_file(world: FixtureWorld) -> PackageLocation:
 
 
 def changed_bytes(world: FixtureWorld) -> PackageLocation:
+    """A text changed alike in every artifact that carries it (so the copies agree), checksums left stale."""
     location = _built(world)
-    path = artifact_path(location, "nodes")
-    path.write_bytes(path.read_bytes().replace(b"Count to 120", b"Count to 121"))
+    for logical_name in ("nodes", "standardsFrameworkItems", "academicStandardsBundle"):
+        path = artifact_path(location, logical_name)
+        path.write_bytes(path.read_bytes().replace(b"Count to 120", b"Count to 121"))
     return location
 
 
@@ -356,20 +358,22 @@ def dedup_group_with_a_stranger(world: FixtureWorld) -> PackageLocation:
 
 
 def component_in_two_dedup_groups(world: FixtureWorld) -> PackageLocation:
-    location = _built(world)
-    ids = sorted(c.identifier for c in lc_graph(LC).components)
+    """Two components with the same text form one group; a second group lists them again."""
+    graph = lc_graph(LC)
+    first = graph.components[0]
+    twin = replace(first, identifier=stable_uuid(LC, "component", "twin"))
+    graph.components.append(twin)
+    graph.link(SUPPORTS, twin.identifier, _items_by_code(graph)["NBT.A.1"].identifier, support_confidence=1.0)
+    location = world.write(graph)
 
     def overlap(document: dict[str, Any]) -> None:
-        document["groups"] = [
-            {"normalizedText": "a", "componentIdentifiers": ids},
-            {"normalizedText": "b", "componentIdentifiers": ids},
-        ]
+        document["groups"] = [document["groups"][0], dict(document["groups"][0])]
 
     edit_document(location, "lcDedupGroups", overlap)
     edit_document(
         location,
         "lcGenerationSummary",
-        lambda d: d["counts"].update(dedupGroups=2, componentsInDedupGroups=2 * len(ids)),
+        lambda d: d["counts"].update(dedupGroups=2, componentsInDedupGroups=4),
     )
     return location
 
@@ -423,6 +427,52 @@ def moved_provenance_entry(world: FixtureWorld) -> PackageLocation:
     return location
 
 
+def statement_text_in_the_bundle_alone(world: FixtureWorld) -> PackageLocation:
+    """One standard's description changed in the bundle only: nodes and item lines still say the old text."""
+    location = _built(world)
+
+    def edit(document: dict[str, Any]) -> None:
+        item = next(i for i in document["items"] if i.get("statementCode") == "NBT.1")
+        item["description"] = "Count to 121, starting at any number."
+
+    edit_document(location, "academicStandardsBundle", edit)
+    return location
+
+
+def grouping_text_in_the_item_lines_alone(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+
+    def edit(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        next(r for r in records if r["statementType"] == "Cluster")["description"] = "Understand place value well"
+        return records
+
+    edit_records(location, "standardsFrameworkItems", edit)
+    return location
+
+
+def framework_name_in_its_document_alone(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_document(location, "standardsFramework", lambda d: d["framework"].update(name="Another framework"))
+    return location
+
+
+def component_text_in_the_component_bundle_alone(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_document(
+        location, "learningComponentBundle", lambda d: d["components"][0].update(description="Something else")
+    )
+    return location
+
+
+def provenance_part_entry_altered(world: FixtureWorld) -> PackageLocation:
+    """A part's copy of an item's provenance names another file than the provenance document does."""
+    location = _built(world)
+    item = _items_by_code(lc_graph(LC))["NF.1"]
+    part = provenance_part_name(provenance_part_of(item.identifier))
+    edit_document(location, part, lambda d: d["entities"][item.identifier]["locator"].update(file="other.json"))
+    return location
+
+
 CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "identity_mismatch": [wrong_package_id],
     "invalid_manifest": [manifest_without_counts],
@@ -455,6 +505,13 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "unresolved_without_status": [unresolved_entry_without_status, relationship_with_unknown_status],
     "provenance_mismatch": [missing_provenance, moved_provenance_entry],
     "detailed_artifact_mismatch": [dropped_detailed_item],
+    "cross_artifact_mismatch": [
+        statement_text_in_the_bundle_alone,
+        grouping_text_in_the_item_lines_alone,
+        framework_name_in_its_document_alone,
+        component_text_in_the_component_bundle_alone,
+        provenance_part_entry_altered,
+    ],
     "lc_artifact_mismatch": [dedup_group_with_a_stranger, component_report_ahead_of_the_package],
     "lc_dedup_overlap": [component_in_two_dedup_groups],
     "lc_generation_count_mismatch": [generation_summary_miscounts],

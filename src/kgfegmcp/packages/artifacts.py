@@ -85,7 +85,12 @@ class ArtifactReader:
             return None
 
     def streamed_document(
-        self, logical_name: str, member: str, on_entry: Callable[[str | None, Any], None]
+        self,
+        logical_name: str,
+        member: str,
+        on_entry: Callable[[str | None, Any], None],
+        *,
+        whole: frozenset[str] = frozenset(),
     ) -> StreamedDocument | None:
         """Parse a JSON artifact without holding it; ``None`` (with a finding) when the bytes are not JSON.
 
@@ -93,9 +98,10 @@ class ArtifactReader:
         ``member`` and how often it occurs. When ``member`` occurs once, as an object or an array,
         a second pass hands it to ``on_entry`` entry by entry: ``(key, value)`` of an object,
         ``(None, element)`` of an array. Both passes run in ijson's C parser and verify the bytes.
+        Members named in ``whole`` (small ones, such as the bundle's framework) are kept whole.
         """
         document = self._parsed(
-            logical_name, lambda stream: _top_level(ijson.basic_parse(stream, use_float=True), member)
+            logical_name, lambda stream: _top_level(ijson.basic_parse(stream, use_float=True), member, whole)
         )
         if document is None or document.member_count != 1 or document.member_kind not in ("object", "array"):
             return document
@@ -143,7 +149,8 @@ class ArtifactReader:
 @dataclass(slots=True)
 class StreamedDocument:
     """The top level of a JSON document: whether it is an object, its scalar members (a member that
-    is an object or array is kept as ``NOT_SCALAR``), and the kind and count of the streamed member."""
+    is an object or array is kept as ``NOT_SCALAR`` unless it was asked for whole), and the kind and
+    count of the streamed member."""
 
     is_object: bool
     members: dict[str, Any] = field(default_factory=dict)
@@ -174,14 +181,18 @@ _OPENING = {"start_map": "object", "start_array": "array"}
 _CLOSING = frozenset({"end_map", "end_array"})
 
 
-def _top_level(events: Iterator[tuple[str, Any]], member: str) -> StreamedDocument:
-    """Read the top level of a document from its parse events, skipping everything deeper."""
+def _top_level(events: Iterator[tuple[str, Any]], member: str, whole: frozenset[str] = frozenset()) -> StreamedDocument:
+    """Read the top level of a document from its parse events, skipping everything deeper (except
+    the members named in ``whole``, which are built)."""
     events = iter(events)
     event, value = next(events, ("end_map", None))
     document = StreamedDocument(event == "start_map")
     depth = 1 if event in _OPENING else 0
     key: str | None = None
+    building: tuple[str, ijson.ObjectBuilder] | None = None
     for event, value in events:
+        if building is not None:
+            building[1].event(event, value)
         if depth == 1 and event == "map_key":
             key = value
             continue
@@ -191,9 +202,15 @@ def _top_level(events: Iterator[tuple[str, Any]], member: str) -> StreamedDocume
                 document.member_count += 1
                 document.member_kind = kind
             document.members[key] = value if kind == "scalar" else NOT_SCALAR
+            if kind != "scalar" and key in whole:
+                building = (key, ijson.ObjectBuilder())
+                building[1].event(event, value)
             key = None
         if event in _OPENING:
             depth += 1
         elif event in _CLOSING:
             depth -= 1
+            if depth == 1 and building is not None:
+                document.members[building[0]] = building[1].value
+                building = None
     return document

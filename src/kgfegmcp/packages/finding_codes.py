@@ -94,6 +94,10 @@ class FindingCode(StrEnum):
         "detailed_artifact_mismatch",
         "A detailed artifact disagrees with the delivery records.",
     )
+    CROSS_ARTIFACT_MISMATCH = (
+        "cross_artifact_mismatch",
+        "An entity's field in one artifact differs from the same field in another artifact carrying it.",
+    )
     LC_ARTIFACT_MISMATCH = (
         "lc_artifact_mismatch",
         "A learning-component artifact is malformed, names no component of the package, or is declared "

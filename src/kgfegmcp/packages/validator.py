@@ -31,8 +31,9 @@ from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLoca
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 
 #: Bumped whenever a rule is added or tightened: a pass recorded by another version is never trusted
-#: without running every rule (1.1.0: the learning-component collection and the epistemic labels).
-VALIDATOR_VERSION = "1.1.0"
+#: without running every rule (1.1.0: the learning-component collection and the epistemic labels;
+#: 1.2.0: every copy of an entity's fields is compared with the others, ``cross_artifact_mismatch``).
+VALIDATOR_VERSION = "1.2.0"
 
 #: How much of the gate ran: every rule, the checks that bind a cached verdict to these bytes, or those
 #: checks plus decoding the delivery, for a package whose recorded pass vouches for the rest.

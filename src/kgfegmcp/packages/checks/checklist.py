@@ -14,12 +14,7 @@ from kgfegmcp.packages.checks.code_policy import CodePolicyCheck
 from kgfegmcp.packages.checks.components import ComponentSupportCheck
 from kgfegmcp.packages.checks.context import CheckContext
 from kgfegmcp.packages.checks.counts import CountCheck
-from kgfegmcp.packages.checks.detailed_records import (
-    BundleCheck,
-    FrameworkDocumentCheck,
-    HasChildLinesCheck,
-    ItemLinesCheck,
-)
+from kgfegmcp.packages.checks.detailed_records import FrameworkDocumentCheck, HasChildLinesCheck, ItemCopiesCheck
 from kgfegmcp.packages.checks.entity_provenance import ProvenanceCheck
 from kgfegmcp.packages.checks.hierarchy import HierarchyCheck
 from kgfegmcp.packages.checks.identity import NodeIdentityCheck
@@ -41,9 +36,8 @@ PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
     CountCheck,
     CapabilityCheck,
     FrameworkDocumentCheck,
-    ItemLinesCheck,
     HasChildLinesCheck,
-    BundleCheck,
+    ItemCopiesCheck,
     UnresolvedItemsCheck,
     ProvenanceCheck,
     LearningComponentArtifactCheck,

@@ -13,11 +13,14 @@ from kgfegmcp.packages.artifacts import StreamedDocument
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import line_location
 from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.packages.records import FrameworkNode, ItemNode, NodeRecord
 
 #: What :meth:`DetailedArtifactCheck.document` and ``mismatch`` may emit: a check using them declares these.
 DOCUMENT_CODES: tuple[FindingCode, ...] = (FindingCode.DETAILED_ARTIFACT_MISMATCH, FindingCode.IDENTITY_MISMATCH)
-#: What :meth:`DetailedArtifactCheck.line_ids` may emit.
+#: What :meth:`DetailedArtifactCheck.line_ids` and ``line_records`` may emit.
 LINE_CODES: tuple[FindingCode, ...] = (FindingCode.INVALID_JSON_LINE,)
+#: What :meth:`DetailedArtifactCheck.differs` emits.
+CARRIED_CODES: tuple[FindingCode, ...] = (FindingCode.CROSS_ARTIFACT_MISMATCH,)
 
 Model = TypeVar("Model", bound=ContractModel)
 
@@ -57,15 +60,21 @@ class DetailedArtifactCheck(PackageCheck):
         return parsed
 
     def streamed(
-        self, logical_name: str, member: str, on_entry: Callable[[str | None, Any], None]
+        self,
+        logical_name: str,
+        member: str,
+        on_entry: Callable[[str | None, Any], None],
+        *,
+        whole: frozenset[str] = frozenset(),
     ) -> StreamedDocument | None:
         """As :meth:`document`, for artifacts that grow with the package: ``member`` goes to ``on_entry``
-        entry by entry instead of being held (``ArtifactReader.streamed_document``). A ``member`` that
-        repeats at the top level is a mismatch here (``json.loads`` would silently keep the last)."""
+        entry by entry instead of being held (``ArtifactReader.streamed_document``; small members named
+        in ``whole`` are kept). A ``member`` that repeats at the top level is a mismatch here
+        (``json.loads`` would silently keep the last)."""
         reader = self.context.reader
         if not reader.available(logical_name):
             return None
-        document = reader.streamed_document(logical_name, member, on_entry)
+        document = reader.streamed_document(logical_name, member, on_entry, whole=whole)
         if document is None:
             return None
         if not document.is_object:
@@ -89,20 +98,63 @@ class DetailedArtifactCheck(PackageCheck):
 
     def line_ids(self, logical_name: str, key: str) -> list[str] | None:
         """``key`` of every line of a present JSONL artifact, or ``None`` (with a finding at a bad line)."""
+        ids: list[str] = []
+        return ids if self.line_records(logical_name, key, lambda _, record: ids.append(str(record[key]))) else None
+
+    def line_records(self, logical_name: str, key: str, on_record: Callable[[int, dict[str, Any]], None]) -> bool:
+        """Hand each line of a present JSONL artifact to ``on_record`` with its position, as a JSON object
+        holding ``key``; ``False`` when the artifact is absent or a line is not one (with a finding)."""
         reader = self.context.reader
         if not reader.available(logical_name):
-            return None
-        ids = []
-        for number, line in reader.lines(logical_name):
+            return False
+        for position, (number, line) in enumerate(reader.lines(logical_name)):
             try:
                 record = json.loads(line)
-                ids.append(str(record[key]))
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
+                record = None
+            if not isinstance(record, dict) or key not in record:
                 self.out.add(
                     FindingCode.INVALID_JSON_LINE,
                     f"not a JSON object with {key}",
                     artifact=logical_name,
                     location=line_location(number),
                 )
-                return None
-        return ids
+                return False
+            on_record(position, record)
+        return True
+
+    def checksum_failed(self, logical_name: str) -> bool:
+        """Whether reading ``logical_name`` already found bytes other than the manifest's (reading it
+        again, to name a difference, would only report that twice)."""
+        return any(f.code == FindingCode.CHECKSUM_MISMATCH and f.artifact == logical_name for f in self.out.findings)
+
+    def differs(
+        self,
+        entity: NodeRecord | str,
+        field: str,
+        artifact: str,
+        reference: str,
+        reference_field: str | None = None,
+    ) -> None:
+        """Report that ``entity``'s ``field`` in ``artifact`` differs from what ``reference`` carries.
+
+        The message names the entity, the field and both artifacts, never the texts themselves (the
+        report is public metadata, the texts may not be).
+        """
+        identifier = entity if isinstance(entity, str) else entity.identifier
+        theirs = f"{reference_field} in {reference}" if reference_field else reference
+        self.out.add(
+            FindingCode.CROSS_ARTIFACT_MISMATCH,
+            f"{self._entity_name(entity)}: {field} in {artifact} differs from {theirs}",
+            artifact=artifact,
+            location=identifier,
+        )
+
+    def _entity_name(self, entity: NodeRecord | str) -> str:
+        if isinstance(entity, str):
+            return "entity"
+        if isinstance(entity, ItemNode):
+            rule = self.profile.statement_type(entity.statement_type) if self.profile else None
+            kind = rule.role if rule else "item"
+            return f"{kind} {entity.statement_code}" if entity.statement_code else kind
+        return "framework" if isinstance(entity, FrameworkNode) else "component"

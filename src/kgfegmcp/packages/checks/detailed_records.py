@@ -1,39 +1,49 @@
-"""Detailed copies of the delivery records: the framework, its items, hasChild and the bundle."""
+"""Detailed copies of the delivery records: the framework, its items, hasChild and the bundle.
+
+Each copy must hold the records the nodes deliver, and each record's fields as the nodes carry them.
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, LINE_CODES, DetailedArtifactCheck
+from kgfegmcp.packages.checks.carried_fields import (
+    ItemLineDigests,
+    first_difference,
+    item_details,
+    record_digest,
+    typed_difference,
+)
+from kgfegmcp.packages.checks.context import CheckContext
+from kgfegmcp.packages.checks.detailed_artifact import (
+    CARRIED_CODES,
+    DOCUMENT_CODES,
+    LINE_CODES,
+    DetailedArtifactCheck,
+)
+from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, FindingCollector
 from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.records import HAS_CHILD
+from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 
 
 class FrameworkDocumentCheck(DetailedArtifactCheck):
-    """Resources serve the framework document; it must describe the framework the nodes deliver."""
+    """Resources serve the framework document; it must carry the framework the nodes deliver, field for field."""
 
-    codes = DOCUMENT_CODES
+    codes = (*DOCUMENT_CODES, *CARRIED_CODES)
 
     def run(self) -> None:
         document = self.document("standardsFramework")
         framework = self.content.framework
-        if (
-            document is not None
-            and framework is not None
-            and document.get("framework", {}).get("caseIdentifierUUID") != framework.case_identifier_uuid
-        ):
+        if document is None or framework is None:
+            return
+        copy = document.get("framework")
+        if not isinstance(copy, dict) or copy.get("caseIdentifierUUID") != framework.case_identifier_uuid:
             self.mismatch("standardsFramework", "framework caseIdentifierUUID differs from the nodes artifact")
-
-
-class ItemLinesCheck(DetailedArtifactCheck):
-    """Item resources read the detailed item lines, which must be the delivered items in their order."""
-
-    codes = (*LINE_CODES, FindingCode.DETAILED_ARTIFACT_MISMATCH)
-
-    def run(self) -> None:
-        ids = self.line_ids("standardsFrameworkItems", "caseIdentifierUUID")
-        if ids is not None and ids != [item.case_identifier_uuid for item in self.content.items]:
-            self.mismatch("standardsFrameworkItems", "items differ from the nodes artifact (ids or order)")
+            return
+        field = typed_difference(framework, copy, exact=True)
+        if field is not None:
+            self.differs(framework, field, "standardsFramework", "nodes")
 
 
 class HasChildLinesCheck(DetailedArtifactCheck):
@@ -48,34 +58,129 @@ class HasChildLinesCheck(DetailedArtifactCheck):
             self.mismatch("relationshipsHasChild", "hasChild records differ from the relationships artifact")
 
 
-class BundleCheck(DetailedArtifactCheck):
-    """The bulk bundle must hold the delivered items, in order, so a bulk reader sees the same package."""
+class ItemCopiesCheck(DetailedArtifactCheck):
+    """Item resources read the item lines and bulk readers the bundle: both must be the delivered items,
+    in order, each carrying its fields as the nodes do and the same details (parents, source details).
 
-    codes = DOCUMENT_CODES
+    The lines are read first, each compared with its node and kept as a 16-byte digest; the bundle is
+    then streamed item by item and compared with those digests, so neither copy is ever held whole.
+    """
+
+    codes = (*LINE_CODES, *DOCUMENT_CODES, *CARRIED_CODES)
+
+    def __init__(self, context: CheckContext, out: FindingCollector) -> None:
+        super().__init__(context, out)
+        self.lines = ItemLineDigests(len(context.content.items))
+        self.unlike_nodes: set[int] = set()  # positions of the lines whose fields differ from their node
 
     def run(self) -> None:
-        tally = _ItemOrder([item.case_identifier_uuid for item in self.content.items])
-        document = self.streamed("academicStandardsBundle", "items", tally.add)
-        if document is not None and (document.member_kind != "array" or not tally.equal()):
-            self.mismatch("academicStandardsBundle", "bundle items differ from the nodes artifact")
+        items = self.content.items
+        ids: list[str] = []
+        read = self.line_records(ITEM_LINES, "caseIdentifierUUID", partial(self._line, ids))
+        in_order = ids == [item.case_identifier_uuid for item in items]
+        if read and not in_order:
+            self.mismatch(ITEM_LINES, "items differ from the nodes artifact (ids or order)")
+        if not (read and in_order):
+            self.lines = ItemLineDigests(0)  # no line for each position: the bundle is compared with the nodes
+        self._bundle()
+
+    def _line(self, ids: list[str], position: int, record: dict[str, Any]) -> None:
+        ids.append(str(record["caseIdentifierUUID"]))
+        node = self.nodes.get(str(record.get("identifier")))
+        if isinstance(node, ItemNode):
+            field = typed_difference(node, record, exact=False)
+            if field is not None:
+                self.differs(node, field, ITEM_LINES, "nodes")
+                self.unlike_nodes.add(position)
+        self.lines.record(position, record)
+
+    def _bundle(self) -> None:
+        tally = _BundleItems(self, self.content.items)
+        document = self.streamed(BUNDLE, "items", tally.add, whole=frozenset({"framework"}))
+        if document is None:
+            return
+        if document.member_kind != "array" or not tally.equal():
+            self.mismatch(BUNDLE, "bundle items differ from the nodes artifact")
+        self._compare_details(tally)
+        framework = self.content.framework
+        if framework is None:
+            return
+        copy = document.members.get("framework")
+        if not isinstance(copy, dict):
+            self.mismatch(BUNDLE, "the bundle's framework is not a JSON object")
+            return
+        field = typed_difference(framework, copy, exact=True)
+        if field is not None:
+            self.differs(framework, field, BUNDLE, "nodes")
+
+    def _compare_details(self, tally: _BundleItems) -> None:
+        """Compare what each bundle item written unlike its line carries beyond the typed fields.
+
+        Only digests of the lines were kept, so the lines are read again, and only when some item is
+        unlike its line: a cost paid by a package whose copies differ, never by one that passes.
+        """
+        if not tally.details or self.checksum_failed(ITEM_LINES):
+            return
+        items = self.content.items
+
+        def compare(position: int, line: dict[str, Any]) -> None:
+            expected = tally.details.get(position)
+            if expected is None:
+                return
+            details = item_details(line)
+            if record_digest(details) != expected:
+                kept = tally.kept.get(position)
+                field = first_difference(kept, details) if kept is not None else None
+                self.differs(items[position], field or "the members beyond the typed fields", BUNDLE, ITEM_LINES)
+
+        self.line_records(ITEM_LINES, "caseIdentifierUUID", compare)
 
 
-class _ItemOrder:
-    """Compares streamed bundle items (the objects among them) with the delivered item ids, in order."""
+ITEM_LINES = "standardsFrameworkItems"
+BUNDLE = "academicStandardsBundle"
 
-    def __init__(self, expected: list[str]) -> None:
+
+class _BundleItems:
+    """Compares streamed bundle items (the objects among them) with the delivered items, in order, and
+    each with its item line (or its node, when the lines do not line up)."""
+
+    def __init__(self, check: ItemCopiesCheck, expected: list[ItemNode]) -> None:
+        self._check = check
         self._expected = expected
         self._matched = 0
         self._differs = False
+        #: position → canonical digest of the details of each bundle item written unlike its line
+        self.details: dict[int, bytes] = {}
+        #: position → those details themselves, for the first 50 (to name the member that differs)
+        self.kept: dict[int, dict[str, Any]] = {}
 
     def add(self, key: str | None, value: Any) -> None:
         if not isinstance(value, dict) or self._differs:
             return
-        expected = self._expected
-        if self._matched < len(expected) and value.get("caseIdentifierUUID") == expected[self._matched]:
+        position = self._matched
+        if (
+            position < len(self._expected)
+            and value.get("caseIdentifierUUID") == (node := self._expected[position]).case_identifier_uuid
+        ):
             self._matched += 1
+            self._compare(position, node, value)
         else:
             self._differs = True
+
+    def _compare(self, position: int, node: ItemNode, value: dict[str, Any]) -> None:
+        check = self._check
+        same = check.lines.same(position, value)
+        if same and position not in check.unlike_nodes:
+            return  # what the line carries, and the line's fields are the node's
+        field = typed_difference(node, value, exact=False)
+        if field is not None:
+            check.differs(node, field, BUNDLE, "nodes")
+        if same is not False:
+            return
+        details = item_details(value)
+        self.details[position] = record_digest(details)
+        if len(self.kept) < MAX_FINDINGS_PER_CODE:
+            self.kept[position] = details
 
     def equal(self) -> bool:
         return not self._differs and self._matched == len(self._expected)

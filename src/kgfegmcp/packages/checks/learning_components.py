@@ -7,11 +7,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from kgfegmcp.models import ContractModel
-from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, DetailedArtifactCheck
+from kgfegmcp.packages.checks.carried_fields import typed_difference
+from kgfegmcp.packages.checks.detailed_artifact import CARRIED_CODES, DOCUMENT_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import ValidationReport
-from kgfegmcp.packages.lc_artifacts import DedupGroups, GenerationSummary, grouped_twice
-from kgfegmcp.packages.records import SUPPORTS
+from kgfegmcp.packages.lc_artifacts import DedupGroups, GenerationSummary, grouped_twice, normalized_text
+from kgfegmcp.packages.records import SUPPORTS, ComponentNode
 
 
 class LearningComponentArtifactCheck(DetailedArtifactCheck):
@@ -23,6 +24,7 @@ class LearningComponentArtifactCheck(DetailedArtifactCheck):
 
     codes = (
         *DOCUMENT_CODES,
+        *CARRIED_CODES,
         FindingCode.LC_ARTIFACT_MISMATCH,
         FindingCode.LC_DEDUP_OVERLAP,
         FindingCode.LC_GENERATION_COUNT_MISMATCH,
@@ -69,11 +71,22 @@ class LearningComponentArtifactCheck(DetailedArtifactCheck):
         ids = [c.get("identifier") if isinstance(c, dict) else None for c in components]
         if sorted(map(str, ids)) != sorted(self.components):
             self._lc_mismatch("learningComponentBundle", "components differ from the package's learning components")
+        for component in components:
+            node = self.nodes.get(str(component.get("identifier"))) if isinstance(component, dict) else None
+            if isinstance(node, ComponentNode):
+                field = typed_difference(node, component, exact=True)
+                if field is not None:
+                    self.differs(node, field, "learningComponentBundle", "nodes")
         wired = {s.get("identifier") if isinstance(s, dict) else None for s in supports}
         if len(supports) != len(self.supports) or wired != {r.identifier for r in self.supports}:
             self._lc_mismatch("learningComponentBundle", "supports differ from the package's supports relationships")
 
     def _dedup(self, groups: DedupGroups) -> None:
+        for group in groups.groups:  # each group states its components' text, normalised
+            for identifier in group.component_identifiers:
+                node = self.nodes.get(identifier)
+                if isinstance(node, ComponentNode) and normalized_text(node.description) != group.normalized_text:
+                    self.differs(node, "normalizedText", "lcDedupGroups", "nodes", "the normalised description")
         strangers = sorted({i for g in groups.groups for i in g.component_identifiers} - self.components)
         if strangers:
             self._lc_mismatch(
