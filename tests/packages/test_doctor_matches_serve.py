@@ -348,7 +348,7 @@ SCENARIOS: dict[str, tuple[Callable[[Path], Root], Serve | None]] = {
     "manifest edited without reseal": (manifest_edited_without_reseal, "refuses"),
     "failed package claims passed": (failed_package_claims_passed, "refuses"),
     "resealed tampering": (resealed_tampering, "refuses"),
-    "resealed text change": (resealed_text_change, None),
+    "resealed text change": (resealed_text_change, "refuses"),
     "bound profile edited": (bound_profile_edited, "refuses"),
     "bound profile deleted": (bound_profile_deleted, "refuses"),
     "interrupted recording": (interrupted_recording, "refuses"),
