@@ -1,4 +1,5 @@
-"""The fuzz script's short run over the session's default catalog: every invariant holds on a real server.
+"""The fuzz script's short run over the session's default catalog: every invariant holds on a real server,
+and every tampered package is refused by doctor, the start-up gate and ``packages validate`` alike.
 
 scripts/fuzz.sh starts its own ``kgfegmcp serve --transport http`` at log level INFO (the default),
 so it can also watch the server's stderr for tracebacks and unbounded echoes, which the shared
@@ -17,6 +18,7 @@ from e2e_support import REPOSITORY_ROOT
 
 FUZZ = REPOSITORY_ROOT / "scripts" / "fuzz.sh"
 #: The fuzz script's own list of classes, so the test follows it: every one must have run.
+sys.path.insert(0, str(REPOSITORY_ROOT / "scripts"))  # fuzz.py imports its package-tampering class beside it
 _SPEC = importlib.util.spec_from_file_location("fuzz", REPOSITORY_ROOT / "scripts" / "fuzz.py")
 assert _SPEC is not None and _SPEC.loader is not None
 _FUZZ = sys.modules.setdefault("fuzz", importlib.util.module_from_spec(_SPEC))  # dataclasses look it up
