@@ -23,8 +23,9 @@ MAX_MESSAGE_CHARS = 1500
 PROBLEMS_CHARS = 1000
 #: Problems listed at most, however short.
 MAX_PROBLEMS = 10
-# C0 and C1 controls, DEL, and the Unicode line and paragraph separators: never repeated raw.
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the bidirectional formatting
+# characters (which reorder what a terminal shows): never repeated raw.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def clip(text: str, limit: int) -> str:
@@ -41,6 +42,11 @@ def echo(fragment: object, limit: int = ECHO_CHARS) -> str:
     text = str(fragment)
     shown = _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text[:limit])
     return shown if len(text) <= limit else f"{shown}… ({len(text)} characters)"
+
+
+def has_unprintable(text: str) -> bool:
+    """Whether ``text`` holds a character :func:`echo` would escape (a control or bidirectional formatting one)."""
+    return _UNPRINTABLE.search(text) is not None
 
 
 def problem_list(problems: Sequence[str]) -> str:
