@@ -49,8 +49,11 @@ def has_unprintable(text: str) -> bool:
     return _UNPRINTABLE.search(text) is not None
 
 
-def problem_list(problems: Sequence[str]) -> str:
-    """``a; b; c`` within a fixed budget, then only how many problems were left out."""
+def problem_list(problems: Sequence[str], total: int | None = None) -> str:
+    """``a; b; c`` within a fixed budget, then only how many problems were left out.
+
+    ``total`` counts problems beyond the ones given (a caller keeps only the first few of many).
+    """
     shown: list[str] = []
     used = 0
     for problem in problems[:MAX_PROBLEMS]:
@@ -58,7 +61,7 @@ def problem_list(problems: Sequence[str]) -> str:
             break
         shown.append(clip(problem, PROBLEMS_CHARS))
         used += len(shown[-1]) + 2
-    left_out = len(problems) - len(shown)
+    left_out = max(len(problems), total or 0) - len(shown)
     if left_out:
         shown.append(f"{left_out} more problem{'s' if left_out > 1 else ''}")
     return "; ".join(shown)

@@ -276,7 +276,7 @@ def test_a_non_json_body_is_refused_with_its_content_type(server: CaseServer, pr
     with pytest.raises(ManifestBuildError) as caught:
         CaseSource().build_bytes(received, origin, ProfileRepository(profiles_root))
     text = caught.value.public_message
-    assert text.startswith(f"manifest_build_error: CASE response from {url} is not valid JSON: Expecting value")
+    assert text.startswith(f"manifest_build_error: CASE response from {url} is not valid JSON: ")
     assert text.endswith("Next action: Content-Type text/html")
 
 

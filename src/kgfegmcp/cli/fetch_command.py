@@ -87,13 +87,11 @@ def fetch_command(
             f"Content-Type {echo(fetched.content_type or '(none)', 200)}."
         )
         origin = CaseInputOrigin.fetched(fetched.url, fetched.retrieved_url, hint)
-        body.seek(0)
-        data = body.read()
-    with progress_bar() as progress:
-        task = progress.add_task("reading the CASE CFPackage", total=None)
-        contents = CaseSource().build_bytes(
-            data, origin, profiles, lambda step: progress.update(task, description=step)
-        )
-        written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
+        with progress_bar() as progress:  # the body is read from its file, a record at a time, never whole
+            task = progress.add_task("reading the CASE CFPackage", total=None)
+            contents = CaseSource().build_stream(
+                body, origin, profiles, lambda step: progress.update(task, description=step)
+            )
+            written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
     out.print(pending_table(written))
     err.print(f"Next: kgfegmcp packages validate {settings.graph_packages_dir}", markup=False, highlight=False)
