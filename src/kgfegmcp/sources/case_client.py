@@ -256,12 +256,18 @@ class _Exchange:
         source = response.url
         location = response.headers["Location"]
         refused = f"{source.host} answered HTTP {response.status_code} with a Location that was not followed"
+        hint = (
+            "Ask the provider for an address that answers without such a redirect, or download the CFPackage with "
+            "its tools and run `kgfegmcp packages build --source case FILE.json`."
+        )
         try:
             target = check_case_address(str(source.join(location)) if not has_unprintable(location) else location)
         except httpx2.InvalidURL as exc:
-            raise SourceFetchError(f"{refused}: {shown_url(location)} is not a valid URL ({echo(exc, 200)}).") from None
+            raise SourceFetchError(
+                f"{refused}: {shown_url(location)} is not a valid URL ({echo(exc, 200)}).", hint=hint
+            ) from None
         except SourceFetchError as exc:
-            raise SourceFetchError(f"{refused}: {exc.message}", hint=exc.hint) from None
+            raise SourceFetchError(f"{refused}: {exc.message}", hint=hint) from None
         if self.redirects >= self.limits.max_redirects:
             raise SourceFetchError(
                 f"{source.host} redirected more than {self.limits.max_redirects} time(s) (next: {shown_url(target)}).",
