@@ -418,3 +418,33 @@ def test_the_surrogate_check_agrees_with_decoding_the_string(pieces: list[str], 
         start = max(start, cut)
     found = found or check.lone(b"", final=True)
     assert found == lone
+
+
+def test_a_package_larger_than_one_read_is_built_record_by_record(tmp_path: Path, profiles_root: Path) -> None:
+    """3,000 statements (about 700 KB, many 64 KiB reads), associations before items: each record is read once."""
+    document = cf_package(items=[])
+    statements = [
+        {
+            "identifier": f"9a1c0000-0000-4000-8000-{number:012d}",
+            "fullStatement": f"Statement {number}: " + "describe the properties of matter " * 3,
+            "humanCodingScheme": f"G.{number}",
+            "CFItemType": "Standard",
+            "educationLevel": ["01"],
+        }
+        for number in range(1000, 4000)
+    ]
+    document["CFItems"] = [*document["CFItems"], *cf_package()["CFItems"][:2], *statements]
+    document["CFAssociations"] = [
+        _association(f"s{n}", "isChildOf", _node(s["identifier"]), _node(D1 if n % 2 else D2))
+        for n, s in enumerate(statements)
+    ] + cf_package()["CFAssociations"][:2]
+    ordered = {"CFAssociations": document.pop("CFAssociations"), **document}  # associations come first
+    source = write_text(tmp_path / "large.json", json.dumps(ordered, indent=1))
+    assert source.stat().st_size > 10 * 65536
+    content, result = build(source, profiles_root, tmp_path / "out")
+    assert result.accepted
+    assert [item.identifier for item in content.items] == [D1, D2, *(s["identifier"] for s in statements)]
+    assert [item.description for item in content.items[2:]] == [s["fullStatement"] for s in statements]
+    parents = {r.target_identifier: r.source_identifier for r in content.relationships if r.label == "hasChild"}
+    assert all(parents[s["identifier"]] == (D1 if n % 2 else D2) for n, s in enumerate(statements))
+    assert len(content.unresolved) == 0 and len(content.provenance) == 1 + 2 + 3000 + 3002
