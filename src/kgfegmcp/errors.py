@@ -23,8 +23,9 @@ MAX_MESSAGE_CHARS = 1500
 PROBLEMS_CHARS = 1000
 #: Problems listed at most, however short.
 MAX_PROBLEMS = 10
-# C0 and C1 controls, DEL, and the Unicode line and paragraph separators: never repeated raw.
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the bidirectional formatting
+# characters (which reorder what a terminal shows): never repeated raw.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def clip(text: str, limit: int) -> str:
@@ -43,8 +44,16 @@ def echo(fragment: object, limit: int = ECHO_CHARS) -> str:
     return shown if len(text) <= limit else f"{shown}… ({len(text)} characters)"
 
 
-def problem_list(problems: Sequence[str]) -> str:
-    """``a; b; c`` within a fixed budget, then only how many problems were left out."""
+def has_unprintable(text: str) -> bool:
+    """Whether ``text`` holds a character :func:`echo` would escape (a control or bidirectional formatting one)."""
+    return _UNPRINTABLE.search(text) is not None
+
+
+def problem_list(problems: Sequence[str], total: int | None = None) -> str:
+    """``a; b; c`` within a fixed budget, then only how many problems were left out.
+
+    ``total`` counts problems beyond the ones given (a caller keeps only the first few of many).
+    """
     shown: list[str] = []
     used = 0
     for problem in problems[:MAX_PROBLEMS]:
@@ -52,7 +61,7 @@ def problem_list(problems: Sequence[str]) -> str:
             break
         shown.append(clip(problem, PROBLEMS_CHARS))
         used += len(shown[-1]) + 2
-    left_out = len(problems) - len(shown)
+    left_out = max(len(problems), total or 0) - len(shown)
     if left_out:
         shown.append(f"{left_out} more problem{'s' if left_out > 1 else ''}")
     return "; ".join(shown)

@@ -161,6 +161,13 @@ class Reply:
     declared_length: int | None = None  # a Content-Length other than the body's real length
     delay_before: float = 0.0  # seconds before the status line
     trickle: float = 0.0  # seconds between one-byte body writes
+    header_trickle: float = 0.0  # seconds between one-byte writes of the status line and headers
+    reason: str | None = None  # the reason phrase, sent as it is (latin-1), when not the status's usual one
+
+
+def raw_header(text: str) -> str:
+    """``text``'s UTF-8 bytes as the latin-1 string ``http.server`` sends byte for byte."""
+    return text.encode("utf-8").decode("latin-1")
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -175,7 +182,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, reply: Reply) -> None:
         time.sleep(reply.delay_before)
-        self.send_response(reply.status)
+        self.send_response(reply.status, reply.reason)
         for name, value in reply.headers.items():
             self.send_header(name, value)
         if reply.framing == "chunked":
@@ -185,7 +192,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         else:
             self.send_header("Content-Length", str(reply.declared_length or len(reply.body)))
-        self.end_headers()
+        if reply.header_trickle:  # the status line and headers, a byte at a time
+            head = b"".join(self._headers_buffer) + b"\r\n"
+            self._headers_buffer = []
+            for byte in head:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(reply.header_trickle)
+        else:
+            self.end_headers()
         if reply.framing == "chunked":
             for start in range(0, len(reply.body), 65536):
                 piece = reply.body[start : start + 65536]

@@ -11,6 +11,10 @@ import copy
 import gzip
 import hashlib
 import json
+import socket
+import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,13 +32,14 @@ from case_server import (
     Reply,
     body_of,
     kitchen_science,
+    raw_header,
     running_server,
     self_signed_tls,
 )
 from package_view import open_package
 
 from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import ManifestBuildError, SourceFetchError
+from kgfegmcp.errors import ManifestBuildError, SourceFetchError, has_unprintable
 from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
@@ -52,12 +57,22 @@ def server() -> Iterator[CaseServer]:
         yield running
 
 
+def fetch(url: str, options: CaseFetchOptions = QUICK) -> tuple[FetchedCasePackage, bytes]:
+    """The response's metadata and the body the client wrote to its file."""
+    with tempfile.TemporaryFile() as destination:
+        fetched = fetch_case_package(url, destination, options)
+        destination.seek(0)
+        body = destination.read()
+    assert (fetched.size, fetched.sha256) == (len(body), hashlib.sha256(body).hexdigest())
+    return fetched, body
+
+
 def fetch_and_build(
     url: str, profiles_root: Path, options: CaseFetchOptions = QUICK
 ) -> tuple[FetchedCasePackage, PackageContent]:
-    fetched = fetch_case_package(url, options)
+    fetched, body = fetch(url, options)
     origin = CaseInputOrigin.fetched(fetched.url, fetched.retrieved_url)
-    (content,) = CaseSource().build_bytes(fetched.body, origin, ProfileRepository(profiles_root))
+    (content,) = CaseSource().build_bytes(body, origin, ProfileRepository(profiles_root))
     return fetched, content
 
 
@@ -69,7 +84,7 @@ def write_and_validate(content: PackageContent, profiles_root: Path, root: Path)
 
 def fetch_error(url: str, options: CaseFetchOptions = QUICK) -> SourceFetchError:
     with pytest.raises(SourceFetchError) as caught:
-        fetch_case_package(url, options)
+        fetch(url, options)
     message = caught.value.public_message
     assert message.startswith("source_fetch_error: ") and "\n" not in message
     return caught.value
@@ -91,8 +106,8 @@ def test_a_case_1_0_package_is_fetched_built_and_accepted(
 ) -> None:
     body = body_of(kitchen_science())
     url = server.serve(V1P0, Reply(body=body))
-    fetched, content = fetch_and_build(url, profiles_root)
-    assert fetched.body == body and fetched.sha256 == hashlib.sha256(body).hexdigest()
+    fetched, content = fetch_and_build(url, profiles_root)  # the bytes written are the bytes hashed
+    assert (fetched.size, fetched.sha256) == (len(body), hashlib.sha256(body).hexdigest())
     assert (fetched.status_code, fetched.redirects, fetched.retrieved_url) == (200, 0, url)
     path, headers = server.requests[-1]
     assert path == V1P0 and headers["Accept-Encoding"] == "identity" and headers["Accept"] == "application/json"
@@ -256,12 +271,12 @@ def test_wrong_types_are_refused_naming_the_member(
 def test_a_non_json_body_is_refused_with_its_content_type(server: CaseServer, profiles_root: Path) -> None:
     page = b"<!doctype html><title>Sign in</title><p>Please sign in.</p>"
     url = server.serve("/ims/case/v1p0/CFPackages/html", Reply(body=page, headers={"Content-Type": "text/html"}))
-    fetched = fetch_case_package(url, QUICK)
+    fetched, received = fetch(url)
     origin = CaseInputOrigin.fetched(url, fetched.retrieved_url, hint=f"Content-Type {fetched.content_type}")
     with pytest.raises(ManifestBuildError) as caught:
-        CaseSource().build_bytes(fetched.body, origin, ProfileRepository(profiles_root))
+        CaseSource().build_bytes(received, origin, ProfileRepository(profiles_root))
     text = caught.value.public_message
-    assert text.startswith(f"manifest_build_error: CASE response from {url} is not valid JSON: Expecting value")
+    assert text.startswith(f"manifest_build_error: CASE response from {url} is not valid JSON: ")
     assert text.endswith("Next action: Content-Type text/html")
 
 
@@ -360,18 +375,18 @@ def test_a_content_length_is_never_read_past(server: CaseServer, profiles_root: 
     body = body_of(kitchen_science())
     lying = Reply(body=body + b" " * 100_000, declared_length=len(body) // 2)  # claims less than it sends
     url = server.serve("/ims/case/v1p0/CFPackages/lying", lying)
-    fetched = fetch_case_package(url, QUICK)
-    assert fetched.body == body[: len(body) // 2]  # exactly what was declared; the rest is never read
+    _fetched, received = fetch(url)
+    assert received == body[: len(body) // 2]  # exactly what was declared; the rest is never read
     with pytest.raises(ManifestBuildError, match="is not valid JSON"):
-        CaseSource().build_bytes(fetched.body, CaseInputOrigin.fetched(url, url), ProfileRepository(profiles_root))
+        CaseSource().build_bytes(received, CaseInputOrigin.fetched(url, url), ProfileRepository(profiles_root))
 
 
 def test_a_compressed_package_within_the_cap_is_read(server: CaseServer) -> None:
     body = body_of(kitchen_science())
     headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
     url = server.serve("/ims/case/v1p0/CFPackages/gzip", Reply(body=gzip.compress(body), headers=headers))
-    fetched = fetch_case_package(url, QUICK)
-    assert fetched.body == body and fetched.sha256 == hashlib.sha256(body).hexdigest()
+    fetched, received = fetch(url)
+    assert received == body and fetched.sha256 == hashlib.sha256(body).hexdigest()
 
 
 def test_a_silent_server_times_out(server: CaseServer) -> None:
@@ -437,9 +452,122 @@ def test_a_trusted_certificate_is_accepted_and_https_never_downgrades(
     secure, certificate = tls_server
     monkeypatch.setenv("SSL_CERT_FILE", str(certificate))  # the operator trusts this provider's CA
     url = secure.serve("/ims/case/v1p1/CFPackages/tls", Reply(body=body_of(kitchen_science("1.1"))))
-    assert fetch_case_package(url, QUICK).body == body_of(kitchen_science("1.1"))
+    assert fetch(url)[1] == body_of(kitchen_science("1.1"))
     plain = server.serve("/plain/ims/case/v1p0/CFPackages/x", Reply(body=body_of(kitchen_science())))
     down = secure.serve("/ims/case/v1p0/CFPackages/down", Reply(status=301, headers={"Location": plain}))
     text = fetch_error(down).public_message
     assert "redirected from https to http" in text and "downgrade was refused" in text
     assert not [path for path, _headers in server.requests if path == "/plain/ims/case/v1p0/CFPackages/x"]
+
+
+# -- hostile servers: the deadline holds from connect to last byte ------------------------------
+
+#: A bound, not a performance figure: generous for a shared machine, far below what a drip takes.
+SLACK_SECONDS = 10
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(body=body_of(kitchen_science()), header_trickle=1.0),  # the status line and headers, 1 byte/s
+        Reply(body=b" " * 600, trickle=1.0),  # a prompt head, then the body at 1 byte/s
+    ],
+    ids=["headers", "body"],
+)
+def test_a_dripping_server_is_cut_off_at_the_deadline(reply: Reply, server: CaseServer) -> None:
+    url = server.serve(f"/ims/case/v1p0/CFPackages/drip-{reply.header_trickle}-{reply.trickle}", reply)
+    every_read_in_time = QUICK.model_copy(update={"timeout_seconds": 5, "deadline_seconds": 2})
+    started = time.monotonic()
+    text = fetch_error(url, every_read_in_time).public_message
+    assert time.monotonic() - started < 2 + SLACK_SECONDS
+    assert "127.0.0.1 took longer than the deadline of 2 s" in text and "--deadline" in text
+
+
+def test_a_resolver_that_never_answers_is_abandoned_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Name resolution is inside the deadline too (a stuck resolver is injected: the real one cannot be made to hang)."""
+    never = threading.Event()
+
+    def stuck_resolver(*_arguments: object, **_options: object) -> list[Any]:
+        never.wait(60)
+        return []
+
+    monkeypatch.setattr(socket, "getaddrinfo", stuck_resolver)
+    started = time.monotonic()
+    quick = QUICK.model_copy(update={"deadline_seconds": 1})
+    text = fetch_error("http://case.test/ims/case/v1p0/CFPackages/x", quick).public_message
+    assert time.monotonic() - started < 1 + SLACK_SECONDS
+    assert "case.test took longer than the deadline of 1 s" in text
+    never.set()
+
+
+# -- hostile servers: every hop obeys the first URL's rules -------------------------------------
+
+
+def _no_request_reached(server: CaseServer, path: str) -> None:
+    assert not [p for p, _headers in server.requests if p == path], f"{path} was requested"
+    assert not [h for _p, h in server.requests if "Authorization" in h or "authorization" in h]
+
+
+def test_a_redirect_to_a_url_with_credentials_is_refused(server: CaseServer) -> None:
+    target = "/creds/ims/case/v1p0/CFPackages/x"
+    server.serve(target, Reply(body=body_of(kitchen_science())))
+    port = server.server.server_address[1]
+    for number, location in enumerate(
+        [
+            f"http://operator:s3cret-token@127.0.0.1:{port}{target}",  # absolute
+            f"//operator:s3cret-token@127.0.0.1:{port}{target}",  # scheme-relative
+            f"http://s3cret-token@127.0.0.1:{port}{target}",  # a user name alone
+        ]
+    ):
+        url = server.serve(
+            f"/ims/case/v1p0/CFPackages/to-creds-{number}", Reply(status=302, headers={"Location": location})
+        )
+        text = fetch_error(url).public_message
+        assert "with a Location that was not followed" in text and "carries credentials" in text, text
+        assert "s3cret-token" not in text and "operator" not in text  # never repeated, not even in the error
+        _no_request_reached(server, target)
+
+
+@pytest.mark.parametrize(
+    ("location", "reason"),
+    [
+        ("file:///etc/passwd", "is not an http or https URL"),
+        ("ftp://127.0.0.1/ims/case/v1p0/CFPackages/x", "is not an http or https URL"),
+        ("javascript:alert(1)", "is not an http or https URL"),
+        ("data:application/json,{}", "is not an http or https URL"),
+        (raw_header("/ims/case/v1p0/CFPackages/x\x1b[31m"), "holds control characters"),  # ESC: h11 lets it through
+        (raw_header("/ims/case/v1p0/CFPackages/x\u009b31m"), "holds control characters"),  # a C1 CSI
+        (raw_header("/ims/case/v1p0/CFPackages/\u202ex"), "holds control characters"),  # a bidi override
+        ("/ims/case/v1p0/CFPackages/" + "x" * 2000, "longer than 2000 characters"),
+    ],
+    ids=["file", "ftp", "javascript", "data", "esc", "c1", "bidi", "long"],
+)
+def test_a_redirect_breaking_a_rule_of_the_first_url_is_refused(location: str, reason: str, server: CaseServer) -> None:
+    server.serve("/ims/case/v1p0/CFPackages/x", Reply(body=body_of(kitchen_science())))
+    before = len(server.requests)
+    url = server.serve(
+        f"/ims/case/v1p0/CFPackages/bad-hop-{abs(hash(location))}", Reply(status=301, headers={"Location": location})
+    )
+    text = fetch_error(url).public_message
+    assert "with a Location that was not followed" in text and reason in text, text
+    assert not has_unprintable(text)
+    assert len(server.requests) == before + 1  # only the first request was sent
+
+
+# -- hostile servers: remote text reaches a terminal only escaped ------------------------------
+
+#: ANSI colour (CSI), an OSC 8 hyperlink, BEL, a C1 CSI and a bidi override.
+HOSTILE_TEXT = "\x1b[31mred\x1b[0m \x1b]8;;https://evil.test/\x07click\x1b]8;;\x07 bell\x07 c1\u009b2J rtl\u202eevil"
+
+
+def test_control_characters_from_an_error_response_are_escaped(server: CaseServer) -> None:
+    reply = Reply(
+        status=503,
+        reason=raw_header("\x1b[31mDown\x1b]8;;https://evil.test/\x07here\x1b]8;;\x07\u202e"),
+        body=HOSTILE_TEXT.encode("utf-8"),
+    )
+    url = server.serve("/ims/case/v1p0/CFPackages/hostile-error", reply)
+    text = fetch_error(url).public_message
+    assert not has_unprintable(text), repr(text)
+    assert "HTTP 503 \\x1b[31mDown\\x1b]8;;https://evil.test/\\x07here" in text  # shown, escaped
+    assert "\\x1b[31mred\\x1b[0m" in text and "\\x9b2J" in text and "\\u202eevil" in text

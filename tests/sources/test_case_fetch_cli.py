@@ -7,12 +7,24 @@ import hashlib
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from case_server import BOIL, ELSEWHERE, FRAMEWORK_ID, MIX, V1P0, CaseServer, Reply, body_of, kitchen_science
+from case_server import (
+    BOIL,
+    ELSEWHERE,
+    FRAMEWORK_ID,
+    MIX,
+    V1P0,
+    CaseServer,
+    Reply,
+    body_of,
+    kitchen_science,
+    raw_header,
+)
 from case_server import running_server as running
 from fastmcp import Client
 from mcp.types import TextResourceContents
@@ -20,6 +32,7 @@ from mcp.types import TextResourceContents
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.config import load_settings
+from kgfegmcp.errors import has_unprintable
 
 SNAPSHOT = "v2-0-20250115-080000"
 PACKAGE_URI = f"kgfegmcp://framework/{FRAMEWORK_ID}/snapshot/{SNAPSHOT}"
@@ -111,4 +124,61 @@ def test_a_failed_fetch_is_one_line_and_writes_nothing(server: CaseServer, tmp_p
     assert run.returncode == 2
     assert run.stderr.startswith(f"source_fetch_error: 127.0.0.1 answered HTTP 404 Not Found for {url}: no such")
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- hostile servers ------------------------------------------------------------------------------
+
+#: A bound, not a performance figure: generous for a shared machine, far below what a drip takes.
+SLACK_SECONDS = 10
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [Reply(body=body_of(kitchen_science()), header_trickle=1.0), Reply(body=b" " * 60, trickle=1.0)],
+    ids=["headers", "body"],
+)
+def test_a_dripping_server_ends_in_the_deadline_error_and_nothing_is_written(
+    reply: Reply, server: CaseServer, tmp_path: Path
+) -> None:
+    url = server.serve(f"/ims/case/v1p0/CFPackages/cli-drip-{reply.header_trickle}-{reply.trickle}", reply)
+    started = time.monotonic()
+    run = kgfegmcp("packages", "fetch", "--case-url", url, "--out", str(tmp_path), "--deadline", "2")
+    assert time.monotonic() - started < 2 + SLACK_SECONDS
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert run.stderr.startswith("source_fetch_error: Fetching from 127.0.0.1 took longer than the deadline of 2 s.")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_redirect_to_a_url_with_credentials_sends_and_records_nothing(server: CaseServer, tmp_path: Path) -> None:
+    final = "/with-creds/ims/case/v1p0/CFPackages/x"
+    server.serve(final, Reply(body=body_of(kitchen_science())))
+    location = f"http://operator:s3cret-token@127.0.0.1:{server.server.server_address[1]}{final}"
+    url = server.serve("/ims/case/v1p0/CFPackages/cli-to-creds", Reply(status=302, headers={"Location": location}))
+    run = kgfegmcp("packages", "fetch", "--case-url", url, "--out", str(tmp_path))
+    assert run.returncode == 2 and "carries credentials" in run.stderr, run.stderr
+    assert "s3cret-token" not in run.stdout + run.stderr
+    assert not [path for path, _headers in server.requests if path == final]
+    assert not [headers for _path, headers in server.requests if "Authorization" in headers]
+    assert list(tmp_path.iterdir()) == []
+
+
+def _raw_controls(stderr: str) -> list[str]:
+    """Control characters on stderr other than the line ends of its lines."""
+    return [character for line in stderr.split("\n") for character in line if has_unprintable(character)]
+
+
+def test_control_characters_from_a_server_reach_stderr_escaped(server: CaseServer, tmp_path: Path) -> None:
+    hostile = "\x1b[31mred\x1b[0m \x1b]8;;https://evil.test/\x07click\x1b]8;;\x07 bell\x07 c1\u009b2J rtl\u202eevil"
+    error = Reply(status=503, reason=raw_header("\x1b[31mDown\x07\u202e"), body=hostile.encode("utf-8"))
+    url = server.serve("/ims/case/v1p0/CFPackages/cli-hostile-error", error)
+    run = kgfegmcp("packages", "fetch", "--case-url", url, "--out", str(tmp_path))
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and not _raw_controls(run.stderr), repr(run.stderr)
+    assert "HTTP 503 \\x1b[31mDown\\x07 for" in run.stderr and "\\x1b]8;;https://evil.test/\\x07" in run.stderr
+
+    not_json = Reply(body=b"<html>", headers={"Content-Type": raw_header("text/html\x1b]8;;https://evil.test/\x07")})
+    url = server.serve("/ims/case/v1p0/CFPackages/cli-hostile-type", not_json)
+    run = kgfegmcp("packages", "fetch", "--case-url", url, "--out", str(tmp_path))
+    assert run.returncode == 2 and "manifest_build_error" in run.stderr, run.stderr
+    assert not _raw_controls(run.stderr) and "Content-Type text/html\\x1b]8;;https://evil.test/\\x07" in run.stderr
     assert list(tmp_path.iterdir()) == []

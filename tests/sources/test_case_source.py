@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import io
 import json
 import shutil
 import subprocess
@@ -10,16 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from package_view import open_package
 
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.models import canonical_bytes
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.case import CaseSource, default_snapshot_id
-from kgfegmcp.sources.case_document import CaseDocument
+from kgfegmcp.sources.case_document import CaseDocument, CasePackageReader, _SurrogateEscapes
 
 DOC = "9a1c0000-0000-4000-8000-000000000001"
 D1, D2 = "9a1c0000-0000-4000-8000-000000000010", "9a1c0000-0000-4000-8000-000000000011"
@@ -214,10 +219,10 @@ def test_items_without_a_parent_hang_from_the_root_as_unresolved(tmp_path: Path,
         (json.dumps({"CFDocument": {"title": "No id"}}), "needs an identifier and a title"),
         (json.dumps(cf_package(items=[{"identifier": S1}])), "has no usable CFItems"),
         (json.dumps(cf_package(items=[])), "has no usable CFItems"),
-        # json.loads raises RecursionError past the interpreter's depth: one line, no traceback.
+        # nesting is bounded while the file streams: one line, no traceback.
         ('{"CFDocument": ' + "[" * 100_000 + "]" * 100_000 + "}", "is JSON nested too deeply to decode"),
-        # json.loads raises a plain ValueError past the integer digit limit.
-        ('{"CFDocument": {}, "n": ' + "7" * 5000 + "}", "holds a JSON number with more than 4300 digits"),
+        # the streaming parser reads integers up to 64 bits: a longer number is refused in one line.
+        ('{"CFDocument": {}, "n": ' + "7" * 5000 + "}", "holds a JSON number too large to read"),
         # a lone surrogate decodes, but is not text: it could never be written into the package.
         (json.dumps(cf_package()).replace("Physical Science", "Physical \\ud800 Science"), "lone surrogate"),
     ],
@@ -298,3 +303,148 @@ def test_snapshot_defaults() -> None:
     assert snapshot({"version": "1.0", "lastChangeDateTime": "2024-03-01T10:00:00Z"}, b"") == SNAPSHOT
     assert snapshot({"lastChangeDateTime": "2024-03-01T12:00:00+02:00"}, b"") == "20240301-100000"
     assert snapshot({}, b"x").startswith("sha-")
+
+
+# -- the streamed reader: bounds and refusals while reading ---------------------------------------
+
+
+def read(data: bytes, **limits: int) -> CasePackageReader:
+    return CasePackageReader(io.BytesIO(data), "CASE input x.json", **limits)
+
+
+def refusal(data: bytes, **limits: int) -> str:
+    with pytest.raises(ManifestBuildError) as caught:
+        reader = read(data, **limits)
+        for _ in reader.items():
+            pass
+        for _ in reader.associations():
+            pass
+    message = caught.value.public_message
+    assert message.startswith("manifest_build_error: CASE input x.json ") and "\n" not in message
+    return message
+
+
+def test_items_and_associations_past_their_limits_are_refused_while_reading() -> None:
+    data = json.dumps(cf_package()).encode("utf-8")  # 6 CFItems, 11 CFAssociations
+    assert "has more than 5 CFItems, the most a package is built from; reading stopped" in refusal(data, max_items=5)
+    assert "has more than 10 CFAssociations" in refusal(data, max_associations=10)
+    wrapped = json.dumps({"CFPackage": cf_package()}).encode("utf-8")
+    assert "has more than 5 CFItems" in refusal(wrapped, max_items=5)
+    reader = read(data, max_items=6, max_associations=11)
+    assert sum(1 for _ in reader.items()) == 6 and sum(1 for _ in reader.associations()) == 11
+
+
+def test_a_repeated_top_level_member_is_refused_not_resolved_by_order() -> None:
+    text = json.dumps(cf_package())
+    repeated = text[:-1] + ', "CFItems": [{"identifier": "' + S1 + '", "fullStatement": "Other"}]}'
+    assert "repeats the member(s) CFItems" in refusal(repeated.encode("utf-8"))
+
+
+def test_member_names_that_read_as_the_items_path_are_refused() -> None:
+    document = cf_package()
+    document["CFItems.item"] = {"identifier": S1, "fullStatement": "Smuggled in", "CFItemType": "Standard"}
+    message = refusal(json.dumps(document).encode("utf-8"))
+    assert "has member names that read as the path CFItems.item (7 records found there, 6 in CFItems)" in message
+
+
+def test_a_byte_order_mark_is_read_past_and_text_that_is_not_utf8_is_named() -> None:
+    data = json.dumps(cf_package()).encode("utf-8")
+    assert read(codecs.BOM_UTF8 + data).document is not None
+    broken = data.replace(b"Observe plants.", b"Observe \xff plants.")
+    assert "is not UTF-8 text (invalid start byte)" in refusal(broken)
+
+
+@pytest.mark.parametrize("shift", range(-8, 4))
+def test_surrogate_escapes_are_judged_whole_across_read_boundaries(shift: int) -> None:
+    """The reader takes the file 64 KiB at a time: an escape may straddle two reads."""
+    template = json.dumps(cf_package()).replace("Physical Science", "Physical @ Science")
+    offset = template.index("@")
+    padding = " " * (65536 + shift - offset)  # puts the escape at the read boundary, give or take `shift`
+    text = padding + template
+
+    def build_with(escape: str) -> CasePackageReader:
+        return read(text.replace("@", escape).encode("utf-8"))
+
+    assert build_with("\\ud83e\\uddea").document is not None  # a pair is text
+    assert build_with("\\\\ud800").document is not None  # an escaped backslash, then the letters ud800
+    assert "lone surrogate" in refusal(text.replace("@", "\\ud800 ").encode("utf-8"))
+    assert "lone surrogate" in refusal(text.replace("@", "\\ude00").encode("utf-8"))
+    assert "lone surrogate" in refusal(text.replace("@", "\\\\\\ud800").encode("utf-8"))  # \\ then \ud800
+
+
+def test_streamed_artifacts_are_the_canonical_json_of_their_documents(tmp_path: Path, profiles_root: Path) -> None:
+    """The writer assembles the large documents piece by piece; each must be what encoding it whole gives."""
+    build(write_case(tmp_path / "science.json", cf_package()), profiles_root, tmp_path / "out")
+    (package,) = (tmp_path / "out" / FRAMEWORK).iterdir()
+    manifest = json.loads((package / "package_manifest.json").read_text(encoding="utf-8"))
+    checked = 0
+    for artifact in manifest["artifacts"]:
+        data = (package / artifact["path"]).read_bytes()
+        if artifact["path"].endswith(".jsonl"):
+            for line in data.splitlines():
+                assert canonical_bytes(json.loads(line)) == line
+        elif artifact["logicalName"] not in ("validationReport", "lcValidationReport", "lcGenerationSummary"):
+            assert canonical_bytes(json.loads(data)) + b"\n" == data, artifact["path"]
+            checked += 1
+    assert checked >= 4 + 64  # framework, bundle, provenance, unresolved and the parts
+    bundle = json.loads((package / "detailed/as_kg_bundle.json").read_bytes())
+    lines = (package / "detailed/as_standards_framework_items.jsonl").read_bytes().splitlines()
+    assert bundle["items"] == [json.loads(line) for line in lines]
+
+
+_PIECES = ["a", "\\\\", "\\ud83e", "\\udc00", "\\u0041", "\\n", "é"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from(_PIECES), max_size=12),
+    cuts=st.lists(st.integers(min_value=0, max_value=80), max_size=4),
+)
+def test_the_surrogate_check_agrees_with_decoding_the_string(pieces: list[str], cuts: list[int]) -> None:
+    """Whatever the chunking, the streamed check finds a lone surrogate exactly when decoding the JSON string
+    gives text that cannot be encoded."""
+    escaped = "".join(pieces)
+    try:
+        json.loads(f'"{escaped}"').encode("utf-8")
+        lone = False
+    except UnicodeEncodeError:
+        lone = True
+    data = f'"{escaped}"'.encode()
+    check = _SurrogateEscapes()
+    found = False
+    start = 0
+    for cut in [*sorted(c for c in cuts if c <= len(data)), len(data)]:
+        found = found or check.lone(data[start:cut], final=False)
+        start = max(start, cut)
+    found = found or check.lone(b"", final=True)
+    assert found == lone
+
+
+def test_a_package_larger_than_one_read_is_built_record_by_record(tmp_path: Path, profiles_root: Path) -> None:
+    """3,000 statements (about 700 KB, many 64 KiB reads), associations before items: each record is read once."""
+    document = cf_package(items=[])
+    statements = [
+        {
+            "identifier": f"9a1c0000-0000-4000-8000-{number:012d}",
+            "fullStatement": f"Statement {number}: " + "describe the properties of matter " * 3,
+            "humanCodingScheme": f"G.{number}",
+            "CFItemType": "Standard",
+            "educationLevel": ["01"],
+        }
+        for number in range(1000, 4000)
+    ]
+    document["CFItems"] = [*document["CFItems"], *cf_package()["CFItems"][:2], *statements]
+    document["CFAssociations"] = [
+        _association(f"s{n}", "isChildOf", _node(s["identifier"]), _node(D1 if n % 2 else D2))
+        for n, s in enumerate(statements)
+    ] + cf_package()["CFAssociations"][:2]
+    ordered = {"CFAssociations": document.pop("CFAssociations"), **document}  # associations come first
+    source = write_text(tmp_path / "large.json", json.dumps(ordered, indent=1))
+    assert source.stat().st_size > 10 * 65536
+    content, result = build(source, profiles_root, tmp_path / "out")
+    assert result.accepted
+    assert [item.identifier for item in content.items] == [D1, D2, *(s["identifier"] for s in statements)]
+    assert [item.description for item in content.items[2:]] == [s["fullStatement"] for s in statements]
+    parents = {r.target_identifier: r.source_identifier for r in content.relationships if r.label == "hasChild"}
+    assert all(parents[s["identifier"]] == (D1 if n % 2 else D2) for n, s in enumerate(statements))
+    assert len(content.unresolved) == 0 and len(content.provenance) == 1 + 2 + 3000 + 3002

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -10,7 +11,7 @@ from pydantic import ValidationError
 
 from kgfegmcp.cli.console import download_bar, err, out, progress_bar, settings_with
 from kgfegmcp.cli.package_commands import pending_table, write_pending_packages
-from kgfegmcp.errors import ConfigurationError, problem_list
+from kgfegmcp.errors import ConfigurationError, echo, problem_list
 from kgfegmcp.profiles.repository import ProfileRepository
 
 _FLAGS = {
@@ -46,12 +47,13 @@ def fetch_command(
 ) -> None:
     """Fetch one CFPackage from its publisher's CASE API and build it as a pending package.
 
-    TLS is always verified, redirects are counted and never downgrade https to http, and the body is
-    capped while it streams in. The package's provenance names the URL and the SHA-256 of the fetched
-    bytes. Run `kgfegmcp packages validate` on the graph-package root afterwards to accept it.
+    TLS is always verified, every redirect is held to the rules of the first URL and never downgrades
+    https to http, the whole exchange is bounded by --deadline, and the body is capped while it streams
+    in. The package's provenance names the URL and the SHA-256 of the fetched bytes. Run
+    `kgfegmcp packages validate` on the graph-package root afterwards to accept it.
     """
     from kgfegmcp.sources.case import CaseInputOrigin, CaseSource
-    from kgfegmcp.sources.case_client import CaseFetchOptions, fetch_case_package, limits_summary
+    from kgfegmcp.sources.case_client import CaseFetchOptions, fetch_case_package, limits_summary, shown_url
 
     limits = {"timeout_seconds": timeout, "deadline_seconds": deadline, "max_bytes": max_bytes}
     limits["max_redirects"] = max_redirects
@@ -64,27 +66,32 @@ def fetch_command(
         ) from None
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
     profiles = ProfileRepository(settings.profiles_dir)
-    with download_bar() as bar:
-        task = bar.add_task("fetching the CFPackage", total=None)
-        fetched = fetch_case_package(
-            case_url, options, lambda received, declared: bar.update(task, completed=received, total=declared)
+    with tempfile.TemporaryFile(prefix="kgfegmcp-fetch-") as body:  # gone when closed, whatever happens
+        with download_bar() as bar:
+            task = bar.add_task("fetching the CFPackage", total=None)
+            fetched = fetch_case_package(
+                case_url, body, options, lambda received, declared: bar.update(task, completed=received, total=declared)
+            )
+        redirected = (
+            f", after {fetched.redirects} redirect(s) to {shown_url(fetched.retrieved_url)}"
+            if fetched.redirects
+            else ""
         )
-    redirected = f", after {fetched.redirects} redirect(s) to {fetched.retrieved_url}" if fetched.redirects else ""
-    err.print(
-        f"Fetched {len(fetched.body):,} bytes (HTTP {fetched.status_code}{redirected}); sha256 {fetched.sha256}.",
-        markup=False,
-        highlight=False,
-    )
-    hint = (
-        "Check that the URL is the provider's getCFPackage address (…/CFPackages/<id>); the response had "
-        f"Content-Type {fetched.content_type or '(none)'}."
-    )
-    origin = CaseInputOrigin.fetched(fetched.url, fetched.retrieved_url, hint)
-    with progress_bar() as progress:
-        task = progress.add_task("reading the CASE CFPackage", total=None)
-        contents = CaseSource().build_bytes(
-            fetched.body, origin, profiles, lambda step: progress.update(task, description=step)
+        err.print(
+            f"Fetched {fetched.size:,} bytes (HTTP {fetched.status_code}{redirected}); sha256 {fetched.sha256}.",
+            markup=False,
+            highlight=False,
         )
-        written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
+        hint = (
+            "Check that the URL is the provider's getCFPackage address (…/CFPackages/<id>); the response had "
+            f"Content-Type {echo(fetched.content_type or '(none)', 200)}."
+        )
+        origin = CaseInputOrigin.fetched(fetched.url, fetched.retrieved_url, hint)
+        with progress_bar() as progress:  # the body is read from its file, a record at a time, never whole
+            task = progress.add_task("reading the CASE CFPackage", total=None)
+            contents = CaseSource().build_stream(
+                body, origin, profiles, lambda step: progress.update(task, description=step)
+            )
+            written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
     out.print(pending_table(written))
     err.print(f"Next: kgfegmcp packages validate {settings.graph_packages_dir}", markup=False, highlight=False)

@@ -8,19 +8,20 @@ Validation outcomes are recorded through it too, so checksums are refreshed in o
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kgfegmcp.errors import ManifestBuildError, filesystem_error
 from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
-from kgfegmcp.models import canonical_bytes, pretty_json_bytes, sha256_hex
+from kgfegmcp.models import canonical_bytes, canonical_json, pretty_json_bytes, sha256_hex
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
 from kgfegmcp.packages.finding_codes import FindingCode, require_declared
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
@@ -52,6 +53,7 @@ from kgfegmcp.packages.manifest import (
 )
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.provenance import provenance_part_of
+from kgfegmcp.packages.record_spool import RecordSpool, SpooledList
 from kgfegmcp.packages.recording import RECORDED_REPORTS, TerminalStateRecording
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
@@ -110,11 +112,104 @@ def _document(value: Mapping[str, Any]) -> bytes:
     return canonical_bytes(value) + b"\n"
 
 
-def _jsonl(records: Sequence[Mapping[str, Any]]) -> bytes:
-    return b"".join(
-        json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
-        for r in records
-    )
+def _line(record: Mapping[str, Any]) -> bytes:
+    """One JSONL line: the record's canonical JSON and a newline."""
+    return canonical_bytes(record) + b"\n"
+
+
+def _unresolved_bodies(entries: Sequence[Mapping[str, Any]]) -> Iterator[str]:
+    """The canonical JSON of each unresolved entry, in order (read back from the builder's spool when spooled)."""
+    if isinstance(entries, SpooledList):
+        return entries.spool.in_order_added()
+    return (canonical_json(dict(entry)) for entry in entries)
+
+
+_HAS_CHILD_PATH = "detailed/as_relationships_has_child.jsonl"
+_ITEMS_PATH = "detailed/as_standards_framework_items.jsonl"
+#: The order of the artifacts in the manifest (the 64 provenance parts follow, then the component collection).
+_DOCUMENT_ORDER = (
+    "nodes",
+    "relationships",
+    "relationshipsHasChild",
+    "standardsFramework",
+    "standardsFrameworkItems",
+    "academicStandardsBundle",
+    "entityProvenance",
+    "unresolvedItems",
+    "validationReport",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """One artifact as written: where, its SHA-256 and size, its media type."""
+
+    path: str
+    sha256: str
+    size: int
+    media_type: str
+
+
+class _ArtifactStream:
+    """One artifact file being written, hashed and counted on the way."""
+
+    def __init__(self, destination: Path, path: str, media_type: str, buffer: int) -> None:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        self._file = destination.open("wb", buffering=buffer)
+        self._digest = hashlib.sha256()
+        self._size = 0
+        self._members = 0
+        self._path = path
+        self._media_type = media_type
+
+    def write(self, data: bytes) -> None:
+        self._file.write(data)
+        self._digest.update(data)
+        self._size += len(data)
+
+    def write_member(self, member: bytes) -> None:
+        """One member of the one JSON object this artifact streams: a comma before all but the first."""
+        self.write(b"," + member if self._members else member)
+        self._members += 1
+
+    def write_joined(self, elements: Iterable[bytes]) -> None:
+        """The elements of one JSON array, comma-separated."""
+        separator = b""
+        for element in elements:
+            self.write(separator + element)
+            separator = b","
+
+    def close(self) -> _Written:
+        self._file.close()
+        return _Written(self._path, self._digest.hexdigest(), self._size, self._media_type)
+
+
+class _Staging:
+    """The artifacts written so far into a staging directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self._directory = directory
+        self.written: dict[str, _Written] = {}
+
+    @contextlib.contextmanager
+    def stream(self, name: str, path: str, media_type: str, buffer: int = 1 << 20) -> Iterator[_ArtifactStream]:
+        """An artifact written piece by piece; recorded when the block ends."""
+        artifact = _ArtifactStream(self._directory / path, path, media_type, buffer)
+        try:
+            yield artifact
+        finally:
+            self.written[name] = artifact.close()
+
+    def document(self, name: str, path: str, data: bytes) -> None:
+        """A small artifact written whole."""
+        with self.stream(name, path, JSON) as artifact:
+            artifact.write(data)
+
+    def lines(self, path: str) -> Iterator[bytes]:
+        """The lines of a JSONL artifact written before, without their newlines."""
+        with (self._directory / path).open("rb") as stream:
+            for line in stream:
+                yield line.rstrip(b"\n")
 
 
 def _ordered_relationships(relationships: Sequence[RelationshipRecord]) -> list[RelationshipRecord]:
@@ -139,11 +234,15 @@ class PackageWriter:
             raise ManifestBuildError(f"Cannot build a package: {exc}") from None
         for finding in content.build_findings:
             require_declared(finding.code, BUILD_FINDING_CODES, "a package build")
-        files = self._artifact_files(content, package_id)
-        manifest = self._manifest(content, package_id, files)
+
+        def fill(staging: Path) -> None:
+            written = self._write_artifacts(content, package_id, staging)
+            manifest = self._manifest(content, package_id, written)
+            (staging / MANIFEST_FILENAME).write_bytes(pretty_json_bytes(manifest.to_wire()))
+
         target = root / content.framework_id / content.snapshot_id
         try:
-            self._replace_directory(target, files, manifest, created)
+            self._replace_directory(target, fill, created)
         except OSError as exc:
             raise filesystem_error(
                 exc, f"Could not write the package {package_id} under {root} (nothing of it was left there)"
@@ -191,31 +290,60 @@ class PackageWriter:
 
     # -- artifact bytes ------------------------------------------------------------------------
 
-    def _artifact_files(self, content: PackageContent, package_id: str) -> dict[str, tuple[str, bytes, str]]:
-        """logical name → (path, bytes, media type)."""
+    def _write_artifacts(self, content: PackageContent, package_id: str, staging: Path) -> dict[str, _Written]:
+        """Write every artifact into ``staging``, each streamed as it is produced; logical name → what was written.
+
+        Nothing large is held whole: lines are written as they are encoded, the bundle is assembled
+        from the JSONL artifacts just written, and provenance comes back from its spool in id order,
+        each record going to ``entityProvenance`` and to its part in the same pass.
+        """
+        out = _Staging(staging)
         subject = content.subject_slug
         relationships = _ordered_relationships(content.relationships)
-        has_child = [relationship_wire(r) for r in relationships if r.label == HAS_CHILD]
         parents: dict[str, list[str]] = {}
         for rel in relationships:
             if rel.label == HAS_CHILD:
                 parents.setdefault(rel.target_identifier, []).append(rel.source_identifier)
-        node_records = [node_wire(content.framework)]
-        node_records += [node_wire(i) for i in content.items]
-        node_records += [node_wire(c) for c in content.components]
-        detailed_items = []
-        for item in content.items:
-            record = typed_fields(item)
-            record["parentIdentifiers"] = parents.get(item.identifier, [])
-            if item.identifier in content.item_details:
-                record["sourceDetails"] = dict(content.item_details[item.identifier])
-            detailed_items.append(record)
-        component_ids = {c.identifier for c in content.components}
-        every_entity = {key: dict(value) for key, value in sorted(content.provenance.items())}
-        entities = {key: value for key, value in every_entity.items() if key not in component_ids}
-        parts: list[dict[str, Any]] = [{} for _ in range(PROVENANCE_PARTS)]
-        for entity_id, record in every_entity.items():  # the parts index both provenance documents
-            parts[provenance_part_of(entity_id)][entity_id] = record
+        with out.stream("nodes", f"delivery/as_lc_nodes_{subject}.jsonl", JSONL) as nodes:
+            nodes.write(_line(node_wire(content.framework)))
+            for item in content.items:
+                nodes.write(_line(node_wire(item)))
+            for component in content.components:
+                nodes.write(_line(node_wire(component)))
+        with out.stream("relationships", f"delivery/as_lc_relationships_{subject}.jsonl", JSONL) as lines:
+            for rel in relationships:
+                lines.write(_line(relationship_wire(rel)))
+        with out.stream("relationshipsHasChild", _HAS_CHILD_PATH, JSONL) as lines:
+            for rel in relationships:
+                if rel.label == HAS_CHILD:
+                    lines.write(_line(relationship_wire(rel)))
+        framework = typed_fields(content.framework)
+        out.document(
+            "standardsFramework",
+            "detailed/as_standards_framework.json",
+            _document({"graphPackageId": package_id, "framework": framework}),
+        )
+        with out.stream("standardsFrameworkItems", _ITEMS_PATH, JSONL) as lines:
+            for item in content.items:
+                record = typed_fields(item)
+                record["parentIdentifiers"] = parents.get(item.identifier, [])
+                details = content.item_details.get(item.identifier)
+                if details is not None:
+                    record["sourceDetails"] = dict(details)
+                lines.write(_line(record))
+        with out.stream("academicStandardsBundle", "detailed/as_kg_bundle.json", JSON) as bundle:
+            # The canonical JSON of {framework, graphPackageId, hasChild, items}: the arrays are the JSONL lines.
+            bundle.write(b'{"framework":' + canonical_bytes(framework))
+            bundle.write(b',"graphPackageId":' + canonical_bytes(package_id) + b',"hasChild":[')
+            bundle.write_joined(out.lines(_HAS_CHILD_PATH))
+            bundle.write(b'],"items":[')
+            bundle.write_joined(out.lines(_ITEMS_PATH))
+            bundle.write(b"]}\n")
+        components = self._write_provenance(content, package_id, out)
+        with out.stream("unresolvedItems", "detailed/as_unresolved_items.json", JSON) as unresolved:
+            unresolved.write(b'{"graphPackageId":' + canonical_bytes(package_id) + b',"items":[')
+            unresolved.write_joined(body.encode("utf-8") for body in _unresolved_bodies(content.unresolved))
+            unresolved.write(b"]}\n")
         report = ValidationReport(
             graph_package_id=package_id,
             status="pending",
@@ -223,53 +351,51 @@ class PackageWriter:
                 sorted((f.model_copy(update={"stage": "build"}) for f in content.build_findings), key=Finding.sort_key)
             ),
         )
-        files: dict[str, tuple[str, bytes, str]] = {
-            "nodes": (f"delivery/as_lc_nodes_{subject}.jsonl", _jsonl(node_records), JSONL),
-            "relationships": (
-                f"delivery/as_lc_relationships_{subject}.jsonl",
-                _jsonl([relationship_wire(r) for r in relationships]),
-                JSONL,
-            ),
-            "relationshipsHasChild": ("detailed/as_relationships_has_child.jsonl", _jsonl(has_child), JSONL),
-            "standardsFramework": (
-                "detailed/as_standards_framework.json",
-                _document({"graphPackageId": package_id, "framework": typed_fields(content.framework)}),
-                JSON,
-            ),
-            "standardsFrameworkItems": ("detailed/as_standards_framework_items.jsonl", _jsonl(detailed_items), JSONL),
-            "academicStandardsBundle": (
-                "detailed/as_kg_bundle.json",
-                _document(
-                    {
-                        "graphPackageId": package_id,
-                        "framework": typed_fields(content.framework),
-                        "items": detailed_items,
-                        "hasChild": has_child,
-                    }
-                ),
-                JSON,
-            ),
-            "entityProvenance": (
-                "detailed/as_entity_provenance.json",
-                _document({"graphPackageId": package_id, "entities": entities}),
-                JSON,
-            ),
-            "unresolvedItems": (
-                "detailed/as_unresolved_items.json",
-                _document({"graphPackageId": package_id, "items": [dict(u) for u in content.unresolved]}),
-                JSON,
-            ),
-            "validationReport": ("detailed/as_validation_report.json", pretty_json_bytes(report.to_wire()), JSON),
-        }
-        for index, part in enumerate(parts):
-            files[provenance_part_name(index)] = (
-                f"detailed/entity_provenance_parts/as_entity_provenance_part_{index:02d}.json",
-                _document({"graphPackageId": package_id, "part": index, "entities": part}),
-                JSON,
-            )
+        out.document("validationReport", "detailed/as_validation_report.json", pretty_json_bytes(report.to_wire()))
         if content.components:
-            files.update(self._component_files(content, package_id, relationships, every_entity))
-        return files
+            for name, (path, data, _media) in self._component_files(
+                content, package_id, relationships, components
+            ).items():
+                out.document(name, path, data)
+        order = [*_DOCUMENT_ORDER, *(provenance_part_name(i) for i in range(PROVENANCE_PARTS))]
+        return {name: out.written[name] for name in [*order, *(n for n in out.written if n not in order)]}
+
+    @staticmethod
+    def _write_provenance(content: PackageContent, package_id: str, out: _Staging) -> dict[str, dict[str, Any]]:
+        """``entityProvenance`` and its 64 parts in one pass over the records in id order; the components' records.
+
+        The parts index both provenance documents, so components are in the parts but not in
+        ``entityProvenance`` (their records go to the learning-component collection).
+        """
+        component_ids = {c.identifier for c in content.components}
+        components: dict[str, dict[str, Any]] = {}
+        tail = b',"graphPackageId":' + canonical_bytes(package_id)
+        with contextlib.ExitStack() as streams:
+            entities = streams.enter_context(out.stream("entityProvenance", "detailed/as_entity_provenance.json", JSON))
+            entities.write(b'{"entities":{')
+            parts = []
+            for index in range(PROVENANCE_PARTS):
+                part = streams.enter_context(
+                    out.stream(
+                        provenance_part_name(index),
+                        f"detailed/entity_provenance_parts/as_entity_provenance_part_{index:02d}.json",
+                        JSON,
+                        buffer=64 * 1024,
+                    )
+                )
+                part.write(b'{"entities":{')
+                parts.append(part)
+            for key, body in RecordSpool.of(content.provenance).by_key():
+                member = canonical_bytes(key) + b":" + body.encode("utf-8")
+                if key in component_ids:
+                    components[key] = json.loads(body)
+                else:
+                    entities.write_member(member)
+                parts[provenance_part_of(key)].write_member(member)
+            entities.write(b"}" + tail + b"}\n")
+            for index, part in enumerate(parts):
+                part.write(b"}" + tail + b',"part":' + str(index).encode("ascii") + b"}\n")
+        return components
 
     @staticmethod
     def _component_files(
@@ -319,9 +445,7 @@ class PackageWriter:
             for name, doc in documents.items()
         }
 
-    def _manifest(
-        self, content: PackageContent, package_id: str, files: Mapping[str, tuple[str, bytes, str]]
-    ) -> PackageManifest:
+    def _manifest(self, content: PackageContent, package_id: str, written: Mapping[str, _Written]) -> PackageManifest:
         profile = content.profile.profile
         by_label = Counter(r.label for r in content.relationships)
         by_type = Counter(i.statement_type for i in content.items)
@@ -347,9 +471,9 @@ class PackageWriter:
                 profile=content.profile.ref,
                 artifacts=tuple(
                     ArtifactEntry(
-                        logical_name=name, path=path, sha256=sha256_hex(data), bytes=len(data), media_type=media
+                        logical_name=name, path=w.path, sha256=w.sha256, bytes=w.size, media_type=w.media_type
                     )
-                    for name, (path, data, media) in files.items()
+                    for name, w in written.items()
                 ),
                 counts=PackageCounts(
                     standards=StandardsCounts(
@@ -391,13 +515,8 @@ class PackageWriter:
     # -- files ---------------------------------------------------------------------------------
 
     @staticmethod
-    def _replace_directory(
-        target: Path,
-        files: Mapping[str, tuple[str, bytes, str]],
-        manifest: PackageManifest,
-        parents: list[Path] | None = None,
-    ) -> None:
-        """Write into a staging directory beside the target, then swap it in.
+    def _replace_directory(target: Path, fill: Callable[[Path], None], parents: list[Path] | None = None) -> None:
+        """Write into a staging directory beside the target (``fill`` writes the package), then swap it in.
 
         On any failure nothing of the new package is left: not the staging directory, not the
         directories this call created for it; a package it was replacing stays as it was. On success
@@ -408,11 +527,7 @@ class PackageWriter:
         try:
             _make_directories(target.parent, created)
             staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
-            for path, data, _media in files.values():
-                destination = staging / path
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                destination.write_bytes(data)
-            (staging / MANIFEST_FILENAME).write_bytes(pretty_json_bytes(manifest.to_wire()))
+            fill(staging)
             for directory in (staging, *(p for p in staging.rglob("*") if p.is_dir())):
                 os.chmod(directory, 0o755)
             if target.exists():

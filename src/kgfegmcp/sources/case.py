@@ -12,8 +12,9 @@ represent become ``source_mapping_gap`` build findings. Nothing is guessed.
 The CFPackage comes from a file (``packages build --source case FILE``) or from its publisher's
 CASE API (``packages fetch --case-url``, see :mod:`kgfegmcp.sources.case_client`); the package's
 provenance names the file, or the URL, and the SHA-256 of the bytes read. The JSON is read through
-the models of :mod:`kgfegmcp.sources.case_document`, which accept the CASE 1.0 and 1.1 variants and
-refuse any other type, naming the field.
+:class:`kgfegmcp.sources.case_document.CasePackageReader`, which accepts the CASE 1.0 and 1.1
+variants and refuses any other type, naming the field. It streams the records, one pass for the
+items and one for the associations, so a build holds the package's graph but never the document.
 
 Statement types and grade labels. CFItemType is an open vocabulary, while a package's profile
 must declare every statement type (and whether it is a standard or a grouping). The adapter
@@ -28,15 +29,17 @@ roles. A CFItem with no CFItemType gets the generic type ``Item`` (reported as a
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 import uuid
-from collections import Counter, defaultdict
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.errors import ManifestBuildError, echo
 from kgfegmcp.identifiers import identifier_problem, stable_uuid
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, FrameworkNode, RelationshipLabel
@@ -50,14 +53,14 @@ from kgfegmcp.sources.case_document import (
     CaseAssociation,
     CaseDocument,
     CaseItem,
-    CasePackage,
+    CasePackageReader,
     LinkUri,
     NodeLink,
-    parse_cf_package,
 )
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, identifier_from, slugify
 
 GENERIC_PROFILE = ("case-generic", "2.1")
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 DEFAULT_ITEM_TYPE = "Item"
 MAX_INPUT_BYTES = 512 * 1024 * 1024
 FRAMEWORK_ID_LENGTH = 64
@@ -110,6 +113,8 @@ def _text(value: Any) -> str | None:
 
 def canonical_uuid(value: str) -> str | None:
     """Lowercase hyphenated UUID, or ``None`` when ``value`` is not one."""
+    if isinstance(value, str) and _CANONICAL_UUID.fullmatch(value):
+        return value  # already canonical (most CASE identifiers): no need to parse it
     try:
         return str(uuid.UUID(value.strip()))
     except (ValueError, AttributeError):
@@ -137,7 +142,12 @@ def default_framework_id(document: CaseDocument) -> str:
 
 
 def default_snapshot_id(document: CaseDocument, data: bytes) -> str:
-    """``v<version>-<lastChange yyyymmdd-hhmmss>``, either part when alone, else a content hash."""
+    """``v<version>-<lastChange yyyymmdd-hhmmss>``, either part when alone, else a hash of ``data``."""
+    return snapshot_id_of(document, hashlib.sha256(data).hexdigest())
+
+
+def snapshot_id_of(document: CaseDocument, sha256: str) -> str:
+    """``v<version>-<lastChange yyyymmdd-hhmmss>``, either part when alone, else the content hash ``sha256``."""
     parts = []
     version = slugify(document.version or "", 40)
     if version:
@@ -146,7 +156,7 @@ def default_snapshot_id(document: CaseDocument, data: bytes) -> str:
     if changed is not None:
         parts.append(changed.strftime("%Y%m%d-%H%M%S"))
     if not parts:
-        parts.append(f"sha-{hashlib.sha256(data).hexdigest()[:12]}")
+        parts.append(f"sha-{sha256[:12]}")
     return identifier_from("-".join(parts), "snapshot id")
 
 
@@ -201,8 +211,8 @@ class CaseInputOrigin:
         return {"file": self.file_name} if self.file_name is not None else {"url": self.url or ""}
 
 
-def read_case_file(path: Path | None) -> bytes:
-    """The bytes of a CFPackage file; ``manifest_build_error`` when there is none or it is too large."""
+def check_case_file(path: Path | None) -> Path:
+    """A CFPackage file to read; ``manifest_build_error`` when there is none or it is too large."""
     if path is None:
         raise ManifestBuildError(
             "The case source needs a CASE CFPackage JSON file.",
@@ -212,17 +222,7 @@ def read_case_file(path: Path | None) -> bytes:
         raise ManifestBuildError(f"CASE input {path.name} is not a readable file.")
     if path.stat().st_size > MAX_INPUT_BYTES:
         raise ManifestBuildError(f"CASE input {path.name} exceeds {MAX_INPUT_BYTES // (1024 * 1024)} MiB.")
-    return path.read_bytes()
-
-
-@dataclass(slots=True)
-class _Item:
-    index: int
-    record: CaseItem
-    source_identifier: str
-    identifier: str
-    statement_type: str
-    grades: list[str]
+    return path
 
 
 @dataclass(slots=True)
@@ -254,6 +254,11 @@ class _Resolver:
             if found:
                 return "item", found
         return "outside", None
+
+
+def _appending(member: str, value: str) -> Callable[[dict[str, Any]], object]:
+    """A change to a provenance record: ``value`` appended to its list ``member``."""
+    return lambda record: record.setdefault(member, []).append(value)
 
 
 def _describe_reference(reference: NodeLink | None) -> str:
@@ -293,11 +298,23 @@ class CaseSource:
         progress: ProgressCallback | None = None,
     ) -> list[PackageContent]:
         """Read one CFPackage JSON file and return its package content."""
+        path = check_case_file(source_input)
+        with path.open("rb") as stream:
+            return self.build_stream(stream, CaseInputOrigin.file(path), profiles, progress)
+
+    def build_stream(
+        self,
+        stream: IO[bytes],
+        origin: CaseInputOrigin,
+        profiles: ProfileRepository,
+        progress: ProgressCallback | None = None,
+    ) -> list[PackageContent]:
+        """Build the package of the CFPackage in ``stream``, read from ``origin`` (seekable: read once per pass)."""
         report = progress or (lambda _step: None)
         report("reading the CASE CFPackage")
-        data = read_case_file(source_input)
-        assert source_input is not None
-        return self.build_bytes(data, CaseInputOrigin.file(source_input), profiles, progress)
+        reader = CasePackageReader(stream, origin.label, origin.hint)
+        report("converting the CASE CFPackage")
+        return [_CaseBuild(reader, origin, profiles, self._framework_id, self._snapshot_id).run()]
 
     def build_bytes(
         self,
@@ -306,37 +323,34 @@ class CaseSource:
         profiles: ProfileRepository,
         progress: ProgressCallback | None = None,
     ) -> list[PackageContent]:
-        """Build the package of CFPackage bytes read from ``origin`` (a file, or a fetched response)."""
-        report = progress or (lambda _step: None)
-        package = parse_cf_package(data, origin.label, origin.hint)
-        report("converting the CASE CFPackage")
-        return [_CaseBuild(package, data, origin, profiles, self._framework_id, self._snapshot_id).run()]
+        """:meth:`build_stream` of CFPackage bytes already in memory."""
+        return self.build_stream(io.BytesIO(data), origin, profiles, progress)
 
 
 class _CaseBuild:
     def __init__(
         self,
-        package: CasePackage,
-        data: bytes,
+        reader: CasePackageReader,
         origin: CaseInputOrigin,
         profiles: ProfileRepository,
         framework_id: str | None,
         snapshot_id: str | None,
     ) -> None:
-        self.package = package
-        self.document = package.document
+        assert reader.document is not None  # the reader refuses a package without one
+        self.reader = reader
+        self.document = reader.document
         self.origin = origin
         self.label = origin.label
-        self.sha256 = hashlib.sha256(data).hexdigest()
+        self.sha256 = reader.sha256
         self.framework_id = framework_id or default_framework_id(self.document)
-        self.snapshot_id = snapshot_id or default_snapshot_id(self.document, data)
+        self.snapshot_id = snapshot_id or snapshot_id_of(self.document, self.sha256)
         for value, kind in ((self.framework_id, "framework id"), (self.snapshot_id, "snapshot id")):
             problem = identifier_problem(value, kind)
             if problem:
                 raise ManifestBuildError(f"Cannot build the CASE package: {problem}.")
         self.profile = select_profile(profiles, self.framework_id)
         self.findings: list[tuple[str, str, str | None]] = []
-        self.source_ids: dict[str, tuple[str, str]] = {}
+        self.source_ids: dict[str, str] = {}  # item id → the source's identifier, where the two differ
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -365,7 +379,7 @@ class _CaseBuild:
         update: dict[str, Any] = {}
         if license_ref is not None:
             licence_text = _text(license_ref.title)
-            definitions = self.package.definitions
+            definitions = self.reader.definitions
             for licence in (definitions.licenses if definitions else None) or []:
                 if licence.identifier == license_ref.identifier:
                     licence_text = _text(licence.license_text) or _text(licence.title) or licence_text
@@ -380,12 +394,20 @@ class _CaseBuild:
 
     # -- steps ---------------------------------------------------------------------------------
 
-    def _items(self) -> list[_Item]:
-        records = self.package.items or []
-        items: list[_Item] = []
-        seen: set[str] = set()
-        untyped = 0
-        for index, record in enumerate(records):
+    def _items(self, builder: PackageGraphBuilder, resolver: _Resolver, subject: str | None) -> None:
+        """One pass over the CFItems: each usable one becomes an item; every other is skipped and reported.
+
+        Statement types and education levels the profile does not declare are counted over the
+        whole pass and refused together, after the type check of every record.
+        """
+        profile = self.profile.profile
+        unknown_types: Counter[str] = Counter()
+        unknown_grades: Counter[str] = Counter()
+        present = built = untyped = 0
+        for index, record in self.reader.items():
+            present += 1
+            if record is None:
+                continue  # of a type CASE does not allow: refused below, with the others
             source_identifier = _text(record.identifier)
             if source_identifier is None or _text(record.full_statement) is None:
                 self._gap(
@@ -397,17 +419,18 @@ class _CaseBuild:
             if identifier is None:
                 identifier = stable_uuid(self.framework_id, "case-item", source_identifier)
                 self._gap(
-                    f"CFItems[{index}] identifier {source_identifier!r} is not a UUID; a deterministic UUID was "
-                    "derived from it.",
+                    f"CFItems[{index}] identifier {echo(source_identifier)!r} is not a UUID; a deterministic UUID "
+                    "was derived from it.",
                     location=identifier,
                 )
-            if identifier in seen:
+            elif identifier == source_identifier:
+                identifier = source_identifier  # one string for both
+            if builder.has_node(identifier) and identifier != builder.root_id:
                 self._gap(
-                    f"CFItems[{index}] repeats identifier {source_identifier!r}; the repeat was skipped.",
+                    f"CFItems[{index}] repeats identifier {echo(source_identifier)!r}; the repeat was skipped.",
                     location=f"CFItems[{index}]",
                 )
                 continue
-            seen.add(identifier)
             item_type = _text(record.item_type)
             if item_type is None and record.item_type_uri is not None:
                 item_type = _text(record.item_type_uri.title)
@@ -415,10 +438,40 @@ class _CaseBuild:
                 untyped += 1
                 item_type = DEFAULT_ITEM_TYPE
             grades = [level for level in record.education_levels if level.strip()]
-            items.append(_Item(index, record, source_identifier, identifier, item_type, grades))
-        if not items:
+            undeclared_type = profile.statement_type(item_type) is None
+            undeclared_grades = [grade for grade in grades if profile.grade_label(grade) is None]
+            if undeclared_type or undeclared_grades:
+                unknown_types.update([item_type] if undeclared_type else [])
+                unknown_grades.update(undeclared_grades)
+                continue
+            builder.add_item(
+                identifier,
+                identifier=identifier,
+                description=str(record.full_statement),
+                statement_type=item_type,
+                provenance=self._provenance(
+                    collection="CFItems",
+                    index=index,
+                    identifier=source_identifier,
+                    uri=_text(record.uri),
+                ),
+                grades=grades,
+                statement_code=_text(record.human_coding_scheme),
+                academic_subject=subject,
+                in_language=self._language(record.language),
+                case_identifier_uri=_text(record.uri),
+                notes=_text(record.notes),
+                date_modified=_text(record.last_change_date_time),
+                details={"case": _members(record, ITEM_DETAIL_FIELDS)},
+            )
+            built += 1
+            resolver.add(identifier, source_identifier, _text(record.uri))
+            if source_identifier != identifier:
+                self.source_ids[identifier] = source_identifier
+        self.reader.refuse_wrong_types()
+        if not built and not unknown_types and not unknown_grades:
             raise ManifestBuildError(
-                f"{self.label} has no usable CFItems ({len(records)} present; each needs an "
+                f"{self.label} has no usable CFItems ({present} present; each needs an "
                 "identifier and a fullStatement).",
             )
         if untyped:
@@ -426,21 +479,20 @@ class _CaseBuild:
                 f"{untyped} CFItems have no CFItemType; they carry the generic statement type {DEFAULT_ITEM_TYPE!r}.",
                 severity="info",
             )
-        self._check_vocabulary(items)
-        return items
+        self._refuse_vocabulary(unknown_types, unknown_grades)
 
-    def _check_vocabulary(self, items: list[_Item]) -> None:
-        profile = self.profile.profile
-        types = Counter(i.statement_type for i in items if profile.statement_type(i.statement_type) is None)
-        grades = Counter(g for i in items for g in i.grades if profile.grade_label(g) is None)
+    def _refuse_vocabulary(self, types: Counter[str], grades: Counter[str]) -> None:
         if not types and not grades:
             return
+        profile = self.profile.profile
         problems = []
         if types:
-            problems.append("CFItemType values " + ", ".join(f"{t!r} ({n} items)" for t, n in sorted(types.items())))
+            problems.append(
+                "CFItemType values " + ", ".join(f"{echo(t)!r} ({n} items)" for t, n in sorted(types.items())[:20])
+            )
         if grades:
             problems.append(
-                "educationLevel values " + ", ".join(f"{g!r} ({n} items)" for g, n in sorted(grades.items()))
+                "educationLevel values " + ", ".join(f"{echo(g)!r} ({n} items)" for g, n in sorted(grades.items())[:20])
             )
         raise ManifestBuildError(
             f"{self.label} uses {' and '.join(problems)} that profile "
@@ -452,9 +504,9 @@ class _CaseBuild:
 
     def _unknown_fields(self) -> None:
         """Members neither CASE version defines are not read; say so rather than lose them silently."""
-        unknown = self.package.unknown_fields()
+        unknown = self.reader.unknown_fields()
         if unknown:
-            listed = ", ".join(f"{name} ({count})" for name, count in list(unknown.items())[:20])
+            listed = ", ".join(f"{echo(name)} ({count})" for name, count in list(unknown.items())[:20])
             more = f" and {len(unknown) - 20} more" if len(unknown) > 20 else ""
             self._gap(
                 f"Members that neither CASE 1.0 nor CASE 1.1 defines were not read (member: records carrying "
@@ -463,7 +515,6 @@ class _CaseBuild:
             )
 
     def run(self) -> PackageContent:
-        items = self._items()
         document = self.document
         rights = self._rights()
         source_root = _text(document.identifier) or ""
@@ -496,35 +547,12 @@ class _CaseBuild:
             framework_provenance,
         )
         resolver = _Resolver({source_root, root_id}, root_id)
-        for item in items:
-            record = item.record
-            builder.add_item(
-                f"case/{item.identifier}",
-                identifier=item.identifier,
-                description=str(record.full_statement),
-                statement_type=item.statement_type,
-                provenance=self._provenance(
-                    collection="CFItems",
-                    index=item.index,
-                    identifier=item.source_identifier,
-                    uri=_text(record.uri),
-                ),
-                grades=item.grades,
-                statement_code=_text(record.human_coding_scheme),
-                academic_subject=subject if subjects else None,
-                in_language=self._language(record.language),
-                case_identifier_uri=_text(record.uri),
-                notes=_text(record.notes),
-                date_modified=_text(record.last_change_date_time),
-                details={"case": _members(record, ITEM_DETAIL_FIELDS)},
-            )
-            resolver.add(item.identifier, item.source_identifier, _text(record.uri))
-            self.source_ids[item.identifier] = (item.source_identifier, str(record.full_statement))
+        self._items(builder, resolver, subject if subjects else None)
         self._associations(builder, resolver)
+        self.reader.refuse_wrong_types()
         self._root_fallback(builder)
-        rubrics = self.package.rubrics
-        if rubrics:
-            self._gap(f"{len(rubrics)} CFRubrics have no counterpart in the package; they were not converted.")
+        if self.reader.rubrics:
+            self._gap(f"{self.reader.rubrics} CFRubrics have no counterpart in the package; they were not converted.")
         self._unknown_fields()
         for severity, message, location in self.findings:
             builder.add_finding("source_mapping_gap", severity, message, location)
@@ -538,8 +566,10 @@ class _CaseBuild:
         )
 
     def _associations(self, builder: PackageGraphBuilder, resolver: _Resolver) -> None:
-        unmapped: dict[str, list[str]] = defaultdict(list)
-        for index, record in enumerate(self.package.associations or []):
+        unmapped: dict[str, list[Any]] = {}  # association type → [count, the first five ids]
+        for index, record in self.reader.associations():
+            if record is None:
+                continue  # of a type CASE does not allow: refused after the pass, with the others
             kind = _text(record.association_type)
             if kind is None:
                 self._gap(f"CFAssociations[{index}] has no associationType; it was skipped.")
@@ -553,7 +583,10 @@ class _CaseBuild:
                 self._cross_framework(builder, record, index, assoc_id, label, where, (origin_id, target_id))
                 continue
             if label is None:
-                unmapped[kind].append(assoc_id)
+                seen = unmapped.setdefault(kind, [0, []])
+                seen[0] += 1
+                if len(seen[1]) < 5:
+                    seen[1].append(echo(assoc_id))
                 continue
             # isChildOf runs child → parent; the package edge runs parent → child.
             source_kind, source_id, end_kind, end_id = (
@@ -563,32 +596,33 @@ class _CaseBuild:
             )
             if end_kind != "item" or source_id is None or end_id is None:
                 self._gap(
-                    f"{kind} association {assoc_id} joins the CFDocument itself in a way a {label} edge "
+                    f"{echo(kind)} association {echo(assoc_id)} joins the CFDocument itself in a way a {label} edge "
                     "cannot represent; it was not converted.",
                     location=assoc_id,
                 )
                 continue
             if label != HAS_CHILD and source_kind != "item":
                 self._gap(
-                    f"{kind} association {assoc_id} involves the CFDocument, not two items; it was not converted.",
+                    f"{echo(kind)} association {echo(assoc_id)} involves the CFDocument, not two items; it was not "
+                    "converted.",
                     location=assoc_id,
                 )
                 continue
             if source_id == end_id:
                 self._gap(
-                    f"{kind} association {assoc_id} joins an item to itself; it was not converted.", location=assoc_id
+                    f"{echo(kind)} association {echo(assoc_id)} joins an item to itself; it was not converted.",
+                    location=assoc_id,
                 )
                 continue
             sequence = record.sequence_number
             provenance = self._provenance(**where, sequenceNumber=sequence)
             rel_id, created = builder.link(label, source_id, end_id, provenance)
             if not created:
-                existing = builder.provenance(rel_id).setdefault("duplicateAssociations", [])
-                existing.append(assoc_id)
-        for kind, identifiers in sorted(unmapped.items()):
-            sample = ", ".join(identifiers[:5]) + (" …" if len(identifiers) > 5 else "")
+                builder.update_provenance(rel_id, _appending("duplicateAssociations", assoc_id))
+        for kind, (count, identifiers) in sorted(unmapped.items()):
+            sample = ", ".join(identifiers) + (" …" if count > 5 else "")
             self._gap(
-                f"{len(identifiers)} CFAssociations of type {kind!r} have no counterpart in the package "
+                f"{count} CFAssociations of type {echo(kind)!r} have no counterpart in the package "
                 f"(only isChildOf, precedes and isRelatedTo are mapped; statement associations reaching outside "
                 f"the document are kept as unresolved references); they were not converted: {sample}.",
                 location=kind,
@@ -639,7 +673,7 @@ class _CaseBuild:
             entry["relationshipLabel"] = label
         unresolved_id = builder.add_unresolved(f"association/{index}/{assoc_id}", entry)
         if inside is not None:
-            builder.provenance(inside).setdefault("crossFrameworkReferences", []).append(unresolved_id)
+            builder.update_provenance(inside, _appending("crossFrameworkReferences", unresolved_id))
 
     def _root_fallback(self, builder: PackageGraphBuilder) -> None:
         orphans = builder.items_without_parent()
@@ -660,9 +694,9 @@ class _CaseBuild:
                 f"root-fallback/{item_id}",
                 {
                     "status": "unresolvedRootFallback",
-                    "reference": self.source_ids[item_id][0],
+                    "reference": self.source_ids.get(item_id, item_id),
                     "sourceEntityId": item_id,
-                    "sourceText": self.source_ids[item_id][1],
+                    "sourceText": builder.item(item_id).description,
                     "reason": "no isChildOf association places this item inside the document; "
                     "it hangs from the framework root",
                 },

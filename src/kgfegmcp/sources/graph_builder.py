@@ -9,18 +9,18 @@ about any particular curriculum.
 
 from __future__ import annotations
 
-import copy
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, identifier_problem, stable_uuid
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.manifest import SourceInfo
+from kgfegmcp.packages.record_spool import RecordSpool, SpooledList, SpooledRecords
 from kgfegmcp.packages.records import (
     COMPONENT,
     FRAMEWORK,
@@ -36,11 +36,11 @@ from kgfegmcp.packages.records import (
     entity_key_for,
 )
 from kgfegmcp.packages.writer import PackageContent
-from kgfegmcp.profiles.model import GradeLabel
 from kgfegmcp.profiles.repository import LoadedProfile
 from kgfegmcp.rights import RightsPolicy
 
 Provenance = dict[str, Any]
+_V = TypeVar("_V")
 
 
 def slugify(text: str, max_length: int = IDENTIFIER_MAX_LENGTH) -> str:
@@ -76,47 +76,46 @@ def grade_by_facet(profile: LoadedProfile, facet: str) -> str:
 
 
 @dataclass(slots=True)
-class _ItemDraft:
-    identifier: str
-    description: str
-    statement_type: str
-    grades: list[str]
-    in_language: str
-    statement_code: str | None
-    academic_subject: str | None
-    case_identifier_uri: str | None
-    notes: str | None
-    is_current: bool
-    date_modified: str | None
-
-
-@dataclass(slots=True)
 class PackageGraphBuilder:
-    """Mutable accumulator of one package; ``content()`` freezes it."""
+    """Mutable accumulator of one package; ``content()`` freezes it.
+
+    Its memory stays a small multiple of the graph itself: items are kept as the final
+    :class:`ItemNode` records, relationships by their id, repeated values (statement types,
+    languages, grade lists, dates) as one object each, and the per-entity documents (provenance,
+    source details, unresolved entries) in a :class:`RecordSpool` on disk rather than in memory.
+    """
 
     framework_id: str
     profile: LoadedProfile
     framework: FrameworkNode
     framework_provenance: Provenance
-    _items: dict[str, _ItemDraft] = field(default_factory=dict)
+    _items: dict[str, ItemNode] = field(default_factory=dict)
     _item_ids: dict[str, str] = field(default_factory=dict)
     _labels: dict[str, NodeLabel] = field(default_factory=dict)
     _components: list[ComponentNode] = field(default_factory=list)
-    _edges: dict[tuple[str, str, str], RelationshipRecord] = field(default_factory=dict)
-    _provenance: dict[str, Provenance] = field(default_factory=dict)
-    _details: dict[str, dict[str, Any]] = field(default_factory=dict)
-    _unresolved: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _edges: dict[str, RelationshipRecord] = field(default_factory=dict)  # by id: a UUID of label, source, target
+    _provenance: RecordSpool = field(default_factory=RecordSpool)
+    _details: RecordSpool = field(default_factory=RecordSpool)
+    _unresolved: RecordSpool = field(default_factory=RecordSpool)
+    _open_provenance: dict[str, Provenance] = field(default_factory=dict)  # handed out by provenance()
+    _open_details: dict[str, dict[str, Any]] = field(default_factory=dict)  # handed out by details()
+    _shared: dict[Any, Any] = field(default_factory=dict)
+    _grade_rank: dict[str, int] = field(default_factory=dict)
     _findings: list[Finding] = field(default_factory=list)
     component_production: ComponentProduction | None = None
 
     def __post_init__(self) -> None:
         self._labels[self.framework.identifier] = FRAMEWORK
-        self._provenance[self.framework.identifier] = copy.deepcopy(self.framework_provenance)
+        self._provenance.add(self.framework.identifier, self.framework_provenance)
 
     @property
     def root_id(self) -> str:
         """Identifier of the framework root."""
         return self.framework.identifier
+
+    def _share(self, value: _V) -> _V:
+        """One object for every equal repeated value (a statement type, a language, a grade list …)."""
+        return value if value is None else self._shared.setdefault(value, value)
 
     # -- items ---------------------------------------------------------------------------------
 
@@ -127,6 +126,14 @@ class PackageGraphBuilder:
     def item_id(self, key: str) -> str:
         """Identifier of the item with this stable key."""
         return self._item_ids[key]
+
+    def has_node(self, identifier: str) -> bool:
+        """Whether a node (the framework, an item or a component) has this identifier."""
+        return identifier in self._labels
+
+    def item(self, item_id: str) -> ItemNode:
+        """The item record with this identifier."""
+        return self._items[item_id]
 
     def add_item(
         self,
@@ -150,7 +157,8 @@ class PackageGraphBuilder:
         if key in self._item_ids:
             raise ManifestBuildError(f"Source key {key!r} names two items in {self.framework_id}.")
         profile = self.profile.profile
-        if profile.statement_type(statement_type) is None:
+        rule = profile.statement_type(statement_type)
+        if rule is None:
             raise ManifestBuildError(
                 f"Statement type {statement_type!r} is not declared by profile {profile.profile_id}/{profile.version}.",
                 hint="Declare the type in the profile, then rebuild.",
@@ -162,37 +170,51 @@ class PackageGraphBuilder:
             raise ManifestBuildError(f"Identifier {uid} of item {key!r} repeats in {self.framework_id}.")
         self._item_ids[key] = uid
         self._labels[uid] = ITEM
-        self._items[uid] = _ItemDraft(
+        self._items[uid] = ItemNode(
             identifier=uid,
+            case_identifier_uuid=uid,
             description=description,
-            statement_type=statement_type,
-            grades=[],
-            in_language=in_language or profile.in_language,
-            statement_code=statement_code,
-            academic_subject=academic_subject,
-            case_identifier_uri=case_identifier_uri,
-            notes=notes,
+            statement_type=self._share(statement_type),
+            grade_level=self._with_grades((), grades),
             is_current=is_current,
-            date_modified=date_modified,
+            in_language=self._share(in_language or profile.in_language),
+            case_identifier_uri=case_identifier_uri,
+            statement_code=statement_code,
+            normalized_statement_type=rule.normalized,
+            academic_subject=self._share(academic_subject),
+            notes=notes,
+            date_modified=self._share(date_modified),
         )
-        self.add_grades(uid, grades)
-        self._provenance[uid] = copy.deepcopy(provenance)
+        self._provenance.add(uid, provenance)
         if details:
-            self._details[uid] = dict(details)
+            self._details.add(uid, details)
         return uid
 
     def add_grades(self, item_id: str, grades: Iterable[str]) -> None:
         """Add grade labels to an item; every label must be declared by the profile."""
-        draft = self._items[item_id]
+        node = self._items[item_id]
+        found = self._with_grades(node.grade_level, grades)
+        if found != node.grade_level:
+            self._items[item_id] = replace(node, grade_level=found)
+
+    def _with_grades(self, present: tuple[str, ...], grades: Iterable[str]) -> tuple[str, ...]:
+        """``present`` and ``grades``, each label declared by the profile, in the profile's order (one shared tuple)."""
         profile = self.profile.profile
+        found = list(present)
         for grade in grades:
             if profile.grade_label(grade) is None:
                 raise ManifestBuildError(
                     f"Grade label {grade!r} is not declared by profile {profile.profile_id}/{profile.version}.",
                     hint="Declare the grade label in the profile, then rebuild.",
                 )
-            if grade not in draft.grades:
-                draft.grades.append(grade)
+            if grade not in found:
+                found.append(grade)
+        if len(found) == len(present):
+            return present
+        if not self._grade_rank:
+            self._grade_rank.update((g.source_label, g.order) for g in profile.grade_labels)
+        rank = self._grade_rank
+        return self._share(tuple(sorted(found, key=lambda g: (rank[g], g))))
 
     def derive_grouping_grades(self) -> None:
         """Give grouping items without grades the union of their descendants' grades.
@@ -201,31 +223,34 @@ class PackageGraphBuilder:
         source-asserted grade.
         """
         children: dict[str, list[str]] = {}
-        for label, source, target in self._edges:
-            if label == HAS_CHILD:
-                children.setdefault(source, []).append(target)
+        for record in self._edges.values():
+            if record.label == HAS_CHILD:
+                children.setdefault(record.source_identifier, []).append(record.target_identifier)
         profile = self.profile.profile
         memo: dict[str, set[str]] = {}
 
         def collect(node_id: str, trail: frozenset[str]) -> set[str]:
             if node_id in memo:
                 return memo[node_id]
-            found: set[str] = set(self._items[node_id].grades)
+            found: set[str] = set(self._items[node_id].grade_level)
             for child in children.get(node_id, ()):
                 if child not in trail:
                     found |= collect(child, trail | {child})
             memo[node_id] = found
             return found
 
-        for draft in self._items.values():
-            rule = profile.statement_type(draft.statement_type)
-            if draft.grades or rule is None or rule.role != "grouping":
+        for node in list(self._items.values()):
+            rule = profile.statement_type(node.statement_type)
+            if node.grade_level or rule is None or rule.role != "grouping":
                 continue
-            derived = collect(draft.identifier, frozenset({draft.identifier}))
+            derived = collect(node.identifier, frozenset({node.identifier}))
             if derived:
-                self.add_grades(draft.identifier, derived)
-                self._provenance[draft.identifier].setdefault("derivedFields", {})["gradeLevel"] = (
-                    "union of the grade levels of the items below it"
+                self.add_grades(node.identifier, derived)
+                self.update_provenance(
+                    node.identifier,
+                    lambda record: record.setdefault("derivedFields", {}).update(
+                        gradeLevel="union of the grade levels of the items below it"
+                    ),
                 )
 
     # -- components and relationships ----------------------------------------------------------
@@ -262,12 +287,15 @@ class PackageGraphBuilder:
                 attribution_statement=attribution_statement,
             )
         )
-        self._provenance[uid] = copy.deepcopy(provenance)
+        self._provenance.add(uid, provenance)
         return uid
+
+    def _edge_id(self, label: RelationshipLabel, source_id: str, target_id: str) -> str:
+        return stable_uuid(self.framework_id, "rel", label, source_id, target_id)
 
     def has_edge(self, label: RelationshipLabel, source_id: str, target_id: str) -> bool:
         """Whether this (label, source, target) edge already exists."""
-        return (label, source_id, target_id) in self._edges
+        return self._edge_id(label, source_id, target_id) in self._edges
 
     def link(
         self,
@@ -282,19 +310,18 @@ class PackageGraphBuilder:
         """Add an edge, or find the existing identical one; returns ``(id, created)``.
 
         The provenance is copied, so one dict may be passed for several entities; callers extend the
-        provenance of an existing edge through :meth:`provenance`.
+        provenance of an existing edge through :meth:`update_provenance`.
         """
-        key = (label, source_id, target_id)
-        existing = self._edges.get(key)
-        if existing is not None:
-            return existing.identifier, False
+        identifier = self._edge_id(label, source_id, target_id)
+        if identifier in self._edges:
+            return identifier, False
         if source_id == target_id:
             raise ManifestBuildError(f"A {label} edge from {source_id} to itself cannot be represented.")
         source_label, target_label = self._labels[source_id], self._labels[target_id]
         if label == SUPPORTS and support_confidence is None:
             raise ManifestBuildError("A supports edge needs a supportConfidence.")
-        record = RelationshipRecord(
-            identifier=stable_uuid(self.framework_id, "rel", label, source_id, target_id),
+        self._edges[identifier] = RelationshipRecord(
+            identifier=identifier,
             label=label,
             source_identifier=source_id,
             target_identifier=target_id,
@@ -305,19 +332,42 @@ class PackageGraphBuilder:
             support_confidence=support_confidence,
             unresolved_status=unresolved_status,
         )
-        self._edges[key] = record
-        self._provenance[record.identifier] = copy.deepcopy(provenance)
-        return record.identifier, True
+        self._provenance.add(identifier, provenance)
+        return identifier, True
 
     def provenance(self, entity_id: str) -> Provenance:
-        """The mutable provenance record of one entity."""
-        return self._provenance[entity_id]
+        """The provenance record of one entity; changes made to it are kept (written back by :meth:`content`).
+
+        Each record handed out stays in memory until then: to change many, use :meth:`update_provenance`.
+        """
+        record = self._open_provenance.get(entity_id)
+        if record is None:
+            record = self._provenance.get(entity_id)
+            if record is None:
+                raise KeyError(entity_id)
+            self._open_provenance[entity_id] = record
+        return record
+
+    def update_provenance(self, entity_id: str, change: Callable[[Provenance], object]) -> None:
+        """Apply ``change`` to one entity's provenance record and store the result."""
+        if entity_id in self._open_provenance:
+            change(self._open_provenance[entity_id])
+            return
+        record = self._provenance.get(entity_id)
+        if record is None:
+            raise KeyError(entity_id)
+        change(record)
+        self._provenance.replace(entity_id, record)
 
     def details(self, item_id: str) -> dict[str, Any]:
         """The mutable source-shaped details of one item (written to the detailed items artifact)."""
         if item_id not in self._items:
             raise KeyError(item_id)
-        return self._details.setdefault(item_id, {})
+        record = self._open_details.get(item_id)
+        if record is None:
+            record = self._details.get(item_id) or {}
+            self._open_details[item_id] = record
+        return record
 
     def item_ids(self) -> list[str]:
         """Every item id, in insertion order."""
@@ -325,7 +375,7 @@ class PackageGraphBuilder:
 
     def items_without_parent(self) -> list[str]:
         """Items no hasChild edge reaches yet, in insertion order."""
-        reached = {target for (label, _source, target) in self._edges if label == HAS_CHILD}
+        reached = {r.target_identifier for r in self._edges.values() if r.label == HAS_CHILD}
         return [item_id for item_id in self._items if item_id not in reached]
 
     # -- evidence ------------------------------------------------------------------------------
@@ -333,9 +383,8 @@ class PackageGraphBuilder:
     def add_unresolved(self, key: str, entry: Mapping[str, Any]) -> str:
         """Record unresolved evidence (never a silent drop); ``status`` must be supported."""
         uid = stable_uuid(self.framework_id, "unresolved", key)
-        if uid in self._unresolved:
+        if not self._unresolved.add(uid, {"unresolvedId": uid, **entry}):
             raise ManifestBuildError(f"Unresolved key {key!r} repeats in {self.framework_id}.")
-        self._unresolved[uid] = {"unresolvedId": uid, **entry}
         return uid
 
     def add_finding(self, code: str, severity: str, message: str, location: str | None = None) -> None:
@@ -353,9 +402,6 @@ class PackageGraphBuilder:
 
     # -- output --------------------------------------------------------------------------------
 
-    def _grade_order(self) -> dict[str, GradeLabel]:
-        return {g.source_label: g for g in self.profile.profile.grade_labels}
-
     def content(
         self,
         *,
@@ -366,27 +412,13 @@ class PackageGraphBuilder:
         rights: RightsPolicy,
     ) -> PackageContent:
         """The finished package content, in deterministic order."""
-        order = self._grade_order()
-        items = [
-            ItemNode(
-                identifier=d.identifier,
-                case_identifier_uuid=d.identifier,
-                description=d.description,
-                statement_type=d.statement_type,
-                grade_level=tuple(sorted(d.grades, key=lambda g: (order[g].order, g))),
-                is_current=d.is_current,
-                in_language=d.in_language,
-                case_identifier_uri=d.case_identifier_uri,
-                statement_code=d.statement_code,
-                normalized_statement_type=rule.normalized
-                if (rule := self.profile.profile.statement_type(d.statement_type))
-                else None,
-                academic_subject=d.academic_subject,
-                notes=d.notes,
-                date_modified=d.date_modified,
-            )
-            for d in self._items.values()
-        ]
+        for entity_id, record in self._open_provenance.items():
+            self._provenance.replace(entity_id, record)
+        self._open_provenance.clear()
+        for item_id, details in self._open_details.items():
+            if not self._details.add(item_id, details):
+                self._details.replace(item_id, details)
+        self._open_details.clear()
         return PackageContent(
             framework_id=self.framework_id,
             snapshot_id=snapshot_id,
@@ -396,12 +428,12 @@ class PackageGraphBuilder:
             rights=rights,
             source=source,
             framework=self.framework,
-            items=items,
+            items=list(self._items.values()),
             components=list(self._components),
             relationships=list(self._edges.values()),
-            provenance=dict(self._provenance),
-            unresolved=list(self._unresolved.values()),
-            item_details=dict(self._details),
+            provenance=SpooledRecords(self._provenance),
+            unresolved=SpooledList(self._unresolved),
+            item_details=SpooledRecords(self._details),
             build_findings=list(self._findings),
             component_production=self.component_production if self._components else None,
         )
