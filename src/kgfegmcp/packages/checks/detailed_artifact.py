@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -13,6 +12,7 @@ from kgfegmcp.packages.artifacts import StreamedDocument
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import line_location
 from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.packages.package_files import PackageJsonError, parse_package_json
 
 #: What :meth:`DetailedArtifactCheck.document` and ``mismatch`` may emit: a check using them declares these.
 DOCUMENT_CODES: tuple[FindingCode, ...] = (FindingCode.DETAILED_ARTIFACT_MISMATCH, FindingCode.IDENTITY_MISMATCH)
@@ -95,9 +95,17 @@ class DetailedArtifactCheck(PackageCheck):
         ids = []
         for number, line in reader.lines(logical_name):
             try:
-                record = json.loads(line)
+                record = parse_package_json(line)
                 ids.append(str(record[key]))
-            except (ValueError, KeyError, TypeError):
+            except PackageJsonError as exc:
+                self.out.add(
+                    FindingCode.INVALID_JSON_LINE,
+                    f"the line {exc}",
+                    artifact=logical_name,
+                    location=line_location(number),
+                )
+                return None
+            except (KeyError, TypeError):
                 self.out.add(
                     FindingCode.INVALID_JSON_LINE,
                     f"not a JSON object with {key}",
@@ -105,4 +113,4 @@ class DetailedArtifactCheck(PackageCheck):
                     location=line_location(number),
                 )
                 return None
-        return ids
+        return ids if reader.complete(logical_name) else None  # the reader reported what cut it short
