@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from typing import IO, Any, NoReturn, Protocol
+from typing import Any, NoReturn, Protocol
 
 from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
 from kgfegmcp.packages.finding_codes import FindingCode
@@ -307,13 +307,13 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
     )
 
 
-def iter_nodes(stream: IO[bytes], artifact: str) -> Iterator[NodeRecord]:
+def iter_nodes(stream: BinaryReader, artifact: str) -> Iterator[NodeRecord]:
     """Stream typed nodes; the first bad line raises."""
     for line_number, line in iter_physical_lines(stream, artifact=artifact):
         yield decode_node(line, artifact, line_number)
 
 
-def iter_relationships(stream: IO[bytes], artifact: str) -> Iterator[RelationshipRecord]:
+def iter_relationships(stream: BinaryReader, artifact: str) -> Iterator[RelationshipRecord]:
     """Stream typed relationships; the first bad line raises."""
     for line_number, line in iter_physical_lines(stream, artifact=artifact):
         yield decode_relationship(line, artifact, line_number)

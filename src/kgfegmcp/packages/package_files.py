@@ -5,10 +5,10 @@ Whatever stands where a package declares a file is data from outside the process
 than declared; JSON nested past the interpreter's recursion limit, or saying one key twice (where
 ``json.loads`` silently keeps the last). So every such file is opened here, and only here:
 
-- each path component is opened with ``O_NOFOLLOW`` from the one before (a symlink anywhere on the
-  way is refused by ``open`` itself), the file with ``O_NONBLOCK`` (a FIFO does not block), and the
-  opened descriptor must be a regular file (``fstat``): what is checked is what is read, with no
-  window between a check and an open;
+- the file is opened with ``O_NOFOLLOW`` (a symlink is refused by ``open`` itself; so is a
+  symlinked directory on the way) and ``O_NONBLOCK`` (a FIFO does not block), and the opened
+  descriptor must be a regular file (``fstat``): what is checked is what is read, with no window
+  between a check and an open;
 - its size (``fstat`` of that descriptor) is known before a byte is read: compared with the size
   the manifest declares, or with the caller's bound; no more than that size plus one byte (to see
   a file that grew) is ever read;
@@ -42,10 +42,8 @@ READ_CHUNK = 1 << 20
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _BINARY = getattr(os, "O_BINARY", 0)
-_WALKS_DIR_FDS = os.open in os.supports_dir_fd and bool(_NOFOLLOW)
 
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -83,22 +81,21 @@ def _open_failure(exc: OSError) -> PackageFileError:
 
 
 def _open_descriptor(root: Path, relative: str) -> int:
-    """A read-only descriptor of ``root/relative``, no component of ``relative`` followed as a symlink."""
+    """A read-only, non-blocking descriptor of ``root/relative``; no symlink inside ``root`` is followed.
+
+    The file is opened with ``O_NOFOLLOW``; the directories on the way are looked at (``lstat``) just
+    before. What is read is judged on the descriptor alone (its type and size, then its checksum), so
+    a directory swapped for a symlink in between can only lead to bytes that must still match.
+    """
     parts = PurePosixPath(relative).parts
-    if not parts or any(part in ("", ".", "..") for part in parts) or PurePosixPath(relative).is_absolute():
+    if not parts or PurePosixPath(relative).is_absolute() or ".." in parts:
         raise PackageFileError(FindingCode.UNSAFE_PATH, "is not a relative path inside its root")
-    flags = os.O_RDONLY | _NONBLOCK | _NOFOLLOW | _CLOEXEC | _BINARY
-    if not _WALKS_DIR_FDS:  # no dir_fd (Windows): the last component is still opened without blocking
-        return os.open(root.joinpath(*parts), flags)
-    directory = os.open(root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
-    try:
-        for part in parts[:-1]:
-            inner = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=directory)
-            os.close(directory)
-            directory = inner
-        return os.open(parts[-1], flags, dir_fd=directory)
-    finally:
-        os.close(directory)
+    directory = root
+    for part in parts[:-1]:
+        directory = directory / part
+        if stat.S_ISLNK(os.lstat(directory).st_mode):
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+    return os.open(root.joinpath(*parts), os.O_RDONLY | _NONBLOCK | _NOFOLLOW | _CLOEXEC | _BINARY)
 
 
 class PackageFile:
