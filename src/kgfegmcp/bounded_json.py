@@ -17,13 +17,11 @@ import json
 import re
 from typing import Any, NoReturn
 
-#: A backslash escape (inside a string, the only place JSON allows one): dropped before strings are
-#: matched, so an escaped quote never ends a string.
-_ESCAPE = re.compile(rb"\\.", re.DOTALL)
-#: Every byte but brackets and quotes, deleted in C before the Python loop sees what is left.
+#: Every byte but brackets and quotes, deleted in C once escaped backslashes and quotes are gone.
 _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
-#: A string (its end quote optional, so an unterminated one is one match) once escapes are gone.
-_STRING = re.compile(rb'"[^"]*"?')
+#: Every byte but those and what a backslash may escape: deleting these keeps every escape whole.
+_NOT_ESCAPE = bytes(b for b in range(256) if b not in b'[]{}"\\/bfnrtu')
+_QUOTE, _OPENERS = ord('"'), frozenset(b"[{")
 #: Escapes of UTF-16 surrogates, the only way a decoded string can hold a lone one.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
@@ -52,8 +50,11 @@ class _RepeatedKey(Exception):
         self.key = key
 
 
-def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object's members as a dict, or :class:`_RepeatedKey` naming the first key that repeats."""
+def _unique_object(pairs: list[tuple[str, Any]], dict: type[dict[str, Any]] = dict, len: Any = len) -> dict[str, Any]:
+    """An object's members as a dict, or :class:`_RepeatedKey` naming the first key that repeats.
+
+    Called once per object of every document: ``dict`` and ``len`` are bound locally for speed.
+    """
     members = dict(pairs)
     if len(members) != len(pairs):
         seen: set[str] = set()
@@ -79,14 +80,22 @@ def nesting_exceeds(data: bytes, max_depth: int) -> bool:
     """
     if data.count(b"[") + data.count(b"{") <= max_depth:
         return False
-    depth = 0
-    for byte in _STRING.sub(b"", _ESCAPE.sub(b"", data).translate(None, _NOT_STRUCTURE)):
-        if byte in b"[{":
+    if b"\\" in data:  # an escaped quote must not end its string; pairs of backslashes go first
+        data = data.translate(None, _NOT_ESCAPE).replace(b"\\\\", b"").replace(b'\\"', b"")
+    # What is left is brackets and quotes: a loop over it allocates nothing (re.sub over strings would
+    # hold a list entry per string, several times the document).
+    depth, in_string = 0, False
+    for byte in data.translate(None, _NOT_STRUCTURE):
+        if byte == _QUOTE:
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif byte in _OPENERS:
             depth += 1
             if depth > max_depth:
                 return True
-        else:
-            depth = max(depth - 1, 0)
+        elif depth:
+            depth -= 1
     return False
 
 
@@ -119,11 +128,12 @@ def decode_bounded(document: str | bytes, *, max_bytes: int | None, max_depth: i
                 text.encode("utf-8")
             except UnicodeEncodeError:
                 raise BoundedJsonError("is not valid JSON text") from None
-    if nesting_exceeds(data, max_depth):
+    # The count is the fast path of nesting_exceeds, here to spare a call per JSONL record.
+    if data.count(b"[") + data.count(b"{") > max_depth and nesting_exceeds(data, max_depth):
         raise BoundedJsonError(f"is nested deeper than {max_depth} levels")
     try:
         value = _DECODER.decode(text)
-        if _SURROGATE_ESCAPE.search(text):
+        if "\\u" in text and _SURROGATE_ESCAPE.search(text):
             # A "\ud800" escape decodes to a lone surrogate, which is not text and cannot be encoded later.
             json.dumps(value, ensure_ascii=False).encode("utf-8")
     except _RepeatedKey as repeated:

@@ -54,3 +54,9 @@ def test_an_object_repeating_a_key_is_refused_without_echoing_it() -> None:
     assert refusal('{"offset": 9, "offset": 0}') == "repeats a key in an object"
     assert refusal('[{"a": {"private-name": 1, "private-name": 1}}]') == "repeats a key in an object"
     assert loads('{"a": 1, "b": {"a": 2}}') == {"a": 1, "b": {"a": 2}}  # one key in two objects is two keys
+
+
+def test_depth_is_counted_past_literals_and_escapes() -> None:
+    # Literals and escaped quotes outside the brackets' count must neither close nor open a level.
+    assert loads('[true, "\\"]]]", [false, [null, "\\\\"]]]') == [True, '"]]]', [False, [None, "\\"]]]
+    assert refusal('[true, [false, [null, ["\\"", [1]]]]]') == "is nested deeper than 4 levels"

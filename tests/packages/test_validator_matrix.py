@@ -470,6 +470,13 @@ def bundle_entry_repeating_a_key(world: FixtureWorld) -> PackageLocation:
     return location
 
 
+def bundle_repeating_a_top_level_key(world: FixtureWorld) -> PackageLocation:
+    """Another package's id first, this package's last: keeping the last would hide the first."""
+    location = _built(world)
+    rewrite_bytes(location, "academicStandardsBundle", lambda data: data.replace(b"{", b'{"graphPackageId":"x@y",', 1))
+    return location
+
+
 def provenance_entry_repeating_a_key(world: FixtureWorld) -> PackageLocation:
     location = _built(world)
     rewrite_bytes(location, "entityProvenance", _repeat_first_member(b'"entities":{', b":{"))
@@ -558,6 +565,7 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
         capitalised_boolean,
         report_repeating_a_key,
         bundle_entry_repeating_a_key,
+        bundle_repeating_a_top_level_key,
         provenance_entry_repeating_a_key,
         provenance_entry_nested_too_deeply,
         generation_summary_repeating_a_key,

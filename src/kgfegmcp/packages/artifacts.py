@@ -278,45 +278,50 @@ class _HashingStream:
         return chunk
 
 
-_OPENING = {"start_map": "object", "start_array": "array"}
-_CLOSING = frozenset({"end_map", "end_array"})
-
-
 def _top_level(events: Iterator[tuple[str, Any]], member: str) -> StreamedDocument:
     """Read the top level of a document from its parse events; deeper, only check depth and repeated keys.
 
-    ``open_keys`` holds, per open container, the keys its object has had so far (``None`` for an
-    array, and for ``member``'s own object, whose repeated keys its reader counts).
+    ``keys`` holds the keys the innermost open object has had so far (``None`` in an array, and in
+    ``member``'s own object, whose repeated keys its reader counts); ``outer`` those of the
+    containers around it. This loop sees every event of the document, so it is kept lean: events
+    are compared in the order of their frequency, and each open container costs one set at most.
     """
     events = iter(events)
     event, value = next(events, ("end_map", None))
     document = StreamedDocument(event == "start_map")
-    open_keys: list[set[str] | None] = [set() if event == "start_map" else None] if event in _OPENING else []
+    depth = 1 if event in ("start_map", "start_array") else 0
+    keys: set[str] | None = set() if event == "start_map" else None
+    outer: list[set[str] | None] = []
+    push, pop = outer.append, outer.pop
     key: str | None = None
     for event, value in events:
-        depth = len(open_keys)
         if event == "map_key":
-            seen = open_keys[-1]
-            if seen is not None:
-                if value in seen and not (depth == 1 and value == member):
+            if keys is not None:
+                if value in keys and not (depth == 1 and value == member):
                     raise _Refused(f"repeats the key {shown_key(value)} in one object")
-                seen.add(value)
+                keys.add(value)
             if depth == 1:
                 key = value
-            continue
-        opening = _OPENING.get(event)
-        if depth == 1 and document.is_object and key is not None:
+        elif event == "end_map" or event == "end_array":
+            depth -= 1
+            keys = pop() if outer else None
+        elif event == "start_map" or event == "start_array":
+            if depth == 1 and key is not None:
+                document.members[key] = NOT_SCALAR
+                if key == member:
+                    document.member_count += 1
+                    document.member_kind = "object" if event == "start_map" else "array"
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise _Refused(f"is nested deeper than {MAX_JSON_DEPTH} levels")
+            push(keys)
+            keys = set() if event == "start_map" and not (depth == 2 and key == member) else None
+            if depth == 2:
+                key = None
+        elif depth == 1 and key is not None:  # a scalar member of the top level
+            document.members[key] = value
             if key == member:
                 document.member_count += 1
-                document.member_kind = opening or "scalar"
-            document.members[key] = NOT_SCALAR if opening else value
-        if opening is not None:
-            if depth >= MAX_JSON_DEPTH:
-                raise _Refused(f"is nested deeper than {MAX_JSON_DEPTH} levels")
-            tracked = opening == "object" and not (depth == 1 and key == member)
-            open_keys.append(set() if tracked else None)
-        elif event in _CLOSING:
-            open_keys.pop()
-        if depth == 1:
+                document.member_kind = "scalar"
             key = None
     return document

@@ -11,7 +11,7 @@ from kgfegmcp.identifiers import FrameworkId, SnapshotId
 from kgfegmcp.models import ContractModel
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS
-from kgfegmcp.packages.package_files import PackageFileError, PackageJsonError, parse_package_json, read_package_file
+from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.profiles.model import ProfileRef
 from kgfegmcp.rights import RightsPolicy
 
@@ -274,7 +274,10 @@ def read_manifest_json(package_dir: Path, name: str = MANIFEST_FILENAME) -> tupl
     unusable: not a regular file, missing, unreadable, larger than 16 MiB, or JSON that repeats a key,
     nests too deeply or is not JSON (``invalid_manifest``).
     """
-    data = read_package_file(package_dir, name, max_bytes=MAX_MANIFEST_BYTES, too_large=FindingCode.INVALID_MANIFEST)
+    with PackageFile.open(package_dir, name) as handle:
+        if handle.size > MAX_MANIFEST_BYTES:
+            raise PackageFileError(FindingCode.INVALID_MANIFEST, "is larger than 16 MiB (not read)")
+        data = handle.read_all()
     try:
         return data, parse_package_json(data)
     except PackageJsonError as exc:

@@ -125,7 +125,7 @@ class PackageFile:
             if expected_bytes is not None and mode.st_size != expected_bytes:
                 raise PackageFileError(
                     FindingCode.CHECKSUM_MISMATCH,
-                    f"bytes differ from the manifest (declared {expected_bytes} bytes, found {mode.st_size}; not read)",
+                    f"has {mode.st_size} bytes where the manifest declares {expected_bytes} (not read)",
                 )
         except OSError as exc:
             os.close(descriptor)
@@ -142,7 +142,18 @@ class PackageFile:
         """
         if size < 0:
             return self.read_all()
-        wanted = min(size, self.size + 1 - self._handed, READ_CHUNK)
+        return self._read(min(size, READ_CHUNK))
+
+    def read_all(self) -> bytes:
+        """Every byte (``size``, or one more if the file grew since it was opened), read in one piece
+        when the system allows, so the file is held once and not again as its parts."""
+        parts = []
+        while chunk := self._read(self.size + 1 - self._handed):
+            parts.append(chunk)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def _read(self, size: int) -> bytes:
+        wanted = min(size, self.size + 1 - self._handed)
         if wanted <= 0:
             return b""
         try:
@@ -151,13 +162,6 @@ class PackageFile:
             raise PackageFileError(FindingCode.UNREADABLE_FILE, f"cannot be read ({exc.strerror})") from None
         self._handed += len(chunk)
         return chunk
-
-    def read_all(self) -> bytes:
-        """Every byte (``size``, or one more if the file grew since it was opened)."""
-        parts = []
-        while chunk := self.read(READ_CHUNK):
-            parts.append(chunk)
-        return b"".join(parts)
 
     def rewind(self) -> None:
         """Read again from the first byte (of this same opened file, whatever its path names now)."""
@@ -182,22 +186,9 @@ class PackageFile:
         self.close()
 
 
-def read_package_file(
-    root: Path,
-    relative: str,
-    *,
-    expected_bytes: int | None = None,
-    max_bytes: int | None = None,
-    too_large: FindingCode = FindingCode.INVALID_MANIFEST,
-) -> bytes:
-    """All bytes of ``root/relative``, opened as :meth:`PackageFile.open` opens it.
-
-    ``max_bytes`` bounds a file whose size nothing declares (the manifest; a profile or prompt
-    configuration): a larger one is refused unread, as the finding ``too_large``.
-    """
+def read_package_file(root: Path, relative: str, *, expected_bytes: int | None = None) -> bytes:
+    """All bytes of ``root/relative``, opened as :meth:`PackageFile.open` opens it."""
     with PackageFile.open(root, relative, expected_bytes=expected_bytes) as handle:
-        if max_bytes is not None and handle.size > max_bytes:
-            raise PackageFileError(too_large, f"is larger than {max_bytes} bytes (not read)")
         return handle.read_all()
 
 
@@ -206,7 +197,7 @@ def shown_key(key: str) -> str:
     return json.dumps(key[:80]) + ("…" if len(key) > 80 else "")
 
 
-def json_problem(exc: BoundedJsonError) -> str:
+def _json_problem(exc: BoundedJsonError) -> str:
     """Why a package JSON text was refused, naming the repeated key when that is the reason."""
     if exc.repeated_key is not None:
         return f"repeats the key {shown_key(exc.repeated_key)} in one object"
@@ -225,4 +216,4 @@ def parse_package_json(data: bytes | str) -> Any:
     try:
         return decode_bounded(data, max_bytes=None, max_depth=MAX_JSON_DEPTH)
     except BoundedJsonError as exc:
-        raise PackageJsonError(json_problem(exc)) from None
+        raise PackageJsonError(_json_problem(exc)) from None
