@@ -139,12 +139,10 @@ def _fail_property(
 
 def _load_object(line: bytes, artifact: str, line_number: int) -> dict[str, Any]:
     try:
-        line.decode("utf-8")
-    except UnicodeDecodeError:
-        _fail_property(artifact, line_number, "bytes are not valid UTF-8")
-    try:
         value = parse_package_json(line)
     except PackageJsonError as exc:
+        if exc.not_utf8:
+            _fail_property(artifact, line_number, "bytes are not valid UTF-8")
         _fail_line(artifact, line_number, f"not one JSON value: the line {exc}")
     if not isinstance(value, dict):
         _fail_line(artifact, line_number, "a delivery record must be a JSON object")

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import Any
 
-from kgfegmcp.bounded_json import BoundedJsonError, decode_bounded
+from kgfegmcp.bounded_json import NOT_UTF8, BoundedJsonError, decode_bounded
 from kgfegmcp.packages.finding_codes import FindingCode
 
 #: Deepest nesting of arrays and objects in any package JSON document or JSONL record (the deepest a
@@ -205,7 +205,11 @@ def _json_problem(exc: BoundedJsonError) -> str:
 
 
 class PackageJsonError(ValueError):
-    """A package JSON text refused: not UTF-8, not JSON, nested deeper than the bound, or a repeated key."""
+    """A package JSON text refused: not UTF-8 (``not_utf8``), not JSON, nested too deeply, or a repeated key."""
+
+    def __init__(self, reason: str, *, not_utf8: bool = False) -> None:
+        super().__init__(reason)
+        self.not_utf8 = not_utf8
 
 
 def parse_package_json(data: bytes | str) -> Any:
@@ -216,4 +220,4 @@ def parse_package_json(data: bytes | str) -> Any:
     try:
         return decode_bounded(data, max_bytes=None, max_depth=MAX_JSON_DEPTH)
     except BoundedJsonError as exc:
-        raise PackageJsonError(_json_problem(exc)) from None
+        raise PackageJsonError(_json_problem(exc), not_utf8=exc.reason == NOT_UTF8) from None
