@@ -1,10 +1,10 @@
 """Run the ``kgfegmcp`` command line, swapping one file for a special file as it is opened (tests only).
 
-    python swap_driver.py KIND PATH -- kgfegmcp arguments...
+    python swap_driver.py KIND PATH ASIDE -- kgfegmcp arguments...
 
 At the first audit event ``open`` for reading of a file named like PATH, the driver replaces PATH
-by a KIND (``corrupt.make_special``: a FIFO, a socket, a directory, or a symlink to the same bytes)
-before the open goes on: the race a reader that checks a path, then opens it, loses. The event
+by a KIND (``corrupt.make_special``: a FIFO, a socket, a directory, or a symlink to the same bytes,
+moved into the directory ASIDE) before the open goes on: the race a reader that checks a path, then opens it, loses. The event
 names only the last component when a reader opens relative to a directory descriptor, so the
 driver is given the whole path and matches its name.
 """
@@ -20,7 +20,7 @@ from corrupt import make_special
 
 
 def main() -> None:
-    kind, target = sys.argv[1], Path(sys.argv[2])
+    kind, target, aside = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     arguments = sys.argv[sys.argv.index("--") + 1 :]
     swapped = False
 
@@ -37,7 +37,7 @@ def main() -> None:
         if swapped or name != "open" or not reading(args):
             return
         swapped = True
-        make_special(target, kind)
+        make_special(target, kind, aside)
 
     sys.addaudithook(hook)
     sys.argv = ["kgfegmcp", *arguments]

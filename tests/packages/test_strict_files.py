@@ -60,7 +60,8 @@ def run(
         "COLUMNS": "400",
         **settings,
     }
-    entry = [sys.executable, str(HERE / "swap_driver.py"), swap[0], str(swap[1]), "--"] if swap else [KGFEGMCP]
+    aside = str(world.base / "aside")
+    entry = [sys.executable, str(HERE / "swap_driver.py"), swap[0], str(swap[1]), aside, "--"] if swap else [KGFEGMCP]
     try:
         completed = subprocess.run(
             [*wrapper, *entry, *args],
@@ -130,7 +131,7 @@ def damaged_manifests(world: FixtureWorld) -> dict[str, str]:
         elif kind == "repeated-rights":
             _repeated_rights(location)
         else:
-            make_special(location.path / MANIFEST_FILENAME, kind)
+            make_special(location.path / MANIFEST_FILENAME, kind, world.base / "aside")
         damaged[location.graph_package_id] = kind
     return damaged
 
@@ -261,7 +262,7 @@ def test_package_file_opens_only_regular_files(tmp_path: Path, kind: str) -> Non
     path = tmp_path / "dir" / "file.json"
     path.parent.mkdir()
     path.write_text("{}")
-    make_special(path, kind)
+    make_special(path, kind, tmp_path / "aside")
     with pytest.raises(PackageFileError) as refused:  # a FIFO does not block: there is no writer
         PackageFile.open(tmp_path, "dir/file.json")
     assert refused.value.code == FindingCode.UNSAFE_PATH
@@ -307,7 +308,7 @@ def test_a_profile_repeating_a_key_is_a_profile_validation_error(world: FixtureW
 
 
 def test_a_profile_that_is_a_fifo_is_refused_without_blocking(world: FixtureWorld) -> None:
-    make_special(world.profiles_root / LC / "1.0.json", "fifo")
+    make_special(world.profiles_root / LC / "1.0.json", "fifo", world.base / "aside")
     with pytest.raises(ProfileValidationError, match="is a FIFO, not a regular file"):
         world.profiles().load(LC, "1.0")
 
