@@ -47,3 +47,16 @@ def test_an_unterminated_string_full_of_quotes_is_linear() -> None:
     # Every second character an escaped quote: a naive scanner would rescan from each one.
     document = '"' + '\\"' * 200_000
     assert refusal(document, max_bytes=10**6) == "is not valid JSON text"
+
+
+def test_an_object_repeating_a_key_is_refused_without_echoing_it() -> None:
+    # json.loads would keep the last value: {"offset": 0} here, whatever the first said.
+    assert refusal('{"offset": 9, "offset": 0}') == "repeats a key in an object"
+    assert refusal('[{"a": {"private-name": 1, "private-name": 1}}]') == "repeats a key in an object"
+    assert loads('{"a": 1, "b": {"a": 2}}') == {"a": 1, "b": {"a": 2}}  # one key in two objects is two keys
+
+
+def test_depth_is_counted_past_literals_and_escapes() -> None:
+    # Literals and escaped quotes outside the brackets' count must neither close nor open a level.
+    assert loads('[true, "\\"]]]", [false, [null, "\\\\"]]]') == [True, '"]]]', [False, [None, "\\"]]]
+    assert refusal('[true, [false, [null, ["\\"", [1]]]]]') == "is nested deeper than 4 levels"

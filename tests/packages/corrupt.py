@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
+import socket
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -93,3 +97,34 @@ def find_record(records: list[dict[str, Any]], **match: Any) -> dict[str, Any]:
 
 def error_codes(findings: list[Finding]) -> set[str]:
     return {f.code for f in findings if f.severity == "error"}
+
+
+SPECIAL_KINDS = ("fifo", "socket", "directory", "symlink")
+
+
+def make_special(path: Path, kind: str, aside: Path) -> None:
+    """Replace the regular file ``path`` by a ``kind`` from :data:`SPECIAL_KINDS`.
+
+    Its bytes move into the directory ``aside`` (outside any package), and a ``symlink`` points at
+    them, so only what the entry is changes. A socket is bound under a short path (AF_UNIX paths are
+    limited to about 108 bytes), then moved into place.
+    """
+    aside.mkdir(parents=True, exist_ok=True)
+    moved = aside / f"{len(list(aside.iterdir()))}-{path.name}"
+    shutil.move(path, moved)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "symlink":
+        path.symlink_to(moved)
+    elif kind == "socket":
+        short = Path(tempfile.mkdtemp(prefix="s-", dir="/tmp"))
+        try:
+            with socket.socket(socket.AF_UNIX) as server:
+                server.bind(str(short / "s"))
+            os.rename(short / "s", path)
+        finally:
+            shutil.rmtree(short)
+    else:
+        raise ValueError(kind)

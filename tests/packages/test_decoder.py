@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
-from kgfegmcp.packages.decoder import decode_node, decode_relationship, iter_nodes, iter_physical_lines
+from kgfegmcp.packages.decoder import CHUNK_BYTES, decode_node, decode_relationship, iter_nodes, iter_physical_lines
 from kgfegmcp.packages.encoder import node_wire, relationship_wire
 from kgfegmcp.packages.records import ComponentNode, ItemNode, RelationshipRecord
 
@@ -232,3 +232,22 @@ def test_streaming_lines_and_line_numbers() -> None:
     with pytest.raises(JsonlParsingError) as caught:
         list(iter_nodes(io.BytesIO(data), "nodes"))
     assert caught.value.details["line"] == 4
+
+
+def test_a_line_over_the_bound_is_refused_once_it_is_that_long() -> None:
+    """Gigabytes without a newline are never gathered into one line (quadratic), nor read to their end."""
+    data = b"\0" * (8 * CHUNK_BYTES)
+    chunks: list[bytes] = []
+    with pytest.raises(JsonlParsingError) as caught:
+        list(iter_physical_lines(io.BytesIO(data), chunks.append, artifact="nodes"))
+    assert caught.value.details == {"artifact": "nodes", "line": 1, "findingCode": "invalid_json_line"}
+    assert "longer than 1048576 bytes" in caught.value.message
+    assert len(chunks) <= 2  # stopped as soon as the line was longer than the bound
+
+
+def test_a_repeated_key_in_a_record_is_an_invalid_line() -> None:
+    record = line(item_record())
+    with pytest.raises(JsonlParsingError) as caught:
+        decode_node(record.replace(b'{"identifier"', b'{"type": "node", "identifier"', 1), "nodes", 3)
+    assert caught.value.details == {"artifact": "nodes", "line": 3, "findingCode": "invalid_json_line"}
+    assert 'repeats the key "type"' in caught.value.message

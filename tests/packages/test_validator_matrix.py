@@ -7,8 +7,10 @@ report exactly the one code, and the package is never accepted.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +25,7 @@ from corrupt import (
     edit_records,
     error_codes,
     find_record,
+    read_manifest,
     rewrite_bytes,
 )
 
@@ -30,7 +33,8 @@ from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lifecycle import PackageLifecycle
-from kgfegmcp.packages.manifest import provenance_part_name
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, provenance_part_name
+from kgfegmcp.packages.package_files import MAX_LINE_BYTES
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, SUPPORTS, ComponentNode
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
@@ -473,14 +477,123 @@ def provenance_part_entry_altered(world: FixtureWorld) -> PackageLocation:
     return location
 
 
+# -- strict package files: a repeated key is refused (json.loads would keep the last), bounds hold --
+
+_FIRST_MEMBER = re.compile(rb'"[^"\\]+":("[^"\\]*"|true|false|[0-9]+),')
+
+
+def _repeat_first_member(*after: bytes) -> Callable[[bytes], bytes]:
+    """Repeat, same key and same value, the first member of the object that starts after each of ``after``
+    in turn: a reader that keeps the last of two equal keys sees no change at all."""
+
+    def transform(data: bytes) -> bytes:
+        start = 0
+        for mark in after:
+            start = data.index(mark, start) + len(mark)
+        member = _FIRST_MEMBER.match(data, start)
+        assert member is not None, data[start : start + 80]
+        return data[:start] + member.group() + data[start:]
+
+    return transform
+
+
+def manifest_repeating_rights(world: FixtureWorld) -> PackageLocation:
+    """A second ``rights`` object that turns bulk resources on: keeping the last would seal and serve it."""
+    location = _built(world)
+    manifest = read_manifest(location)
+    bulk = json.dumps({**manifest["rights"], "allowBulkResource": True})
+    text = json.dumps(manifest, indent=2, sort_keys=True)
+    (location.path / MANIFEST_FILENAME).write_text(text[: text.rindex("}")] + f',"rights": {bulk}}}\n')
+    return location
+
+
+def report_repeating_a_key(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    rewrite_bytes(location, "validationReport", lambda data: data.replace(b"{", b'{"status": "pending",', 1))
+    return location
+
+
+def bundle_entry_repeating_a_key(world: FixtureWorld) -> PackageLocation:
+    """A repeated key inside one streamed entry of the bundle's ``items``."""
+    location = _built(world)
+    rewrite_bytes(location, "academicStandardsBundle", _repeat_first_member(b'"items":[{'))
+    return location
+
+
+def bundle_repeating_a_top_level_key(world: FixtureWorld) -> PackageLocation:
+    """Another package's id first, this package's last: keeping the last would hide the first."""
+    location = _built(world)
+    rewrite_bytes(location, "academicStandardsBundle", lambda data: data.replace(b"{", b'{"graphPackageId":"x@y",', 1))
+    return location
+
+
+def provenance_entry_repeating_a_key(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    rewrite_bytes(location, "entityProvenance", _repeat_first_member(b'"entities":{', b":{"))
+    return location
+
+
+def provenance_entry_nested_too_deeply(world: FixtureWorld) -> PackageLocation:
+    """One streamed entry nested 5,000 deep: serialising it for the part comparison would recurse (and
+    ijson's path prefixes for the entry grow with the square of its depth: 24 GB at 100,000)."""
+    location = _built(world)
+    depth = 5_000
+    rewrite_bytes(
+        location,
+        "entityProvenance",
+        lambda data: data.replace(b'"locator":{', b'"locator":{"deep":' + b"[" * depth + b"]" * depth + b",", 1),
+    )
+    return location
+
+
+def delivery_record_repeating_a_key(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_lines(location, "nodes", lambda lines: [_repeat_first_member(b"{")(lines[0]), *lines[1:]])
+    return location
+
+
+def detailed_record_repeating_a_key(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_lines(location, "standardsFrameworkItems", lambda lines: [_repeat_first_member(b"{")(lines[0]), *lines[1:]])
+    return location
+
+
+def generation_summary_repeating_a_key(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    rewrite_bytes(location, "lcGenerationSummary", lambda data: data.replace(b"{", b'{"humanReviewed": false,', 1))
+    return location
+
+
+def profile_repeating_a_key(world: FixtureWorld) -> PackageLocation:
+    """The bound profile repeats a key, and the manifest binds exactly those bytes."""
+    location = _built(world)
+    path = world.profiles_root / LC / "1.0.json"
+    data = path.read_bytes().replace(b"{", b'{"version": "1.0",', 1)
+    path.write_bytes(data)
+    edit_manifest(location, lambda m: m["profile"].update(sha256=hashlib.sha256(data).hexdigest()))
+    return location
+
+
+def line_over_the_bound(world: FixtureWorld) -> PackageLocation:
+    """A delivery line longer than the line bound (a statement of 2 MiB), in a file of its declared size."""
+    location = _built(world)
+
+    def edit(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        find_record(records, statementCode="NBT.1")["properties"]["description"] = "x" * (2 * MAX_LINE_BYTES)
+        return records
+
+    edit_records(location, "nodes", edit)
+    return location
+
+
 CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "identity_mismatch": [wrong_package_id],
-    "invalid_manifest": [manifest_without_counts],
+    "invalid_manifest": [manifest_without_counts, manifest_repeating_rights],
     "missing_artifact": [deleted_part, lc_artifact_undeclared],
     "undeclared_entry": [extra_file, extra_directory],
     "unsafe_path": [symlinked_file],
     "checksum_mismatch": [changed_bytes],
-    "profile_binding_mismatch": [foreign_profile_hash],
+    "profile_binding_mismatch": [foreign_profile_hash, profile_repeating_a_key],
     "count_mismatch": [wrong_item_count],
     "capability_mismatch": [false_capability],
     "duplicate_identifier": [duplicate_unresolved_id],
@@ -498,10 +611,23 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "unknown_statement_type": [unknown_type],
     "unknown_grade_label": [unknown_grade],
     "invalid_rights_policy": [wrong_rights, bulk_without_full_text],
-    "invalid_encoding": [capitalised_boolean],
+    "invalid_encoding": [
+        capitalised_boolean,
+        report_repeating_a_key,
+        bundle_entry_repeating_a_key,
+        bundle_repeating_a_top_level_key,
+        provenance_entry_repeating_a_key,
+        provenance_entry_nested_too_deeply,
+        generation_summary_repeating_a_key,
+    ],
     "invalid_label": [unknown_label],
     "missing_property": [missing_description],
-    "invalid_json_line": [truncated_line],
+    "invalid_json_line": [
+        truncated_line,
+        delivery_record_repeating_a_key,
+        detailed_record_repeating_a_key,
+        line_over_the_bound,
+    ],
     "unresolved_without_status": [unresolved_entry_without_status, relationship_with_unknown_status],
     "provenance_mismatch": [missing_provenance, moved_provenance_entry],
     "detailed_artifact_mismatch": [dropped_detailed_item],
@@ -589,6 +715,7 @@ def test_every_listed_finding_code_is_covered() -> None:
         "source_text_difference",
         "source_mapping_gap",
         "interrupted_recording",  # the lifecycle resolves it: test_interrupted_validation.py covers it
+        "unreadable_file",  # root reads any file: test_strict_files.py denies it to a real reader process
     }
     assert expected <= covered, sorted(expected - covered)
 

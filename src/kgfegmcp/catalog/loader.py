@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -16,7 +15,8 @@ from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.findings import Finding
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.manifest import read_manifest_json
+from kgfegmcp.packages.package_files import PackageFileError
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime, read_generation_summary
@@ -171,11 +171,14 @@ def _waiting(directory: Path) -> None:
 
 
 def _sealed_manifest_sha256(location: PackageLocation) -> str | None:
-    """The manifest's SHA-256 when it claims ``passed`` by this validator version (the key of its cache entry)."""
+    """The manifest's SHA-256 when it claims ``passed`` by this validator version (the key of its cache entry).
+
+    ``None`` for any manifest that cannot be read as strict JSON: the gate then reports why.
+    """
     try:
-        data = (location.path / MANIFEST_FILENAME).read_bytes()
-        state = json.loads(data).get("validation", {})
-    except (OSError, ValueError, AttributeError):
+        data, document = read_manifest_json(location.path)
+        state = document.get("validation", {})
+    except (PackageFileError, AttributeError):
         return None
     sealed = (
         isinstance(state, dict)

@@ -1,26 +1,51 @@
-"""Reads each declared artifact of a package once, verifying its size and SHA-256 on the way."""
+"""Reads each declared artifact of a package once, verifying its size and SHA-256 on the way.
+
+Every artifact is opened through :class:`~kgfegmcp.packages.package_files.PackageFile`: a regular
+file, never blocking, whose size is compared with the manifest before a byte of it is read. An
+artifact that cannot be opened as declared gets one finding and is then unavailable, so no check
+reads it and its problem is reported once, not as a cascade of consequences.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import ijson
 
-from kgfegmcp.models import file_digest
-from kgfegmcp.packages.collector import FindingCollector
+from kgfegmcp.errors import JsonlParsingError
+from kgfegmcp.packages.collector import FindingCollector, line_location
 from kgfegmcp.packages.decoder import iter_physical_lines
 from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.manifest import PackageManifest
+from kgfegmcp.packages.manifest import ArtifactEntry, PackageManifest
+from kgfegmcp.packages.package_files import (
+    MAX_JSON_DEPTH,
+    PackageFile,
+    PackageFileError,
+    PackageJsonError,
+    parse_package_json,
+    shown_key,
+)
 
 _T = TypeVar("_T")
 
-#: What reading an artifact may find: bytes that differ from the manifest, or a JSON document that is not.
-ARTIFACT_READING_CODES: tuple[FindingCode, ...] = (FindingCode.CHECKSUM_MISMATCH, FindingCode.INVALID_ENCODING)
+#: What reading an artifact may find: a file that is not what the manifest declares (missing, not a
+#: regular file, unreadable, other bytes), a JSON document that is not one, or a line over the bound.
+ARTIFACT_READING_CODES: tuple[FindingCode, ...] = (
+    FindingCode.CHECKSUM_MISMATCH,
+    FindingCode.INVALID_ENCODING,
+    FindingCode.INVALID_JSON_LINE,
+    FindingCode.MISSING_ARTIFACT,
+    FindingCode.UNSAFE_PATH,
+    FindingCode.UNREADABLE_FILE,
+)
+
+
+class _Refused(Exception):
+    """A streamed document is not one strict JSON document (a repeated key, or nested too deeply)."""
 
 
 class ArtifactReader:
@@ -32,56 +57,117 @@ class ArtifactReader:
         self._present = present
         self._out = out.restricted_to(ARTIFACT_READING_CODES, "ArtifactReader")
         self._read: set[str] = set()
+        self._opened: set[str] = set()
+        self._refused: set[str] = set()
+        self._cut_short: set[str] = set()
 
     def available(self, logical_name: str) -> bool:
+        """Declared, present, and a regular file of its declared size (opened once to see)."""
         entry = self._manifest.artifact(logical_name)
-        return entry is not None and entry.path in self._present
+        if entry is None or entry.path not in self._present or logical_name in self._refused:
+            return False
+        if logical_name not in self._opened:
+            handle = self._open(entry)
+            if handle is None:
+                return False
+            handle.close()
+        return True
+
+    def complete(self, logical_name: str) -> bool:
+        """Whether every line of an available artifact was handed on (no line bound or read failure cut it)."""
+        return logical_name not in self._cut_short and logical_name not in self._refused
 
     def verify_remaining(self) -> None:
         """Hash every available artifact no check has read yet."""
         for entry in self._manifest.all_artifacts():
             if entry.logical_name not in self._read and self.available(entry.logical_name):
-                self._hash(entry.logical_name)
+                self._hash(entry)
 
-    def _hash(self, logical_name: str) -> None:
+    def _open(self, entry: ArtifactEntry) -> PackageFile | None:
+        """The artifact opened as its manifest declares it, or ``None`` with the one finding that says why not."""
+        try:
+            handle = PackageFile.open(self._dir, entry.path, expected_bytes=entry.bytes)
+        except PackageFileError as exc:
+            self._refused.add(entry.logical_name)
+            self._out.add(exc.code, f"the file {exc.reason}", artifact=entry.logical_name, location=entry.path)
+            return None
+        self._opened.add(entry.logical_name)
+        return handle
+
+    def _entry(self, logical_name: str) -> ArtifactEntry:
+        entry = self._manifest.artifact(logical_name)
+        assert entry is not None
+        return entry
+
+    def _cut(self, entry: ArtifactEntry, exc: PackageFileError) -> None:
+        """Reading stopped before the last byte: the finding, and the artifact counts as incomplete."""
+        self._cut_short.add(entry.logical_name)
+        self._out.add(exc.code, f"the file {exc.reason}", artifact=entry.logical_name, location=entry.path)
+
+    def _hash(self, entry: ArtifactEntry) -> None:
         """Verify an artifact without holding it in memory."""
-        entry = self._manifest.artifact(logical_name)
-        assert entry is not None
-        size, digest = file_digest(self._dir / entry.path)
-        self._verify(logical_name, digest, size)
+        handle = self._open(entry)
+        if handle is None:
+            return
+        with handle:
+            stream = _HashingStream(handle)
+            try:
+                while stream.read(1 << 20):
+                    pass
+            except PackageFileError as exc:
+                self._cut(entry, exc)
+                return
+        self._verify(entry, stream.hasher.hexdigest(), stream.size)
 
-    def _verify(self, logical_name: str, digest: str, size: int) -> None:
-        self._read.add(logical_name)
-        entry = self._manifest.artifact(logical_name)
-        assert entry is not None
+    def _verify(self, entry: ArtifactEntry, digest: str, size: int) -> None:
+        self._read.add(entry.logical_name)
         if digest != entry.sha256 or size != entry.bytes:
             self._out.add(
                 FindingCode.CHECKSUM_MISMATCH,
                 f"bytes differ from the manifest (declared {entry.bytes} bytes, found {size})",
-                artifact=logical_name,
+                artifact=entry.logical_name,
                 location=entry.path,
             )
 
     def lines(self, logical_name: str) -> Iterator[tuple[int, bytes]]:
-        """Stream lines of a JSONL artifact; the checksum is verified when the stream ends."""
-        entry = self._manifest.artifact(logical_name)
-        assert entry is not None
-        with (self._dir / entry.path).open("rb") as handle:
+        """Stream lines of a JSONL artifact; the checksum is verified when the stream ends.
+
+        A line over the line bound, or a read that fails, is a finding and ends the stream early:
+        :meth:`complete` then says so.
+        """
+        entry = self._entry(logical_name)
+        handle = self._open(entry)
+        if handle is None:
+            return
+        with handle:
             stream = _HashingStream(handle)
-            yield from iter_physical_lines(stream)
-        self._verify(logical_name, stream.hasher.hexdigest(), stream.size)
+            try:
+                yield from iter_physical_lines(stream, artifact=logical_name)
+            except JsonlParsingError as exc:
+                self._cut_short.add(logical_name)
+                line = exc.details.get("line")
+                self._out.add(
+                    FindingCode.INVALID_JSON_LINE,
+                    exc.message,
+                    artifact=logical_name,
+                    location=line_location(line) if isinstance(line, int) else entry.path,
+                )
+                return
+            except PackageFileError as exc:
+                self._cut(entry, exc)
+                return
+        self._verify(entry, stream.hasher.hexdigest(), stream.size)
 
     def document(self, logical_name: str) -> Any:
-        """Read, verify and parse a JSON artifact; ``None`` (with a finding) when unparsable."""
-        data = self.raw(logical_name)
+        """Read, verify and parse a JSON artifact; ``None`` (with a finding) when unreadable or not strict JSON."""
+        entry = self._entry(logical_name)
+        data = self._whole(entry)
+        if data is None:
+            return None
         try:
-            return json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            self._out.add(
-                FindingCode.INVALID_ENCODING,
-                f"not a UTF-8 JSON document ({type(exc).__name__})",
-                artifact=logical_name,
-            )
+            return parse_package_json(data)
+        except PackageJsonError as exc:
+            self._out.add(FindingCode.INVALID_ENCODING, f"the document {exc}", artifact=logical_name)
             return None
 
     def streamed_document(
@@ -95,54 +181,76 @@ class ArtifactReader:
         """Parse a JSON artifact without holding it; ``None`` (with a finding) when the bytes are not JSON.
 
         A first pass reads the top level: whether it is an object, its scalar members, the kind of
-        ``member`` and how often it occurs. When ``member`` occurs once, as an object or an array,
-        a second pass hands it to ``on_entry`` entry by entry: ``(key, value)`` of an object,
-        ``(None, element)`` of an array. Both passes run in ijson's C parser and verify the bytes.
-        Members named in ``whole`` (small ones, such as the bundle's framework) are kept whole.
+        ``member`` and how often it occurs; it also refuses a document nested deeper than the bound,
+        or with an object that repeats a key (except ``member`` at the top level, and the keys of
+        ``member`` itself: whoever reads them counts those repeats). When ``member`` occurs once, as
+        an object or an array, a second pass over the same opened file hands it to ``on_entry``
+        entry by entry: ``(key, value)`` of an object, ``(None, element)`` of an array. Both passes
+        run in ijson's C parser and verify the bytes. Members named in ``whole`` (small ones, such as
+        the bundle's framework) are kept whole.
         """
-        document = self._parsed(
-            logical_name, lambda stream: _top_level(ijson.basic_parse(stream, use_float=True), member, whole)
-        )
-        if document is None or document.member_count != 1 or document.member_kind not in ("object", "array"):
-            return document
+        entry = self._entry(logical_name)
+        handle = self._open(entry)
+        if handle is None:
+            return None
+        with handle:
+            document = self._parsed(
+                entry, handle, lambda stream: _top_level(ijson.basic_parse(stream, use_float=True), member, whole)
+            )
+            if document is None or document.member_count != 1 or document.member_kind not in ("object", "array"):
+                return document
 
-        def feed(stream: _HashingStream) -> bool:
-            if document.member_kind == "object":
-                for key, value in ijson.kvitems(stream, member, use_float=True):
-                    on_entry(key, value)
-            else:
-                for value in ijson.items(stream, f"{member}.item", use_float=True):
-                    on_entry(None, value)
-            return True
+            def feed(stream: _HashingStream) -> bool:
+                if document.member_kind == "object":
+                    for key, value in ijson.kvitems(stream, member, use_float=True):
+                        on_entry(key, value)
+                else:
+                    for value in ijson.items(stream, f"{member}.item", use_float=True):
+                        on_entry(None, value)
+                return True
 
-        return document if self._parsed(logical_name, feed) else None
+            try:
+                handle.rewind()
+            except PackageFileError as exc:
+                self._cut(entry, exc)
+                return None
+            return document if self._parsed(entry, handle, feed) else None
 
-    def _parsed(self, logical_name: str, parse: Callable[[_HashingStream], _T]) -> _T | None:
+    def _parsed(self, entry: ArtifactEntry, handle: PackageFile, parse: Callable[[_HashingStream], _T]) -> _T | None:
         """``parse`` over the artifact's bytes (all of them hashed and verified), or ``None`` with a finding."""
-        entry = self._manifest.artifact(logical_name)
-        assert entry is not None
+        stream = _HashingStream(handle)
         result: _T | None = None
-        with (self._dir / entry.path).open("rb") as handle:
-            stream = _HashingStream(handle)
+        try:
             try:
                 result = parse(stream)
             except (ijson.JSONError, UnicodeDecodeError) as exc:
                 self._out.add(
                     FindingCode.INVALID_ENCODING,
                     f"not a UTF-8 JSON document ({type(exc).__name__})",
-                    artifact=logical_name,
+                    artifact=entry.logical_name,
                 )
+            except _Refused as exc:
+                self._out.add(FindingCode.INVALID_ENCODING, f"the document {exc}", artifact=entry.logical_name)
             while stream.read(1 << 20):  # the checksum covers every byte, parsed or not
                 pass
-        self._verify(logical_name, stream.hasher.hexdigest(), stream.size)
+        except PackageFileError as exc:
+            self._cut(entry, exc)
+            return None
+        self._verify(entry, stream.hasher.hexdigest(), stream.size)
         return result
 
-    def raw(self, logical_name: str) -> bytes:
-        """Read and verify an artifact's bytes."""
-        entry = self._manifest.artifact(logical_name)
-        assert entry is not None
-        data = (self._dir / entry.path).read_bytes()
-        self._verify(logical_name, hashlib.sha256(data).hexdigest(), len(data))
+    def _whole(self, entry: ArtifactEntry) -> bytes | None:
+        """An artifact's bytes, verified; ``None`` (with a finding) when it cannot be read as declared."""
+        handle = self._open(entry)
+        if handle is None:
+            return None
+        with handle:
+            try:
+                data = handle.read_all()
+            except PackageFileError as exc:
+                self._cut(entry, exc)
+                return None
+        self._verify(entry, hashlib.sha256(data).hexdigest(), len(data))
         return data
 
 
@@ -165,7 +273,7 @@ NOT_SCALAR = object()
 class _HashingStream:
     """A binary reader that hashes and counts every byte it hands on."""
 
-    def __init__(self, handle: IO[bytes]) -> None:
+    def __init__(self, handle: PackageFile) -> None:
         self._handle = handle
         self.hasher = hashlib.sha256()
         self.size = 0
@@ -177,40 +285,60 @@ class _HashingStream:
         return chunk
 
 
-_OPENING = {"start_map": "object", "start_array": "array"}
-_CLOSING = frozenset({"end_map", "end_array"})
-
-
 def _top_level(events: Iterator[tuple[str, Any]], member: str, whole: frozenset[str] = frozenset()) -> StreamedDocument:
-    """Read the top level of a document from its parse events, skipping everything deeper (except
-    the members named in ``whole``, which are built)."""
+    """Read the top level of a document from its parse events; deeper, only check depth and repeated keys
+    (and build the members named in ``whole``).
+
+    ``keys`` holds the keys the innermost open object has had so far (``None`` in an array, and in
+    ``member``'s own object, whose repeated keys its reader counts); ``outer`` those of the
+    containers around it. This loop sees every event of the document, so it is kept lean: events
+    are compared in the order of their frequency, and each open container costs one set at most.
+    """
     events = iter(events)
     event, value = next(events, ("end_map", None))
     document = StreamedDocument(event == "start_map")
-    depth = 1 if event in _OPENING else 0
+    depth = 1 if event in ("start_map", "start_array") else 0
+    keys: set[str] | None = set() if event == "start_map" else None
+    outer: list[set[str] | None] = []
+    push, pop = outer.append, outer.pop
     key: str | None = None
     building: tuple[str, ijson.ObjectBuilder] | None = None
     for event, value in events:
         if building is not None:
             building[1].event(event, value)
-        if depth == 1 and event == "map_key":
-            key = value
-            continue
-        if depth == 1 and document.is_object and key is not None:
-            kind = _OPENING.get(event, "scalar")
-            if key == member:
-                document.member_count += 1
-                document.member_kind = kind
-            document.members[key] = value if kind == "scalar" else NOT_SCALAR
-            if kind != "scalar" and key in whole:
-                building = (key, ijson.ObjectBuilder())
-                building[1].event(event, value)
-            key = None
-        if event in _OPENING:
-            depth += 1
-        elif event in _CLOSING:
+        if event == "map_key":
+            if keys is not None:
+                if value in keys and not (depth == 1 and value == member):
+                    raise _Refused(f"repeats the key {shown_key(value)} in one object")
+                keys.add(value)
+            if depth == 1:
+                key = value
+        elif event == "end_map" or event == "end_array":
             depth -= 1
+            keys = pop() if outer else None
             if depth == 1 and building is not None:
                 document.members[building[0]] = building[1].value
                 building = None
+        elif event == "start_map" or event == "start_array":
+            if depth == 1 and key is not None:
+                document.members[key] = NOT_SCALAR
+                if key == member:
+                    document.member_count += 1
+                    document.member_kind = "object" if event == "start_map" else "array"
+                if key in whole:
+                    building = (key, ijson.ObjectBuilder())
+                    building[1].event(event, value)
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise _Refused(f"is nested deeper than {MAX_JSON_DEPTH} levels")
+            push(keys)
+            keys = set() if event == "start_map" and not (depth == 2 and key == member) else None
+            if depth == 2:
+                key = None
+        elif depth == 1 and key is not None:  # a scalar member of the top level
+            document.members[key] = value
+            if key == member:
+                document.member_count += 1
+                document.member_kind = "scalar"
+            key = None
     return document

@@ -6,14 +6,14 @@ known property encodings; identifiers, endpoints and topology are later validati
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Iterator
-from typing import IO, Any, NoReturn, Protocol
+from typing import Any, NoReturn, Protocol
 
 from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
 from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.packages.package_files import MAX_LINE_BYTES, PackageJsonError, parse_package_json
 from kgfegmcp.packages.records import (
     COMPONENT,
     NODE_LABELS,
@@ -83,12 +83,18 @@ class BinaryReader(Protocol):
 
 
 def iter_physical_lines(
-    stream: BinaryReader, on_chunk: Callable[[bytes], None] | None = None
+    stream: BinaryReader,
+    on_chunk: Callable[[bytes], None] | None = None,
+    *,
+    artifact: str = "artifact",
+    max_line_bytes: int = MAX_LINE_BYTES,
 ) -> Iterator[tuple[int, bytes]]:
     """Yield ``(line_number, line_without_newline)``; every byte also goes to ``on_chunk``.
 
     Reading in large chunks lets one pass both hash a file and feed its lines to the decoder.
-    A final line without a trailing newline is still yielded.
+    A final line without a trailing newline is still yielded. A line longer than ``max_line_bytes``
+    raises ``jsonl_parsing_error`` (finding ``invalid_json_line``) as soon as it is that long: it is
+    never held whole, so memory and time stay linear in what was read, and nothing after it is read.
     """
     remainder = b""
     line_number = 0
@@ -102,9 +108,17 @@ def iter_physical_lines(
         remainder = lines.pop()
         for line in lines:
             line_number += 1
+            if len(line) > max_line_bytes:
+                _line_too_long(artifact, line_number, max_line_bytes)
             yield line_number, line
+        if len(remainder) > max_line_bytes:
+            _line_too_long(artifact, line_number + 1, max_line_bytes)
     if remainder:
         yield line_number + 1, remainder
+
+
+def _line_too_long(artifact: str, line: int, max_line_bytes: int) -> NoReturn:
+    _fail_line(artifact, line, f"longer than {max_line_bytes} bytes (not read further)")
 
 
 def _fail_line(artifact: str, line: int, message: str) -> NoReturn:
@@ -125,13 +139,11 @@ def _fail_property(
 
 def _load_object(line: bytes, artifact: str, line_number: int) -> dict[str, Any]:
     try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError:
-        _fail_property(artifact, line_number, "bytes are not valid UTF-8")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _fail_line(artifact, line_number, f"not one JSON value ({exc.msg})")
+        value = parse_package_json(line)
+    except PackageJsonError as exc:
+        if exc.not_utf8:
+            _fail_property(artifact, line_number, "bytes are not valid UTF-8")
+        _fail_line(artifact, line_number, f"not one JSON value: the line {exc}")
     if not isinstance(value, dict):
         _fail_line(artifact, line_number, "a delivery record must be a JSON object")
     return value
@@ -154,8 +166,8 @@ def _decode_bool(value: object, name: str, artifact: str, line: int) -> bool:
 def _decode_array(value: object, name: str, artifact: str, line: int) -> tuple[str, ...]:
     text = _decode_string(value, name, artifact, line)
     try:
-        decoded = json.loads(text)
-    except ValueError:
+        decoded = parse_package_json(text)
+    except PackageJsonError:
         _fail_property(artifact, line, f"property {name} must hold a JSON array in a string")
     if not isinstance(decoded, list) or not all(isinstance(v, str) and v for v in decoded):
         _fail_property(artifact, line, f"property {name} must hold a JSON array of non-empty strings")
@@ -293,15 +305,15 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
     )
 
 
-def iter_nodes(stream: IO[bytes], artifact: str) -> Iterator[NodeRecord]:
+def iter_nodes(stream: BinaryReader, artifact: str) -> Iterator[NodeRecord]:
     """Stream typed nodes; the first bad line raises."""
-    for line_number, line in iter_physical_lines(stream):
+    for line_number, line in iter_physical_lines(stream, artifact=artifact):
         yield decode_node(line, artifact, line_number)
 
 
-def iter_relationships(stream: IO[bytes], artifact: str) -> Iterator[RelationshipRecord]:
+def iter_relationships(stream: BinaryReader, artifact: str) -> Iterator[RelationshipRecord]:
     """Stream typed relationships; the first bad line raises."""
-    for line_number, line in iter_physical_lines(stream):
+    for line_number, line in iter_physical_lines(stream, artifact=artifact):
         yield decode_relationship(line, artifact, line_number)
 
 

@@ -63,6 +63,7 @@ def decode_delivery(reader: ArtifactReader, out: FindingCollector) -> DecodedDel
                     artifact=logical_name,
                     location=line_location(number),
                 )
+        clean = clean and reader.complete(logical_name)  # a line bound or a failed read cut it short
     content.relationships = relationships
     if clean and content.framework is None:
         out.add(FindingCode.IDENTITY_MISMATCH, "no StandardsFramework node in the package", artifact="nodes")

@@ -45,6 +45,10 @@ class FindingCode(StrEnum):
     )
     CASE_COLLISION = "case_collision", "Two names differ only by letter case."
     CHECKSUM_MISMATCH = "checksum_mismatch", "An artifact's bytes differ from its declared SHA-256 or size."
+    UNREADABLE_FILE = (
+        "unreadable_file",
+        "A package file cannot be opened or read (permission denied, an I/O error); nothing in it is trusted.",
+    )
     PROFILE_BINDING_MISMATCH = (
         "profile_binding_mismatch",
         "The bound interpretation profile is missing or its SHA-256 differs.",

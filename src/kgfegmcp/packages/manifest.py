@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -10,7 +9,9 @@ from pydantic import Field, model_validator
 
 from kgfegmcp.identifiers import FrameworkId, SnapshotId
 from kgfegmcp.models import ContractModel
+from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS
+from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.profiles.model import ProfileRef
 from kgfegmcp.rights import RightsPolicy
 
@@ -18,6 +19,8 @@ MANIFEST_FILENAME = "package_manifest.json"
 MANIFEST_SCHEMA_VERSION = "1.0"
 DELIVERY_SCHEMA_VERSION = "1.1"
 PROVENANCE_PARTS = 64
+#: The manifest is the one package file whose size nothing declares: a larger one is refused unread.
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
 SHA256 = Field(pattern=r"^[0-9a-f]{64}$")
 
@@ -263,13 +266,41 @@ class PackageManifest(ContractModel):
         return wire
 
 
+def read_manifest_json(package_dir: Path, name: str = MANIFEST_FILENAME) -> tuple[bytes, Any]:
+    """A manifest's bytes and its JSON, read as a package file and decoded strictly (not yet the contract).
+
+    ``name`` is the manifest's file name in ``package_dir`` (its recording has another). Raises
+    :class:`~kgfegmcp.packages.package_files.PackageFileError` with the finding that says why it is
+    unusable: not a regular file, missing, unreadable, larger than 16 MiB, or JSON that repeats a key,
+    nests too deeply or is not JSON (``invalid_manifest``).
+    """
+    with PackageFile.open(package_dir, name) as handle:
+        if handle.size > MAX_MANIFEST_BYTES:
+            raise PackageFileError(FindingCode.INVALID_MANIFEST, "is larger than 16 MiB (not read)")
+        data = handle.read_all()
+    try:
+        return data, parse_package_json(data)
+    except PackageJsonError as exc:
+        raise PackageFileError(FindingCode.INVALID_MANIFEST, str(exc)) from None
+
+
+def read_manifest(package_dir: Path, name: str = MANIFEST_FILENAME) -> tuple[PackageManifest, bytes]:
+    """A manifest and the bytes it was read from: :func:`read_manifest_json`, then the contract.
+
+    Raises ``PackageFileError`` as :func:`read_manifest_json` does, or pydantic's ``ValidationError``.
+    """
+    data, _ = read_manifest_json(package_dir, name)
+    return PackageManifest.model_validate_json(data), data
+
+
 def manifest_document(package_dir: Path) -> Any:
-    """A package's manifest as recorded JSON, unchecked, or None when it cannot be read as JSON.
+    """A package's manifest as recorded JSON, unchecked, or None when it cannot be read as strict JSON.
 
     For listings that must still name a package whose manifest is broken (``packages list``, ``doctor``);
-    whatever serves or compares a package validates its manifest instead.
+    whatever serves or compares a package validates its manifest instead. It never blocks (a FIFO is
+    not opened for reading) and never raises: :func:`read_manifest_json` says why when that matters.
     """
     try:
-        return json.loads((package_dir / MANIFEST_FILENAME).read_bytes())
-    except (OSError, ValueError):
+        return read_manifest_json(package_dir)[1]
+    except PackageFileError:
         return None

@@ -25,7 +25,8 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest, read_manifest
+from kgfegmcp.packages.package_files import PackageFileError, read_package_file
 
 log = logging.getLogger(__name__)
 
@@ -97,9 +98,9 @@ class TerminalStateRecording:
         expected = _recorded_report_digests(manifest_recording)
         if expected is not None and sorted(expected) == sorted(self.report_paths):
             for relative, report in zip(self.report_paths, self._reports, strict=True):
-                if _digest(self._recording(report)) == expected[relative]:
+                if _holds(self._recording(report), expected[relative]):
                     os.replace(self._recording(report), report)
-            if all(_digest(report) == expected[p] for p, report in zip(self.report_paths, self._reports, strict=True)):
+            if all(_holds(report, expected[p]) for p, report in zip(self.report_paths, self._reports, strict=True)):
                 os.replace(manifest_recording, self._manifest)
                 self._sync()
                 return "finished"
@@ -120,8 +121,8 @@ def recorded_report_paths(manifest: PackageManifest) -> tuple[str, ...]:
 def recording_for(package_dir: Path) -> TerminalStateRecording | None:
     """The recording of the package in ``package_dir``, or ``None`` when its manifest is unreadable."""
     try:
-        manifest = PackageManifest.model_validate_json((package_dir / MANIFEST_FILENAME).read_bytes())
-    except (OSError, ValidationError):
+        manifest, _ = read_manifest(package_dir)
+    except (PackageFileError, ValidationError):
         return None
     paths = recorded_report_paths(manifest)
     return TerminalStateRecording(package_dir, paths) if paths else None
@@ -130,8 +131,8 @@ def recording_for(package_dir: Path) -> TerminalStateRecording | None:
 def _recorded_report_digests(manifest_recording: Path) -> dict[str, tuple[int, str]] | None:
     """Each report's size and SHA-256 a complete manifest recording pins, by path, if it is one."""
     try:
-        manifest = PackageManifest.model_validate_json(manifest_recording.read_bytes())
-    except (OSError, ValidationError):
+        manifest, _ = read_manifest(manifest_recording.parent, manifest_recording.name)
+    except (PackageFileError, ValidationError):
         return None
     if manifest.validation.status == "pending":
         return None
@@ -142,12 +143,17 @@ def _recorded_report_digests(manifest_recording: Path) -> dict[str, tuple[int, s
     }
 
 
-def _digest(path: Path) -> tuple[int, str] | None:
+def _holds(path: Path, expected: tuple[int, str]) -> bool:
+    """Whether a report (or its recording) has exactly the size and SHA-256 a manifest recording pins.
+
+    Read as a package file: one of another size is not read at all.
+    """
+    size, sha256 = expected
     try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    return len(data), hashlib.sha256(data).hexdigest()
+        data = read_package_file(path.parent, path.name, expected_bytes=size)
+    except PackageFileError:
+        return False
+    return hashlib.sha256(data).hexdigest() == sha256
 
 
 def _write_durably(path: Path, data: bytes) -> None:

@@ -10,6 +10,7 @@ from kgfegmcp.errors import CatalogError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.packages.lc_artifacts import GenerationSummary
 from kgfegmcp.packages.manifest import PackageManifest
+from kgfegmcp.packages.package_files import PackageFileError, read_package_file
 from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode
 from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.validator import Gate
@@ -51,11 +52,20 @@ class PackageRuntime:
 
 
 def read_generation_summary(path: Path, manifest: PackageManifest) -> GenerationSummary | None:
-    """The accepted package's ``lcGenerationSummary``, its bytes checked against the manifest again."""
+    """The accepted package's ``lcGenerationSummary``, its bytes checked against the manifest again.
+
+    ``catalog_error`` (for the operator: it names the file) when it is no longer the validated file.
+    """
     entry = manifest.artifact("lcGenerationSummary")
     if entry is None:
         return None
-    data = (path / entry.path).read_bytes()
+    try:
+        data = read_package_file(path, entry.path, expected_bytes=entry.bytes)
+    except PackageFileError as exc:
+        raise CatalogError(
+            f"{manifest.graph_package_id}: lcGenerationSummary ({path / entry.path}) {exc.reason} "
+            f"({exc.code}) after validation."
+        ) from None
     if sha256_hex(data) != entry.sha256:
         raise CatalogError(f"{manifest.graph_package_id}: lcGenerationSummary changed after validation.")
     return GenerationSummary.model_validate_json(data, strict=False)

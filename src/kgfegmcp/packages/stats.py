@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from kgfegmcp.errors import KgfegmcpError, PackageValidationError
 from kgfegmcp.packages.decoder import iter_nodes
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
+from kgfegmcp.packages.manifest import PackageManifest, read_manifest
+from kgfegmcp.packages.package_files import PackageFile, PackageFileError
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.profiles.model import InterpretationProfile
@@ -80,8 +81,10 @@ def _profile(manifest: PackageManifest, profiles: ProfileRepository) -> Interpre
 def package_statistics(location: PackageLocation, profiles: ProfileRepository) -> PackageStatistics:
     """Counts of one package; ``package_validation_error`` when its manifest or nodes are unreadable."""
     try:
-        manifest = PackageManifest.model_validate_json((location.path / MANIFEST_FILENAME).read_bytes())
-    except (OSError, ValueError) as exc:
+        manifest, _ = read_manifest(location.path)
+    except PackageFileError as exc:
+        raise PackageValidationError(f"{location.graph_package_id}: the manifest {exc.reason} ({exc.code}).") from None
+    except ValueError as exc:
         raise PackageValidationError(
             f"{location.graph_package_id}: unreadable manifest ({type(exc).__name__})."
         ) from None
@@ -91,14 +94,18 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
         raise PackageValidationError(f"{location.graph_package_id}: the manifest declares no nodes artifact.")
     grades: Counter[str] = Counter()
     try:
-        with (location.path / nodes.path).open("rb") as stream:
+        with PackageFile.open(location.path, nodes.path, expected_bytes=nodes.bytes) as stream:
             for node in iter_nodes(stream, "nodes"):
                 if not isinstance(node, ItemNode):
                     continue
                 rule = profile.statement_type(node.statement_type) if profile else None
                 if rule is None or rule.role == "standard":
                     grades.update(node.grade_level)
-    except (OSError, KgfegmcpError) as exc:
+    except PackageFileError as exc:
+        raise PackageValidationError(
+            f"{location.graph_package_id}: the nodes artifact {exc.reason} ({exc.code})."
+        ) from None
+    except KgfegmcpError as exc:
         raise PackageValidationError(f"{location.graph_package_id}: unreadable nodes artifact ({exc}).") from None
     counts = manifest.counts
     by_type = counts.standards.items_by_statement_type

@@ -10,12 +10,12 @@ The artifact's bytes are checked against the manifest's SHA-256 before they are 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from kgfegmcp.errors import CatalogError
+from kgfegmcp.packages.package_files import PackageFileError, parse_package_json, read_package_file
 from kgfegmcp.packages.runtime import PackageRuntime
 
 UNRESOLVED_ARTIFACT = "unresolvedItems"
@@ -83,13 +83,13 @@ def load_unresolved(runtime: PackageRuntime) -> PackageUnresolved:
         raise CatalogError(f"Package {runtime.graph_package_id} declares no {UNRESOLVED_ARTIFACT} artifact.")
     path = runtime.path / entry.path
     try:
-        data = path.read_bytes()
-    except OSError as exc:
+        data = read_package_file(runtime.path, entry.path, expected_bytes=entry.bytes)
+    except PackageFileError as exc:
         data = None
-        problem = f"cannot be read ({type(exc).__name__})"
+        problem = exc.reason
     else:
         problem = "no longer matches the checksum in its manifest"
-    if data is None or len(data) != entry.bytes or hashlib.sha256(data).hexdigest() != entry.sha256:
+    if data is None or hashlib.sha256(data).hexdigest() != entry.sha256:
         # Start-up only (this runs once, after the gate): the message is for the operator, so it names the file.
         raise CatalogError(
             f"The {UNRESOLVED_ARTIFACT} artifact of {runtime.graph_package_id} ({path}) {problem}; it changed "
@@ -97,7 +97,7 @@ def load_unresolved(runtime: PackageRuntime) -> PackageUnresolved:
             hint=f"Restore the validated files of {runtime.graph_package_id}, or rebuild it and run "
             "`kgfegmcp packages validate` on it, then start again.",
         )
-    document = json.loads(data)
+    document = parse_package_json(data)  # the bytes the gate decoded strictly, so this cannot fail
     entries = document.get("items", []) if isinstance(document, dict) else []
     by_entity: dict[str, list[UnresolvedReference]] = {}
     total = 0

@@ -25,7 +25,14 @@ from kgfegmcp.packages.delivery import DELIVERY_CODES, DecodedDelivery, decode_d
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding, ValidationReport
 from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS
-from kgfegmcp.packages.manifest import LC_ARTIFACTS, MANIFEST_FILENAME, PackageManifest, required_artifacts
+from kgfegmcp.packages.manifest import (
+    LC_ARTIFACTS,
+    MANIFEST_FILENAME,
+    PackageManifest,
+    read_manifest_json,
+    required_artifacts,
+)
+from kgfegmcp.packages.package_files import PackageFileError
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
@@ -38,12 +45,12 @@ VALIDATOR_VERSION = "1.2.0"
 #: How much of the gate ran: every rule, the checks that bind a cached verdict to these bytes, or those
 #: checks plus decoding the delivery, for a package whose recorded pass vouches for the rest.
 Gate = Literal["every_rule", "cached_verdict", "recorded_verdict"]
-MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
-#: What reading the manifest may find.
+#: What reading the manifest may find (``read_manifest_json`` says which, before the contract is checked).
 MANIFEST_READING_CODES: tuple[FindingCode, ...] = (
     FindingCode.UNSAFE_PATH,
     FindingCode.MISSING_ARTIFACT,
+    FindingCode.UNREADABLE_FILE,
     FindingCode.INVALID_MANIFEST,
     FindingCode.INVALID_RIGHTS_POLICY,
 )
@@ -243,16 +250,10 @@ class PackageValidator:
     def _read_manifest(location: PackageLocation, out: FindingCollector) -> tuple[PackageManifest, str] | None:
         """The manifest and the SHA-256 of the bytes read, or ``None`` with findings when unusable."""
         out = out.restricted_to(MANIFEST_READING_CODES, "manifest reading")
-        path = location.path / MANIFEST_FILENAME
-        if path.is_symlink() or (path.exists() and not path.is_file()):
-            out.add(FindingCode.UNSAFE_PATH, "the manifest must be a regular file", location=MANIFEST_FILENAME)
-            return None
-        if not path.is_file():
-            out.add(FindingCode.MISSING_ARTIFACT, "package_manifest.json is missing", location=MANIFEST_FILENAME)
-            return None
-        data = path.read_bytes()
-        if len(data) > MAX_MANIFEST_BYTES:
-            out.add(FindingCode.INVALID_MANIFEST, "the manifest exceeds 16 MiB", location=MANIFEST_FILENAME)
+        try:
+            data, _ = read_manifest_json(location.path)
+        except PackageFileError as exc:
+            out.add(exc.code, f"the manifest {exc.reason}", location=MANIFEST_FILENAME)
             return None
         try:
             return PackageManifest.model_validate_json(data), sha256_hex(data)

@@ -11,6 +11,8 @@ from pydantic import ValidationError
 from kgfegmcp.errors import ProfileValidationError
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.models import sha256_hex
+from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN, InterpretationProfile, ProfileRef
 
 MAX_PROFILE_BYTES = 1024 * 1024
@@ -30,7 +32,13 @@ class LoadedProfile:
 
 
 def parse_profile(data: bytes, source: str = "profile") -> InterpretationProfile:
-    """Validate profile bytes; the error names every offending field."""
+    """Validate profile bytes; the error names every offending field, or the key the JSON repeats."""
+    try:
+        parse_package_json(data)
+    except PackageJsonError as exc:
+        raise ProfileValidationError(
+            f"Profile {source} is invalid: the document {exc}.", hint="Correct the profile file."
+        ) from None
     try:
         return InterpretationProfile.model_validate_json(data)
     except ValidationError as exc:
@@ -64,15 +72,21 @@ class ProfileRepository:
             return cached
         if identifier_problem(profile_id, "profile id") or not re.fullmatch(PROFILE_VERSION_PATTERN, version):
             raise ProfileValidationError(f"No valid profile reference {profile_id}/{version}.")
-        path = self._root / profile_id / f"{version}.json"
-        if not path.is_file() or path.is_symlink():
+        try:
+            with PackageFile.open(self._root, f"{profile_id}/{version}.json") as handle:
+                if handle.size > MAX_PROFILE_BYTES:
+                    raise ProfileValidationError(f"Profile {profile_id}/{version} exceeds 1 MiB.")
+                data = handle.read_all()
+        except PackageFileError as exc:
+            if exc.code == FindingCode.MISSING_ARTIFACT:
+                raise ProfileValidationError(
+                    f"Profile {profile_id} version {version} does not exist.",
+                    hint="Add it as <profile-id>/<version>.json under the profiles directory (KGFEGMCP_PROFILES_DIR).",
+                ) from None
             raise ProfileValidationError(
-                f"Profile {profile_id} version {version} does not exist.",
-                hint="Add it as <profile-id>/<version>.json under the profiles directory (KGFEGMCP_PROFILES_DIR).",
-            )
-        data = path.read_bytes()
-        if len(data) > MAX_PROFILE_BYTES:
-            raise ProfileValidationError(f"Profile {profile_id}/{version} exceeds 1 MiB.")
+                f"Profile file {profile_id}/{version}.json {exc.reason}.",
+                hint="Make it a readable regular file under the profiles directory (KGFEGMCP_PROFILES_DIR).",
+            ) from None
         profile = parse_profile(data, f"{profile_id}/{version}")
         if profile.profile_id != profile_id or profile.version != version:
             raise ProfileValidationError(

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from kgfegmcp.errors import PromptConfigurationError
+from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.prompts.model import (
     PROMPT_CONFIG_VERSION_PATTERN,
     CallConfig,
@@ -195,13 +196,22 @@ class PromptConfigRepository:
 
 
 def _parse(path: Path, model: type[M], where: str) -> M:
-    data = path.read_bytes()
-    if len(data) > MAX_CONFIG_BYTES:
-        raise _error(f"{where} exceeds {MAX_CONFIG_BYTES} bytes.")
+    """One configuration file, read as a package file is (regular, bounded, strict JSON), as ``model``."""
+    try:
+        with PackageFile.open(path.parent, path.name) as handle:
+            if handle.size > MAX_CONFIG_BYTES:
+                raise _error(f"{where} exceeds {MAX_CONFIG_BYTES} bytes.")
+            data = handle.read_all()
+    except PackageFileError as exc:
+        raise _error(f"{where} {exc.reason}.") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise _error(f"{where} is not UTF-8 text.") from None
+    try:
+        parse_package_json(data)
+    except PackageJsonError as exc:
+        raise _error(f"{where} is malformed: the document {exc}.") from None
     try:
         return model.model_validate_json(text)
     except ValidationError as exc:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import stat
 from pathlib import Path
 from typing import Any, NoReturn
 
 from kgfegmcp.errors import ResourceAccessDeniedError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry, PackageManifest
+from kgfegmcp.packages.package_files import PackageFile, PackageFileError, parse_package_json
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.resources.policy import SizePolicy
 
@@ -51,8 +50,8 @@ class VerifiedArtifactReader:
         path = runtime.path / entry.path
         try:
             data = self._read_file(path, what)
-        except OSError as exc:
-            self.refuse(entry.logical_name, path, error=type(exc).__name__)
+        except PackageFileError as exc:
+            self.refuse(entry.logical_name, path, error=exc.reason)
         digest = sha256_hex(data)
         if len(data) != entry.bytes or digest != entry.sha256:
             self.refuse(
@@ -66,9 +65,10 @@ class VerifiedArtifactReader:
         path = runtime.path / MANIFEST_FILENAME
         try:
             data = self._read_file(path, f"The manifest of {runtime.graph_package_id}")
+            parse_package_json(data)  # a repeated key would say two things where the model keeps one
             unchanged = PackageManifest.model_validate_json(data) == runtime.manifest
-        except OSError as exc:
-            self.refuse(MANIFEST_ARTIFACT, path, error=type(exc).__name__)
+        except PackageFileError as exc:
+            self.refuse(MANIFEST_ARTIFACT, path, error=exc.reason)
         except ValueError:
             unchanged = False
         if not unchanged:
@@ -89,8 +89,8 @@ class VerifiedArtifactReader:
         path = self._profiles_dir / binding.profile_id / f"{binding.version}.json"
         try:
             data = self._read_file(path, f"The interpretation profile of {runtime.graph_package_id}")
-        except OSError as exc:
-            self.refuse(PROFILE_ARTIFACT, path, error=type(exc).__name__)
+        except PackageFileError as exc:
+            self.refuse(PROFILE_ARTIFACT, path, error=exc.reason)
         if sha256_hex(data) != binding.sha256:
             self.refuse(PROFILE_ARTIFACT, path, expected=binding.sha256, found=sha256_hex(data))
         return data
@@ -130,19 +130,11 @@ class VerifiedArtifactReader:
         )
 
     def _read_file(self, path: Path, what: str) -> bytes:
-        """Read one regular file within the source-read limit.
-
-        The last path component is never followed as a symlink and a non-regular file (a FIFO, a
-        device, a directory swapped in after validation) is refused without blocking on it.
-        """
-        limit = self._sizes.max_source_read_bytes
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-        descriptor = os.open(path, flags)
-        with os.fdopen(descriptor, "rb") as stream:
-            status = os.fstat(stream.fileno())
-            if not stat.S_ISREG(status.st_mode):
-                raise OSError(f"not a regular file (mode {status.st_mode:o})")
-            self._sizes.check_source(status.st_size, what)
-            data = stream.read(limit + 1)
+        """Read one regular file within the source-read limit (``PackageFile``: the one way a package
+        file is opened, so a FIFO, device, directory or symlink swapped in after validation is refused
+        without blocking on it). ``PackageFileError`` when it cannot be read as a regular file."""
+        with PackageFile.open(path.parent, path.name) as handle:
+            self._sizes.check_source(handle.size, what)
+            data = handle.read_all()
         self._sizes.check_source(len(data), what)
         return data

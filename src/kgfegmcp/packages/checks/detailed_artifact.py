@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -13,6 +12,7 @@ from kgfegmcp.packages.artifacts import StreamedDocument
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import line_location
 from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.packages.package_files import PackageJsonError, parse_package_json
 from kgfegmcp.packages.records import FrameworkNode, ItemNode, NodeRecord
 
 #: What :meth:`DetailedArtifactCheck.document` and ``mismatch`` may emit: a check using them declares these.
@@ -109,9 +109,15 @@ class DetailedArtifactCheck(PackageCheck):
             return False
         for position, (number, line) in enumerate(reader.lines(logical_name)):
             try:
-                record = json.loads(line)
-            except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
-                record = None
+                record = parse_package_json(line)
+            except PackageJsonError as exc:
+                self.out.add(
+                    FindingCode.INVALID_JSON_LINE,
+                    f"the line {exc}",
+                    artifact=logical_name,
+                    location=line_location(number),
+                )
+                return False
             if not isinstance(record, dict) or key not in record:
                 self.out.add(
                     FindingCode.INVALID_JSON_LINE,
@@ -121,7 +127,7 @@ class DetailedArtifactCheck(PackageCheck):
                 )
                 return False
             on_record(position, record)
-        return True
+        return reader.complete(logical_name)  # the reader reported what cut it short
 
     def checksum_failed(self, logical_name: str) -> bool:
         """Whether reading ``logical_name`` already found bytes other than the manifest's (reading it
