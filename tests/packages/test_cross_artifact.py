@@ -385,6 +385,77 @@ def test_packages_validate_refuses_every_forgery(sealed: Sealed, tmp_path: Path)
         assert {f["code"] for f in report["findings"] if f["severity"] == "error"} == {CODE}, name
 
 
+# -- relationship copies: each written exactly as the delivery writes it -----------------------
+
+
+def _rename_a_member_of_a_has_child_line(location: PackageLocation) -> str:
+    """The random tamperer's find: ``"properties"`` renamed in one detailed hasChild line (still valid JSON)."""
+    changed: list[str] = []
+
+    def change(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        record = lines[1]
+        record["properti{es"] = record.pop("properties")
+        changed.append(record["identifier"])
+        return lines
+
+    edit_records(location, "relationshipsHasChild", change)
+    return changed[0]
+
+
+def _move_a_has_child_in_the_bundle(location: PackageLocation) -> str:
+    changed: list[str] = []
+
+    def change(document: Any) -> None:
+        record = document["hasChild"][2]
+        record["target_identifier"] = document["hasChild"][3]["target_identifier"]
+        changed.append(record["identifier"])
+
+    edit_document(location, "academicStandardsBundle", change)
+    return changed[0]
+
+
+def _note_on_a_support_in_the_component_bundle(location: PackageLocation) -> str:
+    changed: list[str] = []
+
+    def change(document: Any) -> None:
+        record = document["supports"][0]
+        record["properties"]["note"] = "an extra claim the delivery does not make"
+        changed.append(record["identifier"])
+
+    edit_document(location, "learningComponentBundle", change)
+    return changed[0]
+
+
+RELATIONSHIP_FORGERIES: dict[str, tuple[str, Callable[[PackageLocation], str]]] = {
+    "hasChild-line-renamed-member": ("relationshipsHasChild", _rename_a_member_of_a_has_child_line),
+    "hasChild-in-the-bundle-moved": ("academicStandardsBundle", _move_a_has_child_in_the_bundle),
+    "support-in-the-component-bundle": ("learningComponentBundle", _note_on_a_support_in_the_component_bundle),
+}
+
+
+@pytest.mark.parametrize("name", list(RELATIONSHIP_FORGERIES))
+def test_a_relationship_changed_in_one_copy_is_refused(sealed: Sealed, tmp_path: Path, name: str) -> None:
+    """The hasChild lines, the bundle's hasChild array and the component bundle's supports repeat delivered
+    relationships: a copy that differs in anything but its id is named, by id, field and both artifacts."""
+    artifact, edit = RELATIONSHIP_FORGERIES[name]
+    root = tmp_path / "graph_packages"
+    location = PackageLocation(LC, SNAPSHOT, root / LC / SNAPSHOT)
+    shutil.copytree(sealed.location.path, location.path)
+    identifier = edit(location)
+    reseal(location)
+    outcome = PackageLifecycle(
+        PackageValidator(sealed.world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL
+    ).validate(location)
+    assert outcome.result == "drifted"
+    assert error_codes(outcome.outcome.findings) == {CODE}, [f.to_wire() for f in outcome.outcome.findings]
+    (finding,) = [f for f in outcome.outcome.findings if f.code == CODE]
+    assert finding.location == identifier and finding.artifact == artifact
+    assert finding.message.endswith(f"in {artifact} differs from relationships"), finding.message
+    for cache in (None, sealed.warm_cache):
+        with pytest.raises(CatalogError, match=CODE):
+            load(sealed, root, cache)
+
+
 # -- the real default catalog ------------------------------------------------------------------
 
 ENSINO_FUNDAMENTAL = "brazil-bncc-ensino-fundamental"

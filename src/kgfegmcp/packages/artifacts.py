@@ -9,8 +9,9 @@ reads it and its problem is reported once, not as a cascade of consequences.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -173,48 +174,45 @@ class ArtifactReader:
     def streamed_document(
         self,
         logical_name: str,
-        member: str,
-        on_entry: Callable[[str | None, Any], None],
+        streams: Mapping[str, Callable[[str | None, Any], None]],
         *,
         whole: frozenset[str] = frozenset(),
     ) -> StreamedDocument | None:
         """Parse a JSON artifact without holding it; ``None`` (with a finding) when the bytes are not JSON.
 
-        A first pass reads the top level: whether it is an object, its scalar members, the kind of
-        ``member`` and how often it occurs; it also refuses a document nested deeper than the bound,
-        or with an object that repeats a key (except ``member`` at the top level, and the keys of
-        ``member`` itself: whoever reads them counts those repeats). When ``member`` occurs once, as
-        an object or an array, a second pass over the same opened file hands it to ``on_entry``
-        entry by entry: ``(key, value)`` of an object, ``(None, element)`` of an array. Both passes
-        run in ijson's C parser and verify the bytes. Members named in ``whole`` (small ones, such as
-        the bundle's framework) are kept whole.
+        A first pass reads the top level: whether it is an object, its scalar members, and the kind
+        and count of each member named in ``streams``; it also refuses a document nested deeper than
+        the bound, or with an object that repeats a key (except a streamed member at the top level, and
+        the keys of a streamed object itself: whoever reads them counts those repeats). Then each
+        streamed member that occurs once, as an object or an array, is handed to its callback entry by
+        entry in one more pass over the same opened file: ``(key, value)`` of an object, ``(None,
+        element)`` of an array. Every pass runs in ijson's parser and verifies the bytes, so a document
+        with two large members (the bundle's items and hasChild) is read in one top-level pass, not two.
+        Members named in ``whole`` (small ones, such as the bundle's framework) are kept whole.
         """
         entry = self._entry(logical_name)
         handle = self._open(entry)
         if handle is None:
             return None
+        names = frozenset(streams)
         with handle:
             document = self._parsed(
-                entry, handle, lambda stream: _top_level(ijson.basic_parse(stream, use_float=True), member, whole)
+                entry, handle, lambda stream: _top_level(ijson.basic_parse(stream, use_float=True), names, whole)
             )
-            if document is None or document.member_count != 1 or document.member_kind not in ("object", "array"):
-                return document
-
-            def feed(stream: _HashingStream) -> bool:
-                if document.member_kind == "object":
-                    for key, value in ijson.kvitems(stream, member, use_float=True):
-                        on_entry(key, value)
-                else:
-                    for value in ijson.items(stream, f"{member}.item", use_float=True):
-                        on_entry(None, value)
-                return True
-
-            try:
-                handle.rewind()
-            except PackageFileError as exc:
-                self._cut(entry, exc)
+            if document is None:
                 return None
-            return document if self._parsed(entry, handle, feed) else None
+            for member, on_entry in streams.items():
+                kind = document.kinds.get(member)
+                if document.counts.get(member) != 1 or kind not in ("object", "array"):
+                    continue
+                try:
+                    handle.rewind()
+                except PackageFileError as exc:
+                    self._cut(entry, exc)
+                    return None
+                if not self._parsed(entry, handle, partial(_feed, member=member, kind=kind, on_entry=on_entry)):
+                    return None
+            return document
 
     def _parsed(self, entry: ArtifactEntry, handle: PackageFile, parse: Callable[[_HashingStream], _T]) -> _T | None:
         """``parse`` over the artifact's bytes (all of them hashed and verified), or ``None`` with a finding."""
@@ -257,13 +255,17 @@ class ArtifactReader:
 @dataclass(slots=True)
 class StreamedDocument:
     """The top level of a JSON document: whether it is an object, its scalar members (a member that
-    is an object or array is kept as ``NOT_SCALAR`` unless it was asked for whole), and the kind and
-    count of the streamed member."""
+    is an object or array is kept as ``NOT_SCALAR`` unless it was asked for whole), and the kind
+    (``object``, ``array``, ``scalar``) and count of each streamed member."""
 
     is_object: bool
     members: dict[str, Any] = field(default_factory=dict)
-    member_kind: str | None = None
-    member_count: int = 0
+    kinds: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+#: What a streamed member's entries are handed to: ``(key, value)`` of an object, ``(None, element)`` of an array.
+OnEntry = Callable[[str | None, Any], None]
 
 
 #: Stands for a top-level member that is an object or an array: it equals no scalar.
@@ -285,12 +287,25 @@ class _HashingStream:
         return chunk
 
 
-def _top_level(events: Iterator[tuple[str, Any]], member: str, whole: frozenset[str] = frozenset()) -> StreamedDocument:
+def _feed(stream: _HashingStream, *, member: str, kind: str, on_entry: OnEntry) -> bool:
+    """Hand ``member`` (an object or an array) of the document in ``stream`` to ``on_entry``, entry by entry."""
+    if kind == "object":
+        for key, value in ijson.kvitems(stream, member, use_float=True):
+            on_entry(key, value)
+    else:
+        for value in ijson.items(stream, f"{member}.item", use_float=True):
+            on_entry(None, value)
+    return True
+
+
+def _top_level(
+    events: Iterator[tuple[str, Any]], streamed: frozenset[str], whole: frozenset[str] = frozenset()
+) -> StreamedDocument:
     """Read the top level of a document from its parse events; deeper, only check depth and repeated keys
     (and build the members named in ``whole``).
 
-    ``keys`` holds the keys the innermost open object has had so far (``None`` in an array, and in
-    ``member``'s own object, whose repeated keys its reader counts); ``outer`` those of the
+    ``keys`` holds the keys the innermost open object has had so far (``None`` in an array, and in a
+    ``streamed`` member's own object, whose repeated keys its reader counts); ``outer`` those of the
     containers around it. This loop sees every event of the document, so it is kept lean: events
     are compared in the order of their frequency, and each open container costs one set at most.
     """
@@ -308,7 +323,7 @@ def _top_level(events: Iterator[tuple[str, Any]], member: str, whole: frozenset[
             building[1].event(event, value)
         if event == "map_key":
             if keys is not None:
-                if value in keys and not (depth == 1 and value == member):
+                if value in keys and not (depth == 1 and value in streamed):
                     raise _Refused(f"repeats the key {shown_key(value)} in one object")
                 keys.add(value)
             if depth == 1:
@@ -322,9 +337,9 @@ def _top_level(events: Iterator[tuple[str, Any]], member: str, whole: frozenset[
         elif event == "start_map" or event == "start_array":
             if depth == 1 and key is not None:
                 document.members[key] = NOT_SCALAR
-                if key == member:
-                    document.member_count += 1
-                    document.member_kind = "object" if event == "start_map" else "array"
+                if key in streamed:
+                    document.counts[key] = document.counts.get(key, 0) + 1
+                    document.kinds[key] = "object" if event == "start_map" else "array"
                 if key in whole:
                     building = (key, ijson.ObjectBuilder())
                     building[1].event(event, value)
@@ -332,13 +347,13 @@ def _top_level(events: Iterator[tuple[str, Any]], member: str, whole: frozenset[
             if depth > MAX_JSON_DEPTH:
                 raise _Refused(f"is nested deeper than {MAX_JSON_DEPTH} levels")
             push(keys)
-            keys = set() if event == "start_map" and not (depth == 2 and key == member) else None
+            keys = set() if event == "start_map" and not (depth == 2 and key in streamed) else None
             if depth == 2:
                 key = None
         elif depth == 1 and key is not None:  # a scalar member of the top level
             document.members[key] = value
-            if key == member:
-                document.member_count += 1
-                document.member_kind = "scalar"
+            if key in streamed:
+                document.counts[key] = document.counts.get(key, 0) + 1
+                document.kinds[key] = "scalar"
             key = None
     return document

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from kgfegmcp.models import ContractModel
-from kgfegmcp.packages.artifacts import StreamedDocument
+from kgfegmcp.packages.artifacts import OnEntry, StreamedDocument
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import line_location
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.package_files import PackageJsonError, parse_package_json
-from kgfegmcp.packages.records import FrameworkNode, ItemNode, NodeRecord
+from kgfegmcp.packages.records import FrameworkNode, ItemNode, NodeRecord, RelationshipRecord
 
 #: What :meth:`DetailedArtifactCheck.document` and ``mismatch`` may emit: a check using them declares these.
 DOCUMENT_CODES: tuple[FindingCode, ...] = (FindingCode.DETAILED_ARTIFACT_MISMATCH, FindingCode.IDENTITY_MISMATCH)
@@ -62,27 +62,27 @@ class DetailedArtifactCheck(PackageCheck):
     def streamed(
         self,
         logical_name: str,
-        member: str,
-        on_entry: Callable[[str | None, Any], None],
+        streams: Mapping[str, OnEntry],
         *,
         whole: frozenset[str] = frozenset(),
     ) -> StreamedDocument | None:
-        """As :meth:`document`, for artifacts that grow with the package: ``member`` goes to ``on_entry``
-        entry by entry instead of being held (``ArtifactReader.streamed_document``; small members named
-        in ``whole`` are kept). A ``member`` that repeats at the top level is a mismatch here
-        (``json.loads`` would silently keep the last)."""
+        """As :meth:`document`, for artifacts that grow with the package: each member named in ``streams``
+        goes to its callback entry by entry instead of being held (``ArtifactReader.streamed_document``;
+        small members named in ``whole`` are kept). A streamed member that repeats at the top level is a
+        mismatch here (``json.loads`` would silently keep the last)."""
         reader = self.context.reader
         if not reader.available(logical_name):
             return None
-        document = reader.streamed_document(logical_name, member, on_entry, whole=whole)
+        document = reader.streamed_document(logical_name, streams, whole=whole)
         if document is None:
             return None
         if not document.is_object:
             self.out.add(FindingCode.DETAILED_ARTIFACT_MISMATCH, "expected a JSON object", artifact=logical_name)
             return None
         self._check_identity(logical_name, document.members)
-        if document.member_count > 1:
-            self.mismatch(logical_name, f"the top-level member {member} repeats")
+        repeated = sorted(member for member, count in document.counts.items() if count > 1)
+        if repeated:
+            self.mismatch(logical_name, f"the top-level member {repeated[0]} repeats")
             return None
         return document
 
@@ -136,7 +136,7 @@ class DetailedArtifactCheck(PackageCheck):
 
     def differs(
         self,
-        entity: NodeRecord | str,
+        entity: NodeRecord | RelationshipRecord | str,
         field: str,
         artifact: str,
         reference: str,
@@ -156,9 +156,11 @@ class DetailedArtifactCheck(PackageCheck):
             location=identifier,
         )
 
-    def _entity_name(self, entity: NodeRecord | str) -> str:
+    def _entity_name(self, entity: NodeRecord | RelationshipRecord | str) -> str:
         if isinstance(entity, str):
             return "entity"
+        if isinstance(entity, RelationshipRecord):
+            return f"{entity.label} relationship"
         if isinstance(entity, ItemNode):
             rule = self.profile.statement_type(entity.statement_type) if self.profile else None
             kind = rule.role if rule else "item"

@@ -5,6 +5,7 @@ Each copy must hold the records the nodes deliver, and each record's fields as t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
@@ -23,8 +24,8 @@ from kgfegmcp.packages.checks.detailed_artifact import (
     DetailedArtifactCheck,
 )
 from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, FindingCollector
-from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.records import HAS_CHILD, ItemNode
+from kgfegmcp.packages.encoder import relationship_wire
+from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
 
 
 class FrameworkDocumentCheck(DetailedArtifactCheck):
@@ -47,20 +48,54 @@ class FrameworkDocumentCheck(DetailedArtifactCheck):
 
 
 class HasChildLinesCheck(DetailedArtifactCheck):
-    """The detailed hasChild lines must be exactly the delivered hasChild relationships, in order."""
+    """The detailed hasChild lines must be the delivered hasChild relationships, in order, each written
+    exactly as the delivery writes it (its envelope, no more). The bundle's copy is compared where the
+    bundle is read (:class:`ItemCopiesCheck`)."""
 
-    codes = (*LINE_CODES, FindingCode.DETAILED_ARTIFACT_MISMATCH)
+    codes = (*LINE_CODES, *DOCUMENT_CODES, *CARRIED_CODES)
 
     def run(self) -> None:
-        ids = self.line_ids("relationshipsHasChild", "identifier")
-        expected = [rel.identifier for rel in self.content.relationships if rel.label == HAS_CHILD]
-        if ids is not None and ids != expected:
-            self.mismatch("relationshipsHasChild", "hasChild records differ from the relationships artifact")
+        lines = _RelationshipCopies(self, has_child(self.content.relationships), HAS_CHILD_LINES)
+        if self.line_records(HAS_CHILD_LINES, "identifier", lambda _, record: lines.add(record)) and not lines.equal():
+            self.mismatch(HAS_CHILD_LINES, "hasChild records differ from the relationships artifact")
+
+
+def has_child(relationships: Iterable[RelationshipRecord]) -> list[RelationshipRecord]:
+    """The delivered hasChild relationships, in delivery order: what each copy repeats."""
+    return [rel for rel in relationships if rel.label == HAS_CHILD]
+
+
+class _RelationshipCopies:
+    """Compares a stream of copies with the delivered relationships they must repeat, position by position:
+    each copy with the envelope of the relationship at its position, so nothing beyond the records is held."""
+
+    def __init__(self, check: DetailedArtifactCheck, expected: list[RelationshipRecord], artifact: str) -> None:
+        self.check, self.expected, self.artifact = check, expected, artifact
+        self.count = 0
+        self.same_ids = True
+
+    def add(self, copy: Any) -> None:
+        position, self.count = self.count, self.count + 1
+        if position >= len(self.expected) or not isinstance(copy, dict):
+            self.same_ids = False
+            return
+        rel = self.expected[position]
+        if copy.get("identifier") != rel.identifier:
+            self.same_ids = False
+            return
+        wire = relationship_wire(rel)
+        if copy != wire:
+            self.check.differs(rel, first_difference(copy, wire) or "(the record)", self.artifact, "relationships")
+
+    def equal(self) -> bool:
+        """Whether the copies were the delivered relationships' ids, in order (fields are reported apart)."""
+        return self.same_ids and self.count == len(self.expected)
 
 
 class ItemCopiesCheck(DetailedArtifactCheck):
     """Item resources read the item lines and bulk readers the bundle: both must be the delivered items,
     in order, each carrying its fields as the nodes do and the same details (parents, source details).
+    The bundle's hasChild array, read in the same pass, must be the delivered hasChild relationships.
 
     The lines are read first, each compared with its node and kept as a 16-byte digest; the bundle is
     then streamed item by item and compared with those digests, so neither copy is ever held whole.
@@ -96,11 +131,15 @@ class ItemCopiesCheck(DetailedArtifactCheck):
 
     def _bundle(self) -> None:
         tally = _BundleItems(self, self.content.items)
-        document = self.streamed(BUNDLE, "items", tally.add, whole=frozenset({"framework"}))
+        relationships = _RelationshipCopies(self, has_child(self.content.relationships), BUNDLE)
+        streams = {"items": tally.add, "hasChild": lambda _, value: relationships.add(value)}
+        document = self.streamed(BUNDLE, streams, whole=frozenset({"framework"}))
         if document is None:
             return
-        if document.member_kind != "array" or not tally.equal():
+        if document.kinds.get("items") != "array" or not tally.equal():
             self.mismatch(BUNDLE, "bundle items differ from the nodes artifact")
+        if document.kinds.get("hasChild") != "array" or not relationships.equal():
+            self.mismatch(BUNDLE, "the bundle's hasChild relationships differ from the relationships artifact")
         self._compare_details(tally)
         framework = self.content.framework
         if framework is None:
@@ -137,6 +176,7 @@ class ItemCopiesCheck(DetailedArtifactCheck):
 
 
 ITEM_LINES = "standardsFrameworkItems"
+HAS_CHILD_LINES = "relationshipsHasChild"
 BUNDLE = "academicStandardsBundle"
 
 

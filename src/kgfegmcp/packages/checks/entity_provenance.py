@@ -123,10 +123,10 @@ class ProvenanceCheck(DetailedArtifactCheck):
 
     def _streamed_into(self, logical_name: str, tally: _EntityTally) -> bool:
         """Stream ``logical_name``'s entities into ``tally``; ``False`` when the document is unusable."""
-        document = self.streamed(logical_name, "entities", tally.add)
+        document = self.streamed(logical_name, {"entities": tally.add})
         if document is None:
             return False
-        if document.member_kind != "object":
+        if document.kinds.get("entities") != "object":
             self.out.add(FindingCode.PROVENANCE_MISMATCH, "entities must be a JSON object", artifact=logical_name)
             return False
         return True
@@ -228,7 +228,7 @@ class ProvenanceCheck(DetailedArtifactCheck):
             if key is not None and key in keys:
                 found.append((key, value))
 
-        self.context.reader.streamed_document(logical_name, "entities", pick)
+        self.context.reader.streamed_document(logical_name, {"entities": pick})
         return found
 
 

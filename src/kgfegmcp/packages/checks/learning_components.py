@@ -7,8 +7,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from kgfegmcp.models import ContractModel
-from kgfegmcp.packages.checks.carried_fields import typed_difference
+from kgfegmcp.packages.checks.carried_fields import first_difference, typed_difference
 from kgfegmcp.packages.checks.detailed_artifact import CARRIED_CODES, DOCUMENT_CODES, DetailedArtifactCheck
+from kgfegmcp.packages.encoder import relationship_wire
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import ValidationReport
 from kgfegmcp.packages.lc_artifacts import DedupGroups, GenerationSummary, grouped_twice, normalized_text
@@ -80,6 +81,12 @@ class LearningComponentArtifactCheck(DetailedArtifactCheck):
         wired = {s.get("identifier") if isinstance(s, dict) else None for s in supports}
         if len(supports) != len(self.supports) or wired != {r.identifier for r in self.supports}:
             self._lc_mismatch("learningComponentBundle", "supports differ from the package's supports relationships")
+        delivered = {r.identifier: r for r in self.supports}
+        for copy in supports:  # each written exactly as the delivery writes it
+            rel = delivered.get(str(copy.get("identifier"))) if isinstance(copy, dict) else None
+            if rel is not None and copy != (wire := relationship_wire(rel)):
+                where = first_difference(copy, wire) or "(the record)"
+                self.differs(rel, where, "learningComponentBundle", "relationships")
 
     def _dedup(self, groups: DedupGroups) -> None:
         for group in groups.groups:  # each group states its components' text, normalised
