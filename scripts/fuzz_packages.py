@@ -545,7 +545,8 @@ def run_tampering(
         number = 0
         while time.monotonic() - started < budget_seconds:
             number += 1
-            with catalog.copy(SMALL) as (root, package, cache):
+            framework = COMPONENTS if rng.random() < 0.25 else SMALL  # now and then, the component collection
+            with catalog.copy(framework) as (root, package, cache):
                 what = random_tamper(package, rng)
                 outcome = Outcome(f"random-{number}", what)
                 outcome.gates = run_gates(root, package, cache, case_timeout, unprivileged=False)
