@@ -95,12 +95,17 @@ def child_generate(folder: Path, items: int) -> dict[str, Any]:
 
 
 def child_validate(folder: Path) -> dict[str, Any]:
+    return validate_peak(folder / "graph_packages", folder / "profiles")
+
+
+def validate_peak(root: Path, profiles: Path) -> dict[str, Any]:
+    """Validate the one package under ``root`` in this process: its time, and its peak over its baseline."""
     from kgfegmcp.packages.tree import discover_packages
     from kgfegmcp.packages.validator import PackageValidator
     from kgfegmcp.profiles.repository import ProfileRepository
 
-    validator = PackageValidator(ProfileRepository(folder / "profiles"))
-    (location,) = discover_packages(folder / "graph_packages").packages
+    validator = PackageValidator(ProfileRepository(profiles))
+    (location,) = discover_packages(root).packages
     baseline = status_kib("VmRSS")
     started = time.perf_counter()
     outcome = validator.validate(location)
