@@ -33,7 +33,7 @@ from kgfegmcp.packages.manifest import provenance_part_name
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import SUPPORTS, NodeRecord
 from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator, ValidationOutcome
+from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.prompts.repository import copy_generic_configs
 from package_factory import LC, FixtureGraph, FixtureWorld, lc_graph, provenance_for, standard_world, state_for
@@ -349,18 +349,10 @@ def test_a_field_changed_in_one_artifact_is_refused_everywhere(sealed: Sealed, t
 
 
 def test_a_warm_cache_never_spares_the_rules_for_a_resealed_text(
-    sealed: Sealed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sealed: Sealed, tmp_path: Path, validator_gates: list[str]
 ) -> None:
     """The cache is keyed by the exact manifest bytes, which a re-sealed change alters: every rule runs."""
-    gates: list[str] = []
-    original = PackageValidator.validate
-
-    def spy(self: PackageValidator, *args: Any, **kwargs: Any) -> ValidationOutcome:
-        outcome = original(self, *args, **kwargs)
-        gates.append(outcome.gate)
-        return outcome
-
-    monkeypatch.setattr(PackageValidator, "validate", spy)
+    gates = validator_gates
     load(sealed, sealed.world.packages, sealed.warm_cache)
     assert gates == ["cached_verdict"]  # the genuine bytes: the cached verdict is used
     gates.clear()

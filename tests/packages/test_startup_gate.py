@@ -24,7 +24,7 @@ from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator, ValidationOutcome, seal_of
+from kgfegmcp.packages.validator import PackageValidator, seal_of
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.prompts.repository import copy_generic_configs
 from package_factory import DAG, FixtureWorld, build_all, standard_world, state_for
@@ -94,18 +94,13 @@ def test_start_up_refuses_a_resealed_tampered_package(
 
 
 def test_every_rule_runs_without_a_cache_entry_and_only_an_entry_spares_them(
-    sealed: tuple[FixtureWorld, dict[str, PackageLocation]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sealed: tuple[FixtureWorld, dict[str, PackageLocation]],
+    tmp_path: Path,
+    validator_gates: list[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     world, _ = sealed
-    gates: list[str] = []
-    original = PackageValidator.validate
-
-    def spy(self: PackageValidator, *args: Any, **kwargs: Any) -> ValidationOutcome:
-        outcome = original(self, *args, **kwargs)
-        gates.append(outcome.gate)
-        return outcome
-
-    monkeypatch.setattr(PackageValidator, "validate", spy)
+    gates = validator_gates
     load(world, None)
     assert gates == ["every_rule"] * 3
     gates.clear()
