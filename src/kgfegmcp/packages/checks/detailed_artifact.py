@@ -110,20 +110,12 @@ class DetailedArtifactCheck(PackageCheck):
         for position, (number, line) in enumerate(reader.lines(logical_name)):
             try:
                 record = parse_package_json(line)
+                problem = None if isinstance(record, dict) and key in record else f"not a JSON object with {key}"
             except PackageJsonError as exc:
+                problem = f"the line {exc}"
+            if problem is not None:
                 self.out.add(
-                    FindingCode.INVALID_JSON_LINE,
-                    f"the line {exc}",
-                    artifact=logical_name,
-                    location=line_location(number),
-                )
-                return False
-            if not isinstance(record, dict) or key not in record:
-                self.out.add(
-                    FindingCode.INVALID_JSON_LINE,
-                    f"not a JSON object with {key}",
-                    artifact=logical_name,
-                    location=line_location(number),
+                    FindingCode.INVALID_JSON_LINE, problem, artifact=logical_name, location=line_location(number)
                 )
                 return False
             on_record(position, record)
