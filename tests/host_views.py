@@ -270,3 +270,47 @@ def cites_evidence(tool: str, structured: dict[str, Any]) -> bool:
 def report(label: str, problems: list[str]) -> str:
     """One readable failure message: the call, then one line per problem."""
     return f"{label}: {len(problems)} problem(s)\n  " + "\n  ".join(problems)
+
+
+# -- leanness ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Overhead:
+    """A view's bytes beyond the statement texts and the licence and attribution texts it carries
+    (``statement_bytes``: those held verbatim; ``statement_bytes_total``: those the answer returns)."""
+
+    view_bytes: int
+    statement_bytes: int
+    rights_bytes: int
+    statements: int
+    statement_bytes_total: int
+
+    @property
+    def overhead(self) -> int:
+        return self.view_bytes - self.statement_bytes - self.rights_bytes
+
+
+def compact_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def overhead(view: str, structured: dict[str, Any], facts: dict[str, PackageFacts]) -> Overhead:
+    """``view`` (a text view, or the structured content as compact JSON) measured against the answer
+    ``structured``: each statement text, licence and attribution is taken off once, and only when the
+    view holds it verbatim (a view that leaves one out gains nothing by it)."""
+    records = statement_records(structured)
+    statement_bytes = sum(len(r.description.encode("utf-8")) for r in records if r.description in view)
+    rights = [
+        text
+        for package in package_ids(structured)
+        for text in (facts[package].license, facts[package].attribution)
+        if text in view
+    ]
+    return Overhead(
+        len(view.encode("utf-8")),
+        statement_bytes,
+        sum(len(t.encode("utf-8")) for t in rights),
+        len(records),
+        sum(len(r.description.encode("utf-8")) for r in records),
+    )
