@@ -45,6 +45,24 @@ rights text (``disclosures``, ``license``, ``attribution*``, ``rights`` fields a
 lines), package identity (``package``/``packages`` blocks and ``graphPackageId`` values), ``kgfegmcp://``
 addresses, strings repeated inside one answer, and whether the text block is the structured content
 again as JSON. ``acrossCalls`` lists long strings that recur in many answers (the disclosures).
+
+What a model pays for evidence (``views``, per answer; the measure tests/mcp/test_answer_leanness.py
+bounds, from tests/host_views.py): ``statements`` is the number of statement records in the structured
+content (any object with a ``description`` and a ``nodeId`` or ``statementCode``: hits, parents,
+ancestors, headings, components, resource windows), ``statementBytes`` their texts in UTF-8; for each
+view (``text``: the text blocks; ``structured``: the compact JSON above) ``overhead`` is the view's bytes
+minus the statement texts and the licence and attribution texts (``rights.sourceLicense`` and
+``rights.attributionStatement`` of each cited package's manifest under ``--root``) that the view holds
+verbatim, ``statementBytes`` and ``rightsBytes`` what was taken off (a view that clips or omits a
+statement gets nothing taken off for it, so its overhead is not flattered).
+
+What a model pays before any call (``toolDefinitions``, from ``tools/list`` at the protocol the client
+negotiates, the newest): per tool, ``definition`` = UTF-8 bytes of ``{"name","description",
+"inputSchema"}`` as compact JSON (what a host puts in the model's context), its ``description`` and
+``inputSchema`` parts, and ``outputSchema`` (the declared result schema, reported separately: hosts
+validate with it, most do not show it to the model); ``total`` and ``outputSchemaTotal`` sum them.
+
+``--compare`` reads files written before these fields existed: a missing value prints as —.
 """
 
 from __future__ import annotations
@@ -71,6 +89,10 @@ from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, BackendSettings, load_settings
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+# The host-view test's own measure of what a view spends beyond its evidence: one definition for both.
+sys.path.insert(0, str(REPOSITORY_ROOT / "tests"))
+from host_views import PackageFacts, compact_json, overhead, package_facts  # noqa: E402
+
 EF = "brazil-bncc-ensino-fundamental"
 EM = "brazil-bncc-ensino-medio"
 CCSS = "us-ccss-ela-literacy-grades-2-4"
@@ -296,7 +318,27 @@ def error_code(texts: list[str]) -> str:
     return match.group(1) if match else clip(first, 60) or "error"
 
 
-def measure(label: str, tool: str, request: dict[str, Any], result: Any) -> dict[str, Any]:
+def view_costs(texts: list[str], structured: Any, facts: dict[str, PackageFacts]) -> dict[str, Any]:
+    """Statements, and each view's bytes beyond statement, licence and attribution texts."""
+    if not isinstance(structured, dict):
+        return {}
+    text = overhead("".join(texts), structured, facts)
+    data = overhead(compact_json(structured), structured, facts)
+    return {
+        "statements": text.statements,
+        "statementBytes": text.statement_bytes_total,
+        "text": {"overhead": text.overhead, "statementBytes": text.statement_bytes, "rightsBytes": text.rights_bytes},
+        "structured": {
+            "overhead": data.overhead,
+            "statementBytes": data.statement_bytes,
+            "rightsBytes": data.rights_bytes,
+        },
+    }
+
+
+def measure(
+    label: str, tool: str, request: dict[str, Any], result: Any, facts: dict[str, PackageFacts] | None = None
+) -> dict[str, Any]:
     dumped = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     total_json = compact(dumped)
     blocks = dumped.get("content") or []
@@ -339,6 +381,9 @@ def measure(label: str, tool: str, request: dict[str, Any], result: Any) -> dict
         "byKey": dict(sorted(keys.items(), key=lambda kv: (-kv[1], kv[0]))[:15]),
     }
     entry["repeated"] = repeated(texts, structured, links, total_json)
+    if facts is not None:
+        with contextlib.suppress(KeyError):  # a package missing from --root: no view costs for this answer
+            entry["views"] = view_costs(texts, structured, facts)
     entry["_strings"] = sorted({s for s in strings(structured) + texts if utf8(s) >= MIN_ACROSS})
     return entry
 
@@ -411,6 +456,33 @@ class Resolver:
         return value
 
 
+async def tool_definitions(client: Client[Any]) -> dict[str, Any]:
+    """Bytes of each tool definition a model reads (name, description, input schema) and of its output schema."""
+    tools = []
+    for tool in (await client.list_tools_mcp()).tools:
+        declared = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+        read = {
+            "name": declared["name"],
+            "description": declared.get("description", ""),
+            "inputSchema": declared["inputSchema"],
+        }
+        tools.append(
+            {
+                "name": declared["name"],
+                "definition": size(read),
+                "description": utf8(read["description"]),
+                "inputSchema": size(read["inputSchema"]),
+                "outputSchema": size(declared["outputSchema"]) if "outputSchema" in declared else None,
+            }
+        )
+    return {
+        "tools": tools,
+        "total": sum(t["definition"] for t in tools),
+        "largest": max((t["definition"] for t in tools), default=0),
+        "outputSchemaTotal": sum(t["outputSchema"] or 0 for t in tools),
+    }
+
+
 def settings_for(args: argparse.Namespace, cache_dir: Path) -> BackendSettings:
     overrides: dict[str, object] = {
         "graph_packages_dir": args.root,
@@ -429,6 +501,8 @@ async def run_calls(args: argparse.Namespace, cache_dir: Path) -> dict[str, Any]
         version = getattr(client, "protocol_version", None) or getattr(
             getattr(client, "session", None), "protocol_version", None
         )
+        definitions = await tool_definitions(client)
+        facts = package_facts(args.root)
         resolver = Resolver(client)
         for label, template in CALLS:
             tool = label.split()[0]
@@ -442,7 +516,7 @@ async def run_calls(args: argparse.Namespace, cache_dir: Path) -> dict[str, Any]
             except Exception as exc:  # record and go on
                 entries.append(failed(label, tool, request, f"{type(exc).__name__}: {clip(str(exc), 80)}"))
                 continue
-            entries.append(measure(label, tool, request, result))
+            entries.append(measure(label, tool, request, result, facts))
         sweeps = (
             {"search": await sweep_search(client), "traversal": await sweep_traversals(client, state)}
             if args.sweep
@@ -463,6 +537,7 @@ async def run_calls(args: argparse.Namespace, cache_dir: Path) -> dict[str, Any]
         "code": str(Path(kgfegmcp.__file__).resolve().parent),
         "root": str(args.root),
         "protocolVersion": str(version) if version is not None else None,
+        "toolDefinitions": definitions,
         "calls": entries,
         **({"sweeps": sweeps} if sweeps is not None else {}),
         "acrossCalls": [
@@ -594,6 +669,8 @@ def print_sizes(report: dict[str, Any], fields: int) -> None:
              num(b.get("other")), num(b.get("total")), note]
         )  # fmt: skip
     print(table(rows, {1, 2, 3, 4, 5, 6}))
+    print_views(report)
+    print_definitions(report)
     print("\nrepeated per answer (bytes): disclosure/rights in structured + Disclosure: text lines; package")
     print("identity blocks + Package text lines; graphPackageId fields; snapshot URI prefixes; duplicate strings")
     rows = [["call", "discl+rights", "package", "graphPkgId", "snapshot prefix", "dup strings"]]
@@ -648,6 +725,47 @@ def print_sizes(report: dict[str, Any], fields: int) -> None:
             )
 
 
+def view_cell(entry: dict[str, Any] | None, view: str, key: str = "overhead") -> Any:
+    """One view-cost value of an answer, ``None`` when the file or answer has none (older files)."""
+    views = (entry or {}).get("views") or {}
+    return (views.get(view) or {}).get(key)
+
+
+def view_count(entry: dict[str, Any] | None) -> Any:
+    """The statements an answer returns, ``None`` when the file or answer has no count (older files)."""
+    return ((entry or {}).get("views") or {}).get("statements")
+
+
+def print_views(report: dict[str, Any]) -> None:
+    print("\nevidence and overhead per answer (bytes; overhead = view - statement texts - licence and attribution")
+    print("texts the view holds verbatim; the leanness bounds for 10 statements: text 2,100, structured 3,700):")
+    rows = [["call", "stmts", "stmt text", "text", "text beyond", "(rights)", "struct", "struct beyond", "(rights)"]]
+    for e in report["calls"]:
+        if not e["ok"]:
+            continue
+        v, b = e.get("views") or {}, e.get("bytes") or {}
+        rows.append(
+            [e["label"], num(v.get("statements")), num(v.get("statementBytes")), num(b.get("text")),
+             num(view_cell(e, "text")), num(view_cell(e, "text", "rightsBytes")), num(b.get("structured")),
+             num(view_cell(e, "structured")), num(view_cell(e, "structured", "rightsBytes"))]
+        )  # fmt: skip
+    print(table(rows, {1, 2, 3, 4, 5, 6, 7, 8}))
+
+
+def print_definitions(report: dict[str, Any]) -> None:
+    definitions = report.get("toolDefinitions")
+    if not definitions:
+        return
+    print("\ntool definitions a model reads (name + description + inputSchema, compact JSON) and outputSchema:")
+    rows = [["tool", "definition", "description", "inputSchema", "outputSchema"]]
+    for t in definitions["tools"]:
+        rows.append(
+            [t["name"], num(t["definition"]), num(t["description"]), num(t["inputSchema"]), num(t["outputSchema"])]
+        )
+    rows.append(["all tools", num(definitions["total"]), "", "", num(definitions["outputSchemaTotal"])])
+    print(table(rows, {1, 2, 3, 4}))
+
+
 def ratio(after: Any, before: Any) -> str:
     if not isinstance(after, int) or not isinstance(before, int) or before == 0:
         return "—"
@@ -681,6 +799,33 @@ def print_compare(before: dict[str, Any], after: dict[str, Any]) -> None:
         ["all calls measured on both sides", "", "", "", num(sums[0]), num(sums[1]), ratio(sums[1], sums[0]), ""]
     )
     print(table(rows, {1, 2, 3, 4, 5, 6}))
+    print("\nbeyond statement, licence and attribution texts (bytes, before→after; — where a file has no value):")
+    rows = [["call", "stmts before→after", "text beyond", "struct beyond"]]
+    for label in labels:
+        b, a = old.get(label), new.get(label)
+        rows.append(
+            [label,
+             f"{num(view_count(b))}→{num(view_count(a))}",
+             f"{num(view_cell(b, 'text'))}→{num(view_cell(a, 'text'))}",
+             f"{num(view_cell(b, 'structured'))}→{num(view_cell(a, 'structured'))}"]
+        )  # fmt: skip
+    print(table(rows, {1, 2, 3}))
+    before_defs = {t["name"]: t for t in (before.get("toolDefinitions") or {}).get("tools", [])}
+    after_defs = {t["name"]: t for t in (after.get("toolDefinitions") or {}).get("tools", [])}
+    print("\ntool definitions (bytes, before→after; — where a file has no value):")
+    rows = [["tool", "definition", "outputSchema"]]
+    for name in list(after_defs) + [n for n in before_defs if n not in after_defs]:
+        bd, ad = before_defs.get(name, {}), after_defs.get(name, {})
+        rows.append(
+            [name, f"{num(bd.get('definition'))}→{num(ad.get('definition'))}",
+             f"{num(bd.get('outputSchema'))}→{num(ad.get('outputSchema'))}"]
+        )  # fmt: skip
+    bt, at = before.get("toolDefinitions") or {}, after.get("toolDefinitions") or {}
+    rows.append(
+        ["all tools", f"{num(bt.get('total'))}→{num(at.get('total'))}",
+         f"{num(bt.get('outputSchemaTotal'))}→{num(at.get('outputSchemaTotal'))}"]
+    )  # fmt: skip
+    print(table(rows, {1, 2}))
 
 
 def main() -> None:

@@ -91,7 +91,8 @@ def statement_records(structured: Any) -> list[Record]:
             continue
         grades = value.get("gradeLevels")
         labels = tuple(
-            g if isinstance(g, str) else str(g.get("sourceLabel", "")) for g in (grades if isinstance(grades, list) else [])
+            g if isinstance(g, str) else str(g.get("sourceLabel", ""))
+            for g in (grades if isinstance(grades, list) else [])
         )
         kind = value.get("statementType")
         records.append(Record(where or ".", value["description"], ids, kind if isinstance(kind, str) else None, labels))
@@ -113,9 +114,9 @@ def package_ids(structured: Any) -> list[str]:
     """Every graph package the answer names (``graphPackageId`` anywhere, embedded documents included), in order."""
     found: list[str] = []
     for _, value in _walk(structured, ""):
-        if isinstance(value, dict) and isinstance(value.get("graphPackageId"), str):
-            if value["graphPackageId"] not in found:
-                found.append(value["graphPackageId"])
+        named = value.get("graphPackageId") if isinstance(value, dict) else None
+        if isinstance(named, str) and named not in found:
+            found.append(named)
     return found
 
 
@@ -221,9 +222,9 @@ def text_view_problems(
                 problems.append(f"text view lacks the attribution of {package}: {fact.attribution[:60]!r}…")
     if paged:
         _, page = cursor_of(expected)
-        if page is not None and page.get("hasMore") and isinstance(page.get("nextCursor"), str):
-            if page["nextCursor"] not in text:
-                problems.append("text view does not say how to continue (the next cursor is not in it)")
+        cursor = page.get("nextCursor") if page is not None and page.get("hasMore") else None
+        if isinstance(cursor, str) and cursor not in text:
+            problems.append("text view does not say how to continue (the next cursor is not in it)")
     return problems
 
 
@@ -264,7 +265,11 @@ def structured_view_problems(
 
 def cites_evidence(tool: str, structured: dict[str, Any]) -> bool:
     """Whether the answer hands the model evidence to cite: statements, a resource window, instructions, a framework."""
-    return bool(statement_records(structured)) or tool in {"read_evidence", "get_workflow_instructions", "get_framework"}
+    return bool(statement_records(structured)) or tool in {
+        "read_evidence",
+        "get_workflow_instructions",
+        "get_framework",
+    }
 
 
 def report(label: str, problems: list[str]) -> str:

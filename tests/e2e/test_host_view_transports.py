@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from e2e_support import KGFEGMCP, HttpServer, full_env, stdio_exchange
 from fastmcp import Client
+from test_protocol_versions import OLD, SUPPORTED, message, post
+
 from host_views import (
     PackageFacts,
     cites_evidence,
@@ -26,7 +28,6 @@ from host_views import (
     text_view_problems,
     views_of,
 )
-from test_protocol_versions import OLD, SUPPORTED, message, post
 
 EF = "brazil-bncc-ensino-fundamental"
 #: (tool, request, paged): representative answers with hits and a next page, ancestors and root paths, components.
@@ -58,7 +59,11 @@ def stdio_results(root: Path, version: str, stderr_path: Path) -> list[dict[str,
                 "jsonrpc": "2.0",
                 "id": 0,
                 "method": "initialize",
-                "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "host", "version": "1"}},
+                "params": {
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "host", "version": "1"},
+                },
             },
             {"jsonrpc": "2.0", "method": "notifications/initialized"},
         ]

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
+
 from host_views import PackageFacts, compact_json, overhead, package_facts
 
 SEARCHES = {

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
+
 from host_views import (
     PackageFacts,
     cites_evidence,
@@ -115,9 +116,13 @@ def resolve(value: Any, root: Path) -> Any:
     if value.kind == "uri":
         return f"kgfegmcp://framework/{value.framework}/snapshot/{snapshot}/standard/{node}"
     if value.kind == "component":
-        return next(r["source_identifier"] for r in relationships if r["label"] == "supports" and r["target_identifier"] == node)
+        return next(
+            r["source_identifier"] for r in relationships if r["label"] == "supports" and r["target_identifier"] == node
+        )
     if value.kind == "progression":
-        return next(r["identifier"] for r in relationships if r["label"] == "buildsTowards" and r["source_identifier"] == node)
+        return next(
+            r["identifier"] for r in relationships if r["label"] == "buildsTowards" and r["source_identifier"] == node
+        )
     raise AssertionError(f"unknown reference kind {value.kind!r}")
 
 
@@ -178,8 +183,7 @@ async def test_each_view_alone_carries_what_a_citation_needs(
             where + p for p in text_view_problems(views.blocks, views.structured, facts, cites=cites, paged=paged)
         ]
         problems += [
-            where + p
-            for p in structured_view_problems(views.structured, views.text, facts, cites=cites, paged=paged)
+            where + p for p in structured_view_problems(views.structured, views.text, facts, cites=cites, paged=paged)
         ]
         _, page = cursor_of(views.structured)
         if not follow or page is None or page.get("hasMore") is not True or not page.get("nextCursor"):
