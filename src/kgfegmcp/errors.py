@@ -346,6 +346,14 @@ def _all_error_classes() -> dict[str, type[KgfegmcpError]]:
 #: Every public domain error code, mapped to its class.
 ERROR_CLASSES: Mapping[str, type[KgfegmcpError]] = _all_error_classes()
 
+#: Notice codes a successful answer may carry beside its evidence (not errors: the answer stands), each
+#: with what it means. docs/errors.md lists every one (``tests/test_error_codes_doc.py`` checks it).
+FULL_TEXT_NOT_PERMITTED = "full_text_not_permitted"
+NOTICE_CODES: Mapping[str, str] = {
+    FULL_TEXT_NOT_PERMITTED: "the package's rights withhold statement text: records carry codes, statement "
+    "types, grade labels and ids only",
+}
+
 #: Fixed public messages for unexpected failures, per MCP boundary.
 INTERNAL_ERROR_MESSAGES: Mapping[str, str] = {
     "tool": "internal_error: The server could not complete the request.",
