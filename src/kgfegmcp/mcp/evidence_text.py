@@ -152,6 +152,8 @@ def get_standards_for_learning_component(result: StandardsForComponentResult) ->
 
 def _context_text(node: ContextNodeView) -> str:
     code = f"[{node.statement_code}] " if node.statement_code else ""
+    if not code and node.description is None:  # withheld text: the heading is cited by its type and id
+        code = f"[{node.statement_type}, nodeId {node.node_id}] "
     return code + clipped(statement_text(node), CONTEXT_CHARS)
 
 
