@@ -47,9 +47,7 @@ class ContextNodeView(ResultModel):
     kind: Literal["framework", "item"]
     statement_code: str | None = None
     statement_type: str | None = None
-    description: str | None = Field(
-        None, description="Absent only under the package's textWithheld (the framework's name at the root)."
-    )
+    description: str | None = None  # the framework's name at the root; absent only under textWithheld
 
 
 class ComparisonCandidate(ResultModel):

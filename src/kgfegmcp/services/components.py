@@ -66,7 +66,7 @@ class LearningComponentRecord(ResultModel):
     """One learning component as a citation needs it (tags and language: get_learning_component)."""
 
     node_id: str
-    description: str | None = Field(None, description="Absent only under its package's textWithheld.")
+    description: str | None = None  # absent only under its package's textWithheld
     academic_subject: str | None = None
     supports_count: int
     attribution: int | None = Field(None, description="Index into attributions; left out when the source names none.")

@@ -220,7 +220,7 @@ class TextWithheld(ResultModel):
     """Why this package's statement text is left out of every record of the answer (said once per package)."""
 
     code: Literal["full_text_not_permitted"]
-    reason: str = Field(description="The rights review state or allowFullText that withholds the text.")
+    reason: str
 
 
 def text_withheld(package: ServedPackage) -> TextWithheld | None:
@@ -258,7 +258,7 @@ class PackageRef(ResultModel):
     )
     labels: AnswerLabels
     text_withheld: TextWithheld | None = Field(
-        None, description="Present only when the package's rights withhold statement text."
+        None, description="Only when rights withhold statement text (its records then have no description)."
     )
 
 
@@ -275,7 +275,7 @@ class StandardRecord(ResultModel):
     statement_code: str | None = None
     statement_type: str
     grade_levels: list[str]
-    description: str | None = Field(None, description="Absent only under its package's textWithheld.")
+    description: str | None = None  # absent only under its package's textWithheld
     is_current: Literal[False] | None = Field(
         None, description="Present (false) only when the source retires the item."
     )
