@@ -6,16 +6,29 @@ import ast
 import re
 from pathlib import Path
 
-from kgfegmcp.errors import ERROR_CLASSES
+from kgfegmcp.errors import ERROR_CLASSES, NOTICE_CODES
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 DOC = REPOSITORY_ROOT / "docs" / "errors.md"
 SOURCE = REPOSITORY_ROOT / "src" / "kgfegmcp"
 ROW = re.compile(r"^\| `([a-z_]+)` \| (.+) \|$", re.MULTILINE)
+NOTICES_HEADING = "## Notices beside evidence"
+
+
+def _sections() -> tuple[str, str]:
+    """The page before the notices section (the error table) and that section."""
+    page = DOC.read_text(encoding="utf-8")
+    errors, _, rest = page.partition(NOTICES_HEADING)
+    notices = rest.split("\n## ", 1)[0]
+    return errors, notices
 
 
 def documented() -> dict[str, str]:
-    return dict(ROW.findall(DOC.read_text(encoding="utf-8")))
+    return dict(ROW.findall(_sections()[0]))
+
+
+def test_every_notice_code_is_documented() -> None:
+    assert dict(ROW.findall(_sections()[1])).keys() == NOTICE_CODES.keys()
 
 
 def constructed_classes() -> set[str]:

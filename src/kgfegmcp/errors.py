@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 #: Longest client-supplied fragment (a field name or location, a tool, prompt or argument name) a
 #: message or log line repeats; the rest is replaced by an ellipsis and the original length.
@@ -345,6 +345,14 @@ def _all_error_classes() -> dict[str, type[KgfegmcpError]]:
 
 #: Every public domain error code, mapped to its class.
 ERROR_CLASSES: Mapping[str, type[KgfegmcpError]] = _all_error_classes()
+
+#: Notice codes a successful answer may carry beside its evidence (not errors: the answer stands), each
+#: with what it means. docs/errors.md lists every one (``tests/test_error_codes_doc.py`` checks it).
+FULL_TEXT_NOT_PERMITTED: Final = "full_text_not_permitted"
+NOTICE_CODES: Mapping[str, str] = {
+    FULL_TEXT_NOT_PERMITTED: "the package's rights withhold statement text: records carry codes, statement "
+    "types, grade labels and ids only",
+}
 
 #: Fixed public messages for unexpected failures, per MCP boundary.
 INTERNAL_ERROR_MESSAGES: Mapping[str, str] = {

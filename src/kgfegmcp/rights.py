@@ -44,3 +44,15 @@ class RightsPolicy(ContractModel):
     def is_reviewed(self) -> bool:
         """Whether rights-gated content may be considered at all."""
         return self.review_status in REVIEWED_STATES
+
+    def full_text_denial(self) -> str | None:
+        """Why these rights do not permit a statement's full text, or ``None`` when they do.
+
+        The one rule for full text, shared by the resource gate and every tool answer: reviewed rights
+        (``approved`` or ``provisional_operator_approved``) and ``allowFullText``.
+        """
+        if not self.is_reviewed:
+            return f"the package's rights review status is {self.review_status!r}, not approved"
+        if not self.allow_full_text:
+            return "the package's rights do not allow full text (allowFullText is false)"
+        return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kgfegmcp.mcp.text import clipped, package_label, package_lines, standard_line, warning_lines
+from kgfegmcp.mcp.text import clipped, package_label, package_lines, standard_line, statement_text, warning_lines
 from kgfegmcp.services.comparison import ComparisonResult, ContextNodeView
 from kgfegmcp.services.components import (
     ComponentAttribution,
@@ -29,7 +29,7 @@ def _component(component: LearningComponentRecord, package: str | None = None) -
     subject = f"{component.academic_subject}; " if component.academic_subject else ""
     where = f"; {package}" if package else ""
     return (
-        f"{component.description} (learning component; {subject}nodeId {component.node_id}; "
+        f"{statement_text(component)} (learning component; {subject}nodeId {component.node_id}; "
         f"supports {component.supports_count} standard(s){where})"
     )
 
@@ -152,7 +152,9 @@ def get_standards_for_learning_component(result: StandardsForComponentResult) ->
 
 def _context_text(node: ContextNodeView) -> str:
     code = f"[{node.statement_code}] " if node.statement_code else ""
-    return code + clipped(node.description, CONTEXT_CHARS)
+    if not code and node.description is None:  # withheld text: the heading is cited by its type and id
+        code = f"[{node.statement_type}, nodeId {node.node_id}] "
+    return code + clipped(statement_text(node), CONTEXT_CHARS)
 
 
 def compare_framework_evidence(result: ComparisonResult) -> str:

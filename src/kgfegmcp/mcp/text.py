@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from kgfegmcp.services.frameworks import (
     CapabilitiesResult,
@@ -47,12 +48,41 @@ def clipped(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:.") + "…"
 
 
+#: What a line shows instead of a statement's text its package's rights withhold (the package line says why).
+WITHHELD_MARKER = "[text withheld]"
+
+
+class HasText(Protocol):
+    """A record that carries a statement's or component's text, absent when its rights withhold it."""
+
+    @property
+    def description(self) -> str | None: ...
+
+
+def statement_text(record: HasText) -> str:
+    """The text of a statement or component as every summary prints it: whole, or the withheld marker.
+
+    Every summary takes statement text through here, so none can print text a package's rights withhold.
+    """
+    return record.description if record.description is not None else WITHHELD_MARKER
+
+
+def withheld_lines(packages: Iterable[PackageRef]) -> list[str]:
+    """One line per package whose rights withhold statement text: its notice code and why."""
+    return [
+        f"Package {p.graph_package_id}: {p.text_withheld.code}: {p.text_withheld.reason}"
+        for p in packages
+        if p.text_withheld is not None
+    ]
+
+
 def standard_line(standard: StandardRecord) -> str:
     """One standard in its own terms: code, text, statement type, grade labels and node id."""
     code = f"[{standard.statement_code}] " if standard.statement_code else ""
     grades = ", ".join(standard.grade_levels) or "no grade"
     retired = "; not current" if standard.is_current is False else ""
-    return f"{code}{standard.description} ({standard.statement_type}; {grades}; nodeId {standard.node_id}{retired})"
+    text = statement_text(standard)
+    return f"{code}{text} ({standard.statement_type}; {grades}; nodeId {standard.node_id}{retired})"
 
 
 def _node_line(node: StandardRecord | FrameworkRootRef) -> str:
@@ -70,7 +100,8 @@ def package_lines(packages: Sequence[PackageRef]) -> list[str]:
         (p,) = packages
         return [
             f"Package {p.graph_package_id} ({_labels(p)}): read its disclosures {', '.join(p.disclosure_ids)} at "
-            f"{p.uri} before citing."
+            f"{p.uri} before citing.",
+            *withheld_lines(packages),
         ]
     lines = [
         f"Package {index}: {p.graph_package_id} ({p.uri}; {_labels(p)}): {_disclosures(p)}."
@@ -78,7 +109,7 @@ def package_lines(packages: Sequence[PackageRef]) -> list[str]:
     ]
     if any(p.disclosure_ids for p in packages):
         lines.append(DISCLOSURE_SENTENCE)
-    return lines
+    return lines + withheld_lines(packages)
 
 
 def package_label(index: int | None) -> str | None:
@@ -125,6 +156,7 @@ def list_frameworks(result: ListFrameworksResult) -> str:
     lines += [f"- {_framework_line(f)}; {_disclosures(f)}: {f.uri}" for f in result.frameworks]
     if any(f.disclosure_ids for f in result.frameworks):
         lines.append(DISCLOSURE_SENTENCE)
+    lines += withheld_lines(result.frameworks)
     return "\n".join(lines)
 
 
@@ -139,6 +171,7 @@ def get_framework(result: FrameworkDetail) -> str:
         f"Package {result.framework.graph_package_id} ({result.framework.uri}); manifest "
         f"{result.framework.manifest_uri}.",
         *(disclosure_lines(result.disclosures)),
+        *withheld_lines([result.framework]),
     ]
     return "\n".join(lines)
 
@@ -158,6 +191,7 @@ def get_capabilities(result: CapabilitiesResult) -> str:
         )
     if any(p.disclosure_ids for p in result.packages):
         lines.append(DISCLOSURE_SENTENCE)
+    lines += withheld_lines(result.packages)
     return "\n".join(lines)
 
 
@@ -201,7 +235,7 @@ def _hit_line(hit: SearchHitView, package: str | None, cite_by_id: bool) -> str:
     if package:
         details += f"; {package}"
     how = f" [{hit.match_type}]" if hit.match_type else ""
-    return f"{hit.rank}. {code} ({details}){how}: {clipped(hit.description, SNIPPET_CHARS)}"
+    return f"{hit.rank}. {code} ({details}){how}: {clipped(statement_text(hit), SNIPPET_CHARS)}"
 
 
 def search_standards(result: SearchStandardsResult) -> str:

@@ -42,10 +42,9 @@ def denial_reason(rights: RightsPolicy, access: AccessClass) -> str | None:
     """Why ``rights`` do not permit ``access``; ``None`` when they do."""
     if access == "public_metadata":
         return None
-    if not rights.is_reviewed:
-        return f"the package's rights review status is {rights.review_status!r}, not approved"
-    if not rights.allow_full_text:
-        return "the package's rights do not allow full text (allowFullText is false)"
+    full_text = rights.full_text_denial()
+    if full_text is not None:
+        return full_text
     if access in ("standard_resource", "bulk_content") and not rights.allow_standard_resources:
         return "the package's rights do not allow standard resources (allowStandardResources is false)"
     if access == "bulk_content" and not rights.allow_bulk_resource:

@@ -27,6 +27,7 @@ from kgfegmcp.services.views import (
     ResultWarning,
     StandardRecord,
     package_ref,
+    permitted_text,
     standard_record,
 )
 
@@ -46,7 +47,7 @@ class ContextNodeView(ResultModel):
     kind: Literal["framework", "item"]
     statement_code: str | None = None
     statement_type: str | None = None
-    description: str
+    description: str | None = None  # the framework's name at the root; absent only under textWithheld
 
 
 class ComparisonCandidate(ResultModel):
@@ -200,7 +201,7 @@ class ComparisonService:
                     rank=rank,
                     match_type=hit.match_type,
                     package_local_score=hit.score,
-                    standard=standard_record(hit.item),
+                    standard=standard_record(package, hit.item),
                     context=[node.node_id for node in context],
                     context_complete=complete,
                     other_parent_chains=others,
@@ -272,7 +273,7 @@ class ComparisonService:
                     kind="item",
                     statement_code=parent.statement_code,
                     statement_type=parent.statement_type,
-                    description=parent.description,
+                    description=permitted_text(package, parent.description),
                 )
             )
         else:

@@ -41,6 +41,7 @@ from kgfegmcp.services.views import (
     component_package_ref,
     linked_standard_record,
     offset_page,
+    permitted_text,
     standard_record,
 )
 
@@ -65,7 +66,7 @@ class LearningComponentRecord(ResultModel):
     """One learning component as a citation needs it (tags and language: get_learning_component)."""
 
     node_id: str
-    description: str
+    description: str | None = None  # absent only under its package's textWithheld
     academic_subject: str | None = None
     supports_count: int
     attribution: int | None = Field(None, description="Index into attributions; left out when the source names none.")
@@ -216,7 +217,7 @@ class LearningComponentService:
         store = package.store
         return LearningComponentRecord(
             node_id=component.identifier,
-            description=component.description,
+            description=permitted_text(package, component.description),
             academic_subject=component.academic_subject,
             supports_count=len(store.outgoing(component.identifier, SUPPORTS)),
             attribution=attributions.index(component),
@@ -363,7 +364,7 @@ class LearningComponentService:
                 StandardSupportView(
                     relationship_id=rel.identifier,
                     support_confidence=rel.support_confidence,
-                    standard=standard_record(item),
+                    standard=standard_record(package, item),
                 )
             )
         attributions = _Attributions()

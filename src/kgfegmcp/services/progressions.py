@@ -110,9 +110,9 @@ class ProgressionService:
     def _link(self, rel: RelationshipRecord) -> ProgressionLinkView:
         return ProgressionLinkView.model_validate(self._link_fields(rel))
 
-    def _records(self, store: GraphStore, node_ids: Iterable[str]) -> list[StandardRecord]:
+    def _records(self, package: ServedPackage, node_ids: Iterable[str]) -> list[StandardRecord]:
         """Each standard once, in first-mention order: links refer to these by node id."""
-        return [standard_record(self._item(store, node)) for node in dict.fromkeys(node_ids)]
+        return [standard_record(package, self._item(package.store, node)) for node in dict.fromkeys(node_ids)]
 
     @staticmethod
     def _item(store: GraphStore, identifier: str) -> ItemNode:
@@ -144,7 +144,7 @@ class ProgressionService:
         result = LearningProgressionResult(
             link=self._link(rel),
             provenance_part_uri=provenance_part_uri(package.manifest, provenance_part_of(rel.identifier)),
-            standards=[standard_record(source), standard_record(target)],
+            standards=[standard_record(package, source), standard_record(package, target)],
             warnings=progression_notices(package, [rel], [source.identifier, target.identifier], (rel.label,)),
             ceiling=ResultCeilingView(),
             package=package_ref(package, links=True),
@@ -200,7 +200,7 @@ class ProgressionService:
                     stopped_by=stop,
                     candidates_examined=count,
                 ),
-                standards=self._records(store, [item.identifier, *(s.neighbour for s in shown)]),
+                standards=self._records(package, [item.identifier, *(s.neighbour for s in shown)]),
                 warnings=progression_notices(
                     package, (s.relationship for s in shown), [item.identifier], kinds, coverage
                 ),
@@ -305,7 +305,7 @@ class ProgressionService:
                     stopped_by=stop,
                     candidates_examined=examined,
                 ),
-                standards=self._records(store, ends),
+                standards=self._records(package, ends),
                 warnings=progression_notices(package, (rel for _, rel in shown), ends, kinds, coverage),
                 ceiling=ResultCeilingView(),
                 package=package_ref(package, links=True),
@@ -341,7 +341,8 @@ class ProgressionService:
         run = traversal.run(item.identifier, kinds, request.direction, limits)
         coverage = coverage_notices(package, kinds)
         records = {
-            n.node_id: standard_record(self._item(store, n.node_id)).model_dump(by_alias=False) for n in run.nodes
+            n.node_id: standard_record(package, self._item(store, n.node_id)).model_dump(by_alias=False)
+            for n in run.nodes
         }
         # A link is listed under the node it was followed from, so that node's id is not repeated per link;
         # its direction is the traversal's own unless it ran both ways (then it is said per link).
@@ -456,12 +457,12 @@ class ProgressionService:
         )
         coverage = coverage_notices(package, (BUILDS_TOWARDS,))
         ends = (source.identifier, target.identifier)
-        records: dict[str, StandardRecord] = {node: standard_record(self._item(store, node)) for node in ends}
+        records: dict[str, StandardRecord] = {node: standard_record(package, self._item(store, node)) for node in ends}
         links: dict[str, ProgressionLinkView] = {}
         for path in search.paths:
             for node in path.node_ids:
                 if node not in records:
-                    records[node] = standard_record(self._item(store, node))
+                    records[node] = standard_record(package, self._item(store, node))
             for rel in path.relationships:
                 if rel.identifier not in links:
                     links[rel.identifier] = self._link(rel)

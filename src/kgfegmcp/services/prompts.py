@@ -25,7 +25,7 @@ from kgfegmcp.prompts.render import RenderInput, render_instructions
 from kgfegmcp.prompts.repository import PromptRegistry
 from kgfegmcp.prompts.workflows import MAX_RENDERED_BYTES, WORKFLOWS, WorkflowSpec
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, rendered_size
-from kgfegmcp.services.views import PackageIdentity, ResultModel, package_identity
+from kgfegmcp.services.views import PackageIdentity, ResultModel, TextWithheld, package_identity, text_withheld
 from kgfegmcp.services.workflow_request import GetWorkflowInstructionsRequest
 
 
@@ -36,6 +36,7 @@ class AttributionView(ResultModel):
     attribution_statement: str
     source_license: str
     license_uri: str | None = None
+    text_withheld: TextWithheld | None = None  # the tools give this package's standards without their text
 
 
 class OverlayVersion(ResultModel):
@@ -119,6 +120,7 @@ class PromptService:
                     attribution_statement=p.manifest.rights.attribution_statement,
                     source_license=p.manifest.rights.source_license,
                     license_uri=p.manifest.rights.license_uri,
+                    text_withheld=text_withheld(p),
                 )
                 for p in rendered.packages
             ],

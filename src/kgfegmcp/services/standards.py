@@ -265,7 +265,7 @@ class StandardsService:
             search_mode=request.search_mode,
             hits=[
                 SearchHitView(
-                    **standard_record(hit.item).model_dump(by_alias=False),
+                    **standard_record(packages[hit.package_order], hit.item).model_dump(by_alias=False),
                     rank=offset + i + 1,
                     package=listed.index(hit.package_order),
                     match_type=None if hit.coverage is not None else hit.match_type,
@@ -292,24 +292,24 @@ class StandardsService:
         store = package.store
         return StandardDetail(
             standard=standard_detail(package, item),
-            parents=[self._node_record(store, p) for p in store.parents(item.identifier)],
+            parents=[self._node_record(package, p) for p in store.parents(item.identifier)],
             child_count=len(store.children(item.identifier)),
             package=package_ref(package),
         )
 
     @staticmethod
-    def _node_record(store: GraphStore, identifier: str) -> StandardRecord | FrameworkRootRef:
-        node = store.node(identifier)
+    def _node_record(package: ServedPackage, identifier: str) -> StandardRecord | FrameworkRootRef:
+        node = package.store.node(identifier)
         if isinstance(node, ItemNode):
-            return standard_record(node)
-        return framework_root_ref(store.framework)
+            return standard_record(package, node)
+        return framework_root_ref(package.store.framework)
 
     @staticmethod
-    def _context_node(store: GraphStore, identifier: str, depth: int) -> ContextStandard | ContextRoot:
-        node = store.node(identifier)
+    def _context_node(package: ServedPackage, identifier: str, depth: int) -> ContextStandard | ContextRoot:
+        node = package.store.node(identifier)
         if isinstance(node, ItemNode):
-            return ContextStandard(**standard_record(node).model_dump(by_alias=False), depth=depth)
-        root = store.framework
+            return ContextStandard(**standard_record(package, node).model_dump(by_alias=False), depth=depth)
+        root = package.store.framework
         return ContextRoot(node_id=root.identifier, name=root.name, depth=depth)
 
     def get_standard_context(self, request: GetStandardContextRequest) -> StandardContextResult:
@@ -332,16 +332,16 @@ class StandardsService:
         identifier = item.identifier
         return StandardContextResult(
             standard=linked_standard_record(package, item),
-            parents=[self._node_record(store, p) for p in store.parents(identifier)],
+            parents=[self._node_record(package, p) for p in store.parents(identifier)],
             children=[
-                standard_record(child)
+                standard_record(package, child)
                 for child in (store.item(c) for c in store.children(identifier))
                 if child is not None
             ],
             # Depth 1 is parents/children, listed above whatever the bounds: each node appears once.
-            ancestors=[self._context_node(store, n, d) for n, d in ancestors if d > 1],
+            ancestors=[self._context_node(package, n, d) for n, d in ancestors if d > 1],
             descendants=[
-                ContextStandard(**standard_record(child).model_dump(by_alias=False), depth=d)
+                ContextStandard(**standard_record(package, child).model_dump(by_alias=False), depth=d)
                 for child, d in ((store.item(n), d) for n, d in descendants if d > 1)
                 if child is not None
             ],

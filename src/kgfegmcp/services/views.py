@@ -21,6 +21,7 @@ from pydantic_core import CoreSchema, core_schema
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.epistemic import EpistemicLabel, ProductionMethod, SourceLabel, component_label
+from kgfegmcp.errors import FULL_TEXT_NOT_PERMITTED
 from kgfegmcp.packages.lc_artifacts import GenerationSummary
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
@@ -215,6 +216,32 @@ class AnswerLabels(ResultModel):
     links: SourceLabel | None = None
 
 
+class TextWithheld(ResultModel):
+    """Why this package's statement text is left out of every record of the answer (said once per package)."""
+
+    code: Literal["full_text_not_permitted"]
+    reason: str
+
+
+def text_withheld(package: ServedPackage) -> TextWithheld | None:
+    """The notice an answer carries for a package whose rights withhold full text; ``None`` when they permit it."""
+    reason = package.manifest.rights.full_text_denial()
+    if reason is None:
+        return None
+    return TextWithheld(
+        code=FULL_TEXT_NOT_PERMITTED,
+        reason=f"Statement text is withheld because {reason}; codes, statement types, grade labels and ids are given.",
+    )
+
+
+def permitted_text(package: ServedPackage, text: str) -> str | None:
+    """``text`` (a statement's or a component's) when the package's rights permit full text, else ``None``.
+
+    Every record builder takes its text through here, so no answer can carry text its rights withhold.
+    """
+    return text if package.manifest.rights.full_text_denial() is None else None
+
+
 class PackageRef(ResultModel):
     """One package, named once per answer: records refer to it instead of repeating it.
 
@@ -230,6 +257,9 @@ class PackageRef(ResultModel):
         description="The profile's disclosures that qualify this package's evidence; full text at uri or get_framework."
     )
     labels: AnswerLabels
+    text_withheld: TextWithheld | None = Field(
+        None, description="Only when rights withhold statement text (its records then have no description)."
+    )
 
 
 class StandardRecord(ResultModel):
@@ -245,7 +275,7 @@ class StandardRecord(ResultModel):
     statement_code: str | None = None
     statement_type: str
     grade_levels: list[str]
-    description: str
+    description: str | None = None  # absent only under its package's textWithheld
     is_current: Literal[False] | None = Field(
         None, description="Present (false) only when the source retires the item."
     )
@@ -396,6 +426,7 @@ def package_ref(package: ServedPackage, *, links: bool = False, components: bool
         ),
         disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
         labels=AnswerLabels(standards=declared.standards, links=declared.progression_links if links else None),
+        text_withheld=text_withheld(package),
     )
 
 
@@ -443,14 +474,14 @@ def entity_uri(package_uri: str, family: str, identifier: str) -> str:
     return f"{package_uri}/{family}/{identifier}"
 
 
-def standard_record(item: ItemNode) -> StandardRecord:
-    """An item as a citation needs it: source terms only."""
+def standard_record(package: ServedPackage, item: ItemNode) -> StandardRecord:
+    """An item as a citation needs it: source terms only, its text only where the package's rights permit it."""
     return StandardRecord(
         node_id=item.identifier,
         statement_code=item.statement_code,
         statement_type=item.statement_type,
         grade_levels=list(item.grade_level),
-        description=item.description,
+        description=permitted_text(package, item.description),
         is_current=None if item.is_current else False,
     )
 
@@ -458,7 +489,7 @@ def standard_record(item: ItemNode) -> StandardRecord:
 def linked_standard_record(package: ServedPackage, item: ItemNode) -> LinkedStandardRecord:
     """An item's record with its resource link."""
     return LinkedStandardRecord(
-        **standard_record(item).model_dump(by_alias=False),
+        **standard_record(package, item).model_dump(by_alias=False),
         uri=uris.standard_uri(package.framework_id, package.snapshot_id, item.identifier),
     )
 
@@ -469,7 +500,7 @@ def standard_detail(package: ServedPackage, item: ItemNode) -> StandardDetailVie
         **linked_standard_record(package, item).model_dump(by_alias=False),
         academic_subject=item.academic_subject or package.framework.academic_subject,
         in_language=item.in_language,
-        notes=item.notes,
+        notes=permitted_text(package, item.notes) if item.notes is not None else None,
         case_identifier_uri=item.case_identifier_uri,
     )
 
