@@ -51,9 +51,9 @@ bounds, from tests/host_views.py): ``statements`` is the number of statement rec
 content (any object with a ``description`` and a ``nodeId`` or ``statementCode``: hits, parents,
 ancestors, headings, components, resource windows), ``statementBytes`` their texts in UTF-8; for each
 view (``text``: the text blocks; ``structured``: the compact JSON above) ``overhead`` is the view's bytes
-minus the statement texts and the licence and attribution texts (``rights.sourceLicense`` and
-``rights.attributionStatement`` of each cited package's manifest under ``--root``) that the view holds
-verbatim, ``statementBytes`` and ``rightsBytes`` what was taken off (a view that clips or omits a
+minus the statement texts and the attribution texts (``rights.attributionStatement`` of each cited
+package's manifest under ``--root``) that the view holds verbatim, ``statementBytes`` and ``rightsBytes``
+what was taken off (a view that clips or omits a
 statement gets nothing taken off for it, so its overhead is not flattered).
 
 What a model pays before any call (``toolDefinitions``, from ``tools/list`` at the protocol the client
@@ -319,7 +319,7 @@ def error_code(texts: list[str]) -> str:
 
 
 def view_costs(texts: list[str], structured: Any, facts: dict[str, PackageFacts]) -> dict[str, Any]:
-    """Statements, and each view's bytes beyond statement, licence and attribution texts."""
+    """Statements, and each view's bytes beyond statement and attribution texts."""
     if not isinstance(structured, dict):
         return {}
     text = overhead("".join(texts), structured, facts)

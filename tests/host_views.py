@@ -139,8 +139,17 @@ class PackageFacts:
     statements: frozenset[str]
 
 
+#: The licence a citation names for a package whose ``licenseUri`` is one of these Creative Commons
+#: licences (the default catalog's); any other package is named by its ``sourceLicense`` verbatim. Written
+#: out here, not derived, so the answers are checked against an independent reading.
+CC_LICENCE_NAMES = {
+    "https://creativecommons.org/licenses/by/4.0/": "CC BY 4.0",
+    "http://creativecommons.org/licenses/by/3.0/us/": "CC BY 3.0 US",
+}
+
+
 def package_facts(root: Path) -> dict[str, PackageFacts]:
-    """Licence (``rights.sourceLicense``), attribution and every statement text of each package under ``root``."""
+    """Licence name, attribution and every statement text of each package under ``root``."""
     facts = {}
     for manifest_path in sorted(root.glob("*/*/package_manifest.json")):
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -153,7 +162,10 @@ def package_facts(root: Path) -> dict[str, PackageFacts]:
                     texts.add(described)
         rights = manifest["rights"]
         facts[manifest["graphPackageId"]] = PackageFacts(
-            manifest["graphPackageId"], rights["sourceLicense"], rights["attributionStatement"], frozenset(texts)
+            manifest["graphPackageId"],
+            CC_LICENCE_NAMES.get(rights.get("licenseUri") or "", rights["sourceLicense"]),
+            rights["attributionStatement"],
+            frozenset(texts),
         )
     return facts
 
@@ -282,7 +294,7 @@ def report(label: str, problems: list[str]) -> str:
 
 @dataclass(frozen=True)
 class Overhead:
-    """A view's bytes beyond the statement texts and the licence and attribution texts it carries
+    """A view's bytes beyond the statement texts and the attribution texts it carries
     (``statement_bytes``: those held verbatim; ``statement_bytes_total``: those the answer returns)."""
 
     view_bytes: int
@@ -302,14 +314,15 @@ def compact_json(value: Any) -> str:
 
 def overhead(view: str, structured: dict[str, Any], facts: dict[str, PackageFacts]) -> Overhead:
     """``view`` (a text view, or the structured content as compact JSON) measured against the answer
-    ``structured``: each statement text, licence and attribution is taken off once, and only when the
+    ``structured``: each statement text and attribution is taken off once (the licence name counts as
+    overhead: the bound allows the attributions only), and only when the
     view holds it verbatim (a view that leaves one out gains nothing by it)."""
     records = statement_records(structured)
     statement_bytes = sum(len(r.description.encode("utf-8")) for r in records if r.description in view)
     rights = [
         text
         for package in package_ids(structured)
-        for text in (facts[package].license, facts[package].attribution)
+        for text in (facts[package].attribution,)
         if text in view
     ]
     return Overhead(

@@ -1,6 +1,6 @@
 """A 10-hit search costs little beyond the statements it returns, in either view.
 
-Beyond the statement texts (UTF-8) and the licence and attribution texts of the packages it cites, a
+Beyond the statement texts (UTF-8) and the attribution texts of the packages it cites, a
 10-hit ``search_standards`` answer may spend at most 150 bytes per statement plus 600 per answer in
 its text view (the text blocks), and at most 250 bytes per statement plus 1,200 per answer in its
 structured view (``structuredContent`` as compact JSON, ``ensure_ascii=False``). Byte counts of one
@@ -53,7 +53,7 @@ async def test_a_ten_hit_search_is_lean_in_both_views(
     assert in_text.overhead <= text_bound and in_json.overhead <= structured_bound, (
         f"{name}: beyond statements and attributions, the text view spends {in_text.overhead:,} B "
         f"(bound {text_bound:,}; view {in_text.view_bytes:,} B, statements {in_text.statement_bytes:,}, "
-        f"licences+attributions {in_text.rights_bytes:,}) and the structured view {in_json.overhead:,} B "
+        f"attributions {in_text.rights_bytes:,}) and the structured view {in_json.overhead:,} B "
         f"(bound {structured_bound:,}; view {in_json.view_bytes:,} B, statements {in_json.statement_bytes:,}, "
-        f"licences+attributions {in_json.rights_bytes:,})"
+        f"attributions {in_json.rights_bytes:,})"
     )
