@@ -379,7 +379,7 @@ class TraverseLearningProgressionsRequest(StandardSelector):
 
 #: Checked by ``ProgressionService.find_learning_progression_paths`` (invalid_progression_request);
 #: JSON Schema cannot compare values across fields.
-ONE_PACKAGE_TWO_STANDARDS = SchemaRule(("to",), "Same framework snapshot as from.")
+ONE_PACKAGE_TWO_STANDARDS = SchemaRule(("to",), "Another standard of from's framework snapshot.")
 
 
 class FindLearningProgressionPathsRequest(RequestModel):
@@ -410,11 +410,11 @@ class FrameworkGradeFilter(RequestModel):
 #: and JSON Schema cannot compare values across fields for the second.
 COMPARISON_SNAPSHOTS = SchemaRule(
     ("snapshotIds",),
-    "At most one per framework; the others use their current one.",
+    "Snapshots of frameworkIds, at most one each; the others use their current one.",
 )
 COMPARISON_GRADE_FILTERS = SchemaRule(
     ("frameworkGradeLevels",),
-    "At most one entry per framework; replaces gradeLevels there.",
+    "One entry at most per framework of frameworkIds; replaces gradeLevels there.",
 )
 
 
