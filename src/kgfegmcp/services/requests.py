@@ -3,11 +3,13 @@
 Lower-camel-case aliases only (snake_case names are rejected), no coercion, no unknown fields,
 and every bound from the specification declared here so the published schema carries it.
 
-Every rule that can refuse a request is published in the tool's ``inputSchema``, written once beside
-its check, so a client built from the schema does not guess. A rule on one field that pydantic's own
-constraints cannot state is a :class:`Published` marker on the field (``uniqueItems``, ``pattern``);
-a rule across fields is a :class:`SchemaRule`, a sentence in the fields' descriptions plus, where
-JSON Schema can say it simply, a schema the request object must also satisfy. Rules that depend on
+Every rule that can refuse a request is published in the tool's full input schema (docs/tools.md),
+written once beside its check, so a client built from the schema does not guess; ``tools/list`` lists
+it compact (:mod:`kgfegmcp.mcp.listing`), with the rules across fields in the fields' descriptions.
+A rule on one field that pydantic's own constraints cannot state is a :class:`Published` marker on
+the field (``uniqueItems``, ``pattern``); a rule across fields is a :class:`SchemaRule`, a sentence in
+the fields' descriptions plus, where JSON Schema can say it simply, a schema the request object must
+also satisfy. Rules that depend on
 the catalog (an id that must exist, a grade label a package uses) or that JSON Schema cannot state
 (values compared across fields, normalised token counts) are described only. Optional fields are
 published without ``null``: a client leaves a field out to leave it unset.
