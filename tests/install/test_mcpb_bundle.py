@@ -5,7 +5,9 @@ catalog built into it, or the directory the user chose in its settings."""
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 import shutil
 import struct
 import subprocess
@@ -31,6 +33,9 @@ def test_the_manifest_declares_what_the_server_serves() -> None:
     project = tomllib.loads((REPOSITORY_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert MANIFEST["version"] == project["version"]
     assert [tool["name"] for tool in MANIFEST["tools"]] == [name for name, _ in TOOLS]
+    for entry, (name, handler) in zip(MANIFEST["tools"], TOOLS, strict=True):  # the first sentence a model reads
+        described = " ".join((inspect.getdoc(handler) or "").split())
+        assert entry["description"] == re.split(r"(?<=[.!?])\s+", described)[0], name
     assert (REPOSITORY_ROOT / MANIFEST["server"]["entry_point"]).is_file()
     arguments = MANIFEST["server"]["mcp_config"]["args"]
     assert arguments[arguments.index("-m") + 1] == "kgfegmcp.mcpb_server"

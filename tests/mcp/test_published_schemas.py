@@ -1,6 +1,9 @@
 """Published schemas say what the server enforces.
 
-A request drawn from a tool's published ``inputSchema`` (tools/list) is accepted, or refused only for
+Each tool has a full schema (every bound and rule; docs/tools.md shows it) and lists a compact one in
+tools/list (kgfegmcp.mcp.listing: no string bounds, array sizes or JSON Schema forms of cross-field rules,
+each of those rules stated in a description instead). A request drawn from the full schema is valid for the
+listed one too, and is accepted, or refused only for
 what no schema can know: an id, code or address not in this catalog, a made-up cursor, what a selected
 package can do, or a rule JSON Schema cannot state and the field's description does. Requests are
 generated from the schema exactly as a client sees it, with real catalog values mixed in so that the
@@ -37,6 +40,8 @@ from test_surface import DESIGN_TOOLS
 import kgfegmcp
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
+from kgfegmcp.mcp.listing import listed_input_schema
+from kgfegmcp.mcp.register import full_input_schema
 from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens
 
 TOOLS = tuple(DESIGN_TOOLS)
@@ -318,8 +323,10 @@ class Harness:
         self._portal = portal
         self._client = client
         tools = portal.call(client.list_tools)
-        #: Each tool's published ``request`` schema, as tools/list gives it.
-        self.published = {tool.name: tool.input_schema["properties"]["request"] for tool in tools}
+        #: Each tool's listed ``request`` schema, as tools/list gives it.
+        self.listed = {tool.name: tool.input_schema["properties"]["request"] for tool in tools}
+        #: Each tool's full ``request`` schema: every bound and rule (docs/tools.md).
+        self.published = {name: full_input_schema(name)["properties"]["request"] for name in self.listed}
         self._samples = catalog_samples(state)
         self._strategies: dict[str, st.SearchStrategy[Any]] = {}
 
@@ -327,7 +334,7 @@ class Harness:
         return "Harness(default catalog)"
 
     def strategy(self, tool: str) -> st.SearchStrategy[Any]:
-        """Candidate requests for ``tool``, kept only when valid for its published schema."""
+        """Candidate requests for ``tool``, kept only when valid for its full schema."""
         if tool not in self._strategies:
             schema = self.published[tool]
             proposals = object_strategy(with_catalog_values(copy.deepcopy(schema), self._samples))
@@ -406,9 +413,11 @@ def _refusal(result: CallToolResult) -> tuple[str, str] | None:
 
 def test_every_tool_is_checked_and_its_schema_is_valid_json_schema(harness: Harness) -> None:
     assert tuple(harness.published) == TOOLS
-    for schema in harness.published.values():
+    for schema in [*harness.published.values(), *harness.listed.values()]:
         jsonschema.Draft202012Validator.check_schema(schema)
         assert schema["type"] == "object" and schema["properties"], "hosts that read only properties need them"
+    for tool in TOOLS:  # the listing only leaves keywords out, so it allows whatever the full schema allows
+        assert harness.listed[tool] == listed_input_schema(full_input_schema(tool))["properties"]["request"], tool
 
 
 @pytest.mark.parametrize("tool", TOOLS)
@@ -424,6 +433,8 @@ def test_schema_valid_requests_are_never_refused_for_their_shape(
     tool: str, data: st.DataObject, harness: Harness
 ) -> None:
     request = data.draw(harness.strategy(tool), label="request")
+    listed = PublishedValidator(harness.listed[tool])
+    assert listed.is_valid(request), f"the listed schema of {tool} refuses what its full schema allows: {request}"
     refusal = _refusal(harness.call(tool, request))
     if refusal is not None:
         code, message = refusal
@@ -564,23 +575,28 @@ PUBLICATIONS = (
     Publication(
         "Give exactly one of nodeId, caseIdentifierUUID or statementCode",
         tuple(constrains(tool, "", ONE_OF_KEYS) for tool in STANDARD_TOOLS)
-        + tuple(says(tool, key, "exactly one of") for tool in STANDARD_TOOLS for key in STANDARD_KEYS)
-        + tuple(constrains("find_learning_progression_paths", end, ONE_OF_KEYS) for end in ("from", "to")),
+        + tuple(
+            says(tool, "nodeId", "Exactly one of nodeId, caseIdentifierUUID, statementCode") for tool in STANDARD_TOOLS
+        )
+        + tuple(constrains("find_learning_progression_paths", end, ONE_OF_KEYS) for end in ("from", "to"))
+        + tuple(says("find_learning_progression_paths", f"{end}.nodeId", "Exactly one of") for end in ("from", "to")),
     ),
     Publication(
         "snapshotId requires frameworkId",
         (
             constrains("get_capabilities", "", {"dependentRequired": {"snapshotId": ["frameworkId"]}}),
-            says("get_capabilities", "snapshotId", "requires frameworkId"),
+            says("get_capabilities", "snapshotId", "Requires frameworkId"),
         ),
     ),
     Publication(
         "With searchMode 'code' the query has at most 256 characters",
-        tuple(constrains(tool, "", CODE_QUERY) for tool in ("search_standards", "compare_framework_evidence")),
+        tuple(constrains(tool, "", CODE_QUERY) for tool in ("search_standards", "compare_framework_evidence"))
+        + tuple(
+            says(tool, "query", "A code: at most 256 characters")
+            for tool in ("search_standards", "compare_framework_evidence")
+        ),
     ),
-    Publication(
-        "32 normalised tokens", tuple(says(tool, "query", "at most 32 normalised tokens") for tool in QUERY_TOOLS)
-    ),
+    Publication("32 normalised tokens", tuple(says(tool, "query", "t most 32 distinct") for tool in QUERY_TOOLS)),
     Publication(
         "codeMatch 'prefix' requires searchMode 'code'",
         (
@@ -592,7 +608,7 @@ PUBLICATIONS = (
                     "then": {"properties": {"searchMode": {"const": "code"}}, "required": ["searchMode"]},
                 },
             ),
-            says("search_standards", "codeMatch", "requires searchMode 'code'"),
+            says("search_standards", "codeMatch", "'prefix' needs searchMode 'code'"),
         ),
     ),
     Publication(
@@ -621,42 +637,36 @@ PUBLICATIONS = (
     Publication(
         "of this package.",
         tuple(
-            says("search_learning_progressions", name, "must be one this package uses")
+            says("search_learning_progressions", name, "Values the package uses (get_framework)")
             for name in ("gradeLevels", "academicSubjects")
         ),
     ),
     Publication(
         "never cross packages",
-        tuple(says("find_learning_progression_paths", end, "same framework snapshot") for end in ("from", "to")),
+        (says("find_learning_progression_paths", "to", "from's framework snapshot"),),
     ),
     Publication(
         "select the same standard",
-        tuple(says("find_learning_progression_paths", end, "two different standards") for end in ("from", "to")),
+        (says("find_learning_progression_paths", "to", "Another standard"),),
     ),
     # -- services: comparison, and the workflow tool's cross_framework_comparison (invalid_comparison_selection) --
     Publication("frameworkIds repeats a framework", (unique("compare_framework_evidence", "frameworkIds"),)),
     Publication("snapshotIds repeats a snapshot", (unique("compare_framework_evidence", "snapshotIds"),)),
     Publication(
         "is not an accepted snapshot of any selected framework",
-        (
-            says("compare_framework_evidence", "snapshotIds", "accepted snapshot of one of frameworkIds"),
-            says("get_workflow_instructions", "snapshotIds", "accepted snapshot of one listed framework"),
-        ),
+        (says("compare_framework_evidence", "snapshotIds", "Snapshots of frameworkIds"),),
     ),
     Publication(
         "compare one snapshot per framework",
-        (
-            says("compare_framework_evidence", "snapshotIds", "at most one per framework"),
-            says("get_workflow_instructions", "snapshotIds", "at most one per framework"),
-        ),
+        (says("compare_framework_evidence", "snapshotIds", "at most one each"),),
     ),
     Publication(
         "which is not in frameworkIds",
-        (says("compare_framework_evidence", "frameworkGradeLevels", "names a framework listed in frameworkIds"),),
+        (says("compare_framework_evidence", "frameworkGradeLevels", "per framework of frameworkIds"),),
     ),
     Publication(
         "frameworkGradeLevels names {} twice",
-        (says("compare_framework_evidence", "frameworkGradeLevels", "at most one entry per framework"),),
+        (says("compare_framework_evidence", "frameworkGradeLevels", "One entry at most per framework"),),
     ),
     Publication(
         "frameworkGradeLevels for {} repeats a grade",
@@ -664,18 +674,20 @@ PUBLICATIONS = (
     ),
     Publication("gradeLevels repeats a grade", (unique("compare_framework_evidence", "gradeLevels"),)),
     # -- workflow arguments (invalid_request), for get_workflow_instructions --
+    # The tool's own check names the workflow's fields; the listing says what each workflow requires.
     Publication(
-        "is not an argument of",
+        " takes {}: {}",
         (
             every_workflow_branch(lambda b: b["additionalProperties"] is False),
-            says("get_workflow_instructions", "workflow", "takes only its own fields"),
+            says("get_workflow_instructions", "workflow", "Needs frameworkId; also"),
         ),
     ),
+    Publication("is not an argument of", (every_workflow_branch(lambda b: b["additionalProperties"] is False),)),
     Publication(
         "is required",
         (
             branch("practice_item_set", lambda b: {"frameworkId", "topic"} <= set(b["required"])),
-            says("get_workflow_instructions", "topic", "practice_item_set (required)"),
+            says("get_workflow_instructions", "workflow", "practice_item_set: topic"),
         ),
     ),
     Publication(
@@ -685,7 +697,7 @@ PUBLICATIONS = (
                 "learning_progression_support_plan",
                 lambda b: b["anyOf"] == [{"required": ["standard"]}, {"required": ["topic"]}],
             ),
-            says("get_workflow_instructions", "standard", "at least one of standard or topic"),
+            says("get_workflow_instructions", "workflow", "learning_progression_support_plan: standard or topic"),
         ),
     ),
     Publication(
@@ -720,7 +732,7 @@ PUBLICATIONS = (
                 "multigrade_lesson_plan",
                 lambda b: b["properties"]["gradeLevels"].items() >= {"minItems": 2, "maxItems": 8}.items(),
             ),
-            says("get_workflow_instructions", "gradeLevels", "multigrade_lesson_plan (required, 2-8 values)"),
+            says("get_workflow_instructions", "workflow", "multigrade_lesson_plan: topic, gradeLevels (2-8)"),
         ),
     ),
     Publication("values must be unique", (unique("get_workflow_instructions", *WORKFLOW_LISTS),)),
@@ -733,14 +745,8 @@ PUBLICATIONS = (
             ),
         ),
     ),
-    Publication(
-        "must contain non-space characters",
-        (_workflow_text, says("get_workflow_instructions", "topic", "must not be blank")),
-    ),
-    Publication(
-        "must not contain control characters",
-        (_workflow_text, says("get_workflow_instructions", "topic", "no control characters")),
-    ),
+    Publication("must contain non-space characters", (_workflow_text,)),
+    Publication("must not contain control characters", (_workflow_text,)),
     Publication("is longer than", prompt_strings_only="a raw prompt string before parsing"),
     Publication("must be a decimal integer string", prompt_strings_only="an integer sent as a prompt string"),
     Publication("must be a JSON array of strings", prompt_strings_only="a list sent as a prompt string"),

@@ -6,6 +6,8 @@ from typing import Any
 
 from fastmcp import Client
 
+from kgfegmcp.mcp.register import full_input_schema
+
 #: DESIGN §7, the 19 tools in their declared order.
 DESIGN_TOOLS = [
     "list_frameworks",
@@ -51,7 +53,10 @@ async def test_every_tool_matches_design_section_7(default_client: Client[Any]) 
         assert annotations.idempotent_hint is True and annotations.open_world_hint is False
         schema = tool.input_schema
         assert list(schema["properties"]) == ["request"] and schema["required"] == ["request"]
-        assert schema.get("additionalProperties") is False
+        # Listed without it (a model always sends the one field); any other argument is refused all the same
+        # (test_request_validation), and the full schema says so.
+        assert "additionalProperties" not in schema
+        assert full_input_schema(tool.name)["additionalProperties"] is False
         request = schema["properties"]["request"]
         request = schema.get("$defs", {}).get(request["$ref"].split("/")[-1], request) if "$ref" in request else request
         assert request.get("additionalProperties") is False, f"{tool.name} accepts undeclared request fields"
@@ -62,7 +67,17 @@ async def test_every_tool_matches_design_section_7(default_client: Client[Any]) 
 
 
 async def test_published_schemas_carry_the_spec_bounds(default_client: Client[Any]) -> None:
-    schemas = {tool.name: tool.input_schema["properties"]["request"] for tool in await default_client.list_tools()}
+    """The full schema (docs/tools.md) carries every spec bound; tools/list the integer bounds, enums and defaults."""
+    listed = {tool.name: tool.input_schema["properties"]["request"] for tool in await default_client.list_tools()}
+    schemas = {name: full_input_schema(name)["properties"]["request"] for name in listed}
+    for tool, request in listed.items():
+        for name, spec in request["properties"].items():
+            if spec.get("type") == "integer":
+                assert spec == schemas[tool]["properties"][name], f"{tool}.{name}"
+            if "enum" in spec or "default" in spec:
+                assert {k: spec[k] for k in ("enum", "default") if k in spec} == {
+                    k: schemas[tool]["properties"][name][k] for k in ("enum", "default") if k in spec
+                }
 
     def field(tool: str, name: str) -> dict[str, Any]:
         spec = schemas[tool]["properties"][name]

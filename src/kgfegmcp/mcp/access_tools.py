@@ -10,8 +10,7 @@ from kgfegmcp.services.requests import ReadEvidenceRequest
 
 
 def read_evidence(request: ReadEvidenceRequest, ctx: Context) -> ToolResult:
-    """Read any kgfegmcp:// resource link as UTF-8 text in windows (default 16,384 bytes, at most 32,768),
-    under the same rights and size checks as a resource read. Replay page.nextCursor with the same uri and
-    windowBytes to continue; windows never split a character and reassemble byte-exactly."""
+    """Read a kgfegmcp:// link from an answer (rights, manifest, provenance, source record) as text, in
+    windows. Use it to check where a statement comes from."""
     result = app_state(ctx).evidence.read_evidence(request)
     return canonical_result(result.to_wire())

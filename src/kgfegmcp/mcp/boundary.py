@@ -56,9 +56,10 @@ Boundary = Literal["tool", "resource", "prompt"]
 #: threshold (``Logger.isEnabledFor`` never admits it), so that record is never emitted and the
 #: boundary's own one-line record is the only one.
 UNLOGGED = logging.NOTSET
-# A validation problem's location (``request.a.b``, each part clipped) and reason, at most.
+# A validation problem's location (``request.a.b``, each part clipped) and reason, at most. A reason is
+# the server's own text (values are never echoed); the longest, a workflow's field list, fits whole.
 _LOCATION_CHARS = 256
-_REASON_CHARS = 160
+_REASON_CHARS = 320
 # Longest part of a refusal's public message repeated in its log line.
 _LOGGED_MESSAGE_CHARS = 300
 _UNSUPPORTED_ADDRESS_HINT = "Use the resource links returned by the tools, or list the resource templates."

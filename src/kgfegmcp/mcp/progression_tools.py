@@ -20,30 +20,29 @@ from kgfegmcp.services.requests import (
 
 
 def get_standard_progressions(request: GetStandardProgressionsRequest, ctx: Context) -> ToolResult:
-    """Stored progression links of one standard (buildsTowards before relatesTo), by direction and type, paged
-    with page.nextCursor. The text is the complete result as JSON; a page may stop early at the size ceiling."""
+    """A standard's stored progression links (buildsTowards: what it builds on or leads to; relatesTo),
+    with the linked standards, paged."""
     return canonical_result(app_state(ctx).progressions.get_standard_progressions(request).to_wire())
 
 
 def search_learning_progressions(request: SearchLearningProgressionsRequest, ctx: Context) -> ToolResult:
-    """Discover stored progression links inside one package by grade, subject, link type and optional text,
-    paged with page.nextCursor. The text is the complete result as JSON."""
+    """Find stored progression links in one framework by grade, subject, link type or words, with the
+    linked standards, paged."""
     return canonical_result(app_state(ctx).progressions.search_learning_progressions(request).to_wire())
 
 
 def get_learning_progression(request: GetLearningProgressionRequest, ctx: Context) -> ToolResult:
-    """One exact stored progression link by its relationship id (progressionId), with both standards; its
-    links are the package uri + /learning-progression/<id> or /relationship/<id>. The text is the complete JSON."""
+    """One stored progression link by id, with both standards and its provenance link."""
     return canonical_result(app_state(ctx).progressions.get_learning_progression(request).to_wire())
 
 
 def traverse_learning_progressions(request: TraverseLearningProgressionsRequest, ctx: Context) -> ToolResult:
-    """Bounded traversal of stored links from one standard; reports scopeComplete, graphExhausted, the frontier,
-    counters and truncationReasons (no cursor). The text is the complete result as JSON."""
+    """Follow stored progression links several steps from one standard, within bounds: the standards
+    reached, the links followed and what the bounds cut off."""
     return canonical_result(app_state(ctx).progressions.traverse_learning_progressions(request).to_wire())
 
 
 def find_learning_progression_paths(request: FindLearningProgressionPathsRequest, ctx: Context) -> ToolResult:
-    """Bounded directed buildsTowards paths between two standards of one package, shortest first; stops with
-    byte_limit and names nextUnreturnedPath when the next path would not fit. The text is the complete JSON."""
+    """The shortest buildsTowards paths between two standards of one framework, with every standard on
+    them: a teaching sequence."""
     return canonical_result(app_state(ctx).progressions.find_learning_progression_paths(request).to_wire())

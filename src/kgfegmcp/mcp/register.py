@@ -10,6 +10,7 @@ from typing import Any
 from fastmcp import FastMCP
 from fastmcp.server.middleware import Middleware
 from fastmcp.server.middleware.dereference import DereferenceRefsMiddleware
+from fastmcp.tools import FunctionTool
 from fastmcp.utilities.json_schema import dereference_refs
 from mcp.types import ToolAnnotations
 
@@ -23,6 +24,7 @@ from kgfegmcp.mcp import (
     workflow_tools,
 )
 from kgfegmcp.mcp.boundary import ErrorBoundary
+from kgfegmcp.mcp.listing import listed_input_schema
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.prompts import render_workflow, workflow_prompt
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
@@ -113,6 +115,12 @@ def output_schema(model: type[ResultModel]) -> dict[str, Any]:
     return dereference_refs(model.wire_schema())
 
 
+def full_input_schema(name: str) -> dict[str, Any]:
+    """Tool ``name``'s input schema with every bound and rule, ``$ref`` inlined: what FastMCP derives from its
+    request model, before :func:`~kgfegmcp.mcp.listing.listed_input_schema` compacts it for ``tools/list``."""
+    return dereference_refs(FunctionTool.from_function(dict(TOOLS)[name], name=name).parameters)
+
+
 #: The nine workflow prompts: every workflow spec, in the order the specs are declared (DESIGN §7 order).
 #: Deterministic instruction renderers, never generation.
 PROMPTS: tuple[str, ...] = tuple(WORKFLOWS)
@@ -136,7 +144,8 @@ def register(server: FastMCP, readiness: Readiness) -> None:
     Over HTTP the surface includes the two probes (``/healthz``, ``/readyz``), outside authentication.
 
     Every tool declares its ``outputSchema``, generated from its result model (:data:`RESULTS`,
-    :func:`output_schema`); its results are objects, so FastMCP passes them through unwrapped.
+    :func:`output_schema`); its results are objects, so FastMCP passes them through unwrapped. Its
+    ``inputSchema`` is listed compact (:func:`~kgfegmcp.mcp.listing.listed_input_schema`).
 
     Every handler is guarded by the one :class:`ErrorBoundary` it is registered with, so whatever a
     tool, resource or prompt raises reaches the client only as that boundary's public error. Tool and
@@ -149,12 +158,14 @@ def register(server: FastMCP, readiness: Readiness) -> None:
     for layer in middleware(boundary):
         server.add_middleware(layer)
     for name, handler in TOOLS:
-        server.tool(
+        tool = FunctionTool.from_function(
             boundary.guard_on_loop(name, handler),
             name=name,
             annotations=READ_ONLY,
             output_schema=output_schema(RESULTS[name]),
         )
+        # Listed compact; the request model behind it still validates every bound and rule.
+        server.add_tool(tool.model_copy(update={"parameters": listed_input_schema(tool.parameters)}))
     for family in FAMILIES:
         read = resources.handler(family)
         server.resource(

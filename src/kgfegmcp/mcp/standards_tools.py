@@ -19,33 +19,36 @@ from kgfegmcp.services.requests import (
 
 
 def list_frameworks(request: ListFrameworksRequest, ctx: Context) -> ToolResult:
-    """List accepted curriculum packages (frameworks and snapshots), paged with a cursor."""
+    """Start here: the frameworks served (id, name, jurisdiction, subject, language, contents), paged.
+    Every other tool takes a frameworkId from this list."""
     result = app_state(ctx).frameworks.list_frameworks(request)
     continuation = continuation_block("list_frameworks", request, result.page.next_cursor)
     return summary_result(result.to_wire(), text.list_frameworks(result), [continuation])
 
 
 def get_framework(request: GetFrameworkRequest, ctx: Context) -> ToolResult:
-    """One package's metadata: identity, source, rights, capabilities, validation and disclosures."""
+    """One framework's source, licence, attribution, capabilities and disclosures, and the grade labels,
+    statement types and subjects its filters accept."""
     result = app_state(ctx).frameworks.get_framework(request)
     manifest = link_block(result.framework.manifest_uri, "package manifest")
     return summary_result(result.to_wire(), text.get_framework(result), [manifest])
 
 
 def get_capabilities(request: GetCapabilitiesRequest, ctx: Context) -> ToolResult:
-    """What the server does (and does not do), and what each selected package supports."""
+    """What this server can and cannot do (search modes, limits), and what one framework supports."""
     result = app_state(ctx).frameworks.get_capabilities(request)
     return summary_result(result.to_wire(), text.get_capabilities(result))
 
 
 def get_framework_statistics(request: GetFrameworkStatisticsRequest, ctx: Context) -> ToolResult:
-    """Counts for one package: standards and learning components as separate blocks."""
+    """Counts for one framework: standards by type and grade, learning components, progression links."""
     result = app_state(ctx).frameworks.get_framework_statistics(request)
     return summary_result(result.to_wire(), text.get_framework_statistics(result))
 
 
 def search_standards(request: SearchStandardsRequest, ctx: Context) -> ToolResult:
-    """Deterministic lexical or code search over standards (never learning components), paged."""
+    """Find standards by words or code in one or more frameworks: each hit's full statement, code, type,
+    grades and nodeId, paged. For a known code use get_standard."""
     result = app_state(ctx).standards.search_standards(request)
     continuation = continuation_block("search_standards", request, result.page.next_cursor)
     # No link per hit: each would repeat its package link + /standard/<nodeId> (see the package line).
@@ -53,7 +56,7 @@ def search_standards(request: SearchStandardsRequest, ctx: Context) -> ToolResul
 
 
 def get_standard(request: GetStandardRequest, ctx: Context) -> ToolResult:
-    """One exact standard by nodeId, caseIdentifierUUID or statementCode within a framework."""
+    """One standard by statement code or nodeId: its full statement, type, grades and parents."""
     result = app_state(ctx).standards.get_standard(request)
     standard = result.standard
     link = link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}")
@@ -61,7 +64,8 @@ def get_standard(request: GetStandardRequest, ctx: Context) -> ToolResult:
 
 
 def get_standard_context(request: GetStandardContextRequest, ctx: Context) -> ToolResult:
-    """Parents, children, bounded ancestors/descendants and complete root paths, with explicit truncation."""
+    """Where a standard sits: its parents, children, ancestors, descendants and paths to the root, each
+    with its statement."""
     result = app_state(ctx).standards.get_standard_context(request)
     standard = result.standard
     link = link_block(standard.uri, f"standard {standard.statement_code or standard.node_id}")

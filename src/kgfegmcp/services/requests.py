@@ -3,11 +3,13 @@
 Lower-camel-case aliases only (snake_case names are rejected), no coercion, no unknown fields,
 and every bound from the specification declared here so the published schema carries it.
 
-Every rule that can refuse a request is published in the tool's ``inputSchema``, written once beside
-its check, so a client built from the schema does not guess. A rule on one field that pydantic's own
-constraints cannot state is a :class:`Published` marker on the field (``uniqueItems``, ``pattern``);
-a rule across fields is a :class:`SchemaRule`, a sentence in the fields' descriptions plus, where
-JSON Schema can say it simply, a schema the request object must also satisfy. Rules that depend on
+Every rule that can refuse a request is published in the tool's full input schema (docs/tools.md),
+written once beside its check, so a client built from the schema does not guess; ``tools/list`` lists
+it compact (:mod:`kgfegmcp.mcp.listing`), with the rules across fields in the fields' descriptions.
+A rule on one field that pydantic's own constraints cannot state is a :class:`Published` marker on
+the field (``uniqueItems``, ``pattern``); a rule across fields is a :class:`SchemaRule`, a sentence in
+the fields' descriptions plus, where JSON Schema can say it simply, a schema the request object must
+also satisfy. Rules that depend on
 the catalog (an id that must exist, a grade label a package uses) or that JSON Schema cannot state
 (values compared across fields, normalised token counts) are described only. Optional fields are
 published without ``null``: a client leaves a field out to leave it unset.
@@ -58,60 +60,63 @@ MAX_SELECTORS = 64
 MAX_FACETS = 64
 MAX_CODE_QUERY_CHARS = 256
 
-CURSOR_DESCRIPTION = (
-    "Opaque page.nextCursor of the previous page of this same request: resend every other field unchanged, "
-    "or the cursor is refused (invalid_cursor)."
-)
-SNAPSHOT_DESCRIPTION = "Exact snapshot id; omit it to use the framework's unique current snapshot."
+CURSOR_DESCRIPTION = "page.nextCursor; other fields unchanged."
+#: Filters whose values are a framework's own vocabulary: get_framework lists them.
+GRADES_DESCRIPTION = FACET_DESCRIPTION = "Values from get_framework."
+TYPES_DESCRIPTION = SUBJECTS_DESCRIPTION = FACET_DESCRIPTION
 
 # Cross-field rules shared by several requests (each checked where its comment says).
 
-#: Checked by :class:`StandardSelector`.
+#: Checked by :class:`StandardSelector`; described once, on the first of the three keys.
 ONE_STANDARD_KEY = SchemaRule(
-    ("nodeId", "caseIdentifierUUID", "statementCode"),
-    "Give exactly one of nodeId, caseIdentifierUUID or statementCode.",
+    ("nodeId",),
+    "Exactly one of nodeId, caseIdentifierUUID, statementCode.",
     {"oneOf": [{"required": ["nodeId"]}, {"required": ["caseIdentifierUUID"]}, {"required": ["statementCode"]}]},
+    refusal="Give exactly one of nodeId, caseIdentifierUUID or statementCode.",
 )
 #: Checked by :func:`_code_query_bounds`.
 CODE_QUERY_LENGTH = SchemaRule(
     ("query",),
-    f"With searchMode 'code' the query has at most {MAX_CODE_QUERY_CHARS} characters.",
+    f"A code: at most {MAX_CODE_QUERY_CHARS} characters.",
     {
         "if": {"properties": {"searchMode": {"const": "code"}}, "required": ["searchMode"]},
         "then": {"properties": {"query": {"maxLength": MAX_CODE_QUERY_CHARS}}},
     },
+    refusal=f"With searchMode 'code' the query has at most {MAX_CODE_QUERY_CHARS} characters.",
 )
 #: Checked by :func:`_text_query_bounds`; JSON Schema cannot count normalised tokens.
 QUERY_TOKENS = SchemaRule(
     ("query",),
-    f"The query has at most {MAX_QUERY_TOKENS} normalised tokens (distinct words after accent and case folding).",
+    f"At most {MAX_QUERY_TOKENS} distinct words.",
+    refusal=f"The query has at most {MAX_QUERY_TOKENS} normalised tokens (distinct words after accent and case "
+    "folding).",
 )
 #: Checked by :func:`_code_query_bounds`; JSON Schema cannot count normalised tokens.
 TEXT_QUERY_TOKENS = SchemaRule(
     ("query",),
-    f"Unless searchMode is 'code', the query has at most {MAX_QUERY_TOKENS} normalised tokens (distinct words "
-    "after accent and case folding).",
+    f"Words: at most {MAX_QUERY_TOKENS} distinct.",
+    refusal=f"Unless searchMode is 'code', the query has at most {MAX_QUERY_TOKENS} normalised tokens (distinct "
+    "words after accent and case folding).",
 )
 #: Checked by :meth:`kgfegmcp.catalog.catalog.AcceptedCatalog.select` (framework_not_found); needs the catalog.
 SNAPSHOTS_SELECT = SchemaRule(
     ("snapshotIds",),
-    "With frameworkIds, each listed framework must have at least one of these snapshots; alone, they select "
-    "every package with one of these snapshots.",
+    "With frameworkIds, each framework needs one of these.",
 )
 
 
 def _text_query_bounds(query: str | None) -> None:
     if query is not None and len(query_tokens(query)) > MAX_QUERY_TOKENS:
-        raise ValueError(QUERY_TOKENS.text)
+        raise ValueError(QUERY_TOKENS.message)
 
 
 def _code_query_bounds(query: str, search_mode: str) -> None:
     """The query rules of the searchMode-aware tools."""
     if search_mode == "code":
         if len(query) > MAX_CODE_QUERY_CHARS:
-            raise ValueError(CODE_QUERY_LENGTH.text)
+            raise ValueError(CODE_QUERY_LENGTH.message)
     elif len(query_tokens(query)) > MAX_QUERY_TOKENS:
-        raise ValueError(TEXT_QUERY_TOKENS.text)
+        raise ValueError(TEXT_QUERY_TOKENS.message)
 
 
 class RequestModel(BaseModel):
@@ -135,7 +140,7 @@ class PackageSelector(RequestModel):
     """A package: ``frameworkId`` plus optional ``snapshotId`` (omitted: the unique current one)."""
 
     framework_id: IdentifierText
-    snapshot_id: IdentifierText | None = Field(None, description=SNAPSHOT_DESCRIPTION)
+    snapshot_id: IdentifierText | None = Field(None)
 
 
 class StandardSelector(PackageSelector):
@@ -151,7 +156,7 @@ class StandardSelector(PackageSelector):
     def _exactly_one_key(self) -> StandardSelector:
         given = [v for v in (self.node_id, self.case_identifier_uuid, self.statement_code) if v is not None]
         if len(given) != 1:
-            raise ValueError(ONE_STANDARD_KEY.text)
+            raise ValueError(ONE_STANDARD_KEY.message)
         return self
 
 
@@ -180,7 +185,10 @@ class GetFrameworkStatisticsRequest(PackageSelector):
 
 #: Checked by :meth:`GetCapabilitiesRequest._snapshot_needs_framework`.
 SNAPSHOT_NEEDS_FRAMEWORK = SchemaRule(
-    ("snapshotId",), "snapshotId requires frameworkId.", {"dependentRequired": {"snapshotId": ["frameworkId"]}}
+    ("snapshotId",),
+    "Requires frameworkId.",
+    {"dependentRequired": {"snapshotId": ["frameworkId"]}},
+    refusal="snapshotId requires frameworkId.",
 )
 
 
@@ -190,12 +198,12 @@ class GetCapabilitiesRequest(RequestModel):
     schema_rules = (SNAPSHOT_NEEDS_FRAMEWORK,)
 
     framework_id: IdentifierText | None = None
-    snapshot_id: IdentifierText | None = Field(None, description=SNAPSHOT_DESCRIPTION)
+    snapshot_id: IdentifierText | None = Field(None)
 
     @model_validator(mode="after")
     def _snapshot_needs_framework(self) -> GetCapabilitiesRequest:
         if self.snapshot_id is not None and self.framework_id is None:
-            raise ValueError(SNAPSHOT_NEEDS_FRAMEWORK.text)
+            raise ValueError(SNAPSHOT_NEEDS_FRAMEWORK.message)
         return self
 
 
@@ -205,11 +213,12 @@ CodeMatch = Literal["exact", "prefix"]
 #: Checked by :meth:`SearchStandardsRequest._bounds`.
 PREFIX_NEEDS_CODE = SchemaRule(
     ("codeMatch",),
-    "codeMatch 'prefix' requires searchMode 'code'.",
+    "'prefix' needs searchMode 'code'.",
     {
         "if": {"properties": {"codeMatch": {"const": "prefix"}}, "required": ["codeMatch"]},
         "then": {"properties": {"searchMode": {"const": "code"}}, "required": ["searchMode"]},
     },
+    refusal="codeMatch 'prefix' requires searchMode 'code'.",
 )
 
 
@@ -218,17 +227,14 @@ class SearchStandardsRequest(RequestModel):
 
     schema_rules = (CODE_QUERY_LENGTH, TEXT_QUERY_TOKENS, PREFIX_NEEDS_CODE, SNAPSHOTS_SELECT)
 
-    query: QueryText = Field(
-        description="Words to match (searchMode 'auto' and 'text'; 'auto' also tries the query as a statement "
-        "code) or a statement code ('code')."
-    )
+    query: QueryText = Field(description="Words or a statement code ('auto' tries both).")
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
     snapshot_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
     search_mode: SearchMode = "auto"
     code_match: CodeMatch = "exact"
-    grade_levels: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
-    statement_types: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
-    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
+    grade_levels: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=GRADES_DESCRIPTION)
+    statement_types: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=TYPES_DESCRIPTION)
+    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=SUBJECTS_DESCRIPTION)
     limit: int = Field(25, ge=1, le=100)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
@@ -236,7 +242,7 @@ class SearchStandardsRequest(RequestModel):
     def _bounds(self) -> SearchStandardsRequest:
         _code_query_bounds(self.query, self.search_mode)
         if self.code_match == "prefix" and self.search_mode != "code":
-            raise ValueError(PREFIX_NEEDS_CODE.text)
+            raise ValueError(PREFIX_NEEDS_CODE.message)
         return self
 
 
@@ -290,7 +296,7 @@ class SearchLearningComponentsRequest(RequestModel):
     query: QueryText
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
     snapshot_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
-    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
+    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=SUBJECTS_DESCRIPTION)
     limit: int = Field(25, ge=1, le=100)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
@@ -338,11 +344,7 @@ class GetStandardProgressionsRequest(StandardSelector):
 
 
 #: Checked by ``ProgressionService._known`` (invalid_progression_request); needs the package's vocabulary.
-PACKAGE_VOCABULARY = SchemaRule(
-    ("gradeLevels", "academicSubjects"),
-    "Each value must be one this package uses: a local grade label or normalised grade facet for gradeLevels, "
-    "an academic subject as the package names it for academicSubjects.",
-)
+PACKAGE_VOCABULARY = SchemaRule(("gradeLevels", "academicSubjects"), "Values the package uses (get_framework).")
 
 
 class SearchLearningProgressionsRequest(PackageSelector):
@@ -379,10 +381,7 @@ class TraverseLearningProgressionsRequest(StandardSelector):
 
 #: Checked by ``ProgressionService.find_learning_progression_paths`` (invalid_progression_request);
 #: JSON Schema cannot compare values across fields.
-ONE_PACKAGE_TWO_STANDARDS = SchemaRule(
-    ("from", "to"),
-    "from and to select two different standards of the same framework snapshot: paths never cross packages.",
-)
+ONE_PACKAGE_TWO_STANDARDS = SchemaRule(("to",), "Another standard of from's framework snapshot.")
 
 
 class FindLearningProgressionPathsRequest(RequestModel):
@@ -413,13 +412,11 @@ class FrameworkGradeFilter(RequestModel):
 #: and JSON Schema cannot compare values across fields for the second.
 COMPARISON_SNAPSHOTS = SchemaRule(
     ("snapshotIds",),
-    "Each snapshotId must be an accepted snapshot of one of frameworkIds, at most one per framework; frameworks "
-    "without one use their unique current snapshot.",
+    "Snapshots of frameworkIds, at most one each; the others use their current one.",
 )
 COMPARISON_GRADE_FILTERS = SchemaRule(
     ("frameworkGradeLevels",),
-    "Each entry names a framework listed in frameworkIds, at most one entry per framework; for that framework "
-    "its gradeLevels replace the top-level gradeLevels.",
+    "One entry at most per framework of frameworkIds; replaces gradeLevels there.",
 )
 
 
@@ -433,7 +430,9 @@ class CompareFrameworkEvidenceRequest(RequestModel):
     snapshot_ids: ComparisonIds | None = Field(None, max_length=COMPARISON_SNAPSHOTS_MAX)
     search_mode: SearchMode = "auto"
     max_matches_per_framework: int = Field(COMPARISON_MATCHES_DEFAULT, ge=1, le=COMPARISON_MATCHES_MAX)
-    grade_levels: ComparisonGrades | None = Field(None, min_length=1, max_length=MAX_FACETS)
+    grade_levels: ComparisonGrades | None = Field(
+        None, min_length=1, max_length=MAX_FACETS, description="Values from get_framework; for all."
+    )
     framework_grade_levels: list[FrameworkGradeFilter] | None = Field(
         None, min_length=1, max_length=COMPARISON_FRAMEWORKS_MAX
     )
@@ -461,17 +460,15 @@ class ReadEvidenceRequest(RequestModel):
     """One window of a resource document; replay ``cursor`` with the same ``uri`` and ``windowBytes``."""
 
     uri: Annotated[str, StringConstraints(min_length=1, max_length=MAX_EVIDENCE_URI_CHARS)] = Field(
-        description="One exact kgfegmcp:// resource address, as printed in resource links; any other text is "
-        "refused (invalid_evidence_uri), an address that resolves to nothing too (resource_not_found)."
+        description="A kgfegmcp:// link exactly as an answer gives it."
     )
     window_bytes: int = Field(
         EVIDENCE_WINDOW_DEFAULT,
         ge=EVIDENCE_WINDOW_MIN,
         le=EVIDENCE_WINDOW_MAX,
-        description="Largest number of UTF-8 bytes in this window (never splits a character).",
+        description="UTF-8 bytes per window.",
     )
     cursor: CursorText | None = Field(
         None,
-        description="Opaque page.nextCursor of the previous window: resend the same uri and windowBytes, or the "
-        "cursor is refused (invalid_cursor).",
+        description="page.nextCursor; same uri and windowBytes.",
     )

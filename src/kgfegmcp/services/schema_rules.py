@@ -4,7 +4,8 @@ A rule on one field that pydantic's own constraints cannot state is a :class:`Pu
 field (``uniqueItems``, ``pattern``); a rule across fields is a :class:`SchemaRule`, a sentence in the
 fields' descriptions plus, where JSON Schema can say it simply, a schema the request object must also
 satisfy. :func:`publish` is the request models' schema hook: it applies the rules and publishes
-optional fields without ``null`` (a client leaves a field out to leave it unset).
+optional fields without ``null`` (a client leaves a field out to leave it unset), and no model docstring
+(the tool's description says what the request is for; a model reads every published byte).
 """
 
 from __future__ import annotations
@@ -97,11 +98,21 @@ def distinct_checked_by(checker: str) -> Published:
 @dataclass(frozen=True, slots=True)
 class SchemaRule:
     """A rule across fields: a sentence in each named field's description and, where JSON Schema can
-    state it simply, a schema the request object must also satisfy (``None``: described only)."""
+    state it simply, a schema the request object must also satisfy (``None``: described only).
+
+    ``text`` is read by a model on every turn, so it is terse; ``refusal`` (default: ``text``) is the
+    message of a request that breaks the rule, read once, so it names the fields in full.
+    """
 
     fields: tuple[str, ...]
     text: str
     schema: Mapping[str, Any] | None = None
+    refusal: str = ""
+
+    @property
+    def message(self) -> str:
+        """What a request that breaks this rule is told."""
+        return self.refusal or self.text
 
 
 _NULL = {"type": "null"}
@@ -118,7 +129,8 @@ def _without_null(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def publish(schema: dict[str, Any], model: type[Any]) -> None:
-    """Model hook: optional fields without ``null``, then every :class:`SchemaRule` of the model."""
+    """Model hook: optional fields without ``null``, no docstring, then every :class:`SchemaRule` of the model."""
+    schema.pop("description", None)
     properties: dict[str, Any] = schema.get("properties", {})
     for name, spec in properties.items():
         properties[name] = _without_null(spec)

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import (
-    Field,
-    StringConstraints,
-)
+from pydantic import Field, StringConstraints, model_validator
 
 from kgfegmcp.prompts.workflows import (
     ALL_ARGUMENTS,
     AVAILABLE_MATERIALS,
+    FRAMEWORK_ID,
     FRAMEWORK_IDS,
     LEARNER_CONTEXT,
     LESSON_DURATION_MINUTES,
@@ -29,7 +27,7 @@ from kgfegmcp.prompts.workflows import (
     ToolWorkflowName,
     WorkflowSpec,
 )
-from kgfegmcp.services.requests import IdentifierText, RequestModel
+from kgfegmcp.services.requests import GRADES_DESCRIPTION, SUBJECTS_DESCRIPTION, IdentifierText, RequestModel
 from kgfegmcp.services.schema_rules import (
     WORKFLOW_TEXT_PATTERN,
     Published,
@@ -41,14 +39,14 @@ from kgfegmcp.services.schema_rules import (
 # Workflow instructions: get_workflow_instructions serves seven of the nine prompts to clients that
 # cannot use MCP prompts. Fields are the prompts' arguments in camelCase, with typed JSON values
 # (integers as integers, arrays as arrays). Which fields a workflow takes, and which it requires, is
-# checked by the prompt service with the same rules as the native prompt; the schema publishes those
-# rules from the same workflow table (one oneOf branch per workflow, and each field's description).
+# checked here (naming the workflow's fields) and again by the prompt service with the same rules as
+# the native prompt. The full schema states it as one oneOf branch per workflow; tools/list leaves the
+# oneOf out (kgfegmcp.mcp.listing), and the workflow field's description says which fields are required.
 # ---------------------------------------------------------------------------------------------
 
 _ARGUMENTS = {spec.name: spec for spec in ALL_ARGUMENTS}
 _TOOL_WORKFLOWS = tuple(spec for spec in WORKFLOWS.values() if spec.served_as_tool)
 #: Text arguments: no control characters and a character other than whitespace.
-_WORKFLOW_TEXT_RULE = "Text must not be blank and holds no control characters other than tab and line breaks."
 WORKFLOW_TEXT = Published((("pattern", WORKFLOW_TEXT_PATTERN),), checked_by="prompts.arguments.validate_arguments")
 #: Repeated values in a list argument are refused by the prompt argument rules (invalid_request).
 _WORKFLOW_DISTINCT = distinct_checked_by("prompts.arguments.validate_arguments")
@@ -62,14 +60,6 @@ def _argument_keywords(spec: ArgumentSpec) -> dict[str, Any]:
         items = {"items": {"maxLength": spec.item_max_chars}} if spec.item_max_chars else {}
         return {"minItems": spec.minimum, "maxItems": spec.maximum, **items}
     return {"maxLength": spec.maximum}
-
-
-def _bounds_note(spec: ArgumentSpec) -> str:
-    if spec.kind == "integer":
-        return f"{spec.minimum}-{spec.maximum}"
-    if spec.is_list:
-        return f"{spec.minimum}-{spec.maximum} values"
-    return f"at most {spec.maximum} characters"
 
 
 def _workflow_branch(workflow: WorkflowSpec) -> dict[str, Any]:
@@ -88,33 +78,47 @@ def _workflow_branch(workflow: WorkflowSpec) -> dict[str, Any]:
     return branch
 
 
-def _argument_description(name: str) -> str:
-    """An argument's description plus which served workflows take it, require it or bound it differently."""
-    spec = _ARGUMENTS[name]
-    uses = []
+def _required_text() -> str:
+    """What each workflow requires, in one sentence: the listed schema's only statement of the per-workflow
+    oneOf. frameworkId, which most require, is said once; bounds that differ from a field's own follow it."""
+    common = FRAMEWORK_ID.alias
+    by_needs: dict[tuple[tuple[str, ...], bool], list[str]] = {}
     for workflow in _TOOL_WORKFLOWS:
-        use = workflow.argument(name)
-        if use is None:
-            continue
-        notes = ["required"] if use.required else []
-        notes += [
-            f"at least one of {' or '.join(_ARGUMENTS[n].alias for n in group)}"
-            for group in workflow.at_least_one
-            if name in group
-        ]
-        if use.spec != spec:
-            notes.append(_bounds_note(use.spec))
-        uses.append(workflow.name + (f" ({', '.join(notes)})" if notes else ""))
-    text = f" {_WORKFLOW_TEXT_RULE}" if spec.kind in ("text", "text_list") else ""
-    return f"{spec.description}{text} Taken by {', '.join(uses)}; any other workflow refuses it."
+        needs = [" or ".join(_ARGUMENTS[n].alias for n in group) for group in workflow.at_least_one]
+        for use in workflow.arguments:
+            if use.required:
+                differs = use.spec != _ARGUMENTS[use.spec.name]
+                needs.append(use.spec.alias + (f" ({use.spec.minimum}-{use.spec.maximum})" if differs else ""))
+        instead = common not in needs
+        others = tuple(need for need in needs if need != common)
+        if others or instead:
+            by_needs.setdefault((others, instead), []).append(workflow.name)
+    parts = [
+        f"{' and '.join(names)}: {', '.join(needs)}" + (f" instead of {common}" if instead else "")
+        for (needs, instead), names in by_needs.items()
+    ]
+    return f"Needs {common}; also {'; '.join(parts)}."
 
 
-#: Checked by ``prompts.arguments.validate_arguments`` (invalid_request), for the tool and the prompts.
+def fields_text(workflow: WorkflowSpec) -> str:
+    """The fields one workflow takes, in camelCase, required ones marked: what a refusal lists."""
+    names = []
+    for use in workflow.arguments:
+        groups = [group for group in workflow.at_least_one if use.spec.name in group]
+        note = "required" if use.required else ""
+        if groups:
+            note = "or ".join(" or ".join(_ARGUMENTS[n].alias for n in group if n != use.spec.name) for group in groups)
+            note = f"or {note}"
+        if use.spec != _ARGUMENTS[use.spec.name]:
+            note = ", ".join(filter(None, (note, f"{use.spec.minimum}-{use.spec.maximum}")))
+        names.append(f"{use.spec.alias} ({note})" if note else use.spec.alias)
+    return ", ".join(names)
+
+
+#: Checked by :meth:`GetWorkflowInstructionsRequest._workflow_fields` (invalid_request, naming the workflow's
+#: fields) and by ``prompts.arguments.validate_arguments``, for the tool and the prompts.
 WORKFLOW_ARGUMENTS = SchemaRule(
-    ("workflow",),
-    "Each workflow takes only its own fields and requires some of them: see each field's description, or the "
-    "oneOf with one branch per workflow.",
-    {"oneOf": [_workflow_branch(workflow) for workflow in _TOOL_WORKFLOWS]},
+    ("workflow",), _required_text(), {"oneOf": [_workflow_branch(workflow) for workflow in _TOOL_WORKFLOWS]}
 )
 
 WorkflowTopicText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOPIC_CHARS), WORKFLOW_TEXT]
@@ -129,52 +133,54 @@ class GetWorkflowInstructionsRequest(RequestModel):
 
     schema_rules = (WORKFLOW_ARGUMENTS,)
 
-    workflow: ToolWorkflowName = Field(description="One of the seven workflows served as a tool.")
-    framework_id: IdentifierText | None = Field(None, description=_argument_description("framework_id"))
-    snapshot_id: IdentifierText | None = Field(None, description=_argument_description("snapshot_id"))
+    workflow: ToolWorkflowName
+    framework_id: IdentifierText | None = None
+    snapshot_id: IdentifierText | None = None
     framework_ids: Annotated[list[IdentifierText], _WORKFLOW_DISTINCT] | None = Field(
-        None,
-        min_length=FRAMEWORK_IDS.minimum,
-        max_length=FRAMEWORK_IDS.maximum,
-        description=_argument_description("framework_ids"),
+        None, min_length=FRAMEWORK_IDS.minimum, max_length=FRAMEWORK_IDS.maximum
     )
     snapshot_ids: Annotated[list[IdentifierText], _WORKFLOW_DISTINCT] | None = Field(
-        None, min_length=1, max_length=SNAPSHOT_IDS.maximum, description=_argument_description("snapshot_ids")
+        None, min_length=1, max_length=SNAPSHOT_IDS.maximum
     )
-    topic: WorkflowTopicText | None = Field(None, description=_argument_description("topic"))
-    standard: WorkflowTopicText | None = Field(None, description=_argument_description("standard"))
-    target_standard: WorkflowTopicText | None = Field(None, description=_argument_description("target_standard"))
+    topic: WorkflowTopicText | None = None
+    standard: WorkflowTopicText | None = Field(None, description="Code or nodeId.")
+    target_standard: WorkflowTopicText | None = None
     standards: Annotated[list[WorkflowTopicText], _WORKFLOW_DISTINCT] | None = Field(
-        None, min_length=1, max_length=MAX_REVIEW_SELECTORS, description=_argument_description("standards")
+        None, min_length=1, max_length=MAX_REVIEW_SELECTORS
     )
-    grade_level: WorkflowFacetText | None = Field(None, description=_argument_description("grade_level"))
+    grade_level: WorkflowFacetText | None = Field(None, description=GRADES_DESCRIPTION)
     grade_levels: Annotated[list[WorkflowFacetText], _WORKFLOW_DISTINCT] | None = Field(
-        None, min_length=1, max_length=MAX_PROGRESSION_FACETS, description=_argument_description("grade_levels")
+        None, min_length=1, max_length=MAX_PROGRESSION_FACETS, description=GRADES_DESCRIPTION
     )
     academic_subjects: Annotated[list[WorkflowFacetText], _WORKFLOW_DISTINCT] | None = Field(
-        None, min_length=1, max_length=MAX_PROGRESSION_FACETS, description=_argument_description("academic_subjects")
+        None, min_length=1, max_length=MAX_PROGRESSION_FACETS, description=SUBJECTS_DESCRIPTION
     )
-    practice_count: int | None = Field(
-        None,
-        ge=PRACTICE_COUNT.minimum,
-        le=PRACTICE_COUNT.maximum,
-        description=_argument_description("practice_count"),
-    )
+    practice_count: int | None = Field(None, ge=PRACTICE_COUNT.minimum, le=PRACTICE_COUNT.maximum)
     lesson_duration_minutes: int | None = Field(
-        None,
-        ge=LESSON_DURATION_MINUTES.minimum,
-        le=LESSON_DURATION_MINUTES.maximum,
-        description=_argument_description("lesson_duration_minutes"),
+        None, ge=LESSON_DURATION_MINUTES.minimum, le=LESSON_DURATION_MINUTES.maximum
     )
-    matches_per_framework: int | None = Field(
-        None,
-        ge=MATCHES_PER_FRAMEWORK.minimum,
-        le=MATCHES_PER_FRAMEWORK.maximum,
-        description=_argument_description("matches_per_framework"),
-    )
-    local_context: LocalContextText | None = Field(None, description=_argument_description("local_context"))
-    available_materials: MaterialsText | None = Field(None, description=_argument_description("available_materials"))
-    learner_context: LearnerContextText | None = Field(None, description=_argument_description("learner_context"))
+    matches_per_framework: int | None = Field(None, ge=MATCHES_PER_FRAMEWORK.minimum, le=MATCHES_PER_FRAMEWORK.maximum)
+    local_context: LocalContextText | None = None
+    available_materials: MaterialsText | None = None
+    learner_context: LearnerContextText | None = Field(None, description="No personal data.")
+
+    @model_validator(mode="after")
+    def _workflow_fields(self) -> GetWorkflowInstructionsRequest:
+        """The workflow's own fields only, its required ones given: refused naming every field it takes."""
+        workflow = WORKFLOWS[self.workflow]
+        given = {name for name in type(self).model_fields if name != "workflow" and getattr(self, name) is not None}
+        problems = [f"{_ARGUMENTS[n].alias} is not one of them" for n in sorted(given) if not workflow.argument(n)]
+        problems += [
+            f"{use.spec.alias} is missing" for use in workflow.arguments if use.required and use.spec.name not in given
+        ]
+        problems += [
+            " or ".join(_ARGUMENTS[name].alias for name in group) + " is missing"
+            for group in workflow.at_least_one
+            if not given & set(group)
+        ]
+        if problems:
+            raise ValueError(f"{workflow.name} takes {fields_text(workflow)}: {'; '.join(problems)}")
+        return self
 
     def argument_values(self) -> dict[str, str | int | tuple[str, ...]]:
         """The given arguments under their prompt names (snake_case), lists as tuples."""

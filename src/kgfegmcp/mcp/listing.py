@@ -1,0 +1,51 @@
+"""What ``tools/list`` shows of a tool's input schema: the compact form a model reads on every turn.
+
+A host sends every tool definition to its model, so the listed ``inputSchema`` keeps what a model needs
+to build a request (field names, types, enums, defaults, required fields, integer bounds and array sizes,
+and each field's one-line description) and leaves out what costs bytes on every turn and helps no caller
+choose: string lengths and patterns, ``uniqueItems``, and the JSON Schema forms of rules across fields
+(``oneOf``, ``allOf``, ``if``/``then``, ``dependentRequired``), which the descriptions state in words. Validation
+does not change: the request models still enforce every one of them, with ``invalid_request`` naming
+the field. ``docs/tools.md`` shows the full schema, every bound and rule included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastmcp.utilities.json_schema import dereference_refs
+
+#: Keywords on one value left out of the listing (checked by the request models all the same).
+STRING_KEYWORDS = frozenset({"minLength", "maxLength", "pattern"})
+ARRAY_KEYWORDS = frozenset({"minItems", "maxItems", "uniqueItems"})
+#: Rules across fields, left out of the listing: each is a sentence in a field's description.
+RULE_KEYWORDS = frozenset({"oneOf", "allOf", "if", "then", "else", "dependentRequired"})
+
+
+def listed_input_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (a tool's full input schema) as ``tools/list`` shows it: ``$ref`` inlined, then compacted.
+
+    The arguments object holds the one required ``request``; it is listed without ``additionalProperties``
+    (FastMCP refuses any other argument all the same), the ``request`` object with it.
+    """
+    listed: dict[str, Any] = _compact(dereference_refs(schema))
+    listed.pop("additionalProperties", None)
+    return listed
+
+
+def _compact(schema: Any) -> Any:
+    if isinstance(schema, list):
+        return [_compact(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    by_type = {"string": STRING_KEYWORDS, "array": ARRAY_KEYWORDS}
+    left_out = RULE_KEYWORDS | by_type.get(str(schema.get("type")), frozenset())
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in left_out:
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: _compact(spec) for name, spec in value.items()}
+        else:
+            out[key] = _compact(value)
+    return out
