@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from kgfegmcp.services.frameworks import (
     CapabilitiesResult,
+    FilterValuesView,
     FrameworkDetail,
     FrameworkSummary,
     ListFrameworksResult,
@@ -139,8 +140,26 @@ def get_framework(result: FrameworkDetail) -> str:
         f"Package {result.framework.graph_package_id} ({result.framework.uri}); manifest "
         f"{result.framework.manifest_uri}.",
         *(disclosure_lines(result.disclosures)),
+        *_filter_value_lines(result.filter_values),
     ]
     return "\n".join(lines)
+
+
+def _filter_value_lines(values: FilterValuesView) -> list[str]:
+    """The values filters accept, each as the source writes it with its normalised form (either is accepted)."""
+
+    def pair(source: str, normal: str | None) -> str:
+        return f"{source} ({normal})" if normal and normal != source else source
+
+    lines = [
+        "Filter values (the source term or the form in brackets; anything else is refused):",
+        "- gradeLevels: " + (", ".join(pair(g.label, g.facet) for g in values.grade_levels) or "none"),
+        "- statementTypes: " + ", ".join(pair(t.type, t.normalized) for t in values.statement_types),
+        "- academicSubjects: " + ", ".join(values.academic_subjects),
+    ]
+    if values.component_subjects is not None:
+        lines.append("- learning components' academicSubjects: " + ", ".join(values.component_subjects))
+    return lines
 
 
 def get_capabilities(result: CapabilitiesResult) -> str:

@@ -51,6 +51,10 @@ class PackageComponentIndex:
         #: The most this package can match.
         self.documents = text.documents
         self.interpreter: QueryInterpreter = interpreter_for(store.runtime.profile.profile)
+        #: The academic subjects a subject filter may name here (each component's, else its framework's).
+        self.subjects: tuple[str, ...] = tuple(
+            sorted({c.academic_subject or store.framework.academic_subject for c in store.runtime.components})
+        )
 
     def subject_at(self, position: int) -> str:
         """A component's academic subject, else its framework's."""

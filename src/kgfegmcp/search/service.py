@@ -19,6 +19,7 @@ from kgfegmcp.search.code_index import CodeIndex
 from kgfegmcp.search.package_indexes import FacetCache, Facets, facet_term
 from kgfegmcp.search.query import InterpretedQuery, interpreter_for
 from kgfegmcp.search.text_index import Coverage, Preference, TextIndex
+from kgfegmcp.search.vocabulary import FilterVocabulary
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
 
@@ -127,6 +128,8 @@ class PackageSearchIndex:
         # Items hold the node positions right after the framework's, so a list indexed by position
         # holds each item's (shared) facets for a pointer apiece.
         self._facets: list[Facets | None] = [None, *(facets(i) for i in runtime.items)]
+        #: The filter values this package's items carry (what a filter may name and still match).
+        self.vocabulary = FilterVocabulary.of(runtime.profile.profile, facets.combinations())
         self.interpreter = interpreter_for(runtime.profile.profile)
         self.statement_preference = Preference(
             frozenset({facet_term("role", "standard")}), lambda position: self.facets(position)[3] == "standard"

@@ -24,6 +24,7 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, ItemNode
 from kgfegmcp.search.service import Interpretation, SearchFilters, find_standards, require_servable
 from kgfegmcp.search.text_index import Coverage
+from kgfegmcp.services.filter_values import FilterKind, require_known, standards_accepted
 from kgfegmcp.services.requests import (
     GetStandardContextRequest,
     GetStandardRequest,
@@ -245,6 +246,13 @@ class StandardsService:
         packages = self._catalog.select(request.framework_ids, request.snapshot_ids)
         indexes = [p.standards_index for p in packages]
         require_servable(indexes, request.search_mode, request.code_match)
+        checked: tuple[tuple[str, FilterKind, list[str] | None], ...] = (
+            ("gradeLevels", "grade", request.grade_levels),
+            ("statementTypes", "type", request.statement_types),
+            ("academicSubjects", "subject", request.academic_subjects),
+        )
+        for field, kind, values in checked:
+            require_known(field, kind, values, [standards_accepted(p, kind) for p in packages] if values else [])
         reach = sum(index.documents for index in indexes)
         start = self._cursors.page_start(request.cursor, SEARCH_STANDARDS, fingerprint, reach)
         filters = SearchFilters(
