@@ -198,6 +198,11 @@ def get_framework_statistics(result: StatisticsResult) -> str:
     return "\n".join(lines)
 
 
+def unknown_terms_phrase(terms: Sequence[str]) -> str:
+    """Words found nowhere in the packages searched, and what to do about them."""
+    return f"{', '.join(terms)} found nowhere here (rephrase in the framework's own words)"
+
+
 def _reading(reading: QueryInterpretationView, several: bool) -> str:
     """How one group of packages read the query, compactly."""
     parts = [f"searched {', '.join(reading.searched_terms) or 'no terms'} ({reading.analysis})"]
@@ -206,6 +211,8 @@ def _reading(reading: QueryInterpretationView, several: bool) -> str:
         parts.append(f"grades {', '.join(reading.grades)} as {how}")
     if reading.dropped_words:
         parts.append(f"dropped {', '.join(reading.dropped_words)}")
+    if reading.unknown_terms:
+        parts.append(unknown_terms_phrase(reading.unknown_terms))
     where = f" in {', '.join(reading.graph_package_ids)}" if several and reading.graph_package_ids else ""
     return "; ".join(parts) + where
 
@@ -238,9 +245,10 @@ def search_standards(result: SearchStandardsResult) -> str:
     ]
     several = len(result.packages) > 1
     # How the query was read, when that says more than the query itself: named grades, dropped words,
-    # or several readings. The structured content always has it.
-    informative = several or any(r.grades or r.dropped_words for r in result.interpretation)
-    readings = [_reading(reading, several) for reading in result.interpretation] if informative else []
+    # words found nowhere, or several readings. The structured content always has it.
+    informative = several or any(r.grades or r.dropped_words or r.unknown_terms for r in result.interpretation)
+    named = several or len(result.interpretation) > 1
+    readings = [_reading(reading, named) for reading in result.interpretation] if informative else []
     lines = [
         f"{result.total} standards match {result.query!r} ({'; '.join([result.search_mode, *readings, *counts])})"
         + (f"; {first}-{last}, text clipped:" if result.hits else "; none on this page.")

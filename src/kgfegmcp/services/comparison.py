@@ -67,6 +67,7 @@ class FrameworkEvidence(ResultModel):
     """One framework's independently retrieved candidates, its warnings and its package named once."""
 
     package: PackageRef
+    query: str | None = Field(None, description="The query this framework was searched with, when queries gave one.")
     grade_levels: list[str] | None = None
     interpretation: QueryInterpretationView | None = Field(
         None,
@@ -81,7 +82,7 @@ class FrameworkEvidence(ResultModel):
 class ComparisonResult(ResultModel):
     """Per-framework candidate evidence, never a cross-framework conclusion."""
 
-    query: str
+    query: str | None = Field(None, description="The query of every framework without its own (sections say theirs).")
     search_mode: str
     max_matches_per_framework: int
     frameworks: list[FrameworkEvidence]
@@ -197,8 +198,9 @@ class ComparisonService:
         store = package.store
         index = package.standards_index
         filters = SearchFilters(grade_levels=frozenset(grades or ()))
+        query = request.query_for(package.framework_id)
         outcome = find_standards(
-            [index], request.query, request.search_mode, "exact", filters, request.max_matches_per_framework
+            [index], query, request.search_mode, "exact", filters, request.max_matches_per_framework
         )
         warnings: list[ResultWarning] = []
         if request.search_mode in ("code", "auto") and index.codes is None:
@@ -264,6 +266,7 @@ class ComparisonService:
         readings = interpretation_views(outcome.interpretations, single_package=True)
         return FrameworkEvidence(
             package=package_ref(package),
+            query=query if request.queries and package.framework_id in request.queries else None,
             grade_levels=grades,
             interpretation=readings[0] if readings else None,
             candidates=candidates,

@@ -90,7 +90,8 @@ def require_known(
         f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
     )
     raise InvalidRequestError(
-        f"{field}: {shown} {_is_not(what, len(unknown))} of {where}. " + problem_list([*named, *lists]) + ".",
+        f"{field}: {shown} {_is_not(what, len(unknown))} of {where}. Filters take each package's own values: "
+        f"{problem_list([*named, *lists])}.",
         hint=hint or f"Use the framework's own values ({WHERE_LISTED}), or leave {field} out.",
     )
 

@@ -85,8 +85,8 @@ class MatchCountsView(ResultModel):
 class QueryInterpretationView(ResultModel):
     """How the query was read for these packages: nothing is matched that is not listed here.
 
-    Compact: ``graphPackageIds`` is left out when the answer searched one package, ``grades`` and
-    ``droppedWords`` when empty.
+    Compact: ``graphPackageIds`` is left out when the answer searched one package, ``grades``,
+    ``droppedWords`` and ``unknownTerms`` when empty.
     """
 
     graph_package_ids: list[str] | None = None
@@ -95,6 +95,11 @@ class QueryInterpretationView(ResultModel):
     grades: list[str] | None = Field(None, description="Grade labels named in the query, taken out of the text.")
     grades_as: Literal["preference", "ignored_grade_filter_given", "none"]
     dropped_words: list[str] | None = Field(None, description="Stop words not searched.")
+    unknown_terms: list[str] | None = Field(
+        None,
+        description="Searched words that occur nowhere in these packages (after the same analysis), so match "
+        "nothing here: rephrase them in the framework's own words and language, in a new call.",
+    )
 
 
 def interpretation_views(
@@ -111,6 +116,7 @@ def interpretation_views(
             if reading.grades_used
             else ("ignored_grade_filter_given" if reading.query.grades else "none"),
             dropped_words=list(reading.query.dropped) or None,
+            unknown_terms=list(reading.unknown_terms) or None,
         )
         for reading in interpretations
     ]
