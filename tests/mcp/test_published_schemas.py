@@ -694,14 +694,16 @@ PUBLICATIONS = (
     # -- filter values a package does not use (invalid_request) --
     Publication(
         "Filters take each package's own values",
-        tuple(
-            says("search_standards", name, "one a selected package uses, as get_framework lists it")
-            for name in ("gradeLevels", "statementTypes", "academicSubjects")
-        )
-        + (says("search_learning_components", "academicSubjects", "filterValues.componentSubjects"),)
-        + tuple(
-            says("compare_framework_evidence", name, "every framework must use at least one of the values")
-            for name in ("gradeLevels", "frameworkGradeLevels")
+        (
+            *(
+                says("search_standards", name, "one a selected package uses, as get_framework lists it")
+                for name in ("gradeLevels", "statementTypes", "academicSubjects")
+            ),
+            says("search_learning_components", "academicSubjects", "filterValues.componentSubjects"),
+            *(
+                says("compare_framework_evidence", name, "every framework must use at least one of the values")
+                for name in ("gradeLevels", "frameworkGradeLevels")
+            ),
         ),
     ),
     Publication(
