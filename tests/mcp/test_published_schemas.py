@@ -696,12 +696,12 @@ PUBLICATIONS = (
         "Filters take each package's own values",
         (
             *(
-                says("search_standards", name, "one a selected package uses, as get_framework lists it")
+                says("search_standards", name, "Only values a selected package uses (get_framework: filterValues)")
                 for name in ("gradeLevels", "statementTypes", "academicSubjects")
             ),
             says("search_learning_components", "academicSubjects", "filterValues.componentSubjects"),
             *(
-                says("compare_framework_evidence", name, "every framework must use at least one of the values")
+                says("compare_framework_evidence", name, "each framework must use one of its values")
                 for name in ("gradeLevels", "frameworkGradeLevels")
             ),
         ),
@@ -709,13 +709,13 @@ PUBLICATIONS = (
     Publication(
         "of no accepted package",
         tuple(
-            says("list_frameworks", name, "one an accepted package has")
+            says("list_frameworks", name, "Must match an accepted package exactly")
             for name in ("jurisdiction", "academicSubject", "inLanguage")
         ),
     ),
     Publication(
         "queries names a framework that is not in frameworkIds",
-        (says("compare_framework_evidence", "queries", "queries names only frameworks in frameworkIds"),),
+        (says("compare_framework_evidence", "queries", "Keys must be in frameworkIds"),),
     ),
     Publication(
         "Give query, or an entry in queries for every framework",
@@ -723,12 +723,12 @@ PUBLICATIONS = (
             constrains(
                 "compare_framework_evidence", "", {"anyOf": [{"required": ["query"]}, {"required": ["queries"]}]}
             ),
-            says("compare_framework_evidence", "query", "query is required unless queries names them all"),
+            says("compare_framework_evidence", "queries", "query is required unless every framework has a key"),
         ),
     ),
     Publication(
         "query is unused when queries names every framework",
-        (says("compare_framework_evidence", "queries", "refused when it does"),),
+        (says("compare_framework_evidence", "queries", "and refused if so"),),
     ),
     # -- workflow arguments (invalid_request), for get_workflow_instructions --
     Publication(

@@ -32,7 +32,7 @@ every result validates against it (JSON Schema 2020-12, an object at the root). 
 when it has a value: never `null` (only the values of `validation`, `codePolicy` and the statistics' rows
 by statement type and by grade may be `null`, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
-inlined. With them `tools/list` is 118,200 bytes of compact JSON (45,148 without); a client of a protocol
+inlined. With them `tools/list` is 117,629 bytes of compact JSON (44,577 without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 

@@ -102,7 +102,7 @@ SNAPSHOTS_SELECT = SchemaRule(
 #: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' values.
 FILTER_VALUES = SchemaRule(
     ("gradeLevels", "statementTypes", "academicSubjects"),
-    "Each value must be one a selected package uses, as get_framework lists it (filterValues).",
+    "Only values a selected package uses (get_framework: filterValues).",
 )
 
 
@@ -164,7 +164,7 @@ class StandardSelector(PackageSelector):
 #: Checked by ``FrameworkService._known_values``; needs the catalog.
 CATALOG_VALUES = SchemaRule(
     ("frameworkIds", "jurisdiction", "academicSubject", "inLanguage"),
-    "Each value must be one an accepted package has, exactly as written.",
+    "Must match an accepted package exactly.",
 )
 
 
@@ -300,8 +300,7 @@ COMPONENT_LINKS_DEFAULT, COMPONENT_LINKS_MAX = 50, 100
 #: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' components.
 COMPONENT_SUBJECTS = SchemaRule(
     ("academicSubjects",),
-    "Each value must be a learning-component subject of a selected package (get_framework: "
-    "filterValues.componentSubjects).",
+    "Only subjects of a selected package's components (get_framework: filterValues.componentSubjects).",
 )
 
 
@@ -447,16 +446,16 @@ COMPARISON_GRADE_FILTERS = SchemaRule(
 #: Checked by ``ComparisonService._known_grades`` (invalid_request); needs each package's grade labels.
 COMPARISON_GRADE_VALUES = SchemaRule(
     ("gradeLevels", "frameworkGradeLevels"),
-    "Grade labels are local (get_framework lists each framework's in filterValues): every framework must use at "
-    "least one of the values applied to it, and every value must be used by one of them.",
+    "Grade labels are local (get_framework: filterValues): each value must be one a framework it applies to uses, "
+    "and each framework must use one of its values.",
 )
 
 
 #: Checked by :meth:`CompareFrameworkEvidenceRequest._bounds`; JSON Schema cannot compare keys with frameworkIds.
 COMPARISON_QUERIES = SchemaRule(
-    ("query", "queries"),
-    "Each framework is searched with its entry in queries, else with query: queries names only frameworks in "
-    "frameworkIds, query is required unless queries names them all, and refused when it does (it would be unused).",
+    ("queries",),
+    "Keys must be in frameworkIds; it replaces query for them: query is required unless every framework has "
+    "a key, and refused if so.",
     {"anyOf": [{"required": ["query"]}, {"required": ["queries"]}]},
 )
 
