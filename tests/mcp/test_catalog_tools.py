@@ -101,7 +101,12 @@ async def test_list_frameworks_filters_default_catalog(default_client: Client[An
     assert await ids({"inLanguage": "en"}) == [CCSS]
     assert await ids({"jurisdiction": "Brasil", "academicSubject": "Computação"}) == ["brazil-bncc-computacao"]
     assert await ids({"frameworkIds": [CCSS, EF]}) == [EF, CCSS]
-    assert await ids({"frameworkIds": ["no-such-framework"]}) == []
+    # A filter value no accepted package has is refused with the values that exist, never an empty page.
+    unknown = await error(default_client, "list_frameworks", {"frameworkIds": ["no-such-framework"]})
+    assert unknown.startswith("framework_not_found: frameworkIds: 'no-such-framework'") and EF in unknown
+    for field, value, known in (("academicSubject", "Math", "Computação"), ("inLanguage", "pt", "pt-BR")):
+        refused = await error(default_client, "list_frameworks", {field: value})
+        assert refused.startswith(f"invalid_request: {field}: {value!r}") and known in refused
 
 
 async def test_list_frameworks_non_current_and_graph_types_on_fixtures(fixture_client: Client[Any]) -> None:

@@ -40,7 +40,7 @@ def ef(code: str, **extra: Any) -> dict[str, Any]:
 #: earlier answers. Every call is followed through ``page.nextCursor`` to its last page.
 CALLS: list[tuple[str, dict[str, Any]]] = [
     ("list_frameworks", {"limit": 1}),
-    ("list_frameworks", {"jurisdiction": "Atlantis"}),  # empty
+    ("list_frameworks", {"jurisdiction": "Brasil", "inLanguage": "en"}),  # empty: each value exists, not together
     ("list_frameworks", {"includeNonCurrent": True, "graphTypes": ["LearningProgressions"]}),
     ("get_framework", {"frameworkId": EF}),
     ("get_framework", {"frameworkId": CCSS}),
@@ -52,7 +52,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("search_standards", {"query": "zzyzxqv"}),  # no hits
     ("search_standards", {"query": "EF0", "searchMode": "code", "codeMatch": "prefix", "limit": 100}),
     ("search_standards", {"query": "EF05MA03"}),
-    ("search_standards", {"query": "leitura reading", "gradeLevels": ["ef-ano-03", "3"], "limit": 10}),
+    ("search_standards", {"query": "leitura reading", "gradeLevels": ["ef-ano-03", "03"], "limit": 10}),
     ("get_standard", ef("EF05MA03")),
     ("get_standard", {"frameworkId": CCSS, "statementCode": "RL.2.1"}),
     ("get_standard_context", ef("EF07CI12", childDepth=3)),

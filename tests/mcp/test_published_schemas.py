@@ -150,6 +150,34 @@ DESCRIBED_RULES = (
         _grade_filter_outside_selection,
     ),
     DescribedRule(
+        "invalid_request",
+        "Filters take each package's own values",
+        "the grade labels, statement types and subjects a package uses are catalog data",
+    ),
+    DescribedRule(
+        "invalid_request",
+        "of no accepted package",
+        "the jurisdictions, subjects and languages of the accepted packages are catalog data",
+    ),
+    DescribedRule(
+        "invalid_request",
+        "queries names a framework that is not in frameworkIds",
+        "membership of one field's keys in another field is beyond JSON Schema",
+        lambda request: any(key not in request["frameworkIds"] for key in request["queries"]),
+    ),
+    DescribedRule(
+        "invalid_request",
+        "Give query, or an entry in queries for every framework",
+        "which frameworks queries covers compares keys with another field, beyond JSON Schema",
+        lambda request: "query" not in request,
+    ),
+    DescribedRule(
+        "invalid_request",
+        "query is unused when queries names every framework",
+        "which frameworks queries covers compares keys with another field, beyond JSON Schema",
+        lambda request: "query" in request and "queries" in request,
+    ),
+    DescribedRule(
         "invalid_comparison_selection",
         "' twice.",
         "one entry per framework is uniqueness by a key, beyond uniqueItems",
@@ -673,6 +701,45 @@ PUBLICATIONS = (
         (unique("compare_framework_evidence", "frameworkGradeLevels[].gradeLevels"),),
     ),
     Publication("gradeLevels repeats a grade", (unique("compare_framework_evidence", "gradeLevels"),)),
+    # -- filter values a package does not use (invalid_request) --
+    Publication(
+        "Filters take each package's own values",
+        (
+            *(
+                says("search_standards", name, "Only values a selected package uses (get_framework: filterValues)")
+                for name in ("gradeLevels", "statementTypes", "academicSubjects")
+            ),
+            says("search_learning_components", "academicSubjects", "filterValues.componentSubjects"),
+            *(
+                says("compare_framework_evidence", name, "each framework must use one of its values")
+                for name in ("gradeLevels", "frameworkGradeLevels")
+            ),
+        ),
+    ),
+    Publication(
+        "of no accepted package",
+        tuple(
+            says("list_frameworks", name, "Must match an accepted package exactly")
+            for name in ("jurisdiction", "academicSubject", "inLanguage")
+        ),
+    ),
+    Publication(
+        "queries names a framework that is not in frameworkIds",
+        (says("compare_framework_evidence", "queries", "Keys must be in frameworkIds"),),
+    ),
+    Publication(
+        "Give query, or an entry in queries for every framework",
+        (
+            constrains(
+                "compare_framework_evidence", "", {"anyOf": [{"required": ["query"]}, {"required": ["queries"]}]}
+            ),
+            says("compare_framework_evidence", "queries", "query is required unless every framework has a key"),
+        ),
+    ),
+    Publication(
+        "query is unused when queries names every framework",
+        (says("compare_framework_evidence", "queries", "and refused if so"),),
+    ),
     # -- workflow arguments (invalid_request), for get_workflow_instructions --
     # The tool's own check names the workflow's fields; the listing says what each workflow requires.
     Publication(

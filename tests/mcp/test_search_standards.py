@@ -292,7 +292,11 @@ async def test_grade_filters_by_source_label_and_facet(default_client: Client[An
     assert by_label["total"] < everything["total"]
     both = await search(default_client, query="fracoes", gradeLevels=["5º ano", "ef-ano-06"])
     assert both["total"] > by_label["total"]
-    assert (await search(default_client, query="fracoes", gradeLevels=["Grade 5"]))["total"] == 0
+    # A label no selected package uses is refused, never an empty page.
+    refused = await error(default_client, "search_standards", {"query": "fracoes", "gradeLevels": ["Grade 5"]})
+    assert (
+        refused.startswith("invalid_request: gradeLevels: 'Grade 5' is not a grade label") and "Next action:" in refused
+    )
 
 
 async def test_statement_type_and_subject_filters(default_client: Client[Any], default_state: AppState) -> None:

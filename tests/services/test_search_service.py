@@ -19,6 +19,7 @@ from kgfegmcp.errors import (
     AmbiguousFrameworkError,
     FrameworkNotFoundError,
     InvalidCursorError,
+    InvalidRequestError,
     KgfegmcpError,
     UnsupportedSearchModeError,
 )
@@ -247,8 +248,11 @@ def test_a_statement_type_filter_lifts_the_statement_preference(search_state: Ap
     ]
     some = result.hits[1:]
     assert [h.score for h in some] == sorted((h.score for h in some), reverse=True)
-    groupings = search(search_state, query="count number", frameworkIds=[TREE], statementTypes=["grouping"])
-    assert groupings.total == 0  # "grouping" is a role, not a statement type of this profile
+    # "grouping" is a role, not a statement type of this profile: refused with the types it has.
+    with pytest.raises(InvalidRequestError) as refused:
+        search(search_state, query="count number", frameworkIds=[TREE], statementTypes=["grouping"])
+    assert "statementTypes: 'grouping' is not a statement type" in refused.value.message
+    assert "Domain (domain), Cluster (cluster), Standard (standard)" in refused.value.message
     domains = search(search_state, query="count number", frameworkIds=[TREE], statementTypes=["domain"])
     assert ids(domains) == [item(TREE, "NBT"), item(TREE, "NF")]  # the normalised type filters too
 
@@ -277,7 +281,11 @@ def test_grade_filters_take_source_labels_and_facets(search_state: AppState) -> 
     assert by_label.hits == by_facet.hits and ids(by_label) == [item(TREE, "NBT.1")]
     both = search(search_state, query="count", frameworkIds=[TREE], gradeLevels=["grade-1", "2"])
     assert set(ids(both)) == {item(TREE, "NBT.1"), item(TREE, "NBT.A.2")}
-    assert search(search_state, query="count", frameworkIds=[TREE], gradeLevels=["Grade 1"]).total == 0
+    # "Grade 1" is the label's display name, which a query may use; a filter takes the label or facet.
+    with pytest.raises(InvalidRequestError) as refused:
+        search(search_state, query="count", frameworkIds=[TREE], gradeLevels=["Grade 1"])
+    assert "'Grade 1' is how a query writes '1'" in refused.value.message
+    assert "accepts 1 (grade-1), 2 (grade-2), 3 (grade-3)" in refused.value.message
 
 
 # -- how the query was read ----------------------------------------------------------------------------

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kgfegmcp.mcp.text import clipped, package_label, package_lines, standard_line, statement_text, warning_lines
+from kgfegmcp.mcp.text import (
+    clipped,
+    package_label,
+    package_lines,
+    standard_line,
+    statement_text,
+    unknown_terms_phrase,
+    warning_lines,
+)
 from kgfegmcp.services.comparison import ComparisonResult, ContextNodeView
 from kgfegmcp.services.components import (
     ComponentAttribution,
@@ -88,6 +96,11 @@ def search_learning_components(result: SearchLearningComponentsResult) -> str:
     ]
     if not result.total:
         lines.append("A zero-result page means only that this lexical expression did not match these packages.")
+    several = len(result.interpretation) > 1
+    for reading in result.interpretation:
+        if reading.unknown_terms:
+            where = f" in {', '.join(reading.graph_package_ids or ())}" if several else ""
+            lines.append(f"Query words {unknown_terms_phrase(reading.unknown_terms)}{where}.")
     for hit in result.hits:
         package = package_label(hit.package)
         lines.append(f"{hit.rank}. {_component(hit, package)}")
@@ -160,7 +173,8 @@ def _context_text(node: ContextNodeView) -> str:
 def compare_framework_evidence(result: ComparisonResult) -> str:
     """Per-framework candidates with their context; the review notice comes first."""
     lines = [
-        f"Comparison evidence for {result.query!r} ({result.search_mode}); at most "
+        f"Comparison evidence for {repr(result.query) if result.query else 'a query per framework'} "
+        f"({result.search_mode}); at most "
         f"{result.max_matches_per_framework} candidate(s) per framework, retrieved independently "
         f"({result.candidate_status}).",
         result.review_notice,
@@ -169,7 +183,12 @@ def compare_framework_evidence(result: ComparisonResult) -> str:
         package = section.package.graph_package_id
         grades = f"; grades {', '.join(section.grade_levels)}" if section.grade_levels else ""
         nodes = {node.node_id: node for node in section.context_nodes}
-        lines.append(f"== {package}{grades}: {section.total_matches} match(es), {len(section.candidates)} shown")
+        searched = f"; query {section.query!r}" if section.query else ""
+        lines.append(
+            f"== {package}{searched}{grades}: {section.total_matches} match(es), {len(section.candidates)} shown"
+        )
+        if section.interpretation is not None and section.interpretation.unknown_terms:
+            lines.append(f"   query words {unknown_terms_phrase(section.interpretation.unknown_terms)}")
         for candidate in section.candidates:
             # The framework root heads every chain: name it once per section, not per candidate.
             chain = [nodes[n] for n in candidate.context if nodes[n].kind != "framework"]

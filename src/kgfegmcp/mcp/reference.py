@@ -32,7 +32,7 @@ every result validates against it (JSON Schema 2020-12, an object at the root). 
 when it has a value: never `null` (only the values of `validation`, `codePolicy` and the statistics' rows
 by statement type and by grade may be `null`, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
-inlined. With them `tools/list` is 90,131 bytes of compact JSON (19,016 without); a client of a protocol
+inlined. With them `tools/list` is 117,629 bytes of compact JSON (44,577 without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
@@ -84,13 +84,9 @@ HEADER = (
     "Every tool takes one argument, `request`, with exactly these lower-camel-case fields: unknown fields, "
     'snake_case names and wrongly typed values (`"25"` for 25, `"true"` for true) are refused with '
     "`invalid_request`, never coerced. Optional fields are left out rather than sent as `null`. Each rule that "
-    "involves more than one field is stated in the description of a field it involves and, where JSON Schema can "
-    "state it, in the full schema too (`oneOf`, `dependentRequired`, `if`/`then`); `distinct` means "
-    "`uniqueItems`.\n\n"
-    "`tools/list` lists each tool's `inputSchema` compact, because a host sends it to its model on every turn: "
-    "field names, types, enums, defaults, required fields, integer bounds and the descriptions below. String "
-    "lengths and patterns, array sizes, `uniqueItems` and the JSON Schema forms of the rules are on this page "
-    "only, and enforced all the same (`kgfegmcp.mcp.listing`).\n"
+    "involves more than one field is stated in the description of the fields it involves and, where JSON Schema can "
+    "state it, in the published `inputSchema` too (`oneOf`, `dependentRequired`, `if`/`then`); `distinct` means "
+    "`uniqueItems`.\n"
 )
 
 
@@ -129,8 +125,6 @@ def _bounds_text(schema: dict[str, Any]) -> str:
                 parts.append(f"{label} {option[key]}")
         if option.get("uniqueItems"):
             parts.append("distinct")
-        if "pattern" in option:
-            parts.append(f"pattern `{option['pattern']}`")
         if option.get("type") == "array" and option.get("items"):
             item_bounds = _bounds_text(option["items"])
             if item_bounds:

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from kgfegmcp.services.frameworks import (
     CapabilitiesResult,
+    FilterValuesView,
     FrameworkDetail,
     FrameworkSummary,
     ListFrameworksResult,
@@ -172,8 +173,26 @@ def get_framework(result: FrameworkDetail) -> str:
         f"{result.framework.manifest_uri}.",
         *(disclosure_lines(result.disclosures)),
         *withheld_lines([result.framework]),
+        *_filter_value_lines(result.filter_values),
     ]
     return "\n".join(lines)
+
+
+def _filter_value_lines(values: FilterValuesView) -> list[str]:
+    """The values filters accept, each as the source writes it with its normalised form (either is accepted)."""
+
+    def pair(source: str, normal: str | None) -> str:
+        return f"{source} ({normal})" if normal and normal != source else source
+
+    lines = [
+        "Filter values (the source term or the form in brackets; anything else is refused):",
+        "- gradeLevels: " + (", ".join(pair(g.label, g.facet) for g in values.grade_levels) or "none"),
+        "- statementTypes: " + ", ".join(pair(t.type, t.normalized) for t in values.statement_types),
+        "- academicSubjects: " + ", ".join(values.academic_subjects),
+    ]
+    if values.component_subjects is not None:
+        lines.append("- learning components' academicSubjects: " + ", ".join(values.component_subjects))
+    return lines
 
 
 def get_capabilities(result: CapabilitiesResult) -> str:
@@ -213,6 +232,11 @@ def get_framework_statistics(result: StatisticsResult) -> str:
     return "\n".join(lines)
 
 
+def unknown_terms_phrase(terms: Sequence[str]) -> str:
+    """Words found nowhere in the packages searched, and what to do about them."""
+    return f"{', '.join(terms)} found nowhere here (rephrase in the framework's own words)"
+
+
 def _reading(reading: QueryInterpretationView, several: bool) -> str:
     """How one group of packages read the query, compactly."""
     parts = [f"searched {', '.join(reading.searched_terms) or 'no terms'} ({reading.analysis})"]
@@ -221,6 +245,8 @@ def _reading(reading: QueryInterpretationView, several: bool) -> str:
         parts.append(f"grades {', '.join(reading.grades)} as {how}")
     if reading.dropped_words:
         parts.append(f"dropped {', '.join(reading.dropped_words)}")
+    if reading.unknown_terms:
+        parts.append(unknown_terms_phrase(reading.unknown_terms))
     where = f" in {', '.join(reading.graph_package_ids)}" if several and reading.graph_package_ids else ""
     return "; ".join(parts) + where
 
@@ -253,9 +279,10 @@ def search_standards(result: SearchStandardsResult) -> str:
     ]
     several = len(result.packages) > 1
     # How the query was read, when that says more than the query itself: named grades, dropped words,
-    # or several readings. The structured content always has it.
-    informative = several or any(r.grades or r.dropped_words for r in result.interpretation)
-    readings = [_reading(reading, several) for reading in result.interpretation] if informative else []
+    # words found nowhere, or several readings. The structured content always has it.
+    informative = several or any(r.grades or r.dropped_words or r.unknown_terms for r in result.interpretation)
+    named = several or len(result.interpretation) > 1
+    readings = [_reading(reading, named) for reading in result.interpretation] if informative else []
     lines = [
         f"{result.total} standards match {result.query!r} ({'; '.join([result.search_mode, *readings, *counts])})"
         + (f"; {first}-{last}, text clipped:" if result.hits else "; none on this page.")

@@ -264,8 +264,8 @@ class Renderer:
             return []
         return [
             f"- Requested grade value(s) {', '.join(unknown)} (see Request) match no grade label or facet of "
-            f"`{facts.graph_package_id}`: a grade filter with them returns nothing there. Ask the requester which "
-            "local label they mean; do not map grades across frameworks yourself."
+            f"`{facts.graph_package_id}`: a grade filter with them is refused there (invalid_request). Ask the "
+            "requester which local label they mean; do not map grades across frameworks yourself."
         ]
 
     def _overlay(self, overlay: OverlayConfig) -> list[str]:

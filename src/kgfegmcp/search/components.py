@@ -51,6 +51,10 @@ class PackageComponentIndex:
         #: The most this package can match.
         self.documents = text.documents
         self.interpreter: QueryInterpreter = interpreter_for(store.runtime.profile.profile)
+        #: The academic subjects a subject filter may name here (each component's, else its framework's).
+        self.subjects: tuple[str, ...] = tuple(
+            sorted({c.academic_subject or store.framework.academic_subject for c in store.runtime.components})
+        )
 
     def subject_at(self, position: int) -> str:
         """A component's academic subject, else its framework's."""
@@ -70,12 +74,13 @@ def find_components(
     """Best-first hits across the packages (``None``: one without components), ``subjects`` filtering exactly."""
     rows: list[tuple[tuple[bool, tuple[bool, ...], bool], float, int, int]] = []
     all_terms = some_terms = 0
-    readings: dict[InterpretedQuery, list[str]] = {}
+    readings: dict[tuple[InterpretedQuery, tuple[str, ...]], list[str]] = {}
     for order, index in enumerate(indexes):
         if index is None:
             continue
         reading = index.interpreter.interpret(query, recognise_grades=False)
-        readings.setdefault(reading, []).append(index.store.runtime.graph_package_id)
+        unknown = index.text.absent(reading.terms)
+        readings.setdefault((reading, unknown), []).append(index.store.runtime.graph_package_id)
         page = index.text.ranked(reading.terms, None if subjects else needed)
         found = page.rows
         if subjects:
@@ -95,5 +100,5 @@ def find_components(
         hits,
         all_terms,
         some_terms,
-        [Interpretation(tuple(ids), reading, False) for reading, ids in readings.items()],
+        [Interpretation(tuple(ids), reading, False, unknown) for (reading, unknown), ids in readings.items()],
     )

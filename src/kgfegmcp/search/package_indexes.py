@@ -56,6 +56,10 @@ class FacetCache:
             found = self._seen[key] = facet_terms(item, self._runtime)
         return found
 
+    def combinations(self) -> list[tuple[tuple[str, ...], str, str]]:
+        """Each distinct (grade labels, statement type, subject) met so far, the subject as filters see it."""
+        return [(grades, statement_type, facets[2]) for (grades, statement_type, _), facets in self._seen.items()]
+
 
 def _index_terms(facets: Facets) -> list[str]:
     grades, types, subject, role = facets

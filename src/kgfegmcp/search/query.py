@@ -80,6 +80,12 @@ class QueryInterpreter:
             dropped = {}
         return InterpretedQuery(tuple(terms.values()), tuple(grades), tuple(dropped), self.analyzer.name)
 
+    def grade_named(self, text: str) -> str | None:
+        """The grade label ``text`` names as a whole in a query ("quinto ano", "5th grade"), if any."""
+        words = tokens(text)
+        matched = self._grade_at(words, 0) if words and words[0] in self._first_words else None
+        return matched[1] if matched is not None and matched[0] == len(words) else None
+
     def _grade_at(self, words: list[str], index: int) -> tuple[int, str] | None:
         for expression, label in self._grades:
             if tuple(words[index : index + len(expression)]) == expression:

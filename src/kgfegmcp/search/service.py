@@ -19,6 +19,7 @@ from kgfegmcp.search.code_index import CodeIndex
 from kgfegmcp.search.package_indexes import FacetCache, Facets, facet_term
 from kgfegmcp.search.query import InterpretedQuery, interpreter_for
 from kgfegmcp.search.text_index import Coverage, Preference, TextIndex
+from kgfegmcp.search.vocabulary import FilterVocabulary
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
 
@@ -77,6 +78,8 @@ class Interpretation:
     graph_package_ids: tuple[str, ...]
     query: InterpretedQuery
     grades_used: bool
+    #: Searched terms none of these packages' documents holds (folded): nothing can match them there.
+    unknown_terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,8 @@ class PackageSearchIndex:
         # Items hold the node positions right after the framework's, so a list indexed by position
         # holds each item's (shared) facets for a pointer apiece.
         self._facets: list[Facets | None] = [None, *(facets(i) for i in runtime.items)]
+        #: The filter values this package's items carry (what a filter may name and still match).
+        self.vocabulary = FilterVocabulary.of(runtime.profile.profile, facets.combinations())
         self.interpreter = interpreter_for(runtime.profile.profile)
         self.statement_preference = Preference(
             frozenset({facet_term("role", "standard")}), lambda position: self.facets(position)[3] == "standard"
@@ -211,7 +216,7 @@ def find_standards(
     code_hits: list[SearchHit] = []
     text_rows: list[tuple[tuple[bool, bool, bool, bool], float, int, int, Coverage]] = []
     all_terms = some_terms = 0
-    readings: dict[tuple[InterpretedQuery, bool], list[str]] = {}
+    readings: dict[tuple[InterpretedQuery, bool, tuple[str, ...]], list[str]] = {}
     for order, index in enumerate(indexes):
         package_codes: list[SearchHit] = []
         if mode in ("code", "auto"):
@@ -231,7 +236,8 @@ def find_standards(
             continue
         reading = index.interpreter.interpret(query)
         grades_used = bool(reading.grades) and not filters.grade_levels
-        readings.setdefault((reading, grades_used), []).append(index.runtime.graph_package_id)
+        unknown = index.text.absent(reading.terms)
+        readings.setdefault((reading, grades_used, unknown), []).append(index.runtime.graph_package_id)
         # Both preferences keep their place in every package's key, whether used there or not.
         preferences: dict[str, Preference] = {}
         if not filters.statement_types:
@@ -264,7 +270,7 @@ def find_standards(
         [*code_hits, *text_hits][:needed],
         MatchCounts(len(code_hits), all_terms, some_terms),
         warnings,
-        [Interpretation(tuple(ids), reading, used) for (reading, used), ids in readings.items()],
+        [Interpretation(tuple(ids), reading, used, unknown) for (reading, used, unknown), ids in readings.items()],
     )
 
 

@@ -299,6 +299,13 @@ class TextIndex:
             return 0
         return self._count_any(terms, required) - every
 
+    def absent(self, terms: Sequence[Term]) -> tuple[str, ...]:
+        """The terms (folded, as searched) no document holds where they would match: they can match nothing here.
+
+        Read from the terms' document frequencies, so it costs a dictionary lookup per term and field.
+        """
+        return tuple(term.exact for term in terms if not self._postings(term))
+
     def _postings(self, term: Term) -> int:
         """An upper bound of the documents a term matches: its document frequency in each field, summed."""
         fields, word = self._match_on(term)

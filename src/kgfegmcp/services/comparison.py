@@ -19,6 +19,7 @@ from kgfegmcp.errors import InvalidComparisonSelectionError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.service import SearchFilters, find_standards, require_servable
+from kgfegmcp.services.filter_values import WHERE_LISTED, require_known, standards_accepted
 from kgfegmcp.services.requests import CompareFrameworkEvidenceRequest
 from kgfegmcp.services.standards import QueryInterpretationView, interpretation_views
 from kgfegmcp.services.views import (
@@ -67,6 +68,7 @@ class FrameworkEvidence(ResultModel):
     """One framework's independently retrieved candidates, its warnings and its package named once."""
 
     package: PackageRef
+    query: str | None = Field(None, description="The query this framework was searched with, when queries gave one.")
     grade_levels: list[str] | None = None
     interpretation: QueryInterpretationView | None = Field(
         None,
@@ -81,7 +83,7 @@ class FrameworkEvidence(ResultModel):
 class ComparisonResult(ResultModel):
     """Per-framework candidate evidence, never a cross-framework conclusion."""
 
-    query: str
+    query: str | None = Field(None, description="The query of every framework without its own (sections say theirs).")
     search_mode: str
     max_matches_per_framework: int
     frameworks: list[FrameworkEvidence]
@@ -149,7 +151,36 @@ class ComparisonService:
         for framework_id in frameworks:
             package = pinned.get(framework_id) or self._catalog.resolve(framework_id)
             selected.append((package, per_framework.get(framework_id, request.grade_levels)))
+        self._known_grades(selected, per_framework, request.grade_levels)
         return sorted(selected, key=lambda pair: (pair[0].framework_id, pair[0].snapshot_id))
+
+    @staticmethod
+    def _known_grades(
+        selected: list[tuple[ServedPackage, list[str] | None]],
+        per_framework: dict[str, list[str]],
+        shared: list[str] | None,
+    ) -> None:
+        """``invalid_request`` for a grade value that would leave a framework's section empty by construction.
+
+        Each framework is searched on its own: its own entry's values must each be a label of it, and
+        the shared gradeLevels must hold a label of every framework they apply to (and each value one of
+        some framework), since grade labels are local to a framework.
+        """
+        own_hint = (
+            f"Grade labels are local: give each framework its own labels in frameworkGradeLevels ({WHERE_LISTED})."
+        )
+        for package, grades in selected:
+            if package.framework_id in per_framework:
+                field = f"frameworkGradeLevels[{package.framework_id}].gradeLevels"
+                require_known(field, "grade", grades, [standards_accepted(package, "grade")], own_hint)
+        sharing = [package for package, _ in selected if package.framework_id not in per_framework]
+        if shared is None or not sharing:
+            return
+        accepted = [standards_accepted(package, "grade") for package in sharing]
+        require_known("gradeLevels", "grade", shared, accepted, own_hint)
+        for known in accepted:
+            if not any(known.accepts(value) for value in shared):
+                require_known("gradeLevels", "grade", shared, [known], own_hint)
 
     def compare_framework_evidence(self, request: CompareFrameworkEvidenceRequest) -> ComparisonResult:
         """Independent, bounded retrieval in each selected framework."""
@@ -168,8 +199,9 @@ class ComparisonService:
         store = package.store
         index = package.standards_index
         filters = SearchFilters(grade_levels=frozenset(grades or ()))
+        query = request.query_for(package.framework_id)
         outcome = find_standards(
-            [index], request.query, request.search_mode, "exact", filters, request.max_matches_per_framework
+            [index], query, request.search_mode, "exact", filters, request.max_matches_per_framework
         )
         warnings: list[ResultWarning] = []
         if request.search_mode in ("code", "auto") and index.codes is None:
@@ -235,6 +267,7 @@ class ComparisonService:
         readings = interpretation_views(outcome.interpretations, single_package=True)
         return FrameworkEvidence(
             package=package_ref(package),
+            query=query if request.queries and package.framework_id in request.queries else None,
             grade_levels=grades,
             interpretation=readings[0] if readings else None,
             candidates=candidates,

@@ -22,6 +22,7 @@ from kgfegmcp.errors import (
 from kgfegmcp.packages.records import SUPPORTS, ComponentNode, RelationshipRecord
 from kgfegmcp.resources import uris
 from kgfegmcp.search.components import find_components
+from kgfegmcp.services.filter_values import component_subjects_accepted, require_known
 from kgfegmcp.services.requests import (
     GetLearningComponentRequest,
     GetLearningComponentsForStandardRequest,
@@ -264,6 +265,9 @@ class LearningComponentService:
         """Ranked, paged component hits (lexical, accent-insensitive)."""
         fingerprint = request_fingerprint(request)
         packages, warnings = self._packages(request)
+        require_known(
+            "academicSubjects", "subject", request.academic_subjects, [component_subjects_accepted(p) for p in packages]
+        )
         indexes = [p.component_index for p in packages]
         reach = sum(index.documents for index in indexes if index is not None)
         start = self._cursors.page_start(request.cursor, SEARCH_LEARNING_COMPONENTS, fingerprint, reach)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.errors import FrameworkNotFoundError, InvalidRequestError, echo
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
 from kgfegmcp.packages.manifest import Capabilities, SourceInfo
 from kgfegmcp.packages.records import SUPPORTS
@@ -43,6 +44,8 @@ from kgfegmcp.services.views import (
 )
 
 LIST_FRAMEWORKS = "list_frameworks"
+#: Catalog values an error message lists at most.
+_MAX_LISTED = 24
 
 
 class GraphTypesView(ResultModel):
@@ -77,6 +80,50 @@ class ListFrameworksResult(ResultModel):
     catalog_fingerprint: str
 
 
+class GradeLevelValue(ResultModel):
+    """A grade label the package's items carry, and its normalised facet (a filter accepts either)."""
+
+    label: str
+    facet: str | None = None
+
+
+class StatementTypeValue(ResultModel):
+    """A statement type the package's items carry, its normalised form (a filter accepts either) and role."""
+
+    type: str
+    normalized: str | None = None
+    role: str | None = None
+
+
+class FilterValuesView(ResultModel):
+    """The values this package's filters accept, in its own terms; any other value is refused (invalid_request)."""
+
+    grade_levels: list[GradeLevelValue] = Field(
+        description="gradeLevels of search_standards, compare_framework_evidence and search_learning_progressions."
+    )
+    statement_types: list[StatementTypeValue] = Field(description="statementTypes of search_standards.")
+    academic_subjects: list[str] = Field(
+        description="academicSubjects of search_standards and search_learning_progressions."
+    )
+    component_subjects: list[str] | None = Field(
+        None, description="academicSubjects of search_learning_components (packages with learning components)."
+    )
+
+
+def filter_values(package: ServedPackage) -> FilterValuesView:
+    """What one package's filters accept, from the same vocabulary the filters are checked against."""
+    vocabulary = package.standards_index.vocabulary
+    components = package.component_index
+    return FilterValuesView(
+        grade_levels=[GradeLevelValue(label=g.label, facet=g.facet) for g in vocabulary.grades],
+        statement_types=[
+            StatementTypeValue(type=t.source_type, normalized=t.normalized, role=t.role) for t in vocabulary.types
+        ],
+        academic_subjects=list(vocabulary.subjects),
+        component_subjects=list(components.subjects) if components is not None else None,
+    )
+
+
 class FrameworkDetail(ResultModel):
     """Everything public about one package, with its rights and its disclosures in full.
 
@@ -93,6 +140,7 @@ class FrameworkDetail(ResultModel):
     )
     supersedes: str | None = None
     disclosures: list[DisclosureView]
+    filter_values: FilterValuesView
 
 
 class PackageCapabilities(PackageRef):
@@ -222,6 +270,7 @@ class FrameworkService:
     def list_frameworks(self, request: ListFrameworksRequest) -> ListFrameworksResult:
         """Filtered, paged catalog in (framework id, snapshot id) order."""
         fingerprint = request_fingerprint(request)
+        self._known_values(request)
         selected = [p for p in self._catalog.packages if self._matches(p, request)]
         offset = self._cursors.page_start(request.cursor, LIST_FRAMEWORKS, fingerprint, len(selected)).offset
         page = selected[offset : offset + request.limit]
@@ -231,6 +280,34 @@ class FrameworkService:
             page=offset_page(self._cursors, LIST_FRAMEWORKS, fingerprint, offset, len(page), len(selected)),
             catalog_fingerprint=self._catalog.fingerprint,
         )
+
+    def _known_values(self, request: ListFrameworksRequest) -> None:
+        """Refuse a filter value no accepted package has (current or not), naming those that exist.
+
+        An unknown value could only list nothing, and the catalog's values are few.
+        """
+        packages = self._catalog.packages
+        ids = sorted({p.framework_id for p in packages})
+        unknown = [f for f in request.framework_ids or () if f not in ids]
+        if unknown:
+            raise FrameworkNotFoundError(
+                f"frameworkIds: {', '.join(repr(echo(f)) for f in unknown[:5])} "
+                f"{'is not an accepted framework' if len(unknown) == 1 else 'are not accepted frameworks'}. "
+                f"Accepted: {', '.join(ids[:_MAX_LISTED])}{' …' if len(ids) > _MAX_LISTED else ''}.",
+                hint="Call list_frameworks without frameworkIds to see every accepted framework.",
+            )
+        for field, value, present in (
+            ("jurisdiction", request.jurisdiction, {p.framework.jurisdiction for p in packages}),
+            ("academicSubject", request.academic_subject, {p.framework.academic_subject for p in packages}),
+            ("inLanguage", request.in_language, {p.framework.in_language for p in packages}),
+        ):
+            if value is not None and value not in present:
+                values = sorted(present)
+                raise InvalidRequestError(
+                    f"{field}: {echo(value)!r} is the {field} of no accepted package. Accepted (exactly as written): "
+                    f"{', '.join(values[:_MAX_LISTED])}{' …' if len(values) > _MAX_LISTED else ''}.",
+                    hint=f"Use one of these values, or leave {field} out.",
+                )
 
     @staticmethod
     def _matches(package: ServedPackage, request: ListFrameworksRequest) -> bool:
@@ -266,6 +343,7 @@ class FrameworkService:
             },
             supersedes=manifest.supersedes,
             disclosures=disclosures(package),
+            filter_values=filter_values(package),
         )
 
     def get_capabilities(self, request: GetCapabilitiesRequest) -> CapabilitiesResult:

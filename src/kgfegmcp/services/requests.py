@@ -104,6 +104,12 @@ SNAPSHOTS_SELECT = SchemaRule(
     "With frameworkIds, each framework needs one of these.",
 )
 
+#: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' values.
+FILTER_VALUES = SchemaRule(
+    ("gradeLevels", "statementTypes", "academicSubjects"),
+    "Only values a selected package uses (get_framework: filterValues).",
+)
+
 
 def _text_query_bounds(query: str | None) -> None:
     if query is not None and len(query_tokens(query)) > MAX_QUERY_TOKENS:
@@ -160,8 +166,17 @@ class StandardSelector(PackageSelector):
         return self
 
 
+#: Checked by ``FrameworkService._known_values``; needs the catalog.
+CATALOG_VALUES = SchemaRule(
+    ("frameworkIds", "jurisdiction", "academicSubject", "inLanguage"),
+    "Must match an accepted package exactly.",
+)
+
+
 class ListFrameworksRequest(RequestModel):
     """Catalog discovery, paged."""
+
+    schema_rules = (CATALOG_VALUES,)
 
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
     jurisdiction: FacetText | None = None
@@ -225,7 +240,7 @@ PREFIX_NEEDS_CODE = SchemaRule(
 class SearchStandardsRequest(RequestModel):
     """Deterministic lexical and code search over standards items (never learning components)."""
 
-    schema_rules = (CODE_QUERY_LENGTH, TEXT_QUERY_TOKENS, PREFIX_NEEDS_CODE, SNAPSHOTS_SELECT)
+    schema_rules = (CODE_QUERY_LENGTH, TEXT_QUERY_TOKENS, PREFIX_NEEDS_CODE, SNAPSHOTS_SELECT, FILTER_VALUES)
 
     query: QueryText = Field(description="Words or a statement code ('auto' tries both).")
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
@@ -288,10 +303,17 @@ COMPARISON_MATCHES_DEFAULT, COMPARISON_MATCHES_MAX = 5, 10
 COMPONENT_LINKS_DEFAULT, COMPONENT_LINKS_MAX = 50, 100
 
 
+#: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' components.
+COMPONENT_SUBJECTS = SchemaRule(
+    ("academicSubjects",),
+    "Only subjects of a selected package's components (get_framework: filterValues.componentSubjects).",
+)
+
+
 class SearchLearningComponentsRequest(RequestModel):
     """Lexical search over learning components (never standards), paged with a cursor."""
 
-    schema_rules = (QUERY_TOKENS, SNAPSHOTS_SELECT)
+    schema_rules = (QUERY_TOKENS, SNAPSHOTS_SELECT, COMPONENT_SUBJECTS)
 
     query: QueryText
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
@@ -418,14 +440,43 @@ COMPARISON_GRADE_FILTERS = SchemaRule(
     ("frameworkGradeLevels",),
     "One entry at most per framework of frameworkIds; replaces gradeLevels there.",
 )
+#: Checked by ``ComparisonService._known_grades`` (invalid_request); needs each package's grade labels.
+COMPARISON_GRADE_VALUES = SchemaRule(
+    ("gradeLevels", "frameworkGradeLevels"),
+    "Grade labels are local (get_framework: filterValues): each value must be one a framework it applies to uses, "
+    "and each framework must use one of its values.",
+)
+
+
+#: Checked by :meth:`CompareFrameworkEvidenceRequest._bounds`; JSON Schema cannot compare keys with frameworkIds.
+COMPARISON_QUERIES = SchemaRule(
+    ("queries",),
+    "Keys must be in frameworkIds; it replaces query for them: query is required unless every framework has "
+    "a key, and refused if so.",
+    {"anyOf": [{"required": ["query"]}, {"required": ["queries"]}]},
+)
 
 
 class CompareFrameworkEvidenceRequest(RequestModel):
     """Independent bounded retrieval in 2 to 8 frameworks; candidates for review, never an alignment."""
 
-    schema_rules = (CODE_QUERY_LENGTH, TEXT_QUERY_TOKENS, COMPARISON_SNAPSHOTS, COMPARISON_GRADE_FILTERS)
+    schema_rules = (
+        CODE_QUERY_LENGTH,
+        TEXT_QUERY_TOKENS,
+        COMPARISON_QUERIES,
+        COMPARISON_SNAPSHOTS,
+        COMPARISON_GRADE_FILTERS,
+        COMPARISON_GRADE_VALUES,
+    )
 
-    query: QueryText
+    query: QueryText | None = None
+    queries: dict[IdentifierText, QueryText] | None = Field(
+        None,
+        min_length=1,
+        max_length=COMPARISON_FRAMEWORKS_MAX,
+        description="A query per frameworkId, each in that framework's own language and words.",
+        json_schema_extra={"additionalProperties": False},
+    )
     framework_ids: ComparisonIds = Field(min_length=COMPARISON_FRAMEWORKS_MIN, max_length=COMPARISON_FRAMEWORKS_MAX)
     snapshot_ids: ComparisonIds | None = Field(None, max_length=COMPARISON_SNAPSHOTS_MAX)
     search_mode: SearchMode = "auto"
@@ -439,8 +490,24 @@ class CompareFrameworkEvidenceRequest(RequestModel):
 
     @model_validator(mode="after")
     def _bounds(self) -> CompareFrameworkEvidenceRequest:
-        _code_query_bounds(self.query, self.search_mode)
+        queries = self.queries or {}
+        if any(framework_id not in self.framework_ids for framework_id in queries):
+            raise ValueError("queries names a framework that is not in frameworkIds.")
+        every = all(framework_id in queries for framework_id in self.framework_ids)
+        if self.query is None and not every:
+            raise ValueError("Give query, or an entry in queries for every framework in frameworkIds.")
+        if self.query is not None and every:
+            raise ValueError("query is unused when queries names every framework: send one or the other.")
+        for query in (self.query, *queries.values()):
+            if query is not None:
+                _code_query_bounds(query, self.search_mode)
         return self
+
+    def query_for(self, framework_id: str) -> str:
+        """The query one selected framework is searched with."""
+        found = (self.queries or {}).get(framework_id, self.query)
+        assert found is not None  # _bounds: every framework has one
+        return found
 
 
 # ---------------------------------------------------------------------------------------------

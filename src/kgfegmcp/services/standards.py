@@ -24,6 +24,7 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, ItemNode
 from kgfegmcp.search.service import Interpretation, SearchFilters, find_standards, require_servable
 from kgfegmcp.search.text_index import Coverage
+from kgfegmcp.services.filter_values import FilterKind, require_known, standards_accepted
 from kgfegmcp.services.requests import (
     GetStandardContextRequest,
     GetStandardRequest,
@@ -84,8 +85,8 @@ class MatchCountsView(ResultModel):
 class QueryInterpretationView(ResultModel):
     """How the query was read for these packages: nothing is matched that is not listed here.
 
-    Compact: ``graphPackageIds`` is left out when the answer searched one package, ``grades`` and
-    ``droppedWords`` when empty.
+    Compact: ``graphPackageIds`` is left out when the answer searched one package, ``grades``,
+    ``droppedWords`` and ``unknownTerms`` when empty.
     """
 
     graph_package_ids: list[str] | None = None
@@ -94,6 +95,11 @@ class QueryInterpretationView(ResultModel):
     grades: list[str] | None = Field(None, description="Grade labels named in the query, taken out of the text.")
     grades_as: Literal["preference", "ignored_grade_filter_given", "none"]
     dropped_words: list[str] | None = Field(None, description="Stop words not searched.")
+    unknown_terms: list[str] | None = Field(
+        None,
+        description="Searched words that occur nowhere in these packages (after the same analysis), so match "
+        "nothing here: rephrase them in the framework's own words and language, in a new call.",
+    )
 
 
 def interpretation_views(
@@ -110,6 +116,7 @@ def interpretation_views(
             if reading.grades_used
             else ("ignored_grade_filter_given" if reading.query.grades else "none"),
             dropped_words=list(reading.query.dropped) or None,
+            unknown_terms=list(reading.unknown_terms) or None,
         )
         for reading in interpretations
     ]
@@ -245,6 +252,13 @@ class StandardsService:
         packages = self._catalog.select(request.framework_ids, request.snapshot_ids)
         indexes = [p.standards_index for p in packages]
         require_servable(indexes, request.search_mode, request.code_match)
+        checked: tuple[tuple[str, FilterKind, list[str] | None], ...] = (
+            ("gradeLevels", "grade", request.grade_levels),
+            ("statementTypes", "type", request.statement_types),
+            ("academicSubjects", "subject", request.academic_subjects),
+        )
+        for field, kind, values in checked:
+            require_known(field, kind, values, [standards_accepted(p, kind) for p in packages] if values else [])
         reach = sum(index.documents for index in indexes)
         start = self._cursors.page_start(request.cursor, SEARCH_STANDARDS, fingerprint, reach)
         filters = SearchFilters(
