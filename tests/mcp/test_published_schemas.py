@@ -604,10 +604,10 @@ PUBLICATIONS = (
         "Give exactly one of nodeId, caseIdentifierUUID or statementCode",
         tuple(constrains(tool, "", ONE_OF_KEYS) for tool in STANDARD_TOOLS)
         + tuple(
-            says(tool, "nodeId", "Exactly one of nodeId, caseIdentifierUUID, statementCode") for tool in STANDARD_TOOLS
+            says(tool, "nodeId", "Or caseIdentifierUUID or statementCode; one only") for tool in STANDARD_TOOLS
         )
         + tuple(constrains("find_learning_progression_paths", end, ONE_OF_KEYS) for end in ("from", "to"))
-        + tuple(says("find_learning_progression_paths", f"{end}.nodeId", "Exactly one of") for end in ("from", "to")),
+        + tuple(says("find_learning_progression_paths", f"{end}.nodeId", "or statementCode; one only") for end in ("from", "to")),
     ),
     Publication(
         "snapshotId requires frameworkId",
@@ -620,11 +620,11 @@ PUBLICATIONS = (
         "With searchMode 'code' the query has at most 256 characters",
         tuple(constrains(tool, "", CODE_QUERY) for tool in ("search_standards", "compare_framework_evidence"))
         + tuple(
-            says(tool, "query", "A code: at most 256 characters")
+            says(tool, "query", "Code: ≤256 characters")
             for tool in ("search_standards", "compare_framework_evidence")
         ),
     ),
-    Publication("32 normalised tokens", tuple(says(tool, "query", "t most 32 distinct") for tool in QUERY_TOOLS)),
+    Publication("32 normalised tokens", tuple(says(tool, "query", "32 distinct") for tool in QUERY_TOOLS)),
     Publication(
         "codeMatch 'prefix' requires searchMode 'code'",
         (
@@ -665,7 +665,7 @@ PUBLICATIONS = (
     Publication(
         "of this package.",
         tuple(
-            says("search_learning_progressions", name, "Values the package uses (get_framework)")
+            says("search_learning_progressions", name, "This package's values (get_framework)")
             for name in ("gradeLevels", "academicSubjects")
         ),
     ),
@@ -706,20 +706,18 @@ PUBLICATIONS = (
         "Filters take each package's own values",
         (
             *(
-                says("search_standards", name, "Only values a selected package uses (get_framework: filterValues)")
+                says("search_standards", name, "From get_framework filterValues. Others refused")
                 for name in ("gradeLevels", "statementTypes", "academicSubjects")
             ),
             says("search_learning_components", "academicSubjects", "filterValues.componentSubjects"),
-            *(
-                says("compare_framework_evidence", name, "each framework must use one of its values")
-                for name in ("gradeLevels", "frameworkGradeLevels")
-            ),
+            says("compare_framework_evidence", "gradeLevels", "each framework must use one of its values"),
+            says("compare_framework_evidence", "frameworkGradeLevels", "replaces gradeLevels there, same rules"),
         ),
     ),
     Publication(
         "of no accepted package",
         tuple(
-            says("list_frameworks", name, "Must match an accepted package exactly")
+            says("list_frameworks", name, "Exact catalog values")
             for name in ("jurisdiction", "academicSubject", "inLanguage")
         ),
     ),

@@ -3,7 +3,7 @@
 A host sends every tool definition to its model, so the listed ``inputSchema`` keeps what a model needs
 to build a request (field names, types, enums, defaults, required fields, integer bounds and array sizes,
 and each field's one-line description) and leaves out what costs bytes on every turn and helps no caller
-choose: string lengths and patterns, ``uniqueItems``, and the JSON Schema forms of rules across fields
+choose: string lengths and patterns, ``uniqueItems``, object key counts and key names, and the JSON Schema forms of rules across fields
 (``oneOf``, ``allOf``, ``if``/``then``, ``dependentRequired``), which the descriptions state in words. Validation
 does not change: the request models still enforce every one of them, with ``invalid_request`` naming
 the field. ``docs/tools.md`` shows the full schema, every bound and rule included.
@@ -18,6 +18,9 @@ from fastmcp.utilities.json_schema import dereference_refs
 #: Keywords on one value left out of the listing (checked by the request models all the same).
 STRING_KEYWORDS = frozenset({"minLength", "maxLength", "pattern"})
 ARRAY_KEYWORDS = frozenset({"minItems", "maxItems", "uniqueItems"})
+OBJECT_KEYWORDS = frozenset({"minProperties", "maxProperties", "propertyNames"})
+#: What closes an object to undeclared keys or constrains their names: listed on the request only.
+CLOSING_KEYWORDS = frozenset({"additionalProperties", "patternProperties"})
 #: Rules across fields, left out of the listing: each is a sentence in a field's description.
 RULE_KEYWORDS = frozenset({"oneOf", "allOf", "if", "then", "else", "dependentRequired"})
 
@@ -25,12 +28,24 @@ RULE_KEYWORDS = frozenset({"oneOf", "allOf", "if", "then", "else", "dependentReq
 def listed_input_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` (a tool's full input schema) as ``tools/list`` shows it: ``$ref`` inlined, then compacted.
 
-    The arguments object holds the one required ``request``; it is listed without ``additionalProperties``
-    (FastMCP refuses any other argument all the same), the ``request`` object with it.
+    The arguments object holds the one required ``request``; only the ``request`` object is listed closed
+    (``additionalProperties: false``): the arguments object and the objects inside the request (standard
+    selectors, per-framework entries) are listed open, and their keys' patterns left out, though the
+    server refuses an undeclared field at every level all the same. The listing therefore never refuses a
+    request the server accepts.
     """
     listed: dict[str, Any] = _compact(dereference_refs(schema))
     listed.pop("additionalProperties", None)
+    request = listed.get("properties", {}).get("request")
+    if isinstance(request, dict) and schema_closed(dereference_refs(schema)):
+        request["additionalProperties"] = False
     return listed
+
+
+def schema_closed(schema: dict[str, Any]) -> bool:
+    """Whether the full schema's ``request`` object refuses undeclared fields."""
+    request = schema.get("properties", {}).get("request", {})
+    return isinstance(request, dict) and request.get("additionalProperties") is False
 
 
 def _compact(schema: Any) -> Any:
@@ -38,8 +53,10 @@ def _compact(schema: Any) -> Any:
         return [_compact(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    by_type = {"string": STRING_KEYWORDS, "array": ARRAY_KEYWORDS}
+    by_type = {"string": STRING_KEYWORDS, "array": ARRAY_KEYWORDS, "object": OBJECT_KEYWORDS}
     left_out = RULE_KEYWORDS | by_type.get(str(schema.get("type")), frozenset())
+    if schema.get("type") == "object":
+        left_out = left_out | CLOSING_KEYWORDS
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key in left_out:

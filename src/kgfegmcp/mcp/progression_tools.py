@@ -38,7 +38,7 @@ def get_learning_progression(request: GetLearningProgressionRequest, ctx: Contex
 
 def traverse_learning_progressions(request: TraverseLearningProgressionsRequest, ctx: Context) -> ToolResult:
     """Follow stored progression links several steps from one standard, within bounds: the standards
-    reached, the links followed and what the bounds cut off."""
+    reached, links followed and what the bounds cut."""
     return canonical_result(app_state(ctx).progressions.traverse_learning_progressions(request).to_wire())
 
 

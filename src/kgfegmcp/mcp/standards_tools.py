@@ -20,7 +20,7 @@ from kgfegmcp.services.requests import (
 
 def list_frameworks(request: ListFrameworksRequest, ctx: Context) -> ToolResult:
     """Start here: the frameworks served (id, name, jurisdiction, subject, language, contents), paged.
-    Every other tool takes a frameworkId from this list."""
+    Other tools take a frameworkId from it."""
     result = app_state(ctx).frameworks.list_frameworks(request)
     continuation = continuation_block("list_frameworks", request, result.page.next_cursor)
     return summary_result(result.to_wire(), text.list_frameworks(result), [continuation])

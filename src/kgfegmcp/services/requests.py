@@ -60,9 +60,9 @@ MAX_SELECTORS = 64
 MAX_FACETS = 64
 MAX_CODE_QUERY_CHARS = 256
 
-CURSOR_DESCRIPTION = "page.nextCursor; other fields unchanged."
+CURSOR_DESCRIPTION = "page.nextCursor; same other fields."
 #: Filters whose values are a framework's own vocabulary: get_framework lists them.
-GRADES_DESCRIPTION = FACET_DESCRIPTION = "Values from get_framework."
+GRADES_DESCRIPTION = FACET_DESCRIPTION = "From get_framework filterValues."
 TYPES_DESCRIPTION = SUBJECTS_DESCRIPTION = FACET_DESCRIPTION
 
 # Cross-field rules shared by several requests (each checked where its comment says).
@@ -70,14 +70,14 @@ TYPES_DESCRIPTION = SUBJECTS_DESCRIPTION = FACET_DESCRIPTION
 #: Checked by :class:`StandardSelector`; described once, on the first of the three keys.
 ONE_STANDARD_KEY = SchemaRule(
     ("nodeId",),
-    "Exactly one of nodeId, caseIdentifierUUID, statementCode.",
+    "Or caseIdentifierUUID or statementCode; one only.",
     {"oneOf": [{"required": ["nodeId"]}, {"required": ["caseIdentifierUUID"]}, {"required": ["statementCode"]}]},
     refusal="Give exactly one of nodeId, caseIdentifierUUID or statementCode.",
 )
 #: Checked by :func:`_code_query_bounds`.
 CODE_QUERY_LENGTH = SchemaRule(
     ("query",),
-    f"A code: at most {MAX_CODE_QUERY_CHARS} characters.",
+    f"Code: ≤{MAX_CODE_QUERY_CHARS} characters.",
     {
         "if": {"properties": {"searchMode": {"const": "code"}}, "required": ["searchMode"]},
         "then": {"properties": {"query": {"maxLength": MAX_CODE_QUERY_CHARS}}},
@@ -87,14 +87,14 @@ CODE_QUERY_LENGTH = SchemaRule(
 #: Checked by :func:`_text_query_bounds`; JSON Schema cannot count normalised tokens.
 QUERY_TOKENS = SchemaRule(
     ("query",),
-    f"At most {MAX_QUERY_TOKENS} distinct words.",
+    f"≤{MAX_QUERY_TOKENS} distinct words.",
     refusal=f"The query has at most {MAX_QUERY_TOKENS} normalised tokens (distinct words after accent and case "
     "folding).",
 )
 #: Checked by :func:`_code_query_bounds`; JSON Schema cannot count normalised tokens.
 TEXT_QUERY_TOKENS = SchemaRule(
     ("query",),
-    f"Words: at most {MAX_QUERY_TOKENS} distinct.",
+    f"Words: ≤{MAX_QUERY_TOKENS} distinct.",
     refusal=f"Unless searchMode is 'code', the query has at most {MAX_QUERY_TOKENS} normalised tokens (distinct "
     "words after accent and case folding).",
 )
@@ -107,7 +107,7 @@ SNAPSHOTS_SELECT = SchemaRule(
 #: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' values.
 FILTER_VALUES = SchemaRule(
     ("gradeLevels", "statementTypes", "academicSubjects"),
-    "Only values a selected package uses (get_framework: filterValues).",
+    "Others refused.",
 )
 
 
@@ -168,8 +168,8 @@ class StandardSelector(PackageSelector):
 
 #: Checked by ``FrameworkService._known_values``; needs the catalog.
 CATALOG_VALUES = SchemaRule(
-    ("frameworkIds", "jurisdiction", "academicSubject", "inLanguage"),
-    "Must match an accepted package exactly.",
+    ("jurisdiction", "academicSubject", "inLanguage"),
+    "Exact catalog values.",
 )
 
 
@@ -306,7 +306,7 @@ COMPONENT_LINKS_DEFAULT, COMPONENT_LINKS_MAX = 50, 100
 #: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' components.
 COMPONENT_SUBJECTS = SchemaRule(
     ("academicSubjects",),
-    "Only subjects of a selected package's components (get_framework: filterValues.componentSubjects).",
+    "Only filterValues.componentSubjects.",
 )
 
 
@@ -366,7 +366,7 @@ class GetStandardProgressionsRequest(StandardSelector):
 
 
 #: Checked by ``ProgressionService._known`` (invalid_progression_request); needs the package's vocabulary.
-PACKAGE_VOCABULARY = SchemaRule(("gradeLevels", "academicSubjects"), "Values the package uses (get_framework).")
+PACKAGE_VOCABULARY = SchemaRule(("gradeLevels", "academicSubjects"), "This package's values (get_framework).")
 
 
 class SearchLearningProgressionsRequest(PackageSelector):
@@ -434,25 +434,26 @@ class FrameworkGradeFilter(RequestModel):
 #: and JSON Schema cannot compare values across fields for the second.
 COMPARISON_SNAPSHOTS = SchemaRule(
     ("snapshotIds",),
-    "Snapshots of frameworkIds, at most one each; the others use their current one.",
+    "Snapshots of frameworkIds, at most one each.",
 )
 COMPARISON_GRADE_FILTERS = SchemaRule(
     ("frameworkGradeLevels",),
-    "One entry at most per framework of frameworkIds; replaces gradeLevels there.",
+    "One entry at most per framework of frameworkIds; replaces gradeLevels there, same rules.",
 )
 #: Checked by ``ComparisonService._known_grades`` (invalid_request); needs each package's grade labels.
 COMPARISON_GRADE_VALUES = SchemaRule(
-    ("gradeLevels", "frameworkGradeLevels"),
-    "Grade labels are local (get_framework: filterValues): each value must be one a framework it applies to uses, "
-    "and each framework must use one of its values.",
+    ("gradeLevels",),
+    "Each framework's labels (get_framework filterValues); each framework must use one of its values.",
+    refusal="Grade labels are local (get_framework: filterValues): each value must be one a framework it applies "
+    "to uses, and each framework must use one of its values.",
 )
 
 
 #: Checked by :meth:`CompareFrameworkEvidenceRequest._bounds`; JSON Schema cannot compare keys with frameworkIds.
 COMPARISON_QUERIES = SchemaRule(
     ("queries",),
-    "Keys must be in frameworkIds; it replaces query for them: query is required unless every framework has "
-    "a key, and refused if so.",
+    "Keys must be in frameworkIds; overrides query there. query is required unless every framework has a key, "
+    "and refused if so.",
     {"anyOf": [{"required": ["query"]}, {"required": ["queries"]}]},
 )
 
@@ -474,7 +475,7 @@ class CompareFrameworkEvidenceRequest(RequestModel):
         None,
         min_length=1,
         max_length=COMPARISON_FRAMEWORKS_MAX,
-        description="A query per frameworkId, each in that framework's own language and words.",
+        description="A query per frameworkId, in its own language.",
         json_schema_extra={"additionalProperties": False},
     )
     framework_ids: ComparisonIds = Field(min_length=COMPARISON_FRAMEWORKS_MIN, max_length=COMPARISON_FRAMEWORKS_MAX)
@@ -482,7 +483,7 @@ class CompareFrameworkEvidenceRequest(RequestModel):
     search_mode: SearchMode = "auto"
     max_matches_per_framework: int = Field(COMPARISON_MATCHES_DEFAULT, ge=1, le=COMPARISON_MATCHES_MAX)
     grade_levels: ComparisonGrades | None = Field(
-        None, min_length=1, max_length=MAX_FACETS, description="Values from get_framework; for all."
+        None, min_length=1, max_length=MAX_FACETS, description="For every framework."
     )
     framework_grade_levels: list[FrameworkGradeFilter] | None = Field(
         None, min_length=1, max_length=COMPARISON_FRAMEWORKS_MAX
