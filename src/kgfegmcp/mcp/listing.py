@@ -3,10 +3,10 @@
 A host sends every tool definition to its model, so the listed ``inputSchema`` keeps what a model needs
 to build a request (field names, types, enums, defaults, required fields, integer bounds and array sizes,
 and each field's one-line description) and leaves out what costs bytes on every turn and helps no caller
-choose: string lengths and patterns, ``uniqueItems``, object key counts and key names, and the JSON Schema forms of rules across fields
-(``oneOf``, ``allOf``, ``if``/``then``, ``dependentRequired``), which the descriptions state in words. Validation
-does not change: the request models still enforce every one of them, with ``invalid_request`` naming
-the field. ``docs/tools.md`` shows the full schema, every bound and rule included.
+choose: string lengths and patterns, ``uniqueItems``, object key counts and key names, the closing of
+objects inside the request, and the JSON Schema forms of rules across fields (``oneOf``, ``allOf``,
+``if``/``then``, ``dependentRequired``), which the descriptions state in words. Validation does not
+change: the request models still enforce every one of them, with ``invalid_request`` naming the field. ``docs/tools.md`` shows the full schema, every bound and rule included.
 """
 
 from __future__ import annotations
