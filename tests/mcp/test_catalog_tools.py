@@ -63,7 +63,7 @@ async def test_list_frameworks_default_catalog(default_client: Client[Any], defa
     body = structured(result)
     assert [framework_of(f) for f in body["frameworks"]] == DEFAULT_FRAMEWORKS
     assert body["total"] == 5
-    assert body["page"] == {"hasMore": False}
+    assert body["page"] == {"hasMore": False, "nextCursor": None}
     assert body["catalogFingerprint"] == default_state.catalog.fingerprint
     for entry in body["frameworks"]:
         runtime = default_state.catalog.resolve(framework_of(entry))

@@ -235,22 +235,19 @@ class PackageRef(ResultModel):
     what a citation of the package's evidence must carry.
     """
 
-    number: int = Field(description="1, 2, ... in answer order; a record's 'package' is this number.")
+    # Most fields stay bare: every tool's outputSchema repeats this block (docs/tools.md explains them).
+    number: int
     graph_package_id: str = Field(description="'<frameworkId>@<snapshotId>'.")
     uri: str = Field(description="The package resource.")
-    manifest_uri: str = Field(description="The package manifest: every file with its full SHA-256.")
+    manifest_uri: str
     built_from: BuiltFrom
-    license: str = Field(description="The licence of the package's source data, by name.")
-    attribution: str = Field(description="The attribution statement to keep with anything cited from the package.")
+    license: str
+    attribution: str
     disclosure_ids: list[str] = Field(
         description="The profile's disclosures that qualify this package's evidence; full text at uri or get_framework."
     )
     labels: AnswerLabels
-    link_provenance: str | None = Field(
-        None,
-        description="Answers with progression links: the address of a link's document with its provenance "
-        "(replace {relationshipId} with the link's relationshipId).",
-    )
+    link_provenance: str | None = None  # "<uri>/learning-progression/{relationshipId}", with links
 
 
 class StandardRecord(ResultModel):
@@ -307,8 +304,9 @@ class CursorFields(ResultModel):
     has_more: bool
     next_cursor: str | None = None
 
+    # No return annotation: an annotated one would replace this model's serialization schema with it.
     @model_serializer(mode="wrap")
-    def _cursor_always_sent(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _cursor_always_sent(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
         data = handler(self)
         if isinstance(data, dict) and self.next_cursor is None:
             data["nextCursor" if "hasMore" in data else "next_cursor"] = None
