@@ -36,7 +36,7 @@ when it has a value: never `null` (except a page's `nextCursor`, always sent and
 with `hasMore: false`, as the spec asks; and the values of `validation`, `codePolicy` and the statistics'
 rows by statement type and by grade, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
-inlined. With them `tools/list` is 117,905 bytes of compact JSON (43,024 without); a client of a protocol
+inlined. With them `tools/list` is 117,973 bytes of compact JSON (43,024 without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
@@ -75,7 +75,7 @@ refused call is an `isError` result without `structuredContent`, which clients d
 - **Standard records** hold what a citation needs, in the package's own terms: `nodeId`, `statementCode`,
   `statementType` (the source type), `gradeLevels` (the source labels) and `description`; `isCurrent`
   appears (as `false`) only for an item the source retires. A search hit is such a record with its
-  `rank` and `coverage` (text hits) or `matchType` (code hits); the rank is the order, so no score is sent.
+  `rank`, `score` and `coverage` (text hits) or `matchType` (code hits).
   Every summary line of a standard is `[code] text (statementType; grade labels; nodeId <id>)`, with
   `package <number>` when the answer has several packages. `get_standard_context` describes each node
   once: the standard, `parents`, `children`, `ancestors` and `descendants` (beyond depth 1, each with its

@@ -86,6 +86,7 @@ class ComponentRank(ResultModel):
     package: int | None = Field(
         None, description="The number of its package in packages; left out when the answer has one package."
     )
+    score: float
 
 
 class ComponentHitView(LearningComponentRecord, ComponentRank):
@@ -281,6 +282,7 @@ class LearningComponentService:
                     ),
                     rank=offset + i + 1,
                     package=listed.number(hit.package_order),
+                    score=hit.score,
                 )
                 for i, hit in enumerate(page)
             ],

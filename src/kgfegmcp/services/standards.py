@@ -66,6 +66,7 @@ class HitRank(ResultModel):
     coverage: Coverage | None = Field(
         None, description="Text hits: the phrase, every searched term, or only some of them (the ranking's first key)."
     )
+    score: float
 
 
 class SearchHitView(StandardRecord, HitRank):
@@ -272,6 +273,7 @@ class StandardsService:
                     package=listed.number(hit.package_order),
                     match_type=None if hit.coverage is not None else hit.match_type,
                     coverage=hit.coverage,
+                    score=hit.score,
                 )
                 for i, hit in enumerate(page)
             ],
