@@ -319,12 +319,7 @@ def overhead(view: str, structured: dict[str, Any], facts: dict[str, PackageFact
     view holds it verbatim (a view that leaves one out gains nothing by it)."""
     records = statement_records(structured)
     statement_bytes = sum(len(r.description.encode("utf-8")) for r in records if r.description in view)
-    rights = [
-        text
-        for package in package_ids(structured)
-        for text in (facts[package].attribution,)
-        if text in view
-    ]
+    rights = [text for package in package_ids(structured) for text in (facts[package].attribution,) if text in view]
     return Overhead(
         len(view.encode("utf-8")),
         statement_bytes,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -20,6 +21,14 @@ REVIEW_STATUSES: tuple[ReviewStatus, ...] = (
 REVIEWED_STATES: frozenset[str] = frozenset({"approved", "provisional_operator_approved"})
 
 GeneratedDerivatives = Literal["allowed", "denied"]
+
+#: A Creative Commons licence or public-domain tool URI: kind, version and optional jurisdiction port.
+_CC_URI = re.compile(
+    r"https?://creativecommons\.org/(?P<family>licenses|publicdomain)/(?P<kind>[a-z-]+)/(?P<version>\d+(?:\.\d+)?)"
+    r"(?:/(?P<port>[a-z]{2}(?:-[a-z]{2})?))?(?:/(?:legalcode(?:\.[a-z-]+)?)?)?",
+    re.IGNORECASE,
+)
+_CC_TOOLS = {"zero": "CC0", "mark": "Public Domain Mark"}
 
 
 class RightsPolicy(ContractModel):
@@ -56,3 +65,23 @@ class RightsPolicy(ContractModel):
         if not self.allow_full_text:
             return "the package's rights do not allow full text (allowFullText is false)"
         return None
+
+
+def license_name(rights: RightsPolicy) -> str:
+    """The licence a citation names: ``CC BY 4.0`` from a Creative Commons ``licenseUri``, else ``sourceLicense``.
+
+    Only a URI that names a Creative Commons licence or public-domain tool is read (licences by kind and
+    version, with a jurisdiction port in capitals: ``…/by/3.0/us/`` is ``CC BY 3.0 US``); anything else
+    keeps the package's own words verbatim, so no licence is ever guessed.
+    """
+    match = _CC_URI.fullmatch(rights.license_uri or "")
+    if match is None:
+        return rights.source_license
+    kind, version, port = match["kind"].lower(), match["version"], match["port"]
+    if match["family"].lower() == "publicdomain":
+        if kind not in _CC_TOOLS:
+            return rights.source_license
+        name = f"{_CC_TOOLS[kind]} {version}"
+    else:
+        name = f"CC {kind.upper()} {version}"
+    return f"{name} {port.upper()}" if port else name

@@ -25,16 +25,24 @@ DEFAULT_FRAMEWORKS = [
 ]
 
 
-def identity_of(state: AppState, framework_id: str, snapshot_id: str | None = None) -> dict[str, Any]:
-    """The compact identity block computed independently from the accepted runtime."""
+def identity_of(state: AppState, framework_id: str, snapshot_id: str | None = None, number: int = 1) -> dict[str, Any]:
+    """The compact identity block of the ``number``-th package of an answer describing packages whole (their
+    links' label, not the link-provenance rule that answers carrying links give)."""
     package = state.catalog.resolve(framework_id, snapshot_id)
     counts = package.manifest.counts.relationships
-    return package_ref(package, links=bool(counts.builds_towards + counts.relates_to)).to_wire()
+    ref = package_ref(package, number, links=bool(counts.builds_towards + counts.relates_to)).to_wire()
+    ref.pop("linkProvenance", None)
+    rights = package.manifest.rights
+    assert ref["attribution"] == rights.attribution_statement and ref["manifestUri"] == ref["uri"] + "/manifest"
+    return ref
+
+
+IDENTITY = ("number", "graphPackageId", "uri", "manifestUri", "builtFrom", "license", "attribution")
 
 
 def identity_in(entry: dict[str, Any]) -> dict[str, Any]:
     """The package identity fields of an entry that is a package itself (framework summary, capabilities)."""
-    return {key: entry[key] for key in ("graphPackageId", "uri", "builtFrom", "disclosureIds", "labels")}
+    return {key: entry[key] for key in (*IDENTITY, "disclosureIds", "labels")}
 
 
 def framework_of(entry: dict[str, Any]) -> str:
@@ -63,27 +71,32 @@ async def test_list_frameworks_default_catalog(default_client: Client[Any], defa
     body = structured(result)
     assert [framework_of(f) for f in body["frameworks"]] == DEFAULT_FRAMEWORKS
     assert body["total"] == 5
-    assert body["page"] == {"hasMore": False}
+    assert body["page"] == {"hasMore": False, "nextCursor": None}
     assert body["catalogFingerprint"] == default_state.catalog.fingerprint
-    for entry in body["frameworks"]:
+    for number, entry in enumerate(body["frameworks"], start=1):
         runtime = default_state.catalog.resolve(framework_of(entry))
         assert entry["graphPackageId"] == runtime.graph_package_id
         assert entry["manifestUri"] == uris.manifest_uri(runtime.framework_id, runtime.snapshot_id)
         assert entry["standardsItems"] == len(runtime.items)
         assert entry["learningComponents"] == len(runtime.components)
         # Each listed package names itself once: no separate packages or disclosures blocks.
-        assert identity_in(entry) == identity_of(default_state, runtime.framework_id)
+        assert identity_in(entry) == identity_of(default_state, runtime.framework_id, number=number)
         assert entry["title"] == runtime.manifest.title and "name" not in entry  # name == title here
     assert set(body) == {"frameworks", "total", "page", "catalogFingerprint"}
     ef = next(f for f in body["frameworks"] if framework_of(f) == EF)
     assert ef["graphTypes"]["contains"] == ["AcademicStandards", "LearningComponents", "LearningProgressions"]
     (summary,) = texts(result)
     assert summary.startswith("5 of 5 accepted packages (more: False).")
+    lines = summary.splitlines()
     for entry in body["frameworks"]:
-        # One line per package: what it holds, its disclosure ids and the link where they are in full.
-        line = next(line for line in summary.splitlines() if line.startswith(f"- {entry['graphPackageId']} — "))
-        assert line.endswith(f"; disclosures {', '.join(entry['disclosureIds'])}: {entry['uri']}")
-    assert summary.count("Read a package's disclosures at its link") == 1
+        # One block per package: what it holds and its licence, then its attribution, manifest and disclosures.
+        head = f"Package {entry['number']}: {entry['graphPackageId']} — {entry['title']} ("
+        at = next(index for index, line in enumerate(lines) if line.startswith(head))
+        assert lines[at].endswith(f"licence {entry['license']}.")
+        assert lines[at + 1] == f"  Attribution: {entry['attribution']}"
+        assert lines[at + 2].startswith(f"  Manifest {entry['manifestUri']}; built from nodes ")
+        disclosed = f"  Disclosures {', '.join(entry['disclosureIds'])}: read at {entry['uri']} (or get_framework)"
+        assert lines[at + 3].startswith(disclosed)
     assert "Disclosure:" not in summary  # the full texts are in get_framework and the resources
 
 
@@ -191,12 +204,12 @@ async def test_get_capabilities_server_and_every_package(default_client: Client[
     assert [p["graphPackageId"] for p in body["packages"]] == [
         p.graph_package_id for p in default_state.catalog.packages
     ]
-    for package in body["packages"]:
+    for number, package in enumerate(body["packages"], start=1):
         runtime = default_state.catalog.by_graph_package_id(package["graphPackageId"])
         assert runtime is not None
         assert package["capabilities"] == runtime.manifest.capabilities.to_wire()
         assert package["hierarchyRule"] == runtime.profile.profile.hierarchy.rule
-        assert identity_in(package) == identity_of(default_state, runtime.framework_id)
+        assert identity_in(package) == identity_of(default_state, runtime.framework_id, number=number)
         assert package["disclosureIds"] == disclosure_ids(default_state, runtime.framework_id)
     ccss = next(p for p in body["packages"] if p["graphPackageId"].startswith(CCSS))
     assert ccss["codePolicy"]["unique"] is False and ccss["codePolicy"]["derivedParentSeparator"] == "."

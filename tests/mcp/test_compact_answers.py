@@ -79,6 +79,10 @@ def sizes(result: Any) -> tuple[int, int]:
     return total, len(dumped["content"][0]["text"].encode("utf-8"))
 
 
+def utf8(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
 @pytest.mark.parametrize(
     "request_fields",
     [
@@ -86,17 +90,27 @@ def sizes(result: Any) -> tuple[int, int]:
         {"query": "main idea", "frameworkIds": [CCSS], "limit": 10},
     ],
 )
-async def test_a_ten_hit_search_fits_six_kilobytes(default_client: Client[Any], request_fields: dict[str, Any]) -> None:
+async def test_a_ten_hit_search_spends_few_bytes_beyond_its_statements(
+    default_client: Client[Any], request_fields: dict[str, Any]
+) -> None:
+    """Beyond the statement texts (and each package's attribution), at most 600 B + 150 B per hit in the text
+    blocks and 1,200 B + 250 B per hit in the structured content."""
     result = await default_client.call_tool_mcp("search_standards", {"request": request_fields})
-    total, text = sizes(result)
-    assert len(result.structured_content["hits"]) == 10 and result.structured_content["page"]["hasMore"]
-    assert total <= 6000 and text <= 2500, (total, text)
+    body = result.structured_content
+    hits = body["hits"]
+    assert len(hits) == 10 and body["page"]["hasMore"]
+    statements = sum(utf8(hit["description"]) for hit in hits)
+    attributions = sum(utf8(package["attribution"]) for package in body["packages"])
+    text = sum(utf8(block) for block in texts(result))
+    compact = utf8(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+    assert text - statements - attributions <= 600 + 150 * len(hits), text - statements - attributions
+    assert compact - statements - attributions <= 1200 + 250 * len(hits), compact - statements - attributions
 
 
 def standard_records(tool: str, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """(graph-package id, record) of every standard record an answer holds."""
     if tool == "search_standards":
-        return [(body["packages"][hit.get("package", 0)]["graphPackageId"], hit) for hit in body["hits"]]
+        return [(body["packages"][hit.get("package", 1) - 1]["graphPackageId"], hit) for hit in body["hits"]]
     if tool == "compare_framework_evidence":
         return [(f["package"]["graphPackageId"], c["standard"]) for f in body["frameworks"] for c in f["candidates"]]
     if "package" not in body:

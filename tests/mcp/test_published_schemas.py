@@ -603,11 +603,12 @@ PUBLICATIONS = (
     Publication(
         "Give exactly one of nodeId, caseIdentifierUUID or statementCode",
         tuple(constrains(tool, "", ONE_OF_KEYS) for tool in STANDARD_TOOLS)
-        + tuple(
-            says(tool, "nodeId", "Or caseIdentifierUUID or statementCode; one only") for tool in STANDARD_TOOLS
-        )
+        + tuple(says(tool, "nodeId", "Or caseIdentifierUUID or statementCode; one only") for tool in STANDARD_TOOLS)
         + tuple(constrains("find_learning_progression_paths", end, ONE_OF_KEYS) for end in ("from", "to"))
-        + tuple(says("find_learning_progression_paths", f"{end}.nodeId", "or statementCode; one only") for end in ("from", "to")),
+        + tuple(
+            says("find_learning_progression_paths", f"{end}.nodeId", "or statementCode; one only")
+            for end in ("from", "to")
+        ),
     ),
     Publication(
         "snapshotId requires frameworkId",
@@ -620,8 +621,7 @@ PUBLICATIONS = (
         "With searchMode 'code' the query has at most 256 characters",
         tuple(constrains(tool, "", CODE_QUERY) for tool in ("search_standards", "compare_framework_evidence"))
         + tuple(
-            says(tool, "query", "Code: ≤256 characters")
-            for tool in ("search_standards", "compare_framework_evidence")
+            says(tool, "query", "Code: ≤256 characters") for tool in ("search_standards", "compare_framework_evidence")
         ),
     ),
     Publication("32 normalised tokens", tuple(says(tool, "query", "32 distinct") for tool in QUERY_TOOLS)),

@@ -29,8 +29,8 @@ def codes(body: dict[str, Any]) -> list[str | None]:
 
 
 def hit_packages(body: dict[str, Any]) -> list[str]:
-    """The graph-package id of each hit: ``package`` indexes ``packages`` (absent with one package)."""
-    return [body["packages"][hit.get("package", 0)]["graphPackageId"] for hit in body["hits"]]
+    """The graph-package id of each hit: ``package`` is its entry's number (absent with one package)."""
+    return [body["packages"][hit.get("package", 1) - 1]["graphPackageId"] for hit in body["hits"]]
 
 
 def statement_roles(state: AppState) -> dict[str, str]:
@@ -159,10 +159,8 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
     body = structured(result)
     assert [(p["graphPackageId"], p["disclosureIds"]) for p in body["packages"]] == [(f"{TREE}@2026-01", ["fixture"])]
     (entry,) = body["packages"]
-    assert (
-        f"Package {entry['graphPackageId']} (standards source_asserted): read its disclosures fixture at "
-        f"{entry['uri']} before"
-    ) in summary
+    assert f"Package 1: {entry['graphPackageId']} (standards source_asserted); licence {entry['license']}." in summary
+    assert f"  Disclosures fixture: read at {entry['uri']} (or get_framework) before citing." in summary
     assert NOTEXT_DISCLOSURE not in summary and "Fixture data written by tests." not in summary
     # Both profiles use the disclosure id "fixture" (with different texts): when hits come from both, each
     # package names its own ids and link, so neither is lost.
@@ -172,8 +170,9 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
         (f"{TREE}@2026-01", ["fixture"]),
     ]
     for number, entry in enumerate(structured(both)["packages"], start=1):
-        line = f"Package {number}: {entry['graphPackageId']} ({entry['uri']}; standards source_asserted): disclosures"
-        assert f"{line} fixture." in texts(both)[0]
+        line = f"Package {number}: {entry['graphPackageId']} (standards source_asserted); licence {entry['license']}."
+        assert line in texts(both)[0]
+        assert f"  Disclosures fixture: read at {entry['uri']} (or get_framework) before citing." in texts(both)[0]
 
 
 async def test_an_empty_page_names_every_package_searched(fixture_client: Client[Any]) -> None:
@@ -367,7 +366,8 @@ async def test_every_result_carries_identity_disclosures_and_source_terms(
     # Each package a hit comes from once, compactly: id, link, the four files (SHA-256 prefixes) and its
     # disclosure ids; the interpretation names every package searched.
     listed = [p for p in current if p.graph_package_id in set(hit_packages(body))]
-    assert len(listed) >= 2 and body["packages"] == [package_ref(p).to_wire() for p in listed]
+    numbered = [package_ref(p, number).to_wire() for number, p in enumerate(listed, start=1)]
+    assert len(listed) >= 2 and body["packages"] == numbered
     assert [p["disclosureIds"] for p in body["packages"]] == [
         [d.disclosure_id for d in p.profile.profile.disclosures] for p in listed
     ]
@@ -393,18 +393,19 @@ async def test_every_result_carries_identity_disclosures_and_source_terms(
         assert not {"uri", "provenanceUri", "graphPackageId", "caseIdentifierUUID"} & set(hit)
     for entry in body["packages"]:
         assert entry["uri"] == f"kgfegmcp://framework/{entry['graphPackageId'].replace('@', '/snapshot/')}"
-        assert "manifestUri" not in entry  # it is uri + "/manifest"
+        assert entry["manifestUri"] == entry["uri"] + "/manifest"  # the spec: every package block links it
     summary = texts(result)[0]
     for number, entry in enumerate(body["packages"], start=1):
         ids = ", ".join(entry["disclosureIds"])
         label = entry["labels"]["standards"]
         assert (
-            f"Package {number}: {entry['graphPackageId']} ({entry['uri']}; standards {label}): disclosures {ids}."
-            in summary
+            f"Package {number}: {entry['graphPackageId']} (standards {label}); licence {entry['license']}." in summary
         )
+        assert f"  Disclosures {ids}: read at {entry['uri']} (or get_framework) before citing." in summary
     # Hit lines name their package by that number.
     first = body["hits"][0]
-    assert f"1. {first['statementCode']} ({', '.join(first['gradeLevels'])}; package {first['package'] + 1})" in summary
+    assert f"1. [{first['statementCode']}] {first['description']} (" in summary
+    assert f"nodeId {first['nodeId']}; package {first['package']})" in summary
 
 
 @pytest.mark.parametrize("framework_id", [LC, EF])

@@ -82,7 +82,10 @@ async def test_get_standard_result_blocks(default_client: Client[Any]) -> None:
     assert standard["nodeId"] in summary and standard["gradeLevels"][0] in summary
     # The provenance link follows the one rule, stated where the resource link is printed.
     assert f"Resource: {standard['uri']} (provenance: add /provenance)" in summary
-    assert f"read its disclosures {', '.join(body['package']['disclosureIds'])} at {body['package']['uri']}" in summary
+    package = body["package"]
+    assert (
+        f"  Disclosures {', '.join(package['disclosureIds'])}: read at {package['uri']} (or get_framework)" in summary
+    )
 
 
 async def test_get_standard_errors(default_client: Client[Any], default_state: AppState) -> None:
@@ -191,7 +194,7 @@ async def test_context_of_a_multi_parent_standard(fixture_client: Client[Any], f
     assert body["package"] == package_ref(fixture_state.catalog.resolve(DAG)).to_wire()
     assert body["package"]["disclosureIds"] == ["fixture"]
     summary = texts(result)[0]
-    assert "Root paths: 2 (complete: True)." in summary
+    assert "Root paths: 2 (complete: True), by nodeId, root first:" in summary
     assert f"Path 1: {root} > {nbt} > {shared}" in summary
     assert "Truncated" not in summary
 

@@ -72,7 +72,7 @@ async def test_page_stops_at_the_size_ceiling_and_continues_with_page_cursor(pro
         stops.append(page["stoppedBy"])
         seen += [link["relationshipId"] for link in content["links"]]
         if not page["hasMore"]:
-            assert "nextCursor" not in page
+            assert page["nextCursor"] is None
             break
         request = {**request, "cursor": page["nextCursor"]}
     assert stops[0] == "byte_limit" and stops[-1] == "exhausted"

@@ -88,6 +88,8 @@ async def test_progression_and_component_resources(default_client: Client[Any], 
 
 def _uris_in(value: Any, found: set[str]) -> None:
     if isinstance(value, str) and value.startswith(uris.SCHEME):
+        if "{relationshipId}" in value:  # a package's linkProvenance rule: applied to the answer's links below
+            return
         found.add(value)
     elif isinstance(value, dict):
         for item in value.values():
@@ -95,6 +97,17 @@ def _uris_in(value: Any, found: set[str]) -> None:
     elif isinstance(value, list):
         for item in value:
             _uris_in(item, found)
+
+
+def _relationship_ids(value: Any) -> list[str]:
+    """Every relationshipId an answer holds (links, followed links, paths)."""
+    if isinstance(value, dict):
+        found = [value["relationshipId"]] if isinstance(value.get("relationshipId"), str) else []
+        found += list(value.get("relationshipIds", []))
+        return found + [r for item in value.values() for r in _relationship_ids(item)]
+    if isinstance(value, list):
+        return [r for item in value for r in _relationship_ids(item)]
+    return []
 
 
 def _package_uris(body: dict[str, Any]) -> list[str]:
@@ -169,6 +182,11 @@ async def test_every_uri_a_tool_returns_resolves(default_client: Client[Any], de
                 links += 1
                 found.add(str(block.uri))
         assert found, tool
+        rule_of_links = body.get("package", {}).get("linkProvenance")
+        if rule_of_links:
+            ids = {r for r in _relationship_ids(body)}
+            assert ids, tool
+            found |= {rule_of_links.replace("{relationshipId}", identifier) for identifier in ids}
         packages = _package_uris(body)
         if len(packages) == 1:  # multi-package answers: the rule is applied per package below for search
             rule: set[str] = set()
@@ -177,7 +195,7 @@ async def test_every_uri_a_tool_returns_resolves(default_client: Client[Any], de
             found |= rule
         elif tool == "search_standards":
             for hit in body["hits"]:
-                found.add(f"{packages[hit.get('package', 0)]}/standard/{hit['nodeId']}")
+                found.add(f"{packages[hit.get('package', 1) - 1]}/standard/{hit['nodeId']}")
         for uri in sorted(found):
             assert await outcome(default_client, uri) == "ok", (tool, uri)
     # get_framework (manifest), get_standard, get_standard_context, get_learning_component and

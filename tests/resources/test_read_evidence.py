@@ -51,7 +51,7 @@ async def test_windows_reassemble_byte_exactly(matrix_client: Client[Any], windo
         assert 0 < window["window"]["byteLength"] <= window_bytes
     *middle, last = windows
     assert all(w["limitedBy"] == "window_bytes" and not w["reachedEnd"] for w in middle)
-    assert last["limitedBy"] == "end_of_resource" and last["reachedEnd"] and "nextCursor" not in last["page"]
+    assert last["limitedBy"] == "end_of_resource" and last["reachedEnd"] and last["page"]["nextCursor"] is None
 
 
 async def test_windows_meet_multibyte_characters_at_their_edges(matrix_client: Client[Any]) -> None:

@@ -53,8 +53,8 @@ def ids(result: SearchStandardsResult) -> list[str]:
 
 
 def keyed(result: SearchStandardsResult) -> list[tuple[str, str]]:
-    """(graph package id, node id) of each hit: ``package`` indexes this page's ``packages`` (None: the only one)."""
-    return [(result.packages[hit.package or 0].graph_package_id, hit.node_id) for hit in result.hits]
+    """(graph package id, node id) of each hit: ``package`` numbers this page's ``packages`` (None: the only one)."""
+    return [(result.packages[(hit.package or 1) - 1].graph_package_id, hit.node_id) for hit in result.hits]
 
 
 def warnings(result: SearchStandardsResult) -> list[tuple[str, str | None]]:
@@ -184,7 +184,7 @@ def test_code_hits_follow_package_order_and_warnings_are_sorted_by_package(searc
         (package(TREE), item(TREE, "NBT.A.1")),
     ]
     assert [p.graph_package_id for p in result.packages] == [package(NOTEXT), package(SOME), package(TREE)]
-    assert [hit.package for hit in result.hits] == [0, 1, 1, 2]
+    assert [hit.package for hit in result.hits] == [1, 2, 2, 3]
     assert warnings(result) == [
         ("code_search_unavailable", package(NOCODE)),
         ("multiple_code_matches", package(SOME)),

@@ -9,15 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kgfegmcp.mcp.text import (
-    clipped,
-    package_label,
-    package_lines,
-    standard_line,
-    statement_text,
-    unknown_terms_phrase,
-    warning_lines,
-)
+from kgfegmcp.mcp.text import package_lines, standard_line, statement_text, unknown_terms_phrase, warning_lines
 from kgfegmcp.services.comparison import ComparisonResult, ContextNodeView
 from kgfegmcp.services.components import (
     ComponentAttribution,
@@ -29,16 +21,14 @@ from kgfegmcp.services.components import (
 )
 from kgfegmcp.services.views import ComponentPackageRef, ComponentsLabel, entity_uri
 
-#: Characters of each context node's text in a comparison summary (whole in contextNodes).
-CONTEXT_CHARS = 40
 
-
-def _component(component: LearningComponentRecord, package: str | None = None) -> str:
+def _component(component: LearningComponentRecord, package: int | None = None) -> str:
     subject = f"{component.academic_subject}; " if component.academic_subject else ""
-    where = f"; {package}" if package else ""
+    where = f"; package {package}" if package is not None else ""
+    credit = f"; attribution {component.attribution}" if component.attribution is not None else ""
     return (
         f"{statement_text(component)} (learning component; {subject}nodeId {component.node_id}; "
-        f"supports {component.supports_count} standard(s){where})"
+        f"supports {component.supports_count} standard(s){credit}{where})"
     )
 
 
@@ -52,16 +42,17 @@ def _shown(returned: int, total: int) -> str:
 
 
 def _attribution_lines(attributions: Sequence[ComponentAttribution]) -> list[str]:
-    """Who authored and licensed the components, each distinct attribution once."""
+    """Who authored and licensed the components, each distinct attribution once, verbatim, by its index
+    (a component's ``attribution``)."""
     lines = []
     for index, a in enumerate(attributions):
         parts = [
-            f"provider {a.provider or a.author}" if a.provider or a.author else "",
-            f"licence: {a.license.rstrip('.')}" if a.license else "",
-            f"attribution: {a.attribution_statement.rstrip('.')}" if a.attribution_statement else "",
+            f"author {a.author}" if a.author else "",
+            f"provider {a.provider}" if a.provider and a.provider != a.author else "",
+            f"licence: {a.license}" if a.license else "",
+            f"attribution: {a.attribution_statement}" if a.attribution_statement else "",
         ]
-        label = "Components" if len(attributions) == 1 else f"Components [attribution {index}]"
-        lines.append(f"{label}: " + "; ".join(p for p in parts if p) + ".")
+        lines.append(f"Components attribution {index}: " + " | ".join(p for p in parts if p))
     return lines
 
 
@@ -74,9 +65,7 @@ def _production(label: ComponentsLabel | None) -> str:
 
 def _production_lines(packages: Sequence[ComponentPackageRef]) -> list[str]:
     """Each package's component production once (numbered like the package lines when there are several)."""
-    if len(packages) == 1:
-        return [f"Components: {_production(packages[0].components)}."]
-    return [f"Package {index} components: {_production(p.components)}." for index, p in enumerate(packages, start=1)]
+    return [f"Package {p.number} components: {_production(p.components)}." for p in packages]
 
 
 def _tail(
@@ -101,9 +90,7 @@ def search_learning_components(result: SearchLearningComponentsResult) -> str:
         if reading.unknown_terms:
             where = f" in {', '.join(reading.graph_package_ids or ())}" if several else ""
             lines.append(f"Query words {unknown_terms_phrase(reading.unknown_terms)}{where}.")
-    for hit in result.hits:
-        package = package_label(hit.package)
-        lines.append(f"{hit.rank}. {_component(hit, package)}")
+    lines += [f"{hit.rank}. {_component(hit, hit.package)}" for hit in result.hits]
     lines.append("A component's resource is its package link + /learning-component/<nodeId>.")
     lines += warning_lines(result.warnings)
     lines += _tail(result.nature, result.attributions, result.packages)
@@ -163,11 +150,13 @@ def get_standards_for_learning_component(result: StandardsForComponentResult) ->
     return "\n".join(lines)
 
 
-def _context_text(node: ContextNodeView) -> str:
+def _heading_line(node: ContextNodeView) -> str:
+    """A context node whole: the framework root by name, a heading like a standard (code, text, type, grades)."""
+    if node.kind == "framework":
+        return f"framework root: {statement_text(node)} (nodeId {node.node_id})"
     code = f"[{node.statement_code}] " if node.statement_code else ""
-    if not code and node.description is None:  # withheld text: the heading is cited by its type and id
-        code = f"[{node.statement_type}, nodeId {node.node_id}] "
-    return code + clipped(statement_text(node), CONTEXT_CHARS)
+    grades = ", ".join(node.grade_levels or []) or "no grade"
+    return f"{code}{statement_text(node)} ({node.statement_type}; {grades}; nodeId {node.node_id})"
 
 
 def compare_framework_evidence(result: ComparisonResult) -> str:
@@ -182,20 +171,21 @@ def compare_framework_evidence(result: ComparisonResult) -> str:
     for section in result.frameworks:
         package = section.package.graph_package_id
         grades = f"; grades {', '.join(section.grade_levels)}" if section.grade_levels else ""
-        nodes = {node.node_id: node for node in section.context_nodes}
         searched = f"; query {section.query!r}" if section.query else ""
         lines.append(
-            f"== {package}{searched}{grades}: {section.total_matches} match(es), {len(section.candidates)} shown"
+            f"== Package {section.package.number}, {package}{searched}{grades}: {section.total_matches} match(es), "
+            f"{len(section.candidates)} shown"
         )
         if section.interpretation is not None and section.interpretation.unknown_terms:
             lines.append(f"   query words {unknown_terms_phrase(section.interpretation.unknown_terms)}")
+        if section.context_nodes:
+            lines.append("Headings the candidates sit under, each once:")
+            lines += [f"- {_heading_line(node)}" for node in section.context_nodes]
         for candidate in section.candidates:
-            # The framework root heads every chain: name it once per section, not per candidate.
-            chain = [nodes[n] for n in candidate.context if nodes[n].kind != "framework"]
             lines.append(f"{candidate.rank}. {standard_line(candidate.standard)} [{candidate.match_type}]")
             lines.append(
-                "   under: "
-                + (" > ".join(_context_text(node) for node in chain) or "the framework root")
+                "   under (nodeIds, root first): "
+                + (" > ".join(candidate.context) or "no parent")
                 + ("" if candidate.context_complete else f" (+{candidate.other_parent_chains} other parent chain(s))")
             )
             if candidate.unresolved_references:

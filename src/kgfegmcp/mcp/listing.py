@@ -1,12 +1,13 @@
 """What ``tools/list`` shows of a tool's input schema: the compact form a model reads on every turn.
 
 A host sends every tool definition to its model, so the listed ``inputSchema`` keeps what a model needs
-to build a request (field names, types, enums, defaults, required fields, integer bounds and array sizes,
-and each field's one-line description) and leaves out what costs bytes on every turn and helps no caller
-choose: string lengths and patterns, ``uniqueItems``, object key counts and key names, the closing of
+to build a request (field names, types, enums, defaults, required fields, integer bounds and each field's
+one-line description) and leaves out what costs bytes on every turn and helps no caller choose: string
+lengths and patterns, array sizes, ``uniqueItems``, object key counts and key names, the closing of
 objects inside the request, and the JSON Schema forms of rules across fields (``oneOf``, ``allOf``,
 ``if``/``then``, ``dependentRequired``), which the descriptions state in words. Validation does not
-change: the request models still enforce every one of them, with ``invalid_request`` naming the field. ``docs/tools.md`` shows the full schema, every bound and rule included.
+change: the request models still enforce every one of them, with ``invalid_request`` naming the field.
+``docs/tools.md`` shows the full schema, every bound and rule included.
 """
 
 from __future__ import annotations

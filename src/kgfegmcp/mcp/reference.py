@@ -21,31 +21,41 @@ RESULTS_SECTION = """## Results
 
 Every tool answers with `structuredContent` (its fields are listed under each tool above) and text.
 The progression tools, `read_evidence` and `get_workflow_instructions` give the complete canonical JSON
-of that content as their text; every other tool gives a short deterministic summary (catalog and search
-pages add the `Continue with:` block). Clients of protocol versions before 2025-06-18 get no
+of that content as their text; every other tool gives a deterministic summary (catalog and search
+pages add the `Continue with:` block). A host gives its model one view or the other, so each alone is
+enough to cite: every statement, heading and component an answer returns is given whole in both (never
+clipped), with its code, statement type, grade labels and `nodeId`, and each cited package's licence and
+attribution statement verbatim. Clients of protocol versions before 2025-06-18 get no
 `structuredContent` and no `resource_link` blocks, but the canonical JSON as one more text block, so the
 text carries every citation field in every era. Answers are compact, because a host pays for every byte:
 each value is said once, and what an answer leaves out is one link or one call away.
 
 Every tool declares an `outputSchema`, generated from the model its `structuredContent` is built from, and
 every result validates against it (JSON Schema 2020-12, an object at the root). A field is there exactly
-when it has a value: never `null` (only the values of `validation`, `codePolicy` and the statistics' rows
-by statement type and by grade may be `null`, where the profile or the manifest declares nothing), and no
+when it has a value: never `null` (except a page's `nextCursor`, always sent and `null` on the last page
+with `hasMore: false`, as the spec asks; and the values of `validation`, `codePolicy` and the statistics'
+rows by statement type and by grade, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
 inlined. With them `tools/list` is 117,629 bytes of compact JSON (44,577 without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
-- **Each package once.** An answer names every package it drew from once: `package` (one package) or
-  `packages` (several; a record's `package` is its index there, left out when there is one; a search page
-  lists the packages its hits come from, and its `interpretation` every package searched). A package
-  entry is `graphPackageId` (`<frameworkId>@<snapshotId>`), `uri` (the package resource: its disclosures
-  in full, rights, every artifact with its SHA-256; its manifest is `<uri>/manifest`), `builtFrom` (the
-  files the answer
-  was built from: the nodes, relationships and entityProvenance artifacts by a 12-digit SHA-256 prefix,
+- **Each package once, by number.** An answer names every package it drew from once: `package` (one
+  package) or `packages` (several; a record's `package` is the entry's `number`, 1, 2, ... in answer order,
+  left out when there is one; the text says "package 2" for the same entry; a search page lists the
+  packages its hits come from, and its `interpretation` every package searched). A package entry is
+  `number`, `graphPackageId` (`<frameworkId>@<snapshotId>`), `uri` (the package resource: its disclosures
+  in full, rights, every artifact with its SHA-256), `manifestUri`, `builtFrom` (the files the answer was
+  built from: the nodes, relationships and entityProvenance artifacts by a 12-digit SHA-256 prefix,
   `lcEntityProvenance` too in component answers, and the bound profile as `<profileId> <version> <prefix>`;
-  the manifest holds the full values), `disclosureIds` and `labels`. `list_frameworks`, `get_framework`
-  and `get_capabilities` entries are package entries.
+  the manifest holds the full values), `license` (the licence by name: `CC BY 4.0` from a Creative Commons
+  `licenseUri`, otherwise the rights' `sourceLicense` verbatim), `attribution` (the rights'
+  `attributionStatement` verbatim: keep it with anything cited), `disclosureIds` and `labels`; answers
+  carrying progression links add `linkProvenance`, `<uri>/learning-progression/{relationshipId}`: replace
+  `{relationshipId}` with a link's id to read that link with its provenance record (`read_evidence` or
+  `resources/read`). `list_frameworks`, `get_framework` and `get_capabilities` entries are package
+  entries. The text gives each package once, on a `Package <number>:` line with its labels and licence,
+  then its attribution, manifest, built-from files and disclosure ids with the link to read them.
 - **Epistemic labels once, per package.** `labels.standards` says how the package's standards text is
   stated (`source_asserted`, or `source_extracted` where a builder cut it from a larger text) and
   `labels.links`, in answers carrying progression links, how its resolved links are (as the profile's
@@ -56,7 +66,7 @@ refused call is an `isError` result without `structuredContent`, which clients d
   comparison answers say `candidateStatus: retrieval_candidate`. The text repeats the labels on each
   package line.
 - **Disclosures once, short.** The text names each package's disclosure ids and the link to read them in
-  full, in one sentence; the full texts are in `get_framework` and the package resource, not in answers.
+  full; the full texts are in `get_framework` and the package resource, not in answers.
 - **One URI rule.** Records carry ids, not addresses: a standard is at `<uri>/standard/<nodeId>`, a
   learning component at `<uri>/learning-component/<nodeId>`, a relationship at `<uri>/relationship/<id>`,
   a stored progression link at `<uri>/learning-progression/<id>`; an entity's provenance is its address +
@@ -65,15 +75,19 @@ refused call is an `isError` result without `structuredContent`, which clients d
 - **Standard records** hold what a citation needs, in the package's own terms: `nodeId`, `statementCode`,
   `statementType` (the source type), `gradeLevels` (the source labels) and `description`; `isCurrent`
   appears (as `false`) only for an item the source retires. A search hit is such a record with its
-  `rank`, `score` and `coverage` (text hits) or `matchType` (code hits). The search summary shows each
-  hit's code, grade labels and the start of its text (and its nodeId where the code cannot select it;
-  its package by number when the page has several).
+  `rank`, `score` and `coverage` (text hits) or `matchType` (code hits).
+  Every summary line of a standard is `[code] text (statementType; grade labels; nodeId <id>)`, with
+  `package <number>` when the answer has several packages. `get_standard_context` describes each node
+  once: the standard, `parents`, `children`, `ancestors` and `descendants` (beyond depth 1, each with its
+  `depth`), and `pathNodes` (the nodes its `rootPaths` name that no other list describes); the paths are
+  node ids. A comparison describes each heading its candidates sit under once per framework
+  (`contextNodes`, with grade labels), and a candidate's `context` names them by node id.
 - **Progression results** list every standard once (`standards`; a traversal's `nodes`, each with its
   `depth`) and refer to them by node id: a link is `relationshipId`, `linkType`, `sourceNodeId`,
   `targetNodeId`; a traversal lists each followed link under the node it was followed from (`followed`:
   `relationshipId`, `linkType`, `to`, and `direction` only when it ran both ways).
 - **Learning-component answers** say who authored and licensed the components once (`attributions`; a
-  component's `attribution` is its index there).
+  component's `attribution` is its index there), verbatim in both views.
 
 What records leave out, and where it is:
 """

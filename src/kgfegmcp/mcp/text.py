@@ -1,14 +1,14 @@
 """Deterministic text summaries of tool results, for hosts that pass only text to the model.
 
-Summaries restate structured evidence; they never add a claim the structured content lacks. Each
-package is named once, on one line that also gives its disclosure ids and the link where they are
-in full. Search hits show a standard's text clipped (``…``): the whole text is in the structured
-content and in ``get_standard``; every other summary gives it whole.
+Summaries restate structured evidence; they never add a claim the structured content lacks, and they
+never clip a statement: each standard (and heading, and component) is given whole, once, with its code,
+statement type, grade labels and node id, through :func:`statement_text`. Each package is named once,
+in a block that gives its licence, its attribution statement verbatim, its manifest, what the answer was
+built from and its disclosure ids with the link where they are in full.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
@@ -34,20 +34,6 @@ from kgfegmcp.services.views import (
     ResultWarning,
     StandardRecord,
 )
-
-#: The one sentence about disclosures when an answer lists several packages (each with its ids and link).
-DISCLOSURE_SENTENCE = "Read a package's disclosures at its link (or get_framework) before citing its evidence."
-#: Characters of a standard's text shown in a search summary (the structured hit holds it whole).
-SNIPPET_CHARS = 32
-
-
-def clipped(text: str, limit: int) -> str:
-    """``text`` cut at a word boundary within ``limit`` characters, marked with ``…`` when cut."""
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
-    return cut.rstrip(" ,;:.") + "…"
-
 
 #: What a line shows instead of a statement's text its package's rights withhold (the package line says why).
 WITHHELD_MARKER = "[text withheld]"
@@ -77,45 +63,51 @@ def withheld_lines(packages: Iterable[PackageRef]) -> list[str]:
     ]
 
 
-def standard_line(standard: StandardRecord) -> str:
-    """One standard in its own terms: code, text, statement type, grade labels and node id."""
+def standard_line(standard: StandardRecord, package: int | None = None) -> str:
+    """One standard in its own terms: code, text, statement type, grade labels, node id (and package number)."""
     code = f"[{standard.statement_code}] " if standard.statement_code else ""
     grades = ", ".join(standard.grade_levels) or "no grade"
     retired = "; not current" if standard.is_current is False else ""
-    text = statement_text(standard)
-    return f"{code}{text} ({standard.statement_type}; {grades}; nodeId {standard.node_id}{retired})"
+    where = f"; package {package}" if package is not None else ""
+    return (
+        f"{code}{statement_text(standard)} ({standard.statement_type}; {grades}; nodeId {standard.node_id}"
+        f"{retired}{where})"
+    )
 
 
-def _node_line(node: StandardRecord | FrameworkRootRef) -> str:
+def node_line(node: StandardRecord | FrameworkRootRef) -> str:
+    """A hierarchy node: a standard's line, or the framework root by name and node id."""
     if isinstance(node, FrameworkRootRef):
         return f"framework root: {node.name} (nodeId {node.node_id})"
     return standard_line(node)
 
 
 def package_lines(packages: Sequence[PackageRef]) -> list[str]:
-    """Each package once: its id, its disclosure ids and the link where they are in full, in one sentence.
-
-    Several packages are numbered from 1, so hit lines name theirs by :func:`package_label`.
-    """
-    if len(packages) == 1 and packages[0].disclosure_ids:
-        (p,) = packages
-        return [
-            f"Package {p.graph_package_id} ({_labels(p)}): read its disclosures {', '.join(p.disclosure_ids)} at "
-            f"{p.uri} before citing.",
-            *withheld_lines(packages),
-        ]
-    lines = [
-        f"Package {index}: {p.graph_package_id} ({p.uri}; {_labels(p)}): {_disclosures(p)}."
-        for index, p in enumerate(packages, start=1)
-    ]
-    if any(p.disclosure_ids for p in packages):
-        lines.append(DISCLOSURE_SENTENCE)
+    """Each package once, by its number: id, labels, licence, attribution verbatim, manifest, what the answer
+    was built from, and its disclosure ids with the link where they are in full."""
+    lines: list[str] = []
+    for p in packages:
+        lines.append(f"Package {p.number}: {p.graph_package_id} ({_labels(p)}); licence {p.license}.")
+        lines.extend(package_detail_lines(p))
     return lines + withheld_lines(packages)
 
 
-def package_label(index: int | None) -> str | None:
-    """How a hit line names its package (``index`` into the answer's packages): by its number."""
-    return None if index is None else f"package {index + 1}"
+def package_detail_lines(p: PackageRef) -> list[str]:
+    """A package's attribution, manifest and built-from files, disclosures (and where a link's provenance is)."""
+    built = p.built_from
+    files = f"nodes {built.nodes}, relationships {built.relationships}, entityProvenance {built.entity_provenance}"
+    if built.lc_entity_provenance:
+        files += f", lcEntityProvenance {built.lc_entity_provenance}"
+    lines = [
+        f"  Attribution: {p.attribution}",
+        f"  Manifest {p.manifest_uri}; built from {files}, profile {built.profile}.",
+        f"  {_disclosures(p)}: read at {p.uri} (or get_framework) before citing."
+        if p.disclosure_ids
+        else f"  No disclosures; package resource {p.uri}.",
+    ]
+    if p.link_provenance:
+        lines.append(f"  A link's provenance: {p.link_provenance}")
+    return lines
 
 
 def _labels(package: PackageRef) -> str:
@@ -125,7 +117,7 @@ def _labels(package: PackageRef) -> str:
 
 
 def _disclosures(package: PackageRef) -> str:
-    return f"disclosures {', '.join(package.disclosure_ids) or 'none'}"
+    return f"Disclosures {', '.join(package.disclosure_ids) or 'none'}"
 
 
 def warning_lines(warnings: Iterable[ResultWarning], package: str | None = None) -> list[str]:
@@ -144,19 +136,26 @@ def disclosure_lines(disclosures: Iterable[DisclosureView]) -> list[str]:
 
 def _framework_line(summary: FrameworkSummary) -> str:
     return (
-        f"{summary.graph_package_id} — {summary.title} ({summary.jurisdiction}; {summary.academic_subject}; "
+        f"{summary.title} ({summary.jurisdiction}; {summary.academic_subject}; "
         f"{summary.in_language}; {summary.standards_items} standards items, {summary.learning_components} "
         f"learning components, {summary.learning_progression_links} progression links; "
         f"contains {', '.join(summary.graph_types.contains)}{'' if summary.is_current else '; not current'})"
     )
 
 
+def _package_entry(summary: FrameworkSummary) -> list[str]:
+    """A catalog entry: the package line with what it holds, then its block."""
+    return [
+        f"Package {summary.number}: {summary.graph_package_id} — {_framework_line(summary)}; {_labels(summary)}; "
+        f"licence {summary.license}.",
+        *package_detail_lines(summary),
+    ]
+
+
 def list_frameworks(result: ListFrameworksResult) -> str:
     lines = [f"{len(result.frameworks)} of {result.total} accepted packages (more: {result.page.has_more})."]
-    # Each listed package is one line: what it holds, its disclosure ids and its link.
-    lines += [f"- {_framework_line(f)}; {_disclosures(f)}: {f.uri}" for f in result.frameworks]
-    if any(f.disclosure_ids for f in result.frameworks):
-        lines.append(DISCLOSURE_SENTENCE)
+    for summary in result.frameworks:
+        lines += _package_entry(summary)
     lines += withheld_lines(result.frameworks)
     return "\n".join(lines)
 
@@ -164,13 +163,10 @@ def list_frameworks(result: ListFrameworksResult) -> str:
 def get_framework(result: FrameworkDetail) -> str:
     rights = result.rights
     lines = [
-        _framework_line(result.framework),
+        *_package_entry(result.framework),
         f"Source: {result.source.name} {result.source.version}",
-        f"Licence: {rights.source_license}",
-        f"Attribution: {rights.attribution_statement}",
+        f"Source licence: {rights.source_license}",
         f"Validation: {result.validation.get('status')} (validator {result.validation.get('validatorVersion')})",
-        f"Package {result.framework.graph_package_id} ({result.framework.uri}); manifest "
-        f"{result.framework.manifest_uri}.",
         *(disclosure_lines(result.disclosures)),
         *withheld_lines([result.framework]),
         *_filter_value_lines(result.filter_values),
@@ -203,13 +199,13 @@ def get_capabilities(result: CapabilitiesResult) -> str:
     ]
     for package in result.packages:
         enabled = [name for name, on in sorted(package.capabilities.to_wire().items()) if on]
+        supports = ", ".join(enabled) or "no optional capabilities"
         lines.append(
-            f"- {package.graph_package_id}: {', '.join(enabled) or 'no optional capabilities'}; "
-            f"hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth}); "
-            f"{_disclosures(package)}: {package.uri}"
+            f"Package {package.number}: {package.graph_package_id}: {supports}; "
+            f"hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth}); {_labels(package)}; "
+            f"licence {package.license}."
         )
-    if any(p.disclosure_ids for p in result.packages):
-        lines.append(DISCLOSURE_SENTENCE)
+        lines += package_detail_lines(package)
     lines += withheld_lines(result.packages)
     return "\n".join(lines)
 
@@ -251,17 +247,10 @@ def _reading(reading: QueryInterpretationView, several: bool) -> str:
     return "; ".join(parts) + where
 
 
-def _hit_line(hit: SearchHitView, package: str | None, cite_by_id: bool) -> str:
-    """A hit as a search summary shows it: code, grades, the start of its text; the node id where the code
-    cannot select it (no code, or a code another hit on the page shares)."""
-    code = hit.statement_code or "(no code)"
-    details = ", ".join(hit.grade_levels) or "no grade"
-    if cite_by_id:
-        details += f"; nodeId {hit.node_id}"
-    if package:
-        details += f"; {package}"
-    how = f" [{hit.match_type}]" if hit.match_type else ""
-    return f"{hit.rank}. {code} ({details}){how}: {clipped(statement_text(hit), SNIPPET_CHARS)}"
+def _hit_line(hit: SearchHitView) -> str:
+    """A hit: its rank, the whole standard (its package by number when the page has several) and how it matched."""
+    how = f" [{hit.match_type or hit.coverage}]" if hit.match_type or hit.coverage else ""
+    return f"{hit.rank}. {standard_line(hit, hit.package)}{how}"
 
 
 def search_standards(result: SearchStandardsResult) -> str:
@@ -285,15 +274,11 @@ def search_standards(result: SearchStandardsResult) -> str:
     readings = [_reading(reading, named) for reading in result.interpretation] if informative else []
     lines = [
         f"{result.total} standards match {result.query!r} ({'; '.join([result.search_mode, *readings, *counts])})"
-        + (f"; {first}-{last}, text clipped:" if result.hits else "; none on this page.")
+        + (f"; {first}-{last}:" if result.hits else "; none on this page.")
     ]
     if not result.total:
         lines.append("A zero-result page means only that this lexical expression did not match these packages.")
-    codes = Counter(hit.statement_code for hit in result.hits)
-    for hit in result.hits:
-        package = package_label(hit.package)
-        cite_by_id = hit.statement_code is None or codes[hit.statement_code] > 1
-        lines.append(_hit_line(hit, package, cite_by_id))
+    lines += [_hit_line(hit) for hit in result.hits]
     lines += warning_lines(result.warnings)
     lines += package_lines(result.packages)
     return "\n".join(lines)
@@ -301,10 +286,15 @@ def search_standards(result: SearchStandardsResult) -> str:
 
 def get_standard(result: StandardDetail) -> str:
     standard = result.standard
+    details = [f"language {standard.in_language}"]
+    if standard.academic_subject:
+        details.insert(0, f"subject {standard.academic_subject}")
     lines = [
         standard_line(standard),
-        f"Resource: {standard.uri} (provenance: add /provenance)",
-        *(f"Parent: {_node_line(parent)}" for parent in result.parents),
+        f"Resource: {standard.uri} (provenance: add /provenance); {'; '.join(details)}.",
+        *([f"Notes: {standard.notes}"] if standard.notes else []),
+        *([f"CASE URI: {standard.case_identifier_uri}"] if standard.case_identifier_uri else []),
+        *(f"Parent: {node_line(parent)}" for parent in result.parents),
         f"Children: {result.child_count}",
         *package_lines([result.package]),
     ]
@@ -314,14 +304,18 @@ def get_standard(result: StandardDetail) -> str:
 def get_standard_context(result: StandardContextResult) -> str:
     lines = [
         standard_line(result.standard),
-        *(f"Parent: {_node_line(parent)}" for parent in result.parents),
+        *(f"Parent: {node_line(parent)}" for parent in result.parents),
         *(f"Child: {standard_line(child)}" for child in result.children),
-        f"Ancestors beyond the parents: {len(result.ancestors)} (complete: {result.ancestors_complete}); "
-        f"descendants beyond the children: {len(result.descendants)} (complete: {result.descendants_complete}).",
-        f"Root paths: {len(result.root_paths)} (complete: {result.root_paths_complete}).",
+        f"Ancestors beyond the parents: {len(result.ancestors)} (complete: {result.ancestors_complete})"
+        + (":" if result.ancestors else "."),
+        *(f"- depth {node.depth}: {node_line(node)}" for node in result.ancestors),
+        f"Descendants beyond the children: {len(result.descendants)} (complete: {result.descendants_complete})"
+        + (":" if result.descendants else "."),
+        *(f"- depth {node.depth}: {standard_line(node)}" for node in result.descendants),
+        f"Root paths: {len(result.root_paths)} (complete: {result.root_paths_complete}), by nodeId, root first:",
+        *(f"Path {index}: " + " > ".join(path.node_ids) for index, path in enumerate(result.root_paths, start=1)),
+        *(f"On a path: {node_line(node)}" for node in result.path_nodes),
     ]
-    for index, path in enumerate(result.root_paths, start=1):
-        lines.append(f"Path {index}: " + " > ".join(path.node_ids))
     if result.truncated:
         lines.append(
             "Truncated by "

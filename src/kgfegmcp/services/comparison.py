@@ -48,6 +48,7 @@ class ContextNodeView(ResultModel):
     kind: Literal["framework", "item"]
     statement_code: str | None = None
     statement_type: str | None = None
+    grade_levels: list[str] | None = Field(None, description="Items: the source grade labels (left out when none).")
     description: str | None = None  # the framework's name at the root; absent only under textWithheld
 
 
@@ -190,11 +191,14 @@ class ComparisonService:
             query=request.query,
             search_mode=request.search_mode,
             max_matches_per_framework=request.max_matches_per_framework,
-            frameworks=[self._section(package, grades, request) for package, grades in selected],
+            frameworks=[
+                self._section(package, grades, request, number)
+                for number, (package, grades) in enumerate(selected, start=1)
+            ],
         )
 
     def _section(
-        self, package: ServedPackage, grades: list[str] | None, request: CompareFrameworkEvidenceRequest
+        self, package: ServedPackage, grades: list[str] | None, request: CompareFrameworkEvidenceRequest, number: int
     ) -> FrameworkEvidence:
         store = package.store
         index = package.standards_index
@@ -266,7 +270,7 @@ class ComparisonService:
             )
         readings = interpretation_views(outcome.interpretations, single_package=True)
         return FrameworkEvidence(
-            package=package_ref(package),
+            package=package_ref(package, number),
             query=query if request.queries and package.framework_id in request.queries else None,
             grade_levels=grades,
             interpretation=readings[0] if readings else None,
@@ -306,6 +310,7 @@ class ComparisonService:
                     kind="item",
                     statement_code=parent.statement_code,
                     statement_type=parent.statement_type,
+                    grade_levels=list(parent.grade_level) or None,
                     description=permitted_text(package, parent.description),
                 )
             )

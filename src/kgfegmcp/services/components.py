@@ -86,7 +86,7 @@ class ComponentRank(ResultModel):
 
     rank: int
     package: int | None = Field(
-        None, description="Index into packages; left out when the answer has one package (packages[0])."
+        None, description="The number of its package in packages; left out when the answer has one package."
     )
     score: float
 
@@ -109,7 +109,7 @@ class SearchLearningComponentsResult(ResultModel):
     attributions: list[ComponentAttribution]
     packages: list[ComponentPackageRef] = Field(
         description="The packages this page's hits come from, once each (every searched package when the page is "
-        "empty); hits refer to them by index. interpretation names every package searched."
+        "empty); hits refer to them by number. interpretation names every package searched."
     )
 
 
@@ -286,7 +286,7 @@ class LearningComponentService:
                         by_alias=False
                     ),
                     rank=offset + i + 1,
-                    package=listed.index(hit.package_order),
+                    package=listed.number(hit.package_order),
                     score=hit.score,
                 )
                 for i, hit in enumerate(page)
@@ -297,7 +297,7 @@ class LearningComponentService:
             page=offset_page(self._cursors, SEARCH_LEARNING_COMPONENTS, fingerprint, offset, len(page), outcome.total),
             warnings=warnings,
             attributions=attributions.listed(),
-            packages=[component_package_ref(package) for package in listed.used],
+            packages=[component_package_ref(package, number) for number, package in listed.numbered()],
         )
 
     def get_learning_component(self, request: GetLearningComponentRequest) -> LearningComponentDetail:

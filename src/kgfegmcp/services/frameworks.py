@@ -58,7 +58,6 @@ class GraphTypesView(ResultModel):
 class FrameworkSummary(PackageRef):
     """One accepted package in catalog listings: its identity once, then what it holds."""
 
-    manifest_uri: str
     title: str
     name: str | None = Field(None, description="The framework root's name, when it differs from title.")
     jurisdiction: str
@@ -229,13 +228,12 @@ def _graph_types(package: ServedPackage) -> GraphTypesView:
     return GraphTypesView(filed_as=types.filed_as, contains=list(types.contains))
 
 
-def framework_summary(package: ServedPackage) -> FrameworkSummary:
-    """The catalog entry of one package."""
+def framework_summary(package: ServedPackage, number: int = 1) -> FrameworkSummary:
+    """The catalog entry of one package (the ``number``-th of its answer)."""
     manifest, framework = package.manifest, package.framework
     relationships = manifest.counts.relationships
     return FrameworkSummary(
-        **_ref_fields(package),
-        manifest_uri=uris.manifest_uri(package.framework_id, package.snapshot_id),
+        **_ref_fields(package, number),
         title=manifest.title,
         name=None if framework.name == manifest.title else framework.name,
         jurisdiction=framework.jurisdiction,
@@ -249,15 +247,17 @@ def framework_summary(package: ServedPackage) -> FrameworkSummary:
     )
 
 
-def _whole_package_ref(package: ServedPackage) -> PackageRef:
-    """The identity of a package an answer describes whole: its links' label too, when it has links."""
+def _whole_package_ref(package: ServedPackage, number: int = 1) -> PackageRef:
+    """The identity of a package an answer describes whole: its links' label too, when it has links (where
+    a link's provenance is, is said by the answers that carry links)."""
     links = package.manifest.counts.relationships
-    return package_ref(package, links=bool(links.builds_towards + links.relates_to))
+    ref = package_ref(package, number, links=bool(links.builds_towards + links.relates_to))
+    return ref.model_copy(update={"link_provenance": None})
 
 
-def _ref_fields(package: ServedPackage) -> dict[str, Any]:
+def _ref_fields(package: ServedPackage, number: int = 1) -> dict[str, Any]:
     """The package identity fields, for result models that are a package entry themselves."""
-    return dict(_whole_package_ref(package))
+    return dict(_whole_package_ref(package, number))
 
 
 class FrameworkService:
@@ -275,7 +275,7 @@ class FrameworkService:
         offset = self._cursors.page_start(request.cursor, LIST_FRAMEWORKS, fingerprint, len(selected)).offset
         page = selected[offset : offset + request.limit]
         return ListFrameworksResult(
-            frameworks=[framework_summary(p) for p in page],
+            frameworks=[framework_summary(p, number) for number, p in enumerate(page, start=1)],
             total=len(selected),
             page=offset_page(self._cursors, LIST_FRAMEWORKS, fingerprint, offset, len(page), len(selected)),
             catalog_fingerprint=self._catalog.fingerprint,
@@ -389,14 +389,17 @@ class FrameworkService:
                 "toolResult": {"maxBytes": RESULT_MAX_BYTES, "maxCharacters": RESULT_MAX_CHARS},
             },
         )
-        return CapabilitiesResult(server=server, packages=[self._package_capabilities(p) for p in selected])
+        return CapabilitiesResult(
+            server=server,
+            packages=[self._package_capabilities(p, number) for number, p in enumerate(selected, start=1)],
+        )
 
     @staticmethod
-    def _package_capabilities(package: ServedPackage) -> PackageCapabilities:
+    def _package_capabilities(package: ServedPackage, number: int) -> PackageCapabilities:
         profile = package.profile.profile
         policy = profile.code_policy
         return PackageCapabilities(
-            **_ref_fields(package),
+            **_ref_fields(package, number),
             capabilities=package.manifest.capabilities,
             hierarchy_rule=profile.hierarchy.rule,
             max_hierarchy_depth=profile.hierarchy.max_depth,

@@ -20,6 +20,7 @@ from kgfegmcp.graph.progressions import (
 )
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.services.views import (
+    CursorFields,
     PackageRef,
     ResultModel,
     StandardRecord,
@@ -82,13 +83,11 @@ class NoticeSummary(ResultModel):
     omitted: int
 
 
-class ProgressionPage(ResultModel):
+class ProgressionPage(CursorFields):
     """Where a progression page stands, and why it stopped."""
 
     limit: int
     returned: int
-    has_more: bool
-    next_cursor: str | None = None
     stopped_by: PageStop
     candidates_examined: int
     max_candidates: int = MAX_CANDIDATES

@@ -59,7 +59,7 @@ class HitRank(ResultModel):
 
     rank: int
     package: int | None = Field(
-        None, description="Index into packages; left out when the answer has one package (packages[0])."
+        None, description="The number of its package in packages; left out when the answer has one package."
     )
     match_type: str | None = Field(
         None, description="Code hits: code_exact, code_prefix or derived_parent_code. Text hits give coverage instead."
@@ -135,7 +135,7 @@ class SearchStandardsResult(ResultModel):
     warnings: list[ResultWarning]
     packages: list[PackageRef] = Field(
         description="The packages this page's hits come from, once each (every searched package when the page is "
-        "empty); hits refer to them by index. interpretation names every package searched."
+        "empty); hits refer to them by number. interpretation names every package searched."
     )
 
 
@@ -189,6 +189,9 @@ class StandardContextResult(ResultModel):
         description="Descendants beyond the children (depth 2 and up), breadth-first; the children are depth 1."
     )
     root_paths: list[RootPath]
+    path_nodes: list[StandardRecord | FrameworkRootRef] = Field(
+        description="The nodes the root paths name that the standard, parents and ancestors do not, once each."
+    )
     ancestors_complete: bool
     descendants_complete: bool
     root_paths_complete: bool
@@ -281,7 +284,7 @@ class StandardsService:
                 SearchHitView(
                     **standard_record(packages[hit.package_order], hit.item).model_dump(by_alias=False),
                     rank=offset + i + 1,
-                    package=listed.index(hit.package_order),
+                    package=listed.number(hit.package_order),
                     match_type=None if hit.coverage is not None else hit.match_type,
                     coverage=hit.coverage,
                     score=hit.score,
@@ -297,7 +300,7 @@ class StandardsService:
             warnings=[
                 ResultWarning(code=w.code, message=w.message, graph_package_id=w.graph_package_id) for w in warnings
             ],
-            packages=[package_ref(package) for package in listed.used],
+            packages=[package_ref(package, number) for number, package in listed.numbered()],
         )
 
     def get_standard(self, request: GetStandardRequest) -> StandardDetail:
@@ -344,9 +347,13 @@ class StandardsService:
         if path_reason is not None:
             reasons.append(path_reason)
         identifier = item.identifier
+        parents = store.parents(identifier)
+        # Every node a root path names is described once: by the lists above it, or in pathNodes.
+        listed = {identifier, *parents, *(n for n, d in ancestors if d > 1)}
+        on_paths = [n for n in dict.fromkeys(n for path in paths for n in path) if n not in listed]
         return StandardContextResult(
             standard=linked_standard_record(package, item),
-            parents=[self._node_record(package, p) for p in store.parents(identifier)],
+            parents=[self._node_record(package, p) for p in parents],
             children=[
                 standard_record(package, child)
                 for child in (store.item(c) for c in store.children(identifier))
@@ -360,6 +367,7 @@ class StandardsService:
                 if child is not None
             ],
             root_paths=[RootPath(node_ids=path) for path in paths],
+            path_nodes=[self._node_record(package, n) for n in on_paths],
             ancestors_complete=ancestors_complete,
             descendants_complete=descendants_complete,
             root_paths_complete=paths_complete,

@@ -11,9 +11,9 @@ merges curricula or drops the package a value came from.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 from pydantic.alias_generators import to_camel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
@@ -25,6 +25,7 @@ from kgfegmcp.errors import FULL_TEXT_NOT_PERMITTED
 from kgfegmcp.packages.lc_artifacts import GenerationSummary
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
+from kgfegmcp.rights import license_name
 
 #: Hex digits of each SHA-256 an answer names (the manifest holds the full values).
 SHA256_PREFIX = 12
@@ -78,6 +79,11 @@ class WireJsonSchema(GenerateJsonSchema):
         json_schema = super().model_schema(schema)
         json_schema.pop("title", None)
         json_schema.pop("description", None)
+        # The deliberate exception to "never null": a field sent as null rather than left out.
+        for name in getattr(schema["cls"], "SENT_AS_NULL", ()):
+            alias = to_camel(name)
+            json_schema["properties"][alias] = {"anyOf": [json_schema["properties"][alias], {"type": "null"}]}
+            json_schema["required"] = [*json_schema.get("required", []), alias]
         return json_schema
 
 
@@ -242,17 +248,28 @@ def permitted_text(package: ServedPackage, text: str) -> str | None:
     return text if package.manifest.rights.full_text_denial() is None else None
 
 
+#: Where a stored progression link's provenance is, by rule (``{relationshipId}`` replaced by the link's id).
+LINK_PROVENANCE_RULE = "/learning-progression/{relationshipId}"
+
+
 class PackageRef(ResultModel):
-    """One package, named once per answer: records refer to it instead of repeating it.
+    """One package, named once per answer: records refer to it by ``number`` instead of repeating it.
 
     ``uri`` is the package resource (full disclosures, rights, every artifact with its SHA-256); every
     entity an answer names by id is at ``uri`` + ``/standard/{nodeId}``, ``/learning-component/{nodeId}``,
-    ``/relationship/{id}`` or ``/learning-progression/{id}``, its provenance at that URI + ``/provenance``.
+    ``/relationship/{id}`` or ``/learning-progression/{id}``, a standard's or component's provenance at that
+    URI + ``/provenance`` (a relationship's is inside its document). ``license`` and ``attribution`` are
+    what a citation of the package's evidence must carry.
     """
 
+    # Most fields stay bare: every tool's outputSchema repeats this block (docs/tools.md explains them).
+    number: int
     graph_package_id: str = Field(description="'<frameworkId>@<snapshotId>'.")
-    uri: str = Field(description="The package resource; its manifest is this URI + '/manifest'.")
+    uri: str = Field(description="The package resource.")
+    manifest_uri: str
     built_from: BuiltFrom
+    license: str
+    attribution: str
     disclosure_ids: list[str] = Field(
         description="The profile's disclosures that qualify this package's evidence; full text at uri or get_framework."
     )
@@ -260,6 +277,7 @@ class PackageRef(ResultModel):
     text_withheld: TextWithheld | None = Field(
         None, description="Only when rights withhold statement text (its records then have no description)."
     )
+    link_provenance: str | None = None  # "<uri>/learning-progression/{relationshipId}", with links
 
 
 class StandardRecord(ResultModel):
@@ -304,21 +322,37 @@ class FrameworkRootRef(ResultModel):
     kind: Literal["framework"] = "framework"
 
 
-class PageInfo(ResultModel):
+class CursorFields(ResultModel):
+    """A page's ``hasMore`` and ``nextCursor``: the cursor is always sent, ``null`` on the last page.
+
+    The one exception to "a field is on the wire only when it has a value": the spec has every paged
+    result report ``nextCursor``, as ``null`` when ``hasMore`` is false.
+    """
+
+    SENT_AS_NULL: ClassVar[tuple[str, ...]] = ("next_cursor",)
+
+    has_more: bool
+    next_cursor: str | None = None
+
+    # No return annotation: an annotated one would replace this model's serialization schema with it.
+    @model_serializer(mode="wrap")
+    def _cursor_always_sent(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        data = handler(self)
+        if isinstance(data, dict) and self.next_cursor is None:
+            data["nextCursor" if "hasMore" in data else "next_cursor"] = None
+        return data
+
+
+class PageInfo(CursorFields):
     """Where a paged result stands."""
 
     limit: int
     returned: int
-    has_more: bool
-    next_cursor: str | None = None
 
 
-class CursorPage(ResultModel):
+class CursorPage(CursorFields):
     """Whether a catalog or search page has a next one, and its cursor (the limit is the request's,
     the number returned the length of the page's list)."""
-
-    has_more: bool
-    next_cursor: str | None = None
 
 
 def offset_page(
@@ -405,18 +439,24 @@ def _sha_prefix(package: ServedPackage, logical_name: str) -> str:
     return entry.sha256[:SHA256_PREFIX]
 
 
-def package_ref(package: ServedPackage, *, links: bool = False, components: bool = False) -> PackageRef:
-    """The compact identity an answer carries once per package, with the labels of what it carries.
+def package_ref(
+    package: ServedPackage, number: int = 1, *, links: bool = False, components: bool = False
+) -> PackageRef:
+    """The compact identity an answer carries once per package (its ``number``-th), with the labels of what
+    it carries and the licence and attribution a citation needs.
 
-    ``links``: the answer carries progression links, so their label is said too. ``components``: it
-    carries learning components, so it cites their provenance artifact too.
+    ``links``: the answer carries progression links, so their label and where their provenance is are said
+    too. ``components``: it carries learning components, so it cites their provenance artifact too.
     """
     manifest = package.manifest
     profile = manifest.profile
     declared = package.profile.profile.claim_labels
+    uri = uris.snapshot_uri(manifest.framework_id, manifest.snapshot_id)
     return PackageRef(
+        number=number,
         graph_package_id=manifest.graph_package_id,
-        uri=uris.snapshot_uri(manifest.framework_id, manifest.snapshot_id),
+        uri=uri,
+        manifest_uri=uris.manifest_uri(manifest.framework_id, manifest.snapshot_id),
         built_from=BuiltFrom(
             nodes=_sha_prefix(package, "nodes"),
             relationships=_sha_prefix(package, "relationships"),
@@ -424,9 +464,12 @@ def package_ref(package: ServedPackage, *, links: bool = False, components: bool
             lc_entity_provenance=_sha_prefix(package, "lcEntityProvenance") if components else None,
             profile=f"{profile.profile_id} {profile.version} {profile.sha256[:SHA256_PREFIX]}",
         ),
+        license=license_name(manifest.rights),
+        attribution=manifest.rights.attribution_statement,
         disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
         labels=AnswerLabels(standards=declared.standards, links=declared.progression_links if links else None),
         text_withheld=text_withheld(package),
+        link_provenance=uri + LINK_PROVENANCE_RULE if links else None,
     )
 
 
@@ -445,28 +488,32 @@ def declared_production(package: ServedPackage) -> ComponentsLabel | None:
     return components_label(summary) if summary is not None else None
 
 
-def component_package_ref(package: ServedPackage) -> ComponentPackageRef:
+def component_package_ref(package: ServedPackage, number: int = 1) -> ComponentPackageRef:
     """A package's compact identity, its components' label, and the component provenance it cites."""
     production = declared_production(package)
-    ref = package_ref(package, components=production is not None)
+    ref = package_ref(package, number, components=production is not None)
     return ComponentPackageRef(**dict(ref), components=production)
 
 
 class PagePackages:
-    """The packages one page of hits comes from, named once each; hits refer to them by index.
+    """The packages one page of hits comes from, named once each; hits refer to them by number.
 
     A page lists only the packages its hits come from (an empty page lists every searched package, so
-    the answer still names what was searched); indexes are left out when one package is listed.
+    the answer still names what was searched); numbers are left out of hits when one package is listed.
     """
 
     def __init__(self, searched: list[ServedPackage], orders: list[int]) -> None:
         used = sorted(set(orders)) or list(range(len(searched)))
-        self._index = {order: position for position, order in enumerate(used)}
+        self._number = {order: position for position, order in enumerate(used, start=1)}
         self.used = [searched[order] for order in used]
 
-    def index(self, order: int) -> int | None:
-        """The hit's index into ``used``; None when the page names one package."""
-        return self._index[order] if len(self.used) > 1 else None
+    def numbered(self) -> list[tuple[int, ServedPackage]]:
+        """Each listed package with its number (1, 2, ... in answer order)."""
+        return list(enumerate(self.used, start=1))
+
+    def number(self, order: int) -> int | None:
+        """The number of the hit's package; None when the page names one package."""
+        return self._number[order] if len(self.used) > 1 else None
 
 
 def entity_uri(package_uri: str, family: str, identifier: str) -> str:
