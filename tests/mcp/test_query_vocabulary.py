@@ -58,8 +58,8 @@ async def test_one_comparison_call_takes_a_query_per_framework(default_client: C
     assert "RI.3.2" in {c["standard"].get("statementCode") for c in sections[CCSS]["candidates"]}
     (text, *_) = texts(result)
     assert text.startswith("Comparison evidence for a query per framework")
-    assert f"== {EF}@dados-2026-07-1; query 'ideia principal':" in text
-    assert f"== {CCSS}@chiron-0-1-0; query 'main idea':" in text
+    assert f"== Package 1, {EF}@dados-2026-07-1; query 'ideia principal':" in text
+    assert f"== Package 2, {CCSS}@chiron-0-1-0; query 'main idea':" in text
     # Each framework is searched as it would be alone: the same candidates as a single-framework comparison
     # with that framework's query, under the same bound.
     alone = structured(

@@ -36,7 +36,7 @@ when it has a value: never `null` (except a page's `nextCursor`, always sent and
 with `hasMore: false`, as the spec asks; and the values of `validation`, `codePolicy` and the statistics'
 rows by statement type and by grade, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
-inlined. With them `tools/list` is 117,629 bytes of compact JSON (44,577 without); a client of a protocol
+inlined. With them `tools/list` is 100,957 bytes of compact JSON (19,274 without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
