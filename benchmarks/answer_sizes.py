@@ -518,7 +518,7 @@ async def run_calls(args: argparse.Namespace, cache_dir: Path) -> dict[str, Any]
                 continue
             entries.append(measure(label, tool, request, result, facts))
         sweeps = (
-            {"search": await sweep_search(client), "traversal": await sweep_traversals(client, state)}
+            {"search": await sweep_search(client, facts), "traversal": await sweep_traversals(client, state)}
             if args.sweep
             else None
         )
@@ -553,6 +553,12 @@ TEACHER_QUERIES = REPOSITORY_ROOT / "benchmarks" / "queries" / "teacher_queries.
 SEARCH_BOUND, SEARCH_TEXT_BOUND = 6_000, 2_500
 
 
+def lean_bounds(view: str, statements: int) -> int:
+    """The most a view may spend beyond its statements and attributions: 150 B a statement + 600 B in the
+    text, 250 B + 1,200 B in the structured content."""
+    return 150 * statements + 600 if view == "text" else 250 * statements + 1_200
+
+
 def _quantiles(values: list[int]) -> dict[str, int]:
     ordered = sorted(values)
     return {
@@ -562,22 +568,35 @@ def _quantiles(values: list[int]) -> dict[str, int]:
     }
 
 
-async def sweep_search(client: Client[Any]) -> dict[str, Any]:
+async def sweep_search(client: Client[Any], facts: dict[str, PackageFacts]) -> dict[str, Any]:
     """Every teacher query at ``limit`` 10, in its own framework and over every package: total and text
     bytes against the 6 KB / 2.5 KB bounds, and, for answers over 6 KB, the bytes of the statement texts
-    alone (``description`` values as JSON strings) and of everything else."""
+    alone (``description`` values as JSON strings) and of everything else; and each view's bytes beyond
+    its statements and attributions against the leanness bounds (:func:`lean_bounds`)."""
     queries = json.loads(TEACHER_QUERIES.read_text(encoding="utf-8"))
     slices: dict[str, dict[str, Any]] = {}
     for slice_name, scoped in (("own framework", True), ("every package", False)):
         totals, texts, over = [], [], []
+        beyond: dict[str, list[int]] = {"text": [], "structured": []}
+        over_lean: dict[str, list[dict[str, Any]]] = {"text": [], "structured": []}
         for query in queries:
             request: dict[str, Any] = {"query": query["query"], "limit": 10}
             if scoped:
                 request["frameworkIds"] = [query["frameworkId"]]
             result = await client.call_tool_mcp("search_standards", {"request": request})
-            entry = measure("sweep", "search_standards", request, result)
+            entry = measure("sweep", "search_standards", request, result, facts)
             structured = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("structuredContent")
             statements = sum(size(hit["description"]) for hit in (structured or {}).get("hits", []))
+            views = entry.get("views") or {}
+            for view in ("text", "structured"):
+                if views:
+                    spent, bound = views[view]["overhead"], lean_bounds(view, views["statements"])
+                    beyond[view].append(spent)
+                    if spent > bound:
+                        packages = len((structured or {}).get("packages", []))
+                        over_lean[view].append(
+                            {"query": query["query"], "beyond": spent, "bound": bound, "packages": packages}
+                        )
             totals.append(entry["bytes"]["total"])
             texts.append(entry["bytes"]["text"])
             if entry["bytes"]["total"] > SEARCH_BOUND:
@@ -596,6 +615,8 @@ async def sweep_search(client: Client[Any]) -> dict[str, Any]:
             "over6KB": len(over),
             "textOver2500": sum(1 for t in texts if t > SEARCH_TEXT_BOUND),
             "overAnswers": sorted(over, key=lambda o: -o["total"]),
+            "beyond": {view: _quantiles(values) for view, values in beyond.items() if values},
+            "overLeanBound": {view: sorted(o, key=lambda e: -e["beyond"]) for view, o in over_lean.items()},
         }
     return slices
 
@@ -716,6 +737,14 @@ def print_sizes(report: dict[str, Any], fields: int) -> None:
                     f"    {over['total']:>6,} B = statement texts {over['statementTexts']:,} + rest {over['rest']:,}"
                     f"  {over['query']!r}"
                 )
+            for view, spent in row.get("beyond", {}).items():
+                outside = row["overLeanBound"][view]
+                print(
+                    f"    {view} view beyond statements and attributions {spent['median']:,} / {spent['p90']:,} / "
+                    f"{spent['max']:,}; over the leanness bound: {len(outside)} of {row['answers']}"
+                )
+                for o in outside[:5]:
+                    print(f"      {o['beyond']:,} > {o['bound']:,} B ({o['packages']} packages)  {o['query']!r}")
         print("\ntraverse_learning_progressions at its defaults from every EF standard:")
         for direction, row in sweeps["traversal"].items():
             cut = row["byteLimitLinksReturned"]

@@ -11,7 +11,7 @@ licences, attributions and statement texts are read from the packages on disk, n
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -226,17 +226,24 @@ def text_view_problems(
             f"text view lacks the grade {grade!r} of {record.name}" for grade in record.grades if grade not in text
         )
     if cites:
-        for package in package_ids(expected):
-            fact = facts[package]
-            if fact.license not in text:
-                problems.append(f"text view lacks the licence of {package}: {fact.license[:60]!r}…")
-            if fact.attribution not in text:
-                problems.append(f"text view lacks the attribution of {package}: {fact.attribution[:60]!r}…")
+        problems.extend(rights_problems("text", text, package_ids(expected), facts))
     if paged:
         _, page = cursor_of(expected)
         cursor = page.get("nextCursor") if page is not None and page.get("hasMore") else None
         if isinstance(cursor, str) and cursor not in text:
             problems.append("text view does not say how to continue (the next cursor is not in it)")
+    return problems
+
+
+def rights_problems(view: str, held: str, packages: Iterable[str], facts: dict[str, PackageFacts]) -> list[str]:
+    """The licence names and attribution statements of ``packages`` that the ``view`` (whose text is ``held``)
+    does not hold verbatim."""
+    problems = []
+    for package in packages:
+        fact = facts[package]
+        for what, value in (("licence", fact.license), ("attribution", fact.attribution)):
+            if value not in held:
+                problems.append(f"{view} view lacks the {what} of {package}: {value[:60]!r}…")
     return problems
 
 
@@ -254,12 +261,7 @@ def structured_view_problems(
         f"structured view lacks a statement the text view shows: {s[:70]!r}" for s in sorted(shown) if s not in every
     )
     if cites:
-        for package in named:
-            fact = facts[package]
-            if fact.license not in every:
-                problems.append(f"structured view lacks the licence of {package}: {fact.license[:60]!r}…")
-            if fact.attribution not in every:
-                problems.append(f"structured view lacks the attribution of {package}: {fact.attribution[:60]!r}…")
+        problems.extend(rights_problems("structured", every, named, facts))
     if paged:
         found, page = cursor_of(structured)
         if not found or page is None:
