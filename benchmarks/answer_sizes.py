@@ -579,6 +579,7 @@ async def sweep_search(client: Client[Any], facts: dict[str, PackageFacts]) -> d
         totals, texts, over = [], [], []
         beyond: dict[str, list[int]] = {"text": [], "structured": []}
         over_lean: dict[str, list[dict[str, Any]]] = {"text": [], "structured": []}
+        ten_hit = 0
         for query in queries:
             request: dict[str, Any] = {"query": query["query"], "limit": 10}
             if scoped:
@@ -588,11 +589,13 @@ async def sweep_search(client: Client[Any], facts: dict[str, PackageFacts]) -> d
             structured = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("structuredContent")
             statements = sum(size(hit["description"]) for hit in (structured or {}).get("hits", []))
             views = entry.get("views") or {}
+            if views and views["statements"] == 10:  # the bound is stated for a 10-hit search
+                ten_hit += 1
             for view in ("text", "structured"):
                 if views:
                     spent, bound = views[view]["overhead"], lean_bounds(view, views["statements"])
                     beyond[view].append(spent)
-                    if spent > bound:
+                    if spent > bound and views["statements"] == 10:
                         packages = len((structured or {}).get("packages", []))
                         over_lean[view].append(
                             {"query": query["query"], "beyond": spent, "bound": bound, "packages": packages}
@@ -616,6 +619,7 @@ async def sweep_search(client: Client[Any], facts: dict[str, PackageFacts]) -> d
             "textOver2500": sum(1 for t in texts if t > SEARCH_TEXT_BOUND),
             "overAnswers": sorted(over, key=lambda o: -o["total"]),
             "beyond": {view: _quantiles(values) for view, values in beyond.items() if values},
+            "tenHitAnswers": ten_hit,
             "overLeanBound": {view: sorted(o, key=lambda e: -e["beyond"]) for view, o in over_lean.items()},
         }
     return slices
@@ -741,7 +745,8 @@ def print_sizes(report: dict[str, Any], fields: int) -> None:
                 outside = row["overLeanBound"][view]
                 print(
                     f"    {view} view beyond statements and attributions {spent['median']:,} / {spent['p90']:,} / "
-                    f"{spent['max']:,}; over the leanness bound: {len(outside)} of {row['answers']}"
+                    f"{spent['max']:,}; 10-hit answers over the leanness bound: {len(outside)} of "
+                    f"{row['tenHitAnswers']}"
                 )
                 for o in outside[:5]:
                     print(f"      {o['beyond']:,} > {o['bound']:,} B ({o['packages']} packages)  {o['query']!r}")

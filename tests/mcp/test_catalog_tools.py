@@ -89,14 +89,16 @@ async def test_list_frameworks_default_catalog(default_client: Client[Any], defa
     assert summary.startswith("5 of 5 accepted packages (more: False).")
     lines = summary.splitlines()
     for entry in body["frameworks"]:
-        # One block per package: what it holds and its licence, then its attribution, manifest and disclosures.
+        # One line per package: what it holds, its licence, link, manifest, files and disclosure ids; then its
+        # attribution.
         head = f"Package {entry['number']}: {entry['graphPackageId']} — {entry['title']} ("
         at = next(index for index, line in enumerate(lines) if line.startswith(head))
-        assert lines[at].endswith(f"licence {entry['license']}.")
+        assert f"(licence {entry['license']}; standards " in lines[at]
+        assert f" at {entry['uri']} (manifest: add /manifest); built from nodes " in lines[at]
+        assert entry["manifestUri"] == entry["uri"] + "/manifest"
+        assert lines[at].endswith(f"; disclosures {', '.join(entry['disclosureIds'])}.")
         assert lines[at + 1] == f"  Attribution: {entry['attribution']}"
-        assert lines[at + 2].startswith(f"  Manifest {entry['manifestUri']}; built from nodes ")
-        disclosed = f"  Disclosures {', '.join(entry['disclosureIds'])}: read at {entry['uri']} (or get_framework)"
-        assert lines[at + 3].startswith(disclosed)
+    assert "Read a package's disclosures at its link (or get_framework) before citing it." in lines
     assert "Disclosure:" not in summary  # the full texts are in get_framework and the resources
 
 

@@ -159,8 +159,9 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
     body = structured(result)
     assert [(p["graphPackageId"], p["disclosureIds"]) for p in body["packages"]] == [(f"{TREE}@2026-01", ["fixture"])]
     (entry,) = body["packages"]
-    assert f"Package 1: {entry['graphPackageId']} (standards source_asserted); licence {entry['license']}." in summary
-    assert f"  Disclosures fixture: read at {entry['uri']} (or get_framework) before citing." in summary
+    assert f"Package 1: {entry['graphPackageId']} (licence {entry['license']}; standards source_asserted)" in summary
+    assert f" at {entry['uri']} (manifest: add /manifest);" in summary and "; disclosures fixture." in summary
+    assert "Read a package's disclosures at its link (or get_framework) before citing it." in summary
     assert NOTEXT_DISCLOSURE not in summary and "Fixture data written by tests." not in summary
     # Both profiles use the disclosure id "fixture" (with different texts): when hits come from both, each
     # package names its own ids and link, so neither is lost.
@@ -170,9 +171,11 @@ async def test_text_search_unavailable(fixture_client: Client[Any]) -> None:
         (f"{TREE}@2026-01", ["fixture"]),
     ]
     for number, entry in enumerate(structured(both)["packages"], start=1):
-        line = f"Package {number}: {entry['graphPackageId']} (standards source_asserted); licence {entry['license']}."
-        assert line in texts(both)[0]
-        assert f"  Disclosures fixture: read at {entry['uri']} (or get_framework) before citing." in texts(both)[0]
+        head = (
+            f"Package {number}: {entry['graphPackageId']} (licence {entry['license']}; standards source_asserted) at "
+        )
+        line = next(line for line in texts(both)[0].splitlines() if line.startswith(head))
+        assert f"{entry['uri']} (manifest: add /manifest)" in line and line.endswith("; disclosures fixture.")
 
 
 async def test_an_empty_page_names_every_package_searched(fixture_client: Client[Any]) -> None:
@@ -398,14 +401,19 @@ async def test_every_result_carries_identity_disclosures_and_source_terms(
     for number, entry in enumerate(body["packages"], start=1):
         ids = ", ".join(entry["disclosureIds"])
         label = entry["labels"]["standards"]
-        assert (
-            f"Package {number}: {entry['graphPackageId']} (standards {label}); licence {entry['license']}." in summary
-        )
-        assert f"  Disclosures {ids}: read at {entry['uri']} (or get_framework) before citing." in summary
+        head = f"Package {number}: {entry['graphPackageId']} (licence {entry['license']}; standards {label}) at "
+        line = next(line for line in summary.splitlines() if line.startswith(head))
+        assert f"{entry['uri']} (manifest: add /manifest)" in line and line.endswith(f"; disclosures {ids}.")
     # Hit lines name their package by that number.
     first = body["hits"][0]
     assert f"1. [{first['statementCode']}] {first['description']} (" in summary
-    assert f"nodeId {first['nodeId']}; package {first['package']})" in summary
+    # Cited by its code, which selects it alone in its package; the package by its number.
+    assert "codeSelects" not in first
+    assert f"1. [{first['statementCode']}] {first['description']} ({first['statementType']}; " in summary
+    assert (
+        f"; package {first['package']})"
+        in summary.splitlines()[next(i for i, line in enumerate(summary.splitlines()) if line.startswith("1. "))]
+    )
 
 
 @pytest.mark.parametrize("framework_id", [LC, EF])

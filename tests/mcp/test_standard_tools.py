@@ -83,9 +83,8 @@ async def test_get_standard_result_blocks(default_client: Client[Any]) -> None:
     # The provenance link follows the one rule, stated where the resource link is printed.
     assert f"Resource: {standard['uri']} (provenance: add /provenance)" in summary
     package = body["package"]
-    assert (
-        f"  Disclosures {', '.join(package['disclosureIds'])}: read at {package['uri']} (or get_framework)" in summary
-    )
+    assert f"; disclosures {', '.join(package['disclosureIds'])}.\n" in summary
+    assert f" at {package['uri']} (manifest: add /manifest)" in summary
 
 
 async def test_get_standard_errors(default_client: Client[Any], default_state: AppState) -> None:

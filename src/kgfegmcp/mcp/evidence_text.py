@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kgfegmcp.mcp.text import package_lines, standard_line, statement_text, unknown_terms_phrase, warning_lines
+from kgfegmcp.mcp.text import (
+    REPHRASE_SENTENCE,
+    package_lines,
+    standard_line,
+    statement_text,
+    unknown_terms_phrase,
+    warning_lines,
+)
 from kgfegmcp.services.comparison import ComparisonResult, ContextNodeView
 from kgfegmcp.services.components import (
     ComponentAttribution,
@@ -94,6 +101,8 @@ def search_learning_components(result: SearchLearningComponentsResult) -> str:
     lines.append("A component's resource is its package link + /learning-component/<nodeId>.")
     lines += warning_lines(result.warnings)
     lines += _tail(result.nature, result.attributions, result.packages)
+    if any(r.unknown_terms for r in result.interpretation):
+        lines.append(REPHRASE_SENTENCE)
     return "\n".join(lines)
 
 
@@ -182,7 +191,8 @@ def compare_framework_evidence(result: ComparisonResult) -> str:
             lines.append("Headings the candidates sit under, each once:")
             lines += [f"- {_heading_line(node)}" for node in section.context_nodes]
         for candidate in section.candidates:
-            lines.append(f"{candidate.rank}. {standard_line(candidate.standard)} [{candidate.match_type}]")
+            cited = standard_line(candidate.standard, by_code=True)
+            lines.append(f"{candidate.rank}. {cited} [{candidate.match_type}]")
             lines.append(
                 "   under (nodeIds, root first): "
                 + (" > ".join(candidate.context) or "no parent")
@@ -192,4 +202,6 @@ def compare_framework_evidence(result: ComparisonResult) -> str:
                 lines.append(f"   unresolved references concerning it: {candidate.unresolved_references}")
         lines += warning_lines(section.warnings, package)
     lines += package_lines([section.package for section in result.frameworks])
+    if any(s.interpretation is not None and s.interpretation.unknown_terms for s in result.frameworks):
+        lines.append(REPHRASE_SENTENCE)
     return "\n".join(lines)

@@ -24,8 +24,8 @@ The progression tools, `read_evidence` and `get_workflow_instructions` give the 
 of that content as their text; every other tool gives a deterministic summary (catalog and search
 pages add the `Continue with:` block). A host gives its model one view or the other, so each alone is
 enough to cite: every statement, heading and component an answer returns is given whole in both (never
-clipped), with its code, statement type, grade labels and `nodeId`, and each cited package's licence and
-attribution statement verbatim. Clients of protocol versions before 2025-06-18 get no
+clipped), with its code, statement type, grade labels and an id the follow-up tools take, and each
+cited package's licence and attribution statement verbatim. Clients of protocol versions before 2025-06-18 get no
 `structuredContent` and no `resource_link` blocks, but the canonical JSON as one more text block, so the
 text carries every citation field in every era. Answers are compact, because a host pays for every byte:
 each value is said once, and what an answer leaves out is one link or one call away.
@@ -36,7 +36,7 @@ when it has a value: never `null` (except a page's `nextCursor`, always sent and
 with `hasMore: false`, as the spec asks; and the values of `validation`, `codePolicy` and the statistics'
 rows by statement type and by grade, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
-inlined. With them `tools/list` is 100,957 bytes of compact JSON (19,274 without); a client of a protocol
+inlined. With them `tools/list` is 103,524 bytes of compact JSON (19,274 without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
@@ -54,8 +54,8 @@ refused call is an `isError` result without `structuredContent`, which clients d
   carrying progression links add `linkProvenance`, `<uri>/learning-progression/{relationshipId}`: replace
   `{relationshipId}` with a link's id to read that link with its provenance record (`read_evidence` or
   `resources/read`). `list_frameworks`, `get_framework` and `get_capabilities` entries are package
-  entries. The text gives each package once, on a `Package <number>:` line with its labels and licence,
-  then its attribution, manifest, built-from files and disclosure ids with the link to read them.
+  entries. The text gives each package once, on one `Package <number>:` line (id, licence, labels, link,
+  manifest, built-from files, disclosure ids), its attribution verbatim on the next.
 - **Epistemic labels once, per package.** `labels.standards` says how the package's standards text is
   stated (`source_asserted`, or `source_extracted` where a builder cut it from a larger text) and
   `labels.links`, in answers carrying progression links, how its resolved links are (as the profile's
@@ -65,8 +65,8 @@ refused call is an `isError` result without `structuredContent`, which clients d
   generation summary. A link or notice the source left unresolved carries `epistemicStatus: unresolved`;
   comparison answers say `candidateStatus: retrieval_candidate`. The text repeats the labels on each
   package line.
-- **Disclosures once, short.** The text names each package's disclosure ids and the link to read them in
-  full; the full texts are in `get_framework` and the package resource, not in answers.
+- **Disclosures once, short.** The text names each package's disclosure ids and says once to read them at
+  the package's link; the full texts are in `get_framework` and the package resource, not in answers.
 - **One URI rule.** Records carry ids, not addresses: a standard is at `<uri>/standard/<nodeId>`, a
   learning component at `<uri>/learning-component/<nodeId>`, a relationship at `<uri>/relationship/<id>`,
   a stored progression link at `<uri>/learning-progression/<id>`; an entity's provenance is its address +
@@ -74,13 +74,16 @@ refused call is an `isError` result without `structuredContent`, which clients d
   about carries its own `uri` (and a `resource_link` to it).
 - **Standard records** hold what a citation needs, in the package's own terms: `nodeId`, `statementCode`,
   `statementType` (the source type), `gradeLevels` (the source labels) and `description`; `isCurrent`
-  appears (as `false`) only for an item the source retires. A search hit is such a record with its
-  `rank`, `score` and `coverage` (text hits) or `matchType` (code hits).
-  Every summary line of a standard is `[code] text (statementType; grade labels; nodeId <id>)`, with
-  `package <number>` when the answer has several packages. `get_standard_context` describes each node
-  once: the standard, `parents`, `children`, `ancestors` and `descendants` (beyond depth 1, each with its
-  `depth`), and `pathNodes` (the nodes its `rootPaths` name that no other list describes); the paths are
-  node ids. A comparison describes each heading its candidates sit under once per framework
+  appears (as `false`) only for an item the source retires, `codeSelects` (as `false`) only when another
+  item of its package shares its code (or the package has no code lookup), so only its `nodeId` selects
+  it. A search hit is such a record with its `rank`, `score` and `coverage` (text hits) or `matchType`
+  (code hits). Every summary line of a standard is `[code] text (statementType; grade labels; nodeId
+  <id>)`, with `package <number>` when the answer has several packages; search hits and comparison
+  candidates leave the node id out where the code selects the standard (every standard selector takes
+  `statementCode`), and a search says how its hits matched once above each run of like hits.
+  `get_standard_context` describes each node once: the standard, `parents`, `children`, `ancestors` and
+  `descendants` (beyond depth 1, each with its `depth`), and `pathNodes` (the nodes its `rootPaths` name
+  that no other list describes); the paths are node ids. A comparison describes each heading its candidates sit under once per framework
   (`contextNodes`, with grade labels), and a candidate's `context` names them by node id.
 - **Progression results** list every standard once (`standards`; a traversal's `nodes`, each with its
   `depth`) and refer to them by node id: a link is `relationshipId`, `linkType`, `sourceNodeId`,

@@ -63,16 +63,20 @@ def withheld_lines(packages: Iterable[PackageRef]) -> list[str]:
     ]
 
 
-def standard_line(standard: StandardRecord, package: int | None = None) -> str:
-    """One standard in its own terms: code, text, statement type, grade labels, node id (and package number)."""
+def standard_line(standard: StandardRecord, package: int | None = None, *, by_code: bool = False) -> str:
+    """One standard in its own terms: code, text, statement type, grade labels, node id (and package number).
+
+    ``by_code``: the line is cited by its code where the code alone selects the standard (the follow-up
+    tools take ``statementCode``), by node id otherwise. Lines that other lines refer to by node id (a
+    context's root paths, a comparison's headings) keep the node id.
+    """
     code = f"[{standard.statement_code}] " if standard.statement_code else ""
     grades = ", ".join(standard.grade_levels) or "no grade"
+    cited_by_code = by_code and standard.statement_code is not None and standard.code_selects is None
+    node = "" if cited_by_code else f"; nodeId {standard.node_id}"
     retired = "; not current" if standard.is_current is False else ""
     where = f"; package {package}" if package is not None else ""
-    return (
-        f"{code}{statement_text(standard)} ({standard.statement_type}; {grades}; nodeId {standard.node_id}"
-        f"{retired}{where})"
-    )
+    return f"{code}{statement_text(standard)} ({standard.statement_type}; {grades}{node}{retired}{where})"
 
 
 def node_line(node: StandardRecord | FrameworkRootRef) -> str:
@@ -82,28 +86,32 @@ def node_line(node: StandardRecord | FrameworkRootRef) -> str:
     return standard_line(node)
 
 
+#: Said once under an answer's package lines: where a package's disclosures are in full.
+DISCLOSURE_SENTENCE = "Read a package's disclosures at its link (or get_framework) before citing it."
+
+
 def package_lines(packages: Sequence[PackageRef]) -> list[str]:
-    """Each package once, by its number: id, labels, licence, attribution verbatim, manifest, what the answer
-    was built from, and its disclosure ids with the link where they are in full."""
-    lines: list[str] = []
-    for p in packages:
-        lines.append(f"Package {p.number}: {p.graph_package_id} ({_labels(p)}); licence {p.license}.")
-        lines.extend(package_detail_lines(p))
+    """Each package once, by its number: its line and attribution (:func:`package_detail_lines`), then the
+    one sentence on disclosures and any withheld-text notice."""
+    lines = [line for p in packages for line in package_detail_lines(p)]
+    if any(p.disclosure_ids for p in packages):
+        lines.append(DISCLOSURE_SENTENCE)
     return lines + withheld_lines(packages)
 
 
-def package_detail_lines(p: PackageRef) -> list[str]:
-    """A package's attribution, manifest and built-from files, disclosures (and where a link's provenance is)."""
+def package_detail_lines(p: PackageRef, held: str = "") -> list[str]:
+    """A package on one line (number, id, what it holds when ``held`` says, licence, labels, link, manifest,
+    the files the answer was built from, disclosure ids), its attribution verbatim on the next, and where a
+    link's provenance is when the answer carries links."""
     built = p.built_from
     files = f"nodes {built.nodes}, relationships {built.relationships}, entityProvenance {built.entity_provenance}"
     if built.lc_entity_provenance:
         files += f", lcEntityProvenance {built.lc_entity_provenance}"
+    disclosures = f"; disclosures {', '.join(p.disclosure_ids)}" if p.disclosure_ids else "; no disclosures"
     lines = [
+        f"Package {p.number}: {p.graph_package_id}{held} (licence {p.license}; {_labels(p)}) at {p.uri} "
+        f"(manifest: add /manifest); built from {files}, profile {built.profile}{disclosures}.",
         f"  Attribution: {p.attribution}",
-        f"  Manifest {p.manifest_uri}; built from {files}, profile {built.profile}.",
-        f"  {_disclosures(p)}: read at {p.uri} (or get_framework) before citing."
-        if p.disclosure_ids
-        else f"  No disclosures; package resource {p.uri}.",
     ]
     if p.link_provenance:
         lines.append(f"  A link's provenance: {p.link_provenance}")
@@ -144,18 +152,16 @@ def _framework_line(summary: FrameworkSummary) -> str:
 
 
 def _package_entry(summary: FrameworkSummary) -> list[str]:
-    """A catalog entry: the package line with what it holds, then its block."""
-    return [
-        f"Package {summary.number}: {summary.graph_package_id} — {_framework_line(summary)}; {_labels(summary)}; "
-        f"licence {summary.license}.",
-        *package_detail_lines(summary),
-    ]
+    """A catalog entry: the package's line with what it holds, and its attribution."""
+    return package_detail_lines(summary, held=f" — {_framework_line(summary)}")
 
 
 def list_frameworks(result: ListFrameworksResult) -> str:
     lines = [f"{len(result.frameworks)} of {result.total} accepted packages (more: {result.page.has_more})."]
     for summary in result.frameworks:
         lines += _package_entry(summary)
+    if any(f.disclosure_ids for f in result.frameworks):
+        lines.append(DISCLOSURE_SENTENCE)
     lines += withheld_lines(result.frameworks)
     return "\n".join(lines)
 
@@ -200,12 +206,10 @@ def get_capabilities(result: CapabilitiesResult) -> str:
     for package in result.packages:
         enabled = [name for name, on in sorted(package.capabilities.to_wire().items()) if on]
         supports = ", ".join(enabled) or "no optional capabilities"
-        lines.append(
-            f"Package {package.number}: {package.graph_package_id}: {supports}; "
-            f"hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth}); {_labels(package)}; "
-            f"licence {package.license}."
-        )
-        lines += package_detail_lines(package)
+        held = f": {supports}; hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth})"
+        lines += package_detail_lines(package, held=held)
+    if any(p.disclosure_ids for p in result.packages):
+        lines.append(DISCLOSURE_SENTENCE)
     lines += withheld_lines(result.packages)
     return "\n".join(lines)
 
@@ -229,28 +233,61 @@ def get_framework_statistics(result: StatisticsResult) -> str:
 
 
 def unknown_terms_phrase(terms: Sequence[str]) -> str:
-    """Words found nowhere in the packages searched, and what to do about them."""
-    return f"{', '.join(terms)} found nowhere here (rephrase in the framework's own words)"
+    """Words found nowhere in the packages searched (the answer's last line says what to do about them)."""
+    return f"not found: {', '.join(terms)}"
+
+
+#: Said once when a query word occurs nowhere in a package searched: query expansion is the host's.
+REPHRASE_SENTENCE = "Words not found occur nowhere in that framework: rephrase them in its own vocabulary."
 
 
 def _reading(reading: QueryInterpretationView, several: bool) -> str:
-    """How one group of packages read the query, compactly."""
-    parts = [f"searched {', '.join(reading.searched_terms) or 'no terms'} ({reading.analysis})"]
+    """How one group of packages read the query, compactly. With several readings each gives only what is
+    worth saying (grades, dropped words, words found nowhere) and where; the structured content has all."""
+    parts = []
     if reading.grades:
-        how = "a preference" if reading.grades_as == "preference" else "ignored: a grade filter was given"
-        parts.append(f"grades {', '.join(reading.grades)} as {how}")
+        how = "preferred" if reading.grades_as == "preference" else "ignored (a grade filter was given)"
+        parts.append(f"grades {', '.join(reading.grades)} {how}")
     if reading.dropped_words:
         parts.append(f"dropped {', '.join(reading.dropped_words)}")
     if reading.unknown_terms:
         parts.append(unknown_terms_phrase(reading.unknown_terms))
-    where = f" in {', '.join(reading.graph_package_ids)}" if several and reading.graph_package_ids else ""
-    return "; ".join(parts) + where
+    if not parts:
+        return ""
+    if several:
+        return f"in {', '.join(_framework_ids(reading.graph_package_ids or []))}: " + ", ".join(parts)
+    return f"searched {', '.join(reading.searched_terms) or 'no terms'} ({reading.analysis}), " + ", ".join(parts)
 
 
-def _hit_line(hit: SearchHitView) -> str:
-    """A hit: its rank, the whole standard (its package by number when the page has several) and how it matched."""
-    how = f" [{hit.match_type or hit.coverage}]" if hit.match_type or hit.coverage else ""
-    return f"{hit.rank}. {standard_line(hit, hit.package)}{how}"
+def _framework_ids(graph_package_ids: Sequence[str]) -> list[str]:
+    """Packages named by framework id (``<frameworkId>@<snapshotId>`` cut at ``@``) where that is unambiguous."""
+    frameworks = [graph_id.split("@", 1)[0] for graph_id in graph_package_ids]
+    return list(graph_package_ids) if len(set(frameworks)) < len(frameworks) else frameworks
+
+
+#: How a search hit matched, said once above the hits that matched so.
+HOW_MATCHED = {
+    "all_terms": "With every term",
+    "some_terms": "With some terms",
+    "phrase": "As a phrase",
+    "code_exact": "By exact code",
+    "code_prefix": "By code prefix",
+    "derived_parent_code": "By the parent code derived from the query",
+}
+
+
+def _hit_lines(hits: Sequence[SearchHitView]) -> list[str]:
+    """Each hit, its rank and the whole standard (cited by code where the code selects it, its package by
+    number when the page has several); how the hits matched is said once above each run of like hits."""
+    lines: list[str] = []
+    said = None
+    for hit in hits:
+        how = hit.match_type or hit.coverage
+        if how != said and how is not None:
+            lines.append(f"{HOW_MATCHED.get(how, how)}:")
+            said = how
+        lines.append(f"{hit.rank}. {standard_line(hit, hit.package, by_code=True)}")
+    return lines
 
 
 def search_standards(result: SearchStandardsResult) -> str:
@@ -266,21 +303,23 @@ def search_standards(result: SearchStandardsResult) -> str:
         )
         if n
     ]
-    several = len(result.packages) > 1
     # How the query was read, when that says more than the query itself: named grades, dropped words,
-    # words found nowhere, or several readings. The structured content always has it.
-    informative = several or any(r.grades or r.dropped_words or r.unknown_terms for r in result.interpretation)
-    named = several or len(result.interpretation) > 1
-    readings = [_reading(reading, named) for reading in result.interpretation] if informative else []
+    # words found nowhere. The structured content always has every reading.
+    several = len(result.interpretation) > 1
+    readings = [text for text in (_reading(r, several) for r in result.interpretation) if text]
     lines = [
-        f"{result.total} standards match {result.query!r} ({'; '.join([result.search_mode, *readings, *counts])})"
+        f"{result.total} standards match {result.query!r} ({'; '.join([result.search_mode, *counts])})"
         + (f"; {first}-{last}:" if result.hits else "; none on this page.")
     ]
+    if readings:
+        lines.append("Query: " + "; ".join(readings) + ".")
     if not result.total:
         lines.append("A zero-result page means only that this lexical expression did not match these packages.")
-    lines += [_hit_line(hit) for hit in result.hits]
+    lines += _hit_lines(result.hits)
     lines += warning_lines(result.warnings)
     lines += package_lines(result.packages)
+    if any(r.unknown_terms for r in result.interpretation):
+        lines.append(REPHRASE_SENTENCE)
     return "\n".join(lines)
 
 

@@ -297,6 +297,9 @@ class StandardRecord(ResultModel):
     is_current: Literal[False] | None = Field(
         None, description="Present (false) only when the source retires the item."
     )
+    code_selects: Literal[False] | None = Field(
+        None, description="Present (false) when statementCode alone does not select the item: select it by nodeId."
+    )
 
 
 class LinkedStandardRecord(StandardRecord):
@@ -521,15 +524,27 @@ def entity_uri(package_uri: str, family: str, identifier: str) -> str:
     return f"{package_uri}/{family}/{identifier}"
 
 
+def code_selects(package: ServedPackage, code: str) -> bool:
+    """Whether ``code`` alone selects one item of ``package`` (as ``statementCode`` in a standard selector)."""
+    codes = package.standards_index.codes
+    return codes is not None and len(codes.exact(code)) == 1
+
+
 def standard_record(package: ServedPackage, item: ItemNode) -> StandardRecord:
-    """An item as a citation needs it: source terms only, its text only where the package's rights permit it."""
+    """An item as a citation needs it: source terms only, its text only where the package's rights permit it.
+
+    A code that another item of the package shares (or a package without code lookup) is flagged, so an
+    answer can cite by code wherever a code selects and by node id where it does not.
+    """
+    code = item.statement_code
     return StandardRecord(
         node_id=item.identifier,
-        statement_code=item.statement_code,
+        statement_code=code,
         statement_type=item.statement_type,
         grade_levels=list(item.grade_level),
         description=permitted_text(package, item.description),
         is_current=None if item.is_current else False,
+        code_selects=False if code is not None and not code_selects(package, code) else None,
     )
 
 
