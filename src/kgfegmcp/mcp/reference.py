@@ -83,8 +83,9 @@ refused call is an `isError` result without `structuredContent`, which clients d
   `statementCode`), and a search says how its hits matched once above each run of like hits.
   `get_standard_context` describes each node once: the standard, `parents`, `children`, `ancestors` and
   `descendants` (beyond depth 1, each with its `depth`), and `pathNodes` (the nodes its `rootPaths` name
-  that no other list describes); the paths are node ids. A comparison describes each heading its candidates sit under once per framework
-  (`contextNodes`, with grade labels), and a candidate's `context` names them by node id.
+  that no other list describes); the paths are node ids. A comparison describes each heading its
+  candidates sit under once per framework (`contextNodes`, with grade labels), and a candidate's `context`
+  names them by node id.
 - **Progression results** list every standard once (`standards`; a traversal's `nodes`, each with its
   `depth`) and refer to them by node id: a link is `relationshipId`, `linkType`, `sourceNodeId`,
   `targetNodeId`; a traversal lists each followed link under the node it was followed from (`followed`:
