@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from fastmcp import Client, FastMCP
 from fastmcp.client.client import CallToolResult
-from resource_worlds import validate_all
+from resource_worlds import Variant, validate_all
 
 from kgfegmcp.app import create_app
 from kgfegmcp.identifiers import stable_uuid
@@ -56,16 +56,8 @@ class Config:
         return f"'{self.review_status}'" if self.allow_full_text else "allowFullText"
 
     def rights(self) -> RightsPolicy:
-        return RightsPolicy(
-            source_license="CC BY 4.0 (test fixture)",
-            license_uri="https://creativecommons.org/licenses/by/4.0/",
-            attribution_statement="Test fixture curriculum, written by the test suite.",
-            review_status=self.review_status,  # type: ignore[arg-type]
-            allow_standard_resources=True,
-            allow_full_text=self.allow_full_text,
-            allow_bulk_resource=False,
-            allow_generated_derivatives="allowed",
-        )
+        """The resource tests' fixture rights, standard resources allowed and bulk not."""
+        return Variant(self.review_status, self.allow_full_text, True, False).rights()
 
     def __str__(self) -> str:
         return f"{self.review_status}-{'text' if self.allow_full_text else 'notext'}"
