@@ -101,7 +101,7 @@ async def test_links_are_labelled_as_the_profile_declares(default_client: Client
     standard = await call(default_client, "get_standard", {"frameworkId": EF, "statementCode": "EF05MA01"})
     assert structured(standard)["package"]["labels"] == {"standards": "source_asserted"}
     assert f"Package 1: {EF}@" in standard.content[0].text  # type: ignore[union-attr]
-    assert "(standards source_asserted)" in standard.content[0].text  # type: ignore[union-attr]
+    assert "; standards source_asserted) at " in standard.content[0].text  # type: ignore[union-attr]
 
 
 async def test_comparison_candidates_are_retrieval_candidates(default_client: Client[Any]) -> None:
