@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from kgfegmcp.mcp.register import PROMPTS, RESULTS, TOOLS
+from kgfegmcp.mcp.register import PROMPTS, RESULTS, TOOLS, tool_description
 from kgfegmcp.resources.families import FAMILIES
 
 RESULTS_SECTION = """## Results
@@ -36,7 +36,7 @@ when it has a value: never `null` (except a page's `nextCursor`, always sent and
 with `hasMore: false`, as the spec asks; and the values of `validation`, `codePolicy` and the statistics'
 rows by statement type and by grade, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
-inlined. With them `tools/list` is 103,524 bytes of compact JSON (19,274 without); a client of a protocol
+inlined. With them `tools/list` is 103,511 bytes of compact JSON (19,261 without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
@@ -255,7 +255,7 @@ def render_reference() -> str:
         schema = model.model_json_schema(by_alias=True)
         required = set(schema.get("required", []))
         lines.append(f"### `{name}`\n")
-        lines.append((inspect.getdoc(handler) or "").strip() + "\n")
+        lines.append(tool_description(handler) + "\n")
         lines.append("| field | type | required | default | bounds | description |")
         lines.append("|---|---|---|---|---|---|")
         for field, spec in schema.get("properties", {}).items():

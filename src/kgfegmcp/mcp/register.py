@@ -4,6 +4,7 @@ exactly this middleware, and every one of them behind the one error boundary."""
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -121,6 +122,12 @@ def full_input_schema(name: str) -> dict[str, Any]:
     return dereference_refs(FunctionTool.from_function(dict(TOOLS)[name], name=name).parameters)
 
 
+def tool_description(handler: Callable[..., Any]) -> str:
+    """A handler's docstring as its tool's description: one paragraph, without the docstring's line breaks
+    (a model reads it as prose; a break inside a sentence is noise)."""
+    return " ".join((inspect.getdoc(handler) or "").split())
+
+
 #: The nine workflow prompts: every workflow spec, in the order the specs are declared (DESIGN §7 order).
 #: Deterministic instruction renderers, never generation.
 PROMPTS: tuple[str, ...] = tuple(WORKFLOWS)
@@ -161,6 +168,7 @@ def register(server: FastMCP, readiness: Readiness) -> None:
         tool = FunctionTool.from_function(
             boundary.guard_on_loop(name, handler),
             name=name,
+            description=tool_description(handler),
             annotations=READ_ONLY,
             output_schema=output_schema(RESULTS[name]),
         )
