@@ -64,7 +64,7 @@ def _uv() -> str:
     local = Path(sys.executable).with_name("uv")
     found = str(local) if local.exists() else shutil.which("uv")
     if found is None:
-        raise SystemExit("uv is needed to lock the bundle's dependencies: pip install uv (or scripts/install.sh)")
+        raise SystemExit("uv is needed to lock the bundle's dependencies: pip install uv (or scripts/install_dev.sh)")
     return found
 
 

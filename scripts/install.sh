@@ -1,53 +1,31 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) and install the project, its test tools and the pinned curriculum
-# data packages the build-time source adapters read. Idempotent; needs only the package registries.
+# Create .venv (if missing) and install what building and serving the catalog need: the project with its
+# `sources` extra (bncc==0.5.1) and the pinned curriculum data packages the build-time source adapters
+# read. Nothing for tests: scripts/install_dev.sh adds that. Idempotent, and quick when nothing changed:
+# the installation is stamped with a digest of what it installed from, and skipped while that matches.
+# Needs only the package registries. Usage: scripts/install.sh [EXTRAS] (default: sources).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev,sources]'
-# These two ship data we read, but declare server dependencies we never run: install without them.
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
-  'bncc-mcp==0.1.0' 'chiron-common-core-standards==0.1.0'
-# A separate environment with the 1.x MCP SDK, so the end-to-end tests also drive the server with an
-# older official client (tests/e2e/sdk1_driver.py). Created once; reused when already present.
-if ! .venv-sdk1/bin/python -c 'import importlib.metadata as m; assert m.version("mcp").startswith("1.")' 2>/dev/null; then
-  "$PYTHON" -m venv .venv-sdk1
-  .venv-sdk1/bin/python -m pip install --quiet --disable-pip-version-check 'mcp>=1.20,<2'
-fi
-# Older official clients, one environment per protocol version they negotiate, so the end-to-end tests
-# (tests/e2e/test_protocol_versions.py) read results as clients of that era do: mcp 1.7.1 is the last
-# release that speaks only 2024-11-05 (STDIO and SSE, no Streamable HTTP), 1.9.4 the last that speaks
-# 2025-03-26. Both import a pydantic internal that pydantic 2.12 removed, hence the cap.
-legacy_client() {  # DIRECTORY MCP_VERSION
-  if ! "$1/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$2')" 2>/dev/null; then
-    "$PYTHON" -m venv "$1"
-    "$1/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$2" 'pydantic<2.12'
-  fi
-}
-legacy_client .venv-mcp-2024-11-05 1.7.1
-legacy_client .venv-mcp-2025-03-26 1.9.4
-# The MCP conformance suite (a peer's tests, run by tests/e2e/test_conformance.py), from the npm registry.
-if [ ! -x .tools/conformance/node_modules/.bin/conformance ]; then
-  npm install --silent --no-audit --no-fund --prefix .tools/conformance '@modelcontextprotocol/conformance@0.1.13'
-fi
-# The MCPB command line, from the npm registry: packs the desktop bundle (scripts/build_bundle.py) and
-# validates its manifest (.ci/run, tests/install/test_mcpb_bundle.py).
-if [ ! -x .tools/mcpb/node_modules/.bin/mcpb ]; then
-  npm install --silent --no-audit --no-fund --prefix .tools/mcpb '@anthropic-ai/mcpb@2.1.2'
-fi
-# nginx, for tests/e2e/test_multihost.py (deploy/nginx/kgfegmcp.conf in front of two replicas),
-# which fails rather than skips where nginx is missing. Installed from Debian only where possible
-# (root, apt-get); apt's output goes to a log kept only when the installation fails.
-if ! command -v nginx >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-  apt_log="$(mktemp -t kgfegmcp-apt-XXXXXX.log)"
-  apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light >>"$apt_log" 2>&1; }
-  if apt_install || { apt-get update -qq >>"$apt_log" 2>&1 || true; apt_install; }; then
-    rm -f "$apt_log"
-  else
-    echo "install.sh: could not install nginx-light (see $apt_log); tests/e2e/test_multihost.py will fail" >&2
-  fi
+# What this installation is made from (this script, the project's dependencies and extras) and which
+# extras it holds: skipped while the digest matches and every extra asked for is already there.
+extras="${1:-sources}"
+digest="$(cat scripts/install.sh pyproject.toml | sha256sum | cut -d' ' -f1)"
+stamp=".venv/.kgfegmcp-install"
+read -r have_digest have_extras < "$stamp" 2>/dev/null || true
+needed=0
+[ "${have_digest:-}" = "$digest" ] && [ -x .venv/bin/kgfegmcp ] || needed=1
+for extra in ${extras//,/ }; do
+  case ",${have_extras:-}," in *",$extra,"*) ;; *) needed=1 ;; esac
+done
+if [ "$needed" -eq 1 ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extras]"
+  # These two ship data we read, but declare server dependencies we never run: install without them.
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
+    'bncc-mcp==0.1.0' 'chiron-common-core-standards==0.1.0'
+  echo "$digest $extras" > "$stamp"
 fi

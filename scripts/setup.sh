@@ -4,9 +4,10 @@
 #   scripts/setup.sh              set up, build, validate, then serve over HTTP on 127.0.0.1
 #   scripts/setup.sh --no-serve   stop after building and validating
 #
-# 1. scripts/install.sh: create .venv if missing, `pip install -e '.[dev,sources]'` (the `sources`
-#    extra pins bncc==0.5.1), then bncc-mcp==0.1.0 and chiron-common-core-standards==0.1.0 with
-#    --no-deps (we read their data files only). The package registries are the only network access.
+# 1. scripts/install.sh: create .venv if missing, `pip install -e '.[sources]'` (the `sources` extra
+#    pins bncc==0.5.1), then bncc-mcp==0.1.0 and chiron-common-core-standards==0.1.0 with --no-deps
+#    (we read their data files only); skipped when nothing changed. Nothing for tests (scripts/test.sh
+#    installs that). The package registries are the only network access.
 # 2. `kgfegmcp catalog init`: build the BNCC (4 packages) and CCSS ELA graph packages into the
 #    graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR, here default data/graph_packages) and validate
 #    each: pending packages get their terminal state.

@@ -36,7 +36,7 @@ SDK_DRIVER_TIMEOUT = 180
 def run_sdk_driver(python: Path, arguments: list[str], env: dict[str, str]) -> dict[str, Any]:
     """Run ``sdk1_driver.py`` under another client environment's Python and read its JSON report."""
     if not python.exists():
-        raise AssertionError(f"{python} is missing: run scripts/install.sh (it creates each client environment)")
+        raise AssertionError(f"{python} is missing: run scripts/install_dev.sh (it creates each client environment)")
     completed = subprocess.run(
         [str(python), str(SDK1_DRIVER), *arguments],
         cwd=REPOSITORY_ROOT,

@@ -17,7 +17,7 @@ SCENARIOS = ("server-initialize", "ping", "tools-list", "resources-list", "promp
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_conformance_scenario(default_http_server: HttpServer, scenario: str) -> None:
-    assert CONFORMANCE.exists(), "scripts/install.sh installs the conformance suite"
+    assert CONFORMANCE.exists(), "scripts/install_dev.sh installs the conformance suite"
     run = subprocess.run(
         [str(CONFORMANCE), "server", "--url", default_http_server.url, "--scenario", scenario],
         capture_output=True,

@@ -177,12 +177,12 @@ def port_of(command: ServiceCommand) -> int:
 
 
 def nginx_binary() -> str:
-    """nginx, which scripts/install.sh installs: its absence is a broken setup, not a reason to skip."""
+    """nginx, which scripts/install_dev.sh installs: its absence is a broken setup, not a reason to skip."""
     found = shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
     )
     if found is None:
-        pytest.fail("nginx is missing: scripts/install.sh installs it (Debian's nginx-light) when run as root")
+        pytest.fail("nginx is missing: scripts/install_dev.sh installs it (Debian's nginx-light) when run as root")
     return found
 
 
@@ -237,7 +237,7 @@ def cluster(default_catalog_root: Path, tmp_path_factory: pytest.TempPathFactory
             if "PYTHONPATH" in os.environ:  # the tests' own code, as e2e_support passes it on
                 base["PYTHONPATH"] = os.environ["PYTHONPATH"]
             command = service_command(unit, base, paths)
-            assert Path(command.argv[0]).exists(), f"{command.argv[0]} is missing: run scripts/install.sh"
+            assert Path(command.argv[0]).exists(), f"{command.argv[0]} is missing: run scripts/install_dev.sh"
             replicas.append(Replica(name, host, address, command, directory / name / "replica.log"))
         client = network.add_host("client")
         public_address = network.connect(balancer, client).hub_address

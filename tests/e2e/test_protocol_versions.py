@@ -1,7 +1,7 @@
 """Every protocol version the server speaks, seen by real clients of that era and by raw HTTP requests.
 
 Clients of 2024-11-05 and 2025-03-26 (official SDK 1.7.1 and 1.9.4, each in its own environment made
-by scripts/install.sh) must parse every result, get no ``resource_link`` block and no structured
+by scripts/install_dev.sh) must parse every result, get no ``resource_link`` block and no structured
 content, and still receive the whole evidence: the JSON text they get parses to exactly the structured
 content a current client gets. Capabilities claim no list changes, and an HTTP request naming a
 version the server does not speak gets a 400 that lists the ones it does.

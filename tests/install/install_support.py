@@ -31,7 +31,7 @@ def user_env(home: Path) -> dict[str, str]:
     }
     pip_cache = _cache_dir(sys.executable, "-m", "pip", "cache", "dir")
     uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
-    assert uv is not None, "uv is installed by the dev extra (scripts/install.sh)"
+    assert uv is not None, "uv is installed by the dev extra (scripts/install_dev.sh)"
     env.update(
         {
             "XDG_DATA_HOME": str(home / "data"),
