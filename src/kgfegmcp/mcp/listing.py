@@ -29,34 +29,28 @@ RULE_KEYWORDS = frozenset({"oneOf", "allOf", "if", "then", "else", "dependentReq
 def listed_input_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` (a tool's full input schema) as ``tools/list`` shows it: ``$ref`` inlined, then compacted.
 
-    The arguments object holds the one required ``request``; only the ``request`` object is listed closed
-    (``additionalProperties: false``): the arguments object and the objects inside the request (standard
-    selectors, per-framework entries) are listed open, and their keys' patterns left out, though the
-    server refuses an undeclared field at every level all the same. The listing therefore never refuses a
-    request the server accepts.
+    Only the ``request`` object is listed closed (``additionalProperties: false``): the arguments object
+    and the objects inside the request (standard selectors, per-framework entries) are listed open, and
+    their keys' patterns left out, though the server refuses an undeclared field at every level all the
+    same. The listing therefore never refuses a request the server accepts.
     """
-    listed: dict[str, Any] = _compact(dereference_refs(schema))
-    listed.pop("additionalProperties", None)
-    request = listed.get("properties", {}).get("request")
-    if isinstance(request, dict) and schema_closed(dereference_refs(schema)):
-        request["additionalProperties"] = False
+    full = dereference_refs(schema)
+    listed: dict[str, Any] = _compact(full)
+    request = full.get("properties", {}).get("request")
+    if isinstance(request, dict):
+        listed["properties"]["request"] = _compact(request, closed=True)
     return listed
 
 
-def schema_closed(schema: dict[str, Any]) -> bool:
-    """Whether the full schema's ``request`` object refuses undeclared fields."""
-    request = schema.get("properties", {}).get("request", {})
-    return isinstance(request, dict) and request.get("additionalProperties") is False
-
-
-def _compact(schema: Any) -> Any:
+def _compact(schema: Any, closed: bool = False) -> Any:
+    """``schema`` without the keywords the listing leaves out; ``closed``: this object keeps its closing."""
     if isinstance(schema, list):
         return [_compact(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
     by_type = {"string": STRING_KEYWORDS, "array": ARRAY_KEYWORDS, "object": OBJECT_KEYWORDS}
     left_out = RULE_KEYWORDS | by_type.get(str(schema.get("type")), frozenset())
-    if schema.get("type") == "object":
+    if schema.get("type") == "object" and not closed:
         left_out = left_out | CLOSING_KEYWORDS
     out: dict[str, Any] = {}
     for key, value in schema.items():

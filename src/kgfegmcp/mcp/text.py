@@ -2,15 +2,16 @@
 
 Summaries restate structured evidence; they never add a claim the structured content lacks, and they
 never clip a statement: each standard (and heading, and component) is given whole, once, with its code,
-statement type, grade labels and node id, through :func:`statement_text`. Each package is named once,
-in a block that gives its licence, its attribution statement verbatim, its manifest, what the answer was
-built from and its disclosure ids with the link where they are in full.
+statement type, grade labels and an id the follow-up tools take (its code where the code alone selects
+it, else its node id), through :func:`statement_text`. Each package is named once, on a line that gives
+its licence, link, manifest, what the answer was built from and its disclosure ids, with its attribution
+statement verbatim on the next.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol, TypeVar
 
 from kgfegmcp.services.frameworks import (
     CapabilitiesResult,
@@ -18,6 +19,7 @@ from kgfegmcp.services.frameworks import (
     FrameworkDetail,
     FrameworkSummary,
     ListFrameworksResult,
+    PackageCapabilities,
     StatisticsResult,
 )
 from kgfegmcp.services.standards import (
@@ -34,6 +36,8 @@ from kgfegmcp.services.views import (
     ResultWarning,
     StandardRecord,
 )
+
+P = TypeVar("P", bound=PackageRef)
 
 #: What a line shows instead of a statement's text its package's rights withhold (the package line says why).
 WITHHELD_MARKER = "[text withheld]"
@@ -90,10 +94,10 @@ def node_line(node: StandardRecord | FrameworkRootRef) -> str:
 DISCLOSURE_SENTENCE = "Read a package's disclosures at its link (or get_framework) before citing it."
 
 
-def package_lines(packages: Sequence[PackageRef]) -> list[str]:
-    """Each package once, by its number: its line and attribution (:func:`package_detail_lines`), then the
-    one sentence on disclosures and any withheld-text notice."""
-    lines = [line for p in packages for line in package_detail_lines(p)]
+def package_lines(packages: Sequence[P], held: Callable[[P], str] | None = None) -> list[str]:
+    """Each package once, by its number: its line and attribution (:func:`package_detail_lines`; ``held``
+    says what a catalog entry holds), then the one sentence on disclosures and any withheld-text notice."""
+    lines = [line for p in packages for line in package_detail_lines(p, held(p) if held else "")]
     if any(p.disclosure_ids for p in packages):
         lines.append(DISCLOSURE_SENTENCE)
     return lines + withheld_lines(packages)
@@ -151,25 +155,20 @@ def _framework_line(summary: FrameworkSummary) -> str:
     )
 
 
-def _package_entry(summary: FrameworkSummary) -> list[str]:
-    """A catalog entry: the package's line with what it holds, and its attribution."""
-    return package_detail_lines(summary, held=f" — {_framework_line(summary)}")
+def _holds(summary: FrameworkSummary) -> str:
+    """What a catalog entry's package line says it holds."""
+    return f" — {_framework_line(summary)}"
 
 
 def list_frameworks(result: ListFrameworksResult) -> str:
     lines = [f"{len(result.frameworks)} of {result.total} accepted packages (more: {result.page.has_more})."]
-    for summary in result.frameworks:
-        lines += _package_entry(summary)
-    if any(f.disclosure_ids for f in result.frameworks):
-        lines.append(DISCLOSURE_SENTENCE)
-    lines += withheld_lines(result.frameworks)
-    return "\n".join(lines)
+    return "\n".join(lines + package_lines(result.frameworks, _holds))
 
 
 def get_framework(result: FrameworkDetail) -> str:
     rights = result.rights
     lines = [
-        *_package_entry(result.framework),
+        *package_detail_lines(result.framework, _holds(result.framework)),
         f"Source: {result.source.name} {result.source.version}",
         f"Source licence: {rights.source_license}",
         f"Validation: {result.validation.get('status')} (validator {result.validation.get('validatorVersion')})",
@@ -197,20 +196,20 @@ def _filter_value_lines(values: FilterValuesView) -> list[str]:
     return lines
 
 
+def _supports(package: PackageCapabilities) -> str:
+    """What a capabilities entry's package line says the package supports."""
+    enabled = [name for name, on in sorted(package.capabilities.to_wire().items()) if on]
+    supports = ", ".join(enabled) or "no optional capabilities"
+    return f": {supports}; hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth})"
+
+
 def get_capabilities(result: CapabilitiesResult) -> str:
     lines = [
         "Server: read-only evidence; no model calls, no embeddings or semantic search; "
         f"search modes {', '.join(result.server.search_modes)}; "
         f"{result.server.accepted_packages} accepted packages."
     ]
-    for package in result.packages:
-        enabled = [name for name, on in sorted(package.capabilities.to_wire().items()) if on]
-        supports = ", ".join(enabled) or "no optional capabilities"
-        held = f": {supports}; hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth})"
-        lines += package_detail_lines(package, held=held)
-    if any(p.disclosure_ids for p in result.packages):
-        lines.append(DISCLOSURE_SENTENCE)
-    lines += withheld_lines(result.packages)
+    lines += package_lines(result.packages, _supports)
     return "\n".join(lines)
 
 
