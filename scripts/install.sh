@@ -15,7 +15,8 @@ fi
 extras="${1:-sources}"
 digest="$(cat scripts/install.sh pyproject.toml | sha256sum | cut -d' ' -f1)"
 stamp=".venv/.kgfegmcp-install"
-read -r have_digest have_extras < "$stamp" 2>/dev/null || true
+have_digest="" have_extras=""
+[ -f "$stamp" ] && read -r have_digest have_extras < "$stamp"
 needed=0
 [ "${have_digest:-}" = "$digest" ] && [ -x .venv/bin/kgfegmcp ] || needed=1
 for extra in ${extras//,/ }; do
