@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, BackendSettings, load_settings
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog
+from served_apps import SERVED
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 PROFILES_ROOT = SHIPPED_PROFILES_DIR
@@ -69,5 +69,5 @@ def default_state(default_settings: BackendSettings) -> AppState:
 @pytest.fixture
 async def default_client(default_state: AppState) -> AsyncIterator[Client[Any]]:
     """FastMCP's in-memory client connected to the assembled server over the real catalog."""
-    async with Client(create_app(default_state)) as client:
+    async with SERVED.client(default_state) as client:
         yield client

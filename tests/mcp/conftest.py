@@ -10,9 +10,9 @@ import pytest
 from fastmcp import Client
 from standards_worlds import search_world, small_world
 
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from package_factory import FixtureWorld, state_for
+from served_apps import SERVED
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,5 +38,5 @@ def other_state(tmp_path_factory: pytest.TempPathFactory) -> AppState:
 @pytest.fixture
 async def fixture_client(fixture_state: AppState) -> AsyncIterator[Client[Any]]:
     """FastMCP's in-memory client over the search world."""
-    async with Client(create_app(fixture_state)) as client:
+    async with SERVED.client(fixture_state) as client:
         yield client

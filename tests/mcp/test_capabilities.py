@@ -6,14 +6,12 @@ no channel to notify on, so no list is ever said to change.
 
 from __future__ import annotations
 
-from fastmcp import Client
-
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
+from served_apps import SERVED
 
 
 async def test_capabilities_claim_no_list_changes(default_state: AppState) -> None:
-    async with Client(create_app(default_state), mode="legacy") as client:  # the initialize handshake
+    async with SERVED.client(default_state, mode="legacy") as client:  # the initialize handshake
         assert client.initialize_result is not None
         capabilities = client.initialize_result.capabilities
     assert capabilities.tools is not None and capabilities.tools.list_changed is not True

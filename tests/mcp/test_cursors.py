@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.cursors import request_fingerprint
 from kgfegmcp.services.requests import ListFrameworksRequest, SearchStandardsRequest
 from package_factory import DAG, TREE
+from served_apps import SERVED
 from tool_calls import call, error, structured
 
 SEARCH = {"query": "count number", "frameworkIds": [TREE, DAG], "limit": 1}
@@ -143,7 +143,7 @@ async def test_replay_with_a_changed_request(fixture_client: Client[Any]) -> Non
 async def test_replay_against_a_different_catalog(fixture_client: Client[Any], other_state: AppState) -> None:
     cursor = await first_cursor(fixture_client, "search_standards", SEARCH)
     listing = await first_cursor(fixture_client, "list_frameworks", {"limit": 1})
-    async with Client(create_app(other_state)) as other:
+    async with SERVED.client(other_state) as other:
         own = await first_cursor(other, "search_standards", SEARCH)
         assert len(listed(structured(await call(other, "search_standards", {**SEARCH, "cursor": own})))) == 1
         message = await assert_invalid(other, "search_standards", {**SEARCH, "cursor": cursor})

@@ -27,6 +27,7 @@ from kgfegmcp.mcp.register import PROMPTS, TOOLS, register
 from kgfegmcp.mcp.request_log import RequestLogMiddleware
 from kgfegmcp.resources.families import FAMILIES
 from mcp import MCPError
+from served_apps import SERVED
 
 FRAMEWORK = "some-framework"
 STANDARD = {"frameworkId": FRAMEWORK, "nodeId": "n1"}
@@ -130,7 +131,7 @@ async def test_every_prompt_is_behind_the_boundary(
 
 def test_the_middleware_is_declared_once_outermost_first(default_state: AppState) -> None:
     """The request line outside everything, the one boundary inside the result shaping; nothing else."""
-    layers = [type(layer) for layer in create_app(default_state).middleware]
+    layers = [type(layer) for layer in SERVED.app(default_state).middleware]
     assert layers == [RequestLogMiddleware, ProtocolVersionMiddleware, ErrorBoundary, DereferenceRefsMiddleware]
 
 

@@ -38,11 +38,11 @@ from mcp.types import TextContent
 from test_surface import DESIGN_TOOLS
 
 import kgfegmcp
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.mcp.listing import listed_input_schema
 from kgfegmcp.mcp.register import full_input_schema
 from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens
+from served_apps import SERVED
 
 TOOLS = tuple(DESIGN_TOOLS)
 
@@ -376,7 +376,7 @@ class Harness:
 
 @pytest.fixture(scope="module")
 def harness(default_state: AppState) -> Iterator[Harness]:
-    with start_blocking_portal() as portal, portal.wrap_async_context_manager(Client(create_app(default_state))) as c:
+    with start_blocking_portal() as portal, portal.wrap_async_context_manager(SERVED.client(default_state)) as c:
         yield Harness(portal, c, default_state)
 
 

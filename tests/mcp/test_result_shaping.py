@@ -15,10 +15,10 @@ from fastmcp.tools.base import ToolResult
 from mcp.types import ResourceLink, TextContent
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.mcp.protocol_versions import PROTOCOL_VERSIONS, shape_tool_listing, shape_tool_result
 from kgfegmcp.models import canonical_json
+from served_apps import SERVED
 from tool_calls import call, structured
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -114,7 +114,7 @@ async def test_a_listing_declares_output_schemas_only_where_results_carry_struct
     default_state: AppState, version: str
 ) -> None:
     """A client validating results against a declared schema would refuse every result without structured content."""
-    tools = await create_app(default_state).list_tools()
+    tools = await SERVED.app(default_state).list_tools()
     assert all(tool.output_schema is not None for tool in tools)
     shaped = shape_tool_listing(tools, version)
     declared = PROTOCOL_VERSIONS[version].structured_content

@@ -10,9 +10,9 @@ import pytest
 from fastmcp import Client
 from progression_worlds import progression_world
 
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from package_factory import FixtureWorld, state_for
+from served_apps import SERVED
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,5 +32,5 @@ def progression_state(progression_fixture_world: FixtureWorld) -> AppState:
 @pytest.fixture
 async def progression_client(progression_state: AppState) -> AsyncIterator[Client[Any]]:
     """FastMCP's in-memory client over the progression world."""
-    async with Client(create_app(progression_state)) as client:
+    async with SERVED.client(progression_state) as client:
         yield client

@@ -14,13 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastmcp import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from progression_calls import assert_canonical_within_ceiling, traversal_links
 from progression_worlds import MESH
 
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.config import InvalidPackagePolicy
@@ -30,6 +28,7 @@ from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.records import BUILDS_TOWARDS
 from kgfegmcp.packages.unresolved import load_unresolved
 from package_factory import FixtureWorld
+from served_apps import SERVED
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 MESH_SIZE = 240
@@ -40,7 +39,7 @@ def _mesh(i: int) -> dict[str, str]:
 
 
 async def _call(state: AppState, tool: str, request: dict[str, Any]) -> Any:
-    async with Client(create_app(state)) as client:
+    async with SERVED.client(state) as client:
         result = await client.call_tool(tool, {"request": request}, raise_on_error=False)
         assert not result.is_error, result.content
         return result

@@ -9,9 +9,9 @@ import pytest
 from fastmcp import Client
 from resource_worlds import rights_world
 
-from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from package_factory import FixtureWorld, state_for
+from served_apps import SERVED
 
 
 @pytest.fixture(scope="session")
@@ -29,5 +29,5 @@ def matrix_state(matrix_world: FixtureWorld) -> AppState:
 @pytest.fixture
 async def matrix_client(matrix_state: AppState) -> AsyncIterator[Client[Any]]:
     """FastMCP's in-memory client over the rights world."""
-    async with Client(create_app(matrix_state)) as client:
+    async with SERVED.client(matrix_state) as client:
         yield client
