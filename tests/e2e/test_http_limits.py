@@ -98,18 +98,20 @@ def wait_for_closes(
 
 
 def read_by_server(server: HttpServer, sock: socket.socket) -> bool:
-    """Whether the server process has read every byte that reached its end of ``sock``.
+    """Whether the server process has read every byte sent on ``sock`` so far.
 
-    The kernel's table of TCP sockets (``/proc/net/tcp``) holds, for the server's end of the connection,
-    how many received bytes the process has not read yet.
+    The kernel's table of TCP sockets (``/proc/net/tcp``) holds, for each end of the connection, the bytes
+    sent but not yet acknowledged (the client's end: none, so all of it reached the server) and the bytes
+    received but not yet read by the process (the server's end: none).
     """
-    client_port = sock.getsockname()[1]
+    client, server_port = sock.getsockname()[1], port_of(server)
+    queues: dict[tuple[int, int], tuple[int, int]] = {}
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
-        local, remote, queues = fields[1], fields[2], fields[4]
-        if int(local.split(":")[1], 16) == port_of(server) and int(remote.split(":")[1], 16) == client_port:
-            return int(queues.split(":")[1], 16) == 0
-    return False  # not accepted yet
+        ends = (int(fields[1].split(":")[1], 16), int(fields[2].split(":")[1], 16))
+        unsent, unread = (int(queue, 16) for queue in fields[4].split(":"))
+        queues[ends] = (unsent, unread)
+    return queues.get((client, server_port), (1, 0))[0] == 0 and queues.get((server_port, client), (0, 1))[1] == 0
 
 
 def wait_until(condition: Callable[[], bool], what: str) -> None:
