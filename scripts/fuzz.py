@@ -1,6 +1,7 @@
 """Seeded fuzzing of the whole MCP surface over real stateless Streamable HTTP.
 
-Run: scripts/fuzz.sh [--budget-seconds 30] [--seed 1] [--graph-packages-dir data/graph_packages]
+Run: scripts/fuzz.sh [--budget-seconds 30 | --cases N [--package-cases M]] [--seed 1]
+     [--graph-packages-dir data/graph_packages]
 
 Starts ``kgfegmcp serve --transport http`` on a free 127.0.0.1 port (log level INFO, the default),
 discovers the tools, resource templates and prompts it lists, and replays hostile requests as raw
@@ -10,6 +11,11 @@ fuzzer generates, so cursors are forged two ways: checksummed with the public ca
 refused) and sealed with the server's own key, carrying extreme and random positions. One full sweep
 (every class against every tool, template and prompt) always runs; seeded random cases then fill the
 rest of the budget, so a seed always replays the same cases.
+
+``--cases N`` bounds the run by a count instead of a clock: exactly N cases of each request class (a
+seeded sample of the class's sweep cases, spread over its tools, templates and prompts, then seeded
+random cases of the class if N exceeds its sweep) and ``--package-cases`` (default N) tampered
+packages. The same seed and counts always run the same cases, however loaded the machine is.
 
 Every response must hold these invariants (any breach is printed and makes the exit status 1):
 
@@ -37,6 +43,7 @@ import contextlib
 import hashlib
 import hmac
 import http.client
+import itertools
 import json
 import os
 import random
@@ -691,9 +698,9 @@ def value_abuse(surface: Surface, rng: random.Random, tool: str) -> Case:
     )
 
 
-def random_case(surface: Surface, rng: random.Random) -> Case:
-    """One seeded random case from any class."""
-    cls = rng.choice(CLASSES)
+def random_case(surface: Surface, rng: random.Random, cls: str | None = None) -> Case:
+    """One seeded random case of ``cls``, or of any class."""
+    cls = cls or rng.choice(CLASSES)
     tool = rng.choice(sorted(surface.tools))
     prompt = rng.choice(sorted(surface.prompts))
     if cls == "huge-names":
@@ -783,6 +790,45 @@ def random_cursor(surface: Surface, rng: random.Random) -> Case:
     index = rng.randrange(len(genuine))
     flipped = genuine[:index] + rng.choice("AQgw_-09") + genuine[index + 1 :]
     return cursor_case(surface, label, "flipped character", flipped, OK_OR_INVALID_CURSOR)
+
+
+# -- what a run sends -----------------------------------------------------------------------------
+
+
+def budgeted(surface: Surface, rng: random.Random, budget_seconds: float, started: float) -> Iterator[Case]:
+    """The whole sweep, then seeded random cases of any class until ``budget_seconds`` have passed."""
+    yield from sweep(surface, rng)
+    while time.monotonic() - started <= budget_seconds:
+        yield random_case(surface, rng)
+
+
+def counted(surface: Surface, rng: random.Random, classes: set[str], per_class: int, seed: int) -> list[Case]:
+    """Exactly ``per_class`` cases of each class in ``classes``, whatever the time they take.
+
+    The sweep is built in full, so each case kept is byte for byte the one a full run sends; a seeded
+    reservoir keeps ``per_class`` of each class's cases (spread over its tools, templates and prompts),
+    in sweep order. A class whose sweep is shorter is topped up with seeded random cases of that class.
+    """
+    picker = random.Random(f"sample-{seed}")
+    kept: dict[str, list[tuple[int, Case]]] = {cls: [] for cls in CLASSES if cls in classes and cls != TAMPERING}
+    seen: collections.Counter[str] = collections.Counter()
+    for index, case in enumerate(sweep(surface, rng)):
+        if case.cls not in kept:
+            continue
+        seen[case.cls] += 1
+        reservoir = kept[case.cls]
+        if len(reservoir) < per_class:
+            reservoir.append((index, case))
+        elif (slot := picker.randrange(seen[case.cls])) < per_class:
+            reservoir[slot] = (index, case)
+    cases = [case for _, case in sorted((pair for pair in itertools.chain(*kept.values())), key=lambda p: p[0])]
+    for cls, reservoir in kept.items():
+        for _ in range(per_class - len(reservoir)):
+            case = random_case(surface, rng, cls)
+            if case.cls != cls:  # no random case of this class on this catalog (no cursor to forge)
+                break
+            cases.append(case)
+    return cases
 
 
 # -- checking -------------------------------------------------------------------------------------
@@ -1002,10 +1048,16 @@ def run(args: argparse.Namespace) -> int:
 def run_package_tampering(
     args: argparse.Namespace, packages: Path, tally: Tally, violations: list[str], started: float
 ) -> None:
-    """The named tampering scenarios, then random ones until the budget is spent (``fuzz_packages.py``)."""
+    """The named tampering scenarios, then random ones until the budget is spent or the count is reached
+    (``fuzz_packages.py``)."""
     remaining = max(0.0, args.budget_seconds - (time.monotonic() - started))
     outcomes = run_tampering(
-        packages, budget_seconds=remaining, seed=args.seed, case_timeout=args.case_timeout, log=print
+        packages,
+        budget_seconds=remaining,
+        cases=args.package_cases,
+        seed=args.seed,
+        case_timeout=args.case_timeout,
+        log=print,
     )
     for outcome in outcomes:
         tally.cases += 1
@@ -1037,16 +1089,11 @@ def run_surface(
         print(f"forged-cursors targets: {', '.join(sorted(surface.cursor_targets)) or 'none'}")
         probe_body = tool_call("get_capabilities", {"request": {}})
         with BackgroundProbe(server.url, limits.probe_timeout) as background:
-            cases = sweep(surface, rng)
-            swept = False
-            while True:
-                case = None if swept else next(cases, None)
-                swept = case is None
-                if swept:
-                    if time.monotonic() - started > args.budget_seconds:
-                        break
-                    case = random_case(surface, rng)
-                assert case is not None
+            if args.cases is None:
+                cases: Iterator[Case] = budgeted(surface, rng, args.budget_seconds, started)
+            else:
+                cases = iter(counted(surface, rng, classes, args.cases, args.seed))
+            for case in cases:
                 if case.cls not in classes:
                     continue
                 log_start, requests_before = server.log_size(), background.requests
@@ -1114,7 +1161,15 @@ def report(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--budget-seconds", type=float, default=30.0, help="random cases after the sweep until then")
+    parser.add_argument(
+        "--budget-seconds", type=float, default=None, help="random cases after the sweep until then (default 30)"
+    )
+    parser.add_argument(
+        "--cases", type=int, default=None, help="instead of a budget: exactly this many cases of each request class"
+    )
+    parser.add_argument(
+        "--package-cases", type=int, default=None, help="with --cases: this many tampered packages (default: --cases)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--classes", default="", help=f"comma-separated subset of: {', '.join(CLASSES)}")
     parser.add_argument("--graph-packages-dir", default=str(REPOSITORY_ROOT / "data" / "graph_packages"))
@@ -1123,7 +1178,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probe-timeout", type=float, default=10.0)
     parser.add_argument("--start-timeout", type=float, default=120.0)
     parser.add_argument("--matrix", action="store_true", help="print the tampering scenarios as a markdown table")
-    return run(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    if args.cases is not None and args.budget_seconds is not None:
+        parser.error("--cases and --budget-seconds exclude each other: a run is bounded by a count or by a clock")
+    if args.package_cases is not None and args.cases is None:
+        parser.error("--package-cases goes with --cases")
+    if any(count is not None and count < 0 for count in (args.cases, args.package_cases)):
+        parser.error("--cases and --package-cases count cases: 0 or more")
+    if args.cases is not None and args.package_cases is None:
+        args.package_cases = args.cases
+    if args.budget_seconds is None:
+        args.budget_seconds = 0.0 if args.cases is not None else 30.0
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,10 @@ The invariants, for every case:
 - a scenario that damages the package (every named one) is refused by all three.
 
 Named scenarios always run first (the sweep), in a fixed order; seeded random tampering fills the
-rest of the budget, so a seed always replays the same cases. ``--matrix`` prints the sweep as the
-markdown table in docs/reliability.md.
+rest of the budget, so a seed always replays the same cases. Bounded by a count instead (``--package-cases``
+of ``scripts/fuzz.py``), a run takes a seeded sample of that many named scenarios, in their order, and
+tops it up with random tampering beyond the 24. ``--matrix`` prints the sweep as the markdown table in
+docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -482,38 +484,48 @@ def judge(outcome: Outcome, must_refuse: bool) -> None:
 
 
 class Catalog:
-    """Pristine copies of the packages the scenarios need, and a derived-index cache warm for them."""
+    """Pristine copies of the packages the scenarios need, and a derived-index cache warm for them.
+
+    A package is copied and warmed the first time a scenario asks for it (a short run may need one).
+    """
 
     def __init__(self, source_root: Path, scratch: Path, timeout: float) -> None:
+        self.source_root = source_root
         self.scratch = scratch
+        self.timeout = timeout
         self.pristine: dict[str, Path] = {}
         self.cache = scratch / "warm-cache"
-        for framework in (SMALL, COMPONENTS):
-            snapshots = sorted(p for p in (source_root / framework).iterdir() if p.is_dir())
-            if not snapshots:
-                raise SystemExit(f"fuzz: no {framework} package under {source_root}")
-            root = scratch / f"pristine-{framework}"
-            target = root / framework / snapshots[-1].name
-            shutil.copytree(snapshots[-1], target)
-            self.pristine[framework] = target
-            warm = _run(
-                "warm-up",
-                [str(KGFEGMCP), "serve", "--transport", "stdio", "--root", str(root)],
-                _environment(root, self.cache),
-                timeout * 4,
-                [],
-            )
-            if warm.exit_code != 0:
-                raise SystemExit(f"fuzz: the pristine {framework} package is not served:\n{warm.stderr[-2000:]}")
+
+    def _pristine(self, framework: str) -> Path:
+        """The pristine copy of ``framework``'s newest snapshot, served once so the cache is warm for it."""
+        if framework in self.pristine:
+            return self.pristine[framework]
+        snapshots = sorted(p for p in (self.source_root / framework).iterdir() if p.is_dir())
+        if not snapshots:
+            raise SystemExit(f"fuzz: no {framework} package under {self.source_root}")
+        root = self.scratch / f"pristine-{framework}"
+        target = root / framework / snapshots[-1].name
+        shutil.copytree(snapshots[-1], target)
+        warm = _run(
+            "warm-up",
+            [str(KGFEGMCP), "serve", "--transport", "stdio", "--root", str(root)],
+            _environment(root, self.cache),
+            self.timeout * 4,
+            [],
+        )
+        if warm.exit_code != 0:
+            raise SystemExit(f"fuzz: the pristine {framework} package is not served:\n{warm.stderr[-2000:]}")
+        self.pristine[framework] = target
+        return target
 
     @contextlib.contextmanager
     def copy(self, framework: str) -> Iterator[tuple[Path, Path, Path]]:
         """(root, package, cache): a fresh copy of one package and of the warm cache, removed afterwards."""
+        package = self._pristine(framework)
         work = Path(tempfile.mkdtemp(prefix="tamper-", dir=self.scratch))
         for directory in (self.scratch, work):  # an unprivileged gate must reach the copy
             directory.chmod(0o755)
         try:
-            package = self.pristine[framework]
             copied = work / "root" / framework / package.name
             shutil.copytree(package, copied)
             shutil.copytree(self.cache, work / "cache")
@@ -526,15 +538,35 @@ class Catalog:
 
 
 def run_tampering(
-    source_root: Path, *, budget_seconds: float, seed: int, case_timeout: float, log: Callable[[str], None]
+    source_root: Path,
+    *,
+    budget_seconds: float,
+    seed: int,
+    case_timeout: float,
+    log: Callable[[str], None],
+    cases: int | None = None,
 ) -> list[Outcome]:
-    """The sweep of named scenarios, then seeded random tampering until the budget is spent."""
+    """The sweep of named scenarios, then seeded random tampering until the budget is spent.
+
+    With ``cases``, exactly that many packages instead, whatever the time: a seeded sample of the named
+    scenarios (in their order), then random tampering for the rest.
+    """
     rng = random.Random(seed)
     started = time.monotonic()
     outcomes: list[Outcome] = []
+    named = SCENARIOS
+    if cases is not None:
+        chosen = set(random.Random(f"sample-{seed}").sample(range(len(SCENARIOS)), min(cases, len(SCENARIOS))))
+        named = tuple(scenario for index, scenario in enumerate(SCENARIOS) if index in chosen)
+
+    def more() -> bool:
+        if cases is None:
+            return time.monotonic() - started < budget_seconds
+        return len(outcomes) < cases
+
     with tempfile.TemporaryDirectory(prefix="kgfegmcp-tamper-") as scratch_name:
         catalog = Catalog(source_root, Path(scratch_name), case_timeout)
-        for scenario in SCENARIOS:
+        for scenario in named:
             with catalog.copy(scenario.package) as (root, package, cache):
                 scenario.tamper(package, rng)
                 outcome = Outcome(scenario.name, scenario.what)
@@ -543,7 +575,7 @@ def run_tampering(
             outcomes.append(outcome)
             log(describe(outcome))
         number = 0
-        while time.monotonic() - started < budget_seconds:
+        while more():
             number += 1
             framework = COMPONENTS if rng.random() < 0.25 else SMALL  # now and then, the component collection
             with catalog.copy(framework) as (root, package, cache):

@@ -145,7 +145,8 @@ class HttpServer:
     log: Path
 
 
-def _accepting(port: int) -> bool:
+def accepting(port: int) -> bool:
+    """Whether something accepts TCP connections on ``port`` of 127.0.0.1 now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.settimeout(0.5)
         return probe.connect_ex(("127.0.0.1", port)) == 0
@@ -187,7 +188,7 @@ def http_server(
         )
     try:
         deadline = time.monotonic() + START_TIMEOUT
-        while not _accepting(port):
+        while not accepting(port):
             if process.poll() is not None:
                 raise AssertionError(f"HTTP server exited with {process.returncode}: {log.read_text()[-2000:]}")
             if time.monotonic() > deadline:

@@ -1,6 +1,9 @@
 """The fuzz script's short run over the session's default catalog: every invariant holds on a real server,
 and every tampered package is refused by doctor, the start-up gate and ``packages validate`` alike.
 
+The run is bounded by a count, not a clock (``--cases``): a seeded sample of every class, the same cases
+on every run however loaded the machine is. The full sweep and long runs are ``scripts/fuzz.sh``'s.
+
 scripts/fuzz.sh starts its own ``kgfegmcp serve --transport http`` at log level INFO (the default),
 so it can also watch the server's stderr for tracebacks and unbounded echoes, which the shared
 ``default_http_server`` (WARNING) would not show. See docs/reliability.md.
@@ -8,13 +11,16 @@ so it can also watch the server's stderr for tracebacks and unbounded echoes, wh
 
 from __future__ import annotations
 
+import collections
 import importlib.util
+import random
 import re
+import secrets
 import subprocess
 import sys
 from pathlib import Path
 
-from e2e_support import REPOSITORY_ROOT
+from e2e_support import REPOSITORY_ROOT, HttpServer
 
 FUZZ = REPOSITORY_ROOT / "scripts" / "fuzz.sh"
 #: The fuzz script's own list of classes, so the test follows it: every one must have run.
@@ -24,14 +30,37 @@ assert _SPEC is not None and _SPEC.loader is not None
 _FUZZ = sys.modules.setdefault("fuzz", importlib.util.module_from_spec(_SPEC))  # dataclasses look it up
 _SPEC.loader.exec_module(_FUZZ)
 CLASSES: tuple[str, ...] = _FUZZ.CLASSES
+TAMPERING: str = _FUZZ.TAMPERING
+#: Cases of each request class, and tampered packages (three real processes each, so fewer).
+CASES, PACKAGE_CASES = 20, 2
 
 
 def test_a_short_fuzz_run_holds_every_invariant(default_catalog_root: Path) -> None:
-    command = [str(FUZZ), "--budget-seconds", "20", "--seed", "1", "--graph-packages-dir", str(default_catalog_root)]
+    command = [
+        str(FUZZ),
+        *("--cases", str(CASES), "--package-cases", str(PACKAGE_CASES), "--seed", "1"),
+        *("--graph-packages-dir", str(default_catalog_root)),
+    ]
     completed = subprocess.run(command, cwd=REPOSITORY_ROOT, capture_output=True, text=True, timeout=1200)
     output = completed.stdout + completed.stderr
     assert completed.returncode == 0, output[-6000:]
-    assert re.search(r"^fuzz: \d+ cases in \d+s, seed 1, .*, 0 violations$", completed.stdout, re.MULTILINE), output
-    for cls in CLASSES:  # the sweep reached every class
+    total = CASES * (len(CLASSES) - 1) + PACKAGE_CASES
+    summary = rf"^fuzz: {total} cases in \d+s, seed 1, .*, 0 violations$"
+    assert re.search(summary, completed.stdout, re.MULTILINE), output[-3000:]
+    for cls in CLASSES:  # exactly the count of every class ran
         row = re.search(rf"^{cls}\s+(\d+)\s", completed.stdout, re.MULTILINE)
-        assert row is not None and int(row.group(1)) > 0, (cls, output[-3000:])
+        assert row is not None and int(row.group(1)) == (PACKAGE_CASES if cls == TAMPERING else CASES), (
+            cls,
+            output[-3000:],
+        )
+
+
+def test_a_counted_run_sends_the_same_cases_every_time(default_http_server: HttpServer) -> None:
+    """``--cases``: the same seed gives the same cases, exactly that many of each request class, a class
+    whose sweep is shorter (unknown-names has 26) topped up with random cases of its own."""
+    surface = _FUZZ.discover(default_http_server.url, secrets.token_urlsafe(48))  # only builds cases here
+    classes = set(CLASSES)
+    first = _FUZZ.counted(surface, random.Random(5), classes, 30, 5)
+    again = _FUZZ.counted(surface, random.Random(5), classes, 30, 5)
+    assert [(case.cls, case.label, case.body) for case in first] == [(c.cls, c.label, c.body) for c in again]
+    assert collections.Counter(case.cls for case in first) == {cls: 30 for cls in CLASSES if cls != TAMPERING}

@@ -11,6 +11,7 @@ import hashlib
 import http.client
 import json
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.error
@@ -19,7 +20,17 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from e2e_support import KGFEGMCP, REPOSITORY_ROOT, HttpServer, free_port, full_env, http_server
+from e2e_support import (
+    KGFEGMCP,
+    REPOSITORY_ROOT,
+    START_TIMEOUT,
+    HttpServer,
+    accepting,
+    free_port,
+    full_env,
+    http_server,
+    stop,
+)
 from fastmcp.server.auth.providers.jwt import RSAKeyPair
 from joserfc import jwt
 from joserfc.jwk import RSAKey
@@ -82,19 +93,24 @@ def test_digests_in_a_setting_and_allowed_hosts_for_a_proxy(default_catalog_root
 
 
 def serve_public(extra: dict[str, str], root: Path) -> subprocess.CompletedProcess[str] | str:
-    """Start on 0.0.0.0: the completed process when it refuses, else its first log lines (then stopped)."""
-    command = [KGFEGMCP, "serve", "--transport", "http", "--host", "0.0.0.0", "--port", str(free_port())]
+    """Start on 0.0.0.0: the completed process when it refuses, else its log once it accepts connections
+    (then it is stopped)."""
+    port = free_port()
+    command = [KGFEGMCP, "serve", "--transport", "http", "--host", "0.0.0.0", "--port", str(port)]
     env = {**full_env(root), "KGFEGMCP_LOG_LEVEL": "INFO", **extra}
-    process = subprocess.Popen(
-        command, cwd=REPOSITORY_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    try:
-        out, _ = process.communicate(timeout=20)
-        return subprocess.CompletedProcess(command, process.returncode, out, "")
-    except subprocess.TimeoutExpired:
-        process.terminate()
-        out, _ = process.communicate(timeout=20)
-        return out
+    with tempfile.TemporaryFile() as out:
+        process = subprocess.Popen(command, cwd=REPOSITORY_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + START_TIMEOUT
+            while process.poll() is None and not accepting(port):  # it refuses (exits), or it serves
+                assert time.monotonic() < deadline, f"neither refused nor served within {START_TIMEOUT} s"
+                time.sleep(0.1)
+            refused = process.poll() is not None
+        finally:
+            stop(process)
+        out.seek(0)
+        log = out.read().decode(errors="replace")
+    return subprocess.CompletedProcess(command, process.returncode, log, "") if refused else log
 
 
 def test_a_public_address_without_authentication_refuses_to_start(default_catalog_root: Path) -> None:
@@ -184,8 +200,11 @@ def test_jwts_are_verified_against_a_jwks_file_and_a_rotated_key_is_taken_up(
         jwks.write_text(
             json.dumps({"keys": [public_jwk(first, "2026-11"), public_jwk(second, "2026-12")]}), encoding="utf-8"
         )
-        time.sleep(1.2)  # the verifier re-reads the file at most once a second
-        assert request(server.url, bearer(second, "2026-12"))[0] == 200
+        # The verifier re-reads the file at most once a second: the new key is taken up within a few tries.
+        deadline = time.monotonic() + 30
+        while request(server.url, bearer(second, "2026-12"))[0] != 200:
+            assert time.monotonic() < deadline, "the rotated key was not taken up from the replaced file"
+            time.sleep(0.1)
         assert request(server.url, bearer(first, "2026-11"))[0] == 200
 
 

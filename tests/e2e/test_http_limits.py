@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import http.client
 import json
 import resource
@@ -96,6 +97,43 @@ def wait_for_closes(
         time.sleep(0.2)
 
 
+def read_by_server(server: HttpServer, sock: socket.socket) -> bool:
+    """Whether the server process has read every byte sent on ``sock`` so far.
+
+    The kernel's table of TCP sockets (``/proc/net/tcp``) holds, for each end of the connection, the bytes
+    sent but not yet acknowledged (the client's end: none, so all of it reached the server) and the bytes
+    received but not yet read by the process (the server's end: none).
+    """
+    client, server_port = sock.getsockname()[1], port_of(server)
+    queues: dict[tuple[int, int], tuple[int, int]] = {}
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        ends = (int(fields[1].split(":")[1], 16), int(fields[2].split(":")[1], 16))
+        unsent, unread = (int(queue, 16) for queue in fields[4].split(":"))
+        queues[ends] = (unsent, unread)
+    return queues.get((client, server_port), (1, 0))[0] == 0 and queues.get((server_port, client), (0, 1))[1] == 0
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Poll ``condition`` until it holds; ``CLOSE_WAIT`` is only a ceiling against a hang."""
+    deadline = time.monotonic() + CLOSE_WAIT
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}: not within {CLOSE_WAIT} s"
+        time.sleep(0.02)
+
+
+def round_trip(server: HttpServer) -> None:
+    """One whole request on a new connection that the server closes: once it is answered, the server has
+    handled every connection event that came before it (closes included) and released those connections."""
+    sock = connect(server, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    sock.settimeout(CLOSE_WAIT)
+    answer = b""
+    while chunk := sock.recv(65536):
+        answer += chunk
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+
+
 async def search_answers(server: HttpServer) -> None:
     """A real MCP client over HTTP gets a search answer."""
     async with asyncio.timeout(CLIENT_TIMEOUT), Client(server.url) as client:
@@ -119,7 +157,8 @@ def test_a_body_over_the_cap_is_answered_413_even_while_the_client_still_sends(d
     with http_server(default_catalog_root, {"KGFEGMCP_HTTP_MAX_BODY_BYTES": str(cap)}) as server:
         for _ in range(2):
             sock = connect(server, head + body[:1000])
-            time.sleep(0.5)  # the server has seen the head; a client on a slow link is still sending
+            # A client on a slow link pauses mid-body: the rest goes only once the server has read the head.
+            wait_until(functools.partial(read_by_server, server, sock), "the server reads the head")
             try:
                 sock.sendall(body[1000:])
                 answer = read_some(sock)
@@ -137,6 +176,21 @@ def test_a_body_over_the_cap_is_answered_413_even_while_the_client_still_sends(d
 # -- timeouts -------------------------------------------------------------------------------------
 
 
+#: Longer than uvicorn's own keep-alive default (5 s) and the header timeout (1 s) below: what a kept-alive
+#: connection must outlive while idle under a keep-alive timeout of 30 s. A duration under test, not a wait.
+IDLE_SECONDS = 7.0
+HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+def initialized(connection: http.client.HTTPConnection) -> None:
+    """One ``initialize`` answered 200 on ``connection`` (kept alive afterwards)."""
+    connection.request("POST", "/mcp", INITIALIZE, HEADERS)
+    response = connection.getresponse()
+    assert response.status == 200
+    response.read()
+    assert connection.sock is not None
+
+
 def test_silent_and_slow_clients_are_closed(default_catalog_root: Path) -> None:
     settings = {
         "KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS": "1",
@@ -144,6 +198,16 @@ def test_silent_and_slow_clients_are_closed(default_catalog_root: Path) -> None:
         "KGFEGMCP_HTTP_KEEPALIVE_TIMEOUT_SECONDS": "30",
     }
     with http_server(default_catalog_root, settings) as server:
+        # Between requests a connection is idle under the keep-alive timeout (30 s here), not the header
+        # timeout, and outlives uvicorn's own default of 5 s: after its first request, and after a second
+        # one on the kept-alive connection. Both idle while the silent clients below are closed.
+        after_one = http.client.HTTPConnection("127.0.0.1", port_of(server), timeout=10)
+        after_two = http.client.HTTPConnection("127.0.0.1", port_of(server), timeout=10)
+        initialized(after_one)
+        initialized(after_two)
+        initialized(after_two)
+        idle_since = time.monotonic()
+
         silent = connect(server)
         half_head = connect(server, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         half_body = connect(server, BODY_HEAD + b'{"jsonrpc"')
@@ -166,19 +230,12 @@ def test_silent_and_slow_clients_are_closed(default_catalog_root: Path) -> None:
         assert "Traceback" not in log, log[-3000:]
         assert log.count("disconnected before its request was complete") <= 1, log[-3000:]
 
-        # Between requests a connection is idle under the keep-alive timeout (30 s here), not the header
-        # timeout, and outlives uvicorn's own default of 5 s.
-        kept = http.client.HTTPConnection("127.0.0.1", port_of(server), timeout=10)
-        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-        for _ in range(2):
-            kept.request("POST", "/mcp", INITIALIZE, headers)
-            response = kept.getresponse()
-            assert response.status == 200
-            response.read()
-            assert kept.sock is not None
-            time.sleep(7)
-            assert not closed_by_peer(kept.sock)
-        kept.close()
+        time.sleep(max(0.0, idle_since + IDLE_SECONDS - time.monotonic()))
+        for kept in (after_one, after_two):
+            assert kept.sock is not None and not closed_by_peer(kept.sock)
+        initialized(after_one)  # still in service after the idle time
+        after_one.close()
+        after_two.close()
 
 
 # -- the connection cap ---------------------------------------------------------------------------
@@ -191,7 +248,7 @@ async def test_idle_flood_beyond_the_cap_cannot_lock_a_client_out(default_catalo
         "KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS": "600",
     }
     with http_server(default_catalog_root, settings) as server:
-        await asyncio.sleep(0.5)  # the start-up probe's connection is gone
+        await asyncio.to_thread(round_trip, server)  # the start-up probe's connection is released
         idle = [connect(server) for _ in range(30)]
         closed = await asyncio.to_thread(wait_for_closes, idle, 10)
         assert closed == set(range(10)), "beyond the cap, the oldest idle connections are closed"
@@ -203,7 +260,7 @@ async def test_idle_flood_beyond_the_cap_cannot_lock_a_client_out(default_catalo
         # "100 Continue" once it does): a new connection is refused at once.
         for sock in idle:
             sock.close()
-        await asyncio.sleep(0.5)
+        await asyncio.to_thread(round_trip, server)  # every idle connection is released
         busy = [connect(server, BODY_HEAD.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n")) for _ in range(20)]
         for sock in busy:
             assert (await asyncio.to_thread(read_some, sock)).startswith(b"HTTP/1.1 100 Continue")
@@ -243,34 +300,57 @@ def exhaustion_lines(log: str) -> list[str]:
 async def test_server_out_of_descriptors_logs_once_and_keeps_serving(default_catalog_root: Path) -> None:
     with http_server(default_catalog_root, {}, preexec_fn=low_descriptor_limit(64)) as server:
         flood = [connect(server) for _ in range(200)]  # far more than the 64 descriptors the server may open
-        await asyncio.sleep(3)  # the server works through the burst
-        await search_answers(server)
+        await search_answers(server)  # queued behind the whole burst, and served
         for sock in flood:
             sock.close()
-        await asyncio.sleep(1)
         await search_answers(server)
         log = server.log.read_text(errors="replace")
     assert len(exhaustion_lines(log)) <= 2, log[-3000:]
     assert "Traceback" not in log, log[-3000:]
 
 
-#: A plain asyncio server that holds every connection, with kgfegmcp's logging and 32 descriptors.
+#: A plain asyncio server that holds every connection, with kgfegmcp's logging and 32 descriptors. It
+#: ends once asyncio has failed to accept in ``argv[1]`` waves (the first failure, then a retry wave each
+#: second: asyncio stops accepting for a second after a failure), or after ``argv[2]`` seconds, a ceiling
+#: against a hang. The failures are counted before kgfegmcp's filter sees them; records more than half a
+#: second after the one before start a new wave.
 HOLDING_SERVER = """
-import asyncio, resource, sys
-from kgfegmcp.logging_setup import configure_logging
+import asyncio, logging, resource, sys
+from kgfegmcp.logging_setup import ACCEPT_FAILURE_MESSAGE, configure_logging
 
 resource.setrlimit(resource.RLIMIT_NOFILE, (32, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 configure_logging("WARNING")
 held = []
+enough = asyncio.Event()
 
 class Hold(asyncio.Protocol):
     def connection_made(self, transport):
         held.append(transport)
 
+class CountWaves(logging.Filter):
+    waves = 0
+    last = None
+
+    def filter(self, record):
+        if str(record.msg).startswith(ACCEPT_FAILURE_MESSAGE):
+            now = asyncio.get_running_loop().time()
+            if self.last is None or now - self.last > 0.5:
+                self.waves += 1
+            self.last = now
+            if self.waves >= int(sys.argv[1]):
+                enough.set()
+        return True
+
+waves = CountWaves()
+logging.getLogger("asyncio").filters.insert(0, waves)
+
 async def main():
     server = await asyncio.get_running_loop().create_server(Hold, "127.0.0.1", 0)
     print(server.sockets[0].getsockname()[1], flush=True)
-    await asyncio.sleep(float(sys.argv[1]))
+    try:
+        await asyncio.wait_for(enough.wait(), float(sys.argv[2]))
+    except TimeoutError:
+        sys.exit(f"accept() failed in {waves.waves} waves within {sys.argv[2]} s, not {sys.argv[1]}")
 
 asyncio.run(main())
 """
@@ -279,7 +359,7 @@ asyncio.run(main())
 def test_accept_failures_for_lack_of_descriptors_are_one_log_line() -> None:
     """asyncio retries ``accept()`` every second; each retry used to log thousands of tracebacks."""
     process = subprocess.Popen(
-        [sys.executable, "-c", HOLDING_SERVER, "4"],
+        [sys.executable, "-c", HOLDING_SERVER, "3", "60"],  # the first failure and two retries
         cwd=REPOSITORY_ROOT,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -289,12 +369,13 @@ def test_accept_failures_for_lack_of_descriptors_are_one_log_line() -> None:
         assert process.stdout is not None
         port = int(process.stdout.readline())
         sockets = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(100)]
-        _, stderr = process.communicate(timeout=60)
+        _, stderr = process.communicate(timeout=120)
         for sock in sockets:
             sock.close()
     finally:
         stop(process)
     log = stderr.decode(errors="replace")
+    assert process.returncode == 0, log[-3000:]
     assert len(exhaustion_lines(log)) == 1, log[-3000:]
     assert "ERROR asyncio: Cannot accept new connections: [Errno 24] Too many open files." in log
     assert "Traceback" not in log

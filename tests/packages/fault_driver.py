@@ -5,7 +5,8 @@
 EVENT is an audit event: ``open`` (a file opened for writing) or ``os.rename`` (its source or target;
 ``os.replace`` raises it too). At the first operation on a file with one of the NAMEs, ``kill`` sends
 the process SIGKILL (no cleanup, no ``finally``: what ``kill -9`` does), and ``pause`` prints
-``paused`` to stderr and sleeps 3 s, holding whatever the process holds at that point.
+``paused`` to stderr and holds whatever the process holds at that point until a line (or the end) comes
+on its standard input: the test releases it once what it holds it for has happened.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ def hook(name: str, args: tuple[Any, ...]) -> None:
     if action == "kill":
         os.kill(os.getpid(), signal.SIGKILL)
     print("paused", file=sys.stderr, flush=True)
-    time.sleep(3)
+    sys.stdin.readline()
 
 
 sys.addaudithook(hook)

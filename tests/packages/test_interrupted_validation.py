@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -47,8 +48,26 @@ def env(world: FixtureWorld) -> dict[str, str]:
 
 
 def faulty(world: FixtureWorld, action: str, event: str, names: str, *arguments: str) -> subprocess.Popen[str]:
+    """The command under ``fault_driver.py``; a paused one holds until a line is written to its stdin."""
     command = [sys.executable, str(DRIVER), action, event, names, "--", *arguments]
-    return subprocess.Popen(command, env=env(world), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdin = subprocess.PIPE if action == "pause" else subprocess.DEVNULL
+    return subprocess.Popen(
+        command, env=env(world), stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def stderr_until(process: subprocess.Popen[str], text: str, timeout: float = 60) -> str:
+    """What ``process`` writes on stderr until ``text`` is among it (line wrapping undone); fail if it ends
+    first or ``timeout`` (a ceiling against a hang) passes."""
+    assert process.stderr is not None
+    descriptor, written = process.stderr.fileno(), b""
+    deadline = time.monotonic() + timeout
+    while text not in " ".join(written.decode(errors="replace").split()):
+        ready, _, _ = select.select([descriptor], [], [], max(0.0, deadline - time.monotonic()))
+        chunk = os.read(descriptor, 65536) if ready else b""
+        assert chunk, f"no {text!r} on stderr: {written.decode(errors='replace')[-2000:]}"
+        written += chunk
+    return written.decode(errors="replace")
 
 
 def validate(world: FixtureWorld, *paths: Path) -> subprocess.CompletedProcess[str]:
@@ -65,10 +84,10 @@ def world(tmp_path: Path) -> FixtureWorld:
     return world
 
 
-@pytest.fixture
-def reference(tmp_path: Path) -> dict[str, str]:
-    """The package tree an uninterrupted validation leaves."""
-    world = standard_world(tmp_path / "reference")
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The package tree an uninterrupted validation leaves (the same bytes wherever the world is built)."""
+    world = standard_world(tmp_path_factory.mktemp("reference"))
     build_all(world)
     assert validate(world, world.packages).returncode == 0
     return tree_digest(world.packages)
@@ -131,12 +150,16 @@ def test_concurrent_validations_wait_for_each_other(world: FixtureWorld, referen
     deadline = time.monotonic() + 60
     while first.stderr.readline().strip() != "paused":  # the first run now holds a half-recorded state
         assert time.monotonic() < deadline and first.poll() is None, "the first run never paused"
-    second = validate(world, package)
+    second = faulty(world, "none", "none", "none", "packages", "validate", "--json", str(package))
+    waited = stderr_until(second, "waiting for it to finish")  # the second run found the package held
+    assert first.stdin is not None
+    first.stdin.write("\n")  # now the first may finish
+    first.stdin.flush()
     first_out, first_err = first.communicate(timeout=120)
+    second_out, second_err = second.communicate(timeout=120)
     assert first.returncode == 0, first_out + first_err
-    assert second.returncode == 0, second.stdout + second.stderr
-    assert "waiting for it to finish" in " ".join(second.stderr.split())
-    assert '"status": "passed"' in second.stdout
+    assert second.returncode == 0, second_out + waited + second_err
+    assert '"status": "passed"' in second_out
     assert tree_digest(world.packages) == reference
 
 

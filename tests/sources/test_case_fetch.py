@@ -464,23 +464,27 @@ def test_a_trusted_certificate_is_accepted_and_https_never_downgrades(
 
 #: A bound, not a performance figure: generous for a shared machine, far below what a drip takes.
 SLACK_SECONDS = 10
+#: A byte every 0.1 s: each read comes far within the 5 s read timeout, and the whole drip (600 bytes of
+#: head or body, a minute) far beyond the deadline and its slack.
+DRIP = 0.1
+PADDED = {"Content-Type": "application/json", "X-Padding": "p" * 600}
 
 
 @pytest.mark.parametrize(
     "reply",
     [
-        Reply(body=body_of(kitchen_science()), header_trickle=1.0),  # the status line and headers, 1 byte/s
-        Reply(body=b" " * 600, trickle=1.0),  # a prompt head, then the body at 1 byte/s
+        Reply(body=body_of(kitchen_science()), headers=PADDED, header_trickle=DRIP),  # the head, a byte at a time
+        Reply(body=b" " * 600, trickle=DRIP),  # a prompt head, then the body a byte at a time
     ],
     ids=["headers", "body"],
 )
 def test_a_dripping_server_is_cut_off_at_the_deadline(reply: Reply, server: CaseServer) -> None:
     url = server.serve(f"/ims/case/v1p0/CFPackages/drip-{reply.header_trickle}-{reply.trickle}", reply)
-    every_read_in_time = QUICK.model_copy(update={"timeout_seconds": 5, "deadline_seconds": 2})
+    every_read_in_time = QUICK.model_copy(update={"timeout_seconds": 5, "deadline_seconds": 0.5})
     started = time.monotonic()
     text = fetch_error(url, every_read_in_time).public_message
-    assert time.monotonic() - started < 2 + SLACK_SECONDS
-    assert "127.0.0.1 took longer than the deadline of 2 s" in text and "--deadline" in text
+    assert time.monotonic() - started < 0.5 + SLACK_SECONDS
+    assert "127.0.0.1 took longer than the deadline of 0.5 s" in text and "--deadline" in text
 
 
 def test_a_resolver_that_never_answers_is_abandoned_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -493,10 +497,10 @@ def test_a_resolver_that_never_answers_is_abandoned_at_the_deadline(monkeypatch:
 
     monkeypatch.setattr(socket, "getaddrinfo", stuck_resolver)
     started = time.monotonic()
-    quick = QUICK.model_copy(update={"deadline_seconds": 1})
+    quick = QUICK.model_copy(update={"deadline_seconds": 0.5})
     text = fetch_error("http://case.test/ims/case/v1p0/CFPackages/x", quick).public_message
-    assert time.monotonic() - started < 1 + SLACK_SECONDS
-    assert "case.test took longer than the deadline of 1 s" in text
+    assert time.monotonic() - started < 0.5 + SLACK_SECONDS
+    assert "case.test took longer than the deadline of 0.5 s" in text
     never.set()
 
 

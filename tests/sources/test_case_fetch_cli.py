@@ -129,13 +129,21 @@ def test_a_failed_fetch_is_one_line_and_writes_nothing(server: CaseServer, tmp_p
 
 # -- hostile servers ------------------------------------------------------------------------------
 
-#: A bound, not a performance figure: generous for a shared machine, far below what a drip takes.
-SLACK_SECONDS = 10
+#: A bound, not a performance figure: generous for a shared machine (the process's own start included),
+#: far below what a drip takes.
+SLACK_SECONDS = 15
+#: A byte every 0.1 s: each read far within the default read timeout, the whole drip (600 bytes of head or
+#: body, a minute) far beyond the deadline and its slack.
+DRIP = 0.1
+PADDED = {"Content-Type": "application/json", "X-Padding": "p" * 600}
 
 
 @pytest.mark.parametrize(
     "reply",
-    [Reply(body=body_of(kitchen_science()), header_trickle=1.0), Reply(body=b" " * 60, trickle=1.0)],
+    [
+        Reply(body=body_of(kitchen_science()), headers=PADDED, header_trickle=DRIP),
+        Reply(body=b" " * 600, trickle=DRIP),
+    ],
     ids=["headers", "body"],
 )
 def test_a_dripping_server_ends_in_the_deadline_error_and_nothing_is_written(
@@ -143,10 +151,12 @@ def test_a_dripping_server_ends_in_the_deadline_error_and_nothing_is_written(
 ) -> None:
     url = server.serve(f"/ims/case/v1p0/CFPackages/cli-drip-{reply.header_trickle}-{reply.trickle}", reply)
     started = time.monotonic()
-    run = kgfegmcp("packages", "fetch", "--case-url", url, "--out", str(tmp_path), "--deadline", "2")
-    assert time.monotonic() - started < 2 + SLACK_SECONDS
+    run = kgfegmcp("packages", "fetch", "--case-url", url, "--out", str(tmp_path), "--deadline", "0.5")
+    assert time.monotonic() - started < 0.5 + SLACK_SECONDS
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
-    assert run.stderr.startswith("source_fetch_error: Fetching from 127.0.0.1 took longer than the deadline of 2 s.")
+    assert run.stderr.startswith(
+        "source_fetch_error: Fetching from 127.0.0.1 took longer than the deadline of 0.5 s."
+    ), run.stderr
     assert list(tmp_path.iterdir()) == []
 
 
