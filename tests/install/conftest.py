@@ -1,24 +1,33 @@
 """The artifacts a new user makes by following the README, made once per session by the README's own
 commands and shared: test_readme_commands.py checks what the user sees, the other installation tests
-check the artifacts more deeply. Nothing is built twice."""
+check the artifacts more deeply. Nothing is built twice.
+
+The two long runs in the developer's checkout (the bundle build, and set-up serving while a client
+connects) start together, in the background, when the first test needing either begins, and each test
+waits only for its own: on two cores they overlap each other and the tests in between.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from install_support import (
+from install_support import dev_tooling_problem, fresh_copy, lend_dev_tooling, new_user_env
+from readme_runs import (
     BEFORE_SOURCES,
     BUNDLE_BLOCK,
     INSTALLED,
     WHEEL_BLOCK,
+    Background,
     Built,
+    Session,
     WheelUser,
     built_by,
-    dev_tooling_problem,
-    fresh_copy,
-    lend_dev_tooling,
-    new_user_env,
+    developer_steps,
+    in_background,
+    namespaced_session,
     readme_block,
     run_command,
     succeeded,
@@ -35,7 +44,8 @@ def fresh_clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def readme_wheel(fresh_clone: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
     """The wheel the README's wheel command built in a fresh clone, with the machine's python3."""
     (build,) = [command for command in readme_block(WHEEL_BLOCK).commands if command.startswith(WHEEL_BLOCK)]
-    return built_by(build, fresh_clone, new_user_env(tmp_path_factory.mktemp("wheel-builder")))
+    env = new_user_env(tmp_path_factory.mktemp("wheel-builder"))
+    return built_by(build, fresh_clone, run_command(build, fresh_clone, env))
 
 
 @pytest.fixture(scope="session")
@@ -72,8 +82,51 @@ def developer_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return checkout
 
 
+@dataclass
+class DeveloperRuns:
+    """The two long runs in the developer's checkout, each None unless a selected test needs it."""
+
+    bundle: Background | None = None
+    session: Background | None = None
+    steps: list[str] = field(default_factory=list)
+    setup_log: Path | None = None
+
+
 @pytest.fixture(scope="session")
-def readme_bundle(developer_checkout: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
+def developer_runs(
+    request: pytest.FixtureRequest, developer_checkout: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[DeveloperRuns]:
+    """The README's bundle command and the developer's session, each started (together) only if a selected
+    test needs it; ended at the end of the session if no test waited for it."""
+    needed = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
+    runs = DeveloperRuns()
+    if "readme_bundle" in needed:
+        env = new_user_env(tmp_path_factory.mktemp("bundle-builder"))
+        (command,) = readme_block(BUNDLE_BLOCK).commands
+        runs.bundle = in_background(command, developer_checkout, env, tmp_path_factory.mktemp("bundle-run"))
+    if "developer_session" in needed:
+        scratch = tmp_path_factory.mktemp("developer-run")
+        runs.setup_log, env = scratch / "setup.log", new_user_env(tmp_path_factory.mktemp("developer"))
+        runs.steps = developer_steps(runs.setup_log)
+        runs.session = namespaced_session(runs.steps, developer_checkout, env, scratch)
+    yield runs
+    for run in (runs.bundle, runs.session):
+        if run is not None:
+            run.stop()
+
+
+@pytest.fixture(scope="session")
+def readme_bundle(developer_runs: DeveloperRuns, developer_checkout: Path) -> Built:
     """The desktop bundle the README's bundle command built (the catalog built in it, not copied)."""
+    assert developer_runs.bundle is not None
     (command,) = readme_block(BUNDLE_BLOCK).commands
-    return built_by(command, developer_checkout, new_user_env(tmp_path_factory.mktemp("bundle-builder")))
+    return built_by(command, developer_checkout, developer_runs.bundle.result())
+
+
+@pytest.fixture(scope="session")
+def developer_session(developer_runs: DeveloperRuns) -> tuple[Session, str]:
+    """What each step of the developer's session printed (`readme_runs.developer_steps`), and what
+    `scripts/setup.sh` printed (to its log)."""
+    assert developer_runs.session is not None and developer_runs.setup_log is not None
+    session = Session.of_run(developer_runs.steps, developer_runs.session.result())
+    return session, developer_runs.setup_log.read_text(encoding="utf-8")

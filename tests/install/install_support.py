@@ -1,28 +1,21 @@
-"""What the installation tests share: a user's environment with nothing of this checkout in it, a fresh
-copy of the repository, and the README's command blocks, read and run as a user types them."""
+"""What the installation tests share: a user's environment with nothing of this checkout in it, and a
+fresh copy of the repository, bare or with this checkout's test tooling lent to it."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
-README = REPOSITORY_ROOT / "README.md"
 MCPB = REPOSITORY_ROOT / ".tools" / "mcpb" / "node_modules" / ".bin" / "mcpb"
 #: Variables that would point a child process at this checkout or this test session.
 _CHECKOUT_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")
 #: What scripts/install_dev.sh leaves in a checkout (besides nginx), each skipped by it when present.
 DEV_TOOLING = (".venv", ".venv-sdk1", ".venv-mcp-2024-11-05", ".venv-mcp-2025-03-26", ".tools")
-#: A README command that ends in `# -> PATH` (or `(about N MB)` after it) names the file it makes.
-_ARTIFACT = re.compile(r"->\s*(?P<path>\S+)(?:\s*\(about (?P<mb>\d+(?:\.\d+)?) MB\))?")
-#: A console block's commands are the lines after its prompt.
-_PROMPT = "$ "
 
 
 def _cache_dir(*command: str) -> str:
@@ -145,140 +138,3 @@ def lend_dev_tooling(checkout: Path) -> None:
     """Link this checkout's test tooling into ``checkout``: the state `scripts/install_dev.sh` leaves there."""
     for name in DEV_TOOLING:
         (checkout / name).symlink_to(REPOSITORY_ROOT / name)
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """One fenced block of a Markdown file: its info string, its text, and the line it opens on."""
-
-    language: str
-    text: str
-    line: int
-
-    @property
-    def commands(self) -> list[str]:
-        """The commands a user types, one per entry, each exactly as written (with its comment)."""
-        lines = self.text.splitlines()
-        if self.language == "console":
-            lines = [line.removeprefix(_PROMPT) for line in lines if line.startswith(_PROMPT)]
-        commands: list[str] = []
-        pending = ""
-        for line in lines:
-            if line.endswith("\\"):
-                pending += line + "\n"
-                continue
-            if (pending + line).strip() and not line.lstrip().startswith("#"):
-                commands.append(pending + line)
-            pending = ""
-        return commands
-
-
-def fenced_blocks(markdown: str) -> list[Block]:
-    """Every fenced block, in order; an unclosed fence is an error, not a block that runs to the end."""
-    blocks: list[Block] = []
-    opened: tuple[str, int, list[str]] | None = None
-    for number, line in enumerate(markdown.splitlines(), start=1):
-        if opened is None:
-            if line.startswith("```"):
-                opened = (line[3:].strip(), number, [])
-        elif line.startswith("```"):
-            blocks.append(Block(opened[0], "\n".join(opened[2]), opened[1]))
-            opened = None
-        else:
-            opened[2].append(line)
-    assert opened is None, f"README.md: the block opened on line {opened[1]} is never closed"
-    return blocks
-
-
-def readme_block(prefix: str) -> Block:
-    """The one README block whose text starts with ``prefix``."""
-    found = [block for block in fenced_blocks(README.read_text(encoding="utf-8")) if block.text.startswith(prefix)]
-    assert len(found) == 1, f"README.md has {len(found)} blocks starting with {prefix!r}"
-    return found[0]
-
-
-def artifact(command: str) -> tuple[str, float | None] | None:
-    """The file a command's `# -> PATH (about N MB)` comment promises, and its size in MB when stated."""
-    comment = command.partition("#")[2]
-    match = _ARTIFACT.search(comment)
-    if match is None:
-        return None
-    return match["path"], float(match["mb"]) if match["mb"] else None
-
-
-def run_command(command: str, cwd: Path, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """One README command, verbatim, through bash with ``set -euo pipefail``, as the user's shell runs it."""
-    return subprocess.run(
-        ["bash", "-c", f"set -euo pipefail\n{command}"],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
-def succeeded(run: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
-    """``run``, after asserting that it exited 0 (its command and output in the message when not)."""
-    assert run.returncode == 0, f"{run.args[-1]!r} exited {run.returncode}\n{run.stdout}\n{run.stderr}"
-    return run
-
-
-#: The README's wheel block and bundle block, by how they start.
-WHEEL_BLOCK = "python3 -m pip wheel"
-BUNDLE_BLOCK = "scripts/install_dev.sh && .venv/bin/python scripts/build_bundle.py"
-#: Commands of the installed tool run from a directory of the user's, not the checkout ("from any directory").
-INSTALLED = "kgfegmcp "
-
-
-@dataclass(frozen=True, slots=True)
-class Built:
-    """A file a README command made, where the command's `# -> PATH` comment says, and the run that made it."""
-
-    path: Path
-    about_mb: float | None
-    run: subprocess.CompletedProcess[str]
-
-
-def built_by(command: str, cwd: Path, env: dict[str, str]) -> Built:
-    """Run ``command`` verbatim in ``cwd``; it must succeed and leave the file its comment names."""
-    promised = artifact(command)
-    assert promised is not None, f"{command!r} names no `# -> PATH` it makes"
-    run = succeeded(run_command(command, cwd, env))
-    path = cwd / promised[0]
-    assert path.is_file(), f"{command!r} exited 0 but left no {promised[0]}"
-    return Built(path, promised[1], run)
-
-
-@dataclass
-class WheelUser:
-    """A new user who ran the README's wheel block up to `serve`: every run, keyed by its command."""
-
-    home: Path
-    env: dict[str, str]
-    anywhere: Path
-    serve: str
-    runs: dict[str, subprocess.CompletedProcess[str]] = field(default_factory=dict)
-
-    @property
-    def catalog(self) -> Path:
-        """Where the README says the catalog goes: the user data directory."""
-        return self.home / ".local" / "share" / "kgfegmcp" / "graph_packages"
-
-    @property
-    def venv(self) -> Path:
-        """The environment pipx made for the tool."""
-        return self.home / ".local" / "share" / "pipx" / "venvs" / "kgfegmcp"
-
-    def run_of(self, prefix: str) -> subprocess.CompletedProcess[str]:
-        """The run of the one README command starting with ``prefix`` (the commands carry their comments)."""
-        (run,) = [
-            run for command, run in self.runs.items() if command.startswith(prefix) and command not in BEFORE_SOURCES
-        ]
-        return run
-
-
-#: What the README says `kgfegmcp catalog init` does without the data packages, and what doctor says then:
-#: run once, before the block's own `catalog init`, so the tests can read the state a new user meets first.
-BEFORE_SOURCES = ("kgfegmcp catalog init", "kgfegmcp doctor --json")

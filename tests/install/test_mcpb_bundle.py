@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
-from install_support import MCPB, REPOSITORY_ROOT, Built, user_env
+from install_support import MCPB, REPOSITORY_ROOT, user_env
+from readme_runs import Built
 
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME

@@ -12,24 +12,28 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
-from dataclasses import dataclass
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
-from install_support import (
+from install_support import REPOSITORY_ROOT, new_user_env
+from readme_runs import (
     BUNDLE_BLOCK,
+    CEILING_SECONDS,
+    CTRL_C,
     INSTALLED,
+    NO_TOKEN,
+    PORT_8765,
     README,
     WHEEL_BLOCK,
     Built,
+    Session,
     WheelUser,
+    bash_arguments,
     fenced_blocks,
-    new_user_env,
     readme_block,
     run_command,
     succeeded,
@@ -59,10 +63,8 @@ DATA_LANGUAGES = frozenset({"json", "toml", "yaml"})
 COMMAND_LANGUAGES = frozenset({"", "sh", "bash", "shell", "console", "zsh"})
 #: The packages of the default catalog (the README's table).
 DEFAULT_PACKAGES = 5
+VERSION = tomllib.loads((REPOSITORY_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 EF06MA07 = {"frameworkId": "brazil-bncc-ensino-fundamental", "statementCode": "EF06MA07"}
-PORT_8765 = "http://127.0.0.1:8765"
-#: Guard against a hung command only; every wait inside is on a condition (a probe, a process's exit).
-CEILING_SECONDS = 600
 
 
 def test_every_command_block_is_run_here_or_excused() -> None:
@@ -83,7 +85,8 @@ def test_every_command_block_is_run_here_or_excused() -> None:
 
 async def serve_and_call(command: str, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
     """Start a README `serve` command verbatim over STDIO, as a host does; list the tools and ask for one standard."""
-    transport = StdioTransport(command="bash", args=["-c", f"set -euo pipefail\n{command}"], env=env, cwd=str(cwd))
+    bash, *arguments = bash_arguments(command)
+    transport = StdioTransport(command=bash, args=arguments, env=env, cwd=str(cwd))
     async with Client(transport, init_timeout=CEILING_SECONDS) as client:
         assert [tool.name for tool in await client.list_tools()] == [name for name, _ in TOOLS]
         result = await client.call_tool("get_standard", {"request": EF06MA07})
@@ -92,12 +95,14 @@ async def serve_and_call(command: str, cwd: Path, env: dict[str, str]) -> dict[s
 
 
 async def test_the_wheel_block_installs_inits_checks_and_serves(readme_wheel: Built, pipx_user: WheelUser) -> None:
-    assert readme_wheel.path.name == "kgfegmcp-0.1.0-py3-none-any.whl"
+    assert readme_wheel.path.name == f"kgfegmcp-{VERSION}-py3-none-any.whl"  # the README names this version's
     # Every command exited 0 (the fixture ran them in order). The catalog went where the README says.
     assert len(list(pipx_user.catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == DEFAULT_PACKAGES
     assert (pipx_user.home / ".local" / "bin" / "kgfegmcp").exists()  # what `kgfegmcp` ran: pipx's
     doctor = pipx_user.run_of("kgfegmcp doctor")
-    assert re.search(r"│ catalog +│ ok +│ `kgfegmcp serve` serves 5 packages", doctor.stdout), doctor.stdout
+    assert re.search(rf"│ catalog +│ ok +│ `kgfegmcp serve` serves {DEFAULT_PACKAGES} packages", doctor.stdout), (
+        doctor.stdout
+    )
 
     answer = await serve_and_call(pipx_user.serve, pipx_user.anywhere, pipx_user.env)
     assert answer["standard"]["statementCode"] == "EF06MA07"
@@ -138,86 +143,16 @@ async def test_the_uv_block_installs_inits_and_serves(
 
 
 def test_the_bundle_command_builds_the_bundle_it_names(readme_bundle: Built) -> None:
-    assert readme_bundle.path.name == "kgfegmcp-0.1.0.mcpb"
+    assert readme_bundle.path.name == f"kgfegmcp-{VERSION}.mcpb"
     assert readme_bundle.about_mb is not None
     assert round(readme_bundle.path.stat().st_size / 1e6) == round(readme_bundle.about_mb), "README: 'about N MB'"
     assert "validating us-ccss-ela-literacy-grades-2-4" in readme_bundle.run.stdout  # built, not copied
 
 
-@dataclass(frozen=True, slots=True)
-class Session:
-    """What one bash session printed, cut at the markers put before each of its steps."""
-
-    steps: list[str]
-    printed: list[str]
-
-    def of(self, prefix: str) -> str:
-        """What the one step starting with ``prefix`` printed."""
-        (text,) = [text for step, text in zip(self.steps, self.printed, strict=True) if step.startswith(prefix)]
-        return text
-
-    def json_of(self, prefix: str) -> dict[str, Any]:
-        """The first JSON document a step printed (`fastmcp call` prints the structured result)."""
-        text = self.of(prefix)
-        document, _ = json.JSONDecoder().raw_decode(text[text.index("{") :])
-        assert isinstance(document, dict)
-        return document
-
-
-def namespaced_session(steps: list[str], cwd: Path, env: dict[str, str]) -> Session:
-    """Run ``steps`` (shell text) as one bash session in a network namespace of its own, with its own
-    loopback, and with job control, so a background job is stopped by SIGINT as by Ctrl-C in a terminal."""
-    assert shutil.which("unshare") and shutil.which("ip"), "util-linux's unshare and iproute2's ip are needed"
-    lines = ["set -euo pipefail", "ip link set lo up", "set -m", "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT"]
-    for step in steps:
-        lines += ["printf '\\n@@step\\n'", step]
-    run = subprocess.run(
-        ["unshare", "--map-root-user", "--net", "bash", "-c", "\n".join(lines)],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=CEILING_SECONDS,
-        check=False,
-    )
-    assert run.returncode == 0, f"exit {run.returncode}\n{run.stdout}\n{run.stderr}"
-    return Session(steps, run.stdout.split("\n@@step\n")[1:])
-
-
-#: Steps of the harness around the README's commands: each waits on a condition or ends what a command started.
-READY = f"until curl -fs {PORT_8765}/readyz >/dev/null; do kill -0 %1; sleep 0.2; done"  # kill -0: still up?
-CTRL_C = "kill -INT %1; status=0; wait %1 || status=$?; echo stopped $status"
-NO_TOKEN = (
-    f"curl -s -o /dev/null -w '%{{http_code}}' -X POST {PORT_8765}/mcp -H 'Content-Type: application/json' -d '{{}}'"
-)
-STOP = "kill %1; wait %1 || true"  # "stop it with kill %1"
-
-
-@pytest.fixture(scope="module")
-def developer(developer_checkout: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, str]:
-    """A developer's session in a fresh checkout, in the README's order: `scripts/setup.sh` (it serves until
-    Ctrl-C) and, while it runs, the commands that connect a client; Ctrl-C; then the hosted commands, on the
-    catalog set-up built, and a request without the token. Returns what each step printed, and what set-up
-    printed."""
-    (setup,) = readme_block("scripts/setup.sh").commands
-    log = tmp_path_factory.mktemp("setup-log") / "setup.log"
-    steps = [
-        f"{setup} >{log} 2>&1 &",
-        READY,
-        *readme_block(".venv/bin/fastmcp list").commands,
-        CTRL_C,
-        *readme_block("TOKEN=").commands,
-        NO_TOKEN,
-        STOP,
-    ]
-    env = new_user_env(tmp_path_factory.mktemp("developer"))
-    return namespaced_session(steps, developer_checkout, env), log.read_text(encoding="utf-8")
-
-
 def test_setup_serves_until_ctrl_c_and_a_client_connects(
-    developer: tuple[Session, str], developer_checkout: Path
+    developer_session: tuple[Session, str], developer_checkout: Path
 ) -> None:
-    session, printed = developer
+    session, printed = developer_session
     assert f"{PORT_8765}/mcp" in printed  # "It prints the URL"
     catalog = developer_checkout / "data" / "graph_packages"
     assert len(list(catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == DEFAULT_PACKAGES
@@ -229,8 +164,8 @@ def test_setup_serves_until_ctrl_c_and_a_client_connects(
     assert "EF06MA07" in [hit["statementCode"] for hit in hits]
 
 
-def test_the_hosted_commands_answer_with_the_token(developer: tuple[Session, str]) -> None:
-    session, _ = developer
+def test_the_hosted_commands_answer_with_the_token(developer_session: tuple[Session, str]) -> None:
+    session, _ = developer_session
     assert json.loads(session.of("until curl -fs http://127.0.0.1:8765/readyz; "))["status"] == "ready"
     answer = session.json_of(".venv/bin/fastmcp call http://127.0.0.1:8765/mcp get_standard --auth")
     assert answer["standard"]["statementCode"] == "EF06MA07"

@@ -11,7 +11,7 @@ import shlex
 import subprocess
 import zipfile
 
-from install_support import Built, WheelUser, run_command
+from readme_runs import Built, WheelUser, run_command
 
 from kgfegmcp.config import SHIPPED_DIR
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
