@@ -9,6 +9,7 @@ waits only for its own: on two cores they overlap each other and the tests in be
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from readme_runs import (
     Background,
     Built,
     Session,
+    UvUser,
     WheelUser,
     built_by,
     developer_steps,
@@ -30,6 +32,7 @@ from readme_runs import (
     namespaced_session,
     readme_block,
     run_command,
+    session_in_background,
     succeeded,
 )
 
@@ -48,11 +51,25 @@ def readme_wheel(fresh_clone: Path, tmp_path_factory: pytest.TempPathFactory) ->
     return built_by(build, fresh_clone, run_command(build, fresh_clone, env))
 
 
-@pytest.fixture(scope="session")
-def pipx_user(readme_wheel: Built, fresh_clone: Path, tmp_path_factory: pytest.TempPathFactory) -> WheelUser:
-    """The README's wheel block, verbatim, in order, by a user with a fresh home: `pipx install` in the
-    clone, then the installed `kgfegmcp` from a directory of the user's. `serve` is left to the tests."""
-    home = tmp_path_factory.mktemp("pipx-user")
+def _uv_user(clone: Path, home: Path, scratch: Path) -> UvUser:
+    """Start the README's uv block but `serve`: the commands that name dist/ in the clone, the rest elsewhere."""
+    anywhere = home / "anywhere"
+    anywhere.mkdir()
+    commands = readme_block("uv tool install").commands
+    (serve,) = [command for command in commands if command.startswith("uvx ")]
+    steps = [
+        step
+        for command in commands
+        if command != serve
+        for step in (f"cd {shlex.quote(str(anywhere if command.startswith(INSTALLED) else clone))}", command)
+    ]
+    env = new_user_env(home)
+    return UvUser(home, env, serve, steps, session_in_background(steps, clone, env, scratch))
+
+
+def _pipx_user(wheel: Built, clone: Path, home: Path) -> WheelUser:
+    """The README's wheel block, verbatim, in order: `pipx install` in the clone, then the installed
+    `kgfegmcp` from a directory of the user's. `serve` is left to the tests."""
     anywhere = home / "anywhere"
     anywhere.mkdir()
     commands = readme_block(WHEEL_BLOCK).commands
@@ -60,15 +77,57 @@ def pipx_user(readme_wheel: Built, fresh_clone: Path, tmp_path_factory: pytest.T
     user = WheelUser(home, new_user_env(home), anywhere, serve)
     for command in commands:
         if command.startswith(WHEEL_BLOCK):
-            user.runs[command] = readme_wheel.run
+            user.runs[command] = wheel.run
         elif command.startswith("kgfegmcp catalog init") and BEFORE_SOURCES[0] not in user.runs:
             for probe in BEFORE_SOURCES:
                 user.runs[probe] = run_command(probe, anywhere, user.env)
         if command not in user.runs and command != serve:
-            cwd = anywhere if command.startswith(INSTALLED) else fresh_clone
+            cwd = anywhere if command.startswith(INSTALLED) else clone
             user.runs[command] = succeeded(run_command(command, cwd, user.env))
     assert BEFORE_SOURCES[0] in user.runs, "the wheel block has no `kgfegmcp catalog init`"
     return user
+
+
+@dataclass
+class WheelUsers:
+    """New users, each with a fresh home, installing the README's wheel: with pipx, and with uv."""
+
+    pipx: WheelUser | None = None
+    uv: UvUser | None = None
+
+
+@pytest.fixture(scope="session")
+def wheel_users(
+    request: pytest.FixtureRequest, readme_wheel: Built, fresh_clone: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[WheelUsers]:
+    """The README's two install paths at once, each only if a selected test needs it: the uv user in the
+    background, the pipx user meanwhile."""
+    needed = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
+    users = WheelUsers()
+    if "uv_user" in needed:
+        users.uv = _uv_user(fresh_clone, tmp_path_factory.mktemp("uv-user"), tmp_path_factory.mktemp("uv-run"))
+    try:
+        if "pipx_user" in needed:
+            users.pipx = _pipx_user(readme_wheel, fresh_clone, tmp_path_factory.mktemp("pipx-user"))
+        yield users
+    finally:
+        if users.uv is not None:
+            users.uv.run.stop()
+
+
+@pytest.fixture(scope="session")
+def pipx_user(wheel_users: WheelUsers) -> WheelUser:
+    """A new user who ran the README's wheel block up to `serve`, with pipx."""
+    assert wheel_users.pipx is not None
+    return wheel_users.pipx
+
+
+@pytest.fixture(scope="session")
+def uv_user(wheel_users: WheelUsers) -> UvUser:
+    """A new user who ran the README's uv block up to `serve`: every command exited 0."""
+    assert wheel_users.uv is not None
+    succeeded(wheel_users.uv.run.result())
+    return wheel_users.uv
 
 
 @pytest.fixture(scope="session")

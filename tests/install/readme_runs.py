@@ -146,15 +146,24 @@ def in_background(command: str, cwd: Path, env: dict[str, str], scratch: Path) -
     return Background(bash_arguments(command), cwd, env, scratch)
 
 
+def _marked(steps: list[str]) -> list[str]:
+    """The steps, each after a line that marks where its output starts (`Session`)."""
+    mark = f"printf '{_STEP.encode('unicode_escape').decode()}'"
+    return [line for step in steps for line in (mark, step)]
+
+
+def session_in_background(steps: list[str], cwd: Path, env: dict[str, str], scratch: Path) -> Background:
+    """Run ``steps`` (shell text) as one bash session, started now."""
+    return Background(bash_arguments("\n".join(_marked(steps))), cwd, env, scratch)
+
+
 def namespaced_session(steps: list[str], cwd: Path, env: dict[str, str], scratch: Path) -> Background:
     """Run ``steps`` (shell text) as one bash session in a network namespace of its own, with its own
-    loopback, and with job control, so a background job is stopped by SIGINT as by Ctrl-C in a terminal.
-    A line before each step marks where its output starts (`Session`)."""
+    loopback, and with job control, so a background job is stopped by SIGINT as by Ctrl-C in a terminal."""
     assert shutil.which("unshare") and shutil.which("ip"), "util-linux's unshare and iproute2's ip are needed"
-    lines = ["set -euo pipefail", "ip link set lo up", "set -m", "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT"]
-    for step in steps:
-        lines += [f"printf '{_STEP.encode('unicode_escape').decode()}'", step]
-    return Background(["unshare", "--map-root-user", "--net", "bash", "-c", "\n".join(lines)], cwd, env, scratch)
+    prelude = ["ip link set lo up", "set -m", "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT"]
+    script = "\n".join([*prelude, *_marked(steps)])
+    return Background(["unshare", "--map-root-user", "--net", *bash_arguments(script)], cwd, env, scratch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +233,21 @@ def built_by(command: str, cwd: Path, run: subprocess.CompletedProcess[str]) -> 
     path = cwd / promised[0]
     assert path.is_file(), f"{command!r} exited 0 but left no {promised[0]}"
     return Built(path, promised[1], run)
+
+
+@dataclass
+class UvUser:
+    """A new user following the README's uv block (another home): all but `serve`, run in the background."""
+
+    home: Path
+    env: dict[str, str]
+    serve: str
+    steps: list[str]
+    run: Background
+
+    @property
+    def catalog(self) -> Path:
+        return self.home / ".local" / "share" / "kgfegmcp" / "graph_packages"
 
 
 @dataclass

@@ -16,27 +16,23 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
-from install_support import REPOSITORY_ROOT, new_user_env
+from install_support import REPOSITORY_ROOT
 from readme_runs import (
     BUNDLE_BLOCK,
     CEILING_SECONDS,
     CTRL_C,
-    INSTALLED,
     NO_TOKEN,
     PORT_8765,
     README,
     WHEEL_BLOCK,
     Built,
     Session,
+    UvUser,
     WheelUser,
     bash_arguments,
     fenced_blocks,
-    readme_block,
-    run_command,
-    succeeded,
 )
 
 from kgfegmcp.mcp.register import TOOLS
@@ -123,22 +119,11 @@ def test_init_without_the_data_packages_names_the_command_the_readme_quotes(pipx
     assert f"Run `uv pip install --python {pipx_user.venv}/bin/python --no-deps {quoted[1]}`" in missing.stderr
 
 
-async def test_the_uv_block_installs_inits_and_serves(
-    readme_wheel: Built, fresh_clone: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    home = tmp_path_factory.mktemp("uv-user")
-    anywhere = home / "anywhere"
-    anywhere.mkdir()
-    env = new_user_env(home)
-    commands = readme_block("uv tool install").commands
-    (serve,) = [command for command in commands if command.startswith("uvx ")]
-    for command in commands:
-        if command != serve:
-            succeeded(run_command(command, anywhere if command.startswith(INSTALLED) else fresh_clone, env))
-    assert (home / ".local" / "bin" / "kgfegmcp").exists()  # what `kgfegmcp` ran: uv's
-    catalog = home / ".local" / "share" / "kgfegmcp" / "graph_packages"
-    assert len(list(catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == DEFAULT_PACKAGES
-    answer = await serve_and_call(serve, fresh_clone, env)  # uvx needs no data package: the catalog is built
+async def test_the_uv_block_installs_inits_and_serves(uv_user: UvUser, fresh_clone: Path) -> None:
+    # Every command exited 0 (the fixture ran them in order).
+    assert (uv_user.home / ".local" / "bin" / "kgfegmcp").exists()  # what `kgfegmcp` ran: uv's
+    assert len(list(uv_user.catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == DEFAULT_PACKAGES
+    answer = await serve_and_call(uv_user.serve, fresh_clone, uv_user.env)  # uvx needs no data package
     assert answer["standard"]["statementCode"] == "EF06MA07"
 
 
