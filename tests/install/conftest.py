@@ -2,9 +2,11 @@
 commands and shared: test_readme_commands.py checks what the user sees, the other installation tests
 check the artifacts more deeply. Nothing is built twice.
 
-The two long runs in the developer's checkout (the bundle build, and set-up serving while a client
-connects) start together, in the background, when the first test needing either begins, and each test
-waits only for its own: on two cores they overlap each other and the tests in between.
+Long runs that nothing else waits on start in the background, and each test waits only for its own, so
+on two cores they overlap each other and the tests in between: the two runs in the developer's checkout
+(the bundle build, and set-up serving while a client connects) start together when the first test needing
+either begins; the uv user's install starts when the wheel is built, while the pipx user runs. Each starts
+only if a selected test needs it.
 """
 
 from __future__ import annotations
