@@ -5,8 +5,10 @@ commands on port 8765 in a network namespace of their own."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,13 +114,16 @@ def succeeded(run: subprocess.CompletedProcess[str]) -> subprocess.CompletedProc
 class Background:
     """A command started now and waited for when its result is first needed, so independent runs overlap.
 
-    Its output goes to files, not pipes, so it never blocks on a reader that comes later.
+    Its output goes to files, not pipes, so it never blocks on a reader that comes later. It leads a
+    process group of its own, so stopping it stops what it started.
     """
 
     def __init__(self, arguments: list[str], cwd: Path, env: dict[str, str], scratch: Path) -> None:
         self._out: IO[str] = (scratch / "stdout").open("w+", encoding="utf-8")
         self._err: IO[str] = (scratch / "stderr").open("w+", encoding="utf-8")
-        self._process = subprocess.Popen(arguments, cwd=cwd, env=env, stdout=self._out, stderr=self._err, text=True)
+        self._process = subprocess.Popen(
+            arguments, cwd=cwd, env=env, stdout=self._out, stderr=self._err, text=True, start_new_session=True
+        )
         self._result: subprocess.CompletedProcess[str] | None = None
 
     def result(self) -> subprocess.CompletedProcess[str]:
@@ -134,10 +139,14 @@ class Background:
         return self._result
 
     def stop(self) -> None:
-        """End the command if no test waited for it (one that failed before it did)."""
+        """End the command if no test waited for it (one that failed before it did): SIGTERM to its group,
+        which a session's shell turns into its EXIT trap (ending its jobs); SIGKILL if that does not end it."""
         if self._process.poll() is None:
-            self._process.kill()
-            self._process.wait()
+            os.killpg(self._process.pid, signal.SIGTERM)
+            try:
+                self._process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self._process.pid, signal.SIGKILL)
         self.result()
 
 
@@ -161,7 +170,12 @@ def namespaced_session(steps: list[str], cwd: Path, env: dict[str, str], scratch
     """Run ``steps`` (shell text) as one bash session in a network namespace of its own, with its own
     loopback, and with job control, so a background job is stopped by SIGINT as by Ctrl-C in a terminal."""
     assert shutil.which("unshare") and shutil.which("ip"), "util-linux's unshare and iproute2's ip are needed"
-    prelude = ["ip link set lo up", "set -m", "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT"]
+    prelude = [
+        "ip link set lo up",
+        "set -m",
+        "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",  # no server outlives the session
+        "trap 'exit 143' TERM",  # stopped (Background.stop): exit, so the EXIT trap runs
+    ]
     script = "\n".join([*prelude, *_marked(steps)])
     return Background(["unshare", "--map-root-user", "--net", *bash_arguments(script)], cwd, env, scratch)
 
