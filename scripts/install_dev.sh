@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything the test suite, the benchmarks' side-by-side runs and the desktop bundle build need beyond
-# serving: the project with its `dev` extra (pytest, hypothesis, jsonschema, build, uv, ruff, mypy, ...),
+# serving: the project with its `dev` extra (pytest, hypothesis, jsonschema, pipx, uv, ruff, mypy, ...),
 # the older official MCP clients the end-to-end tests drive the server with, the MCP conformance suite
 # and the MCPB command line (npm), and nginx (Debian). Runs scripts/install.sh first. Idempotent: each
 # part is skipped when already present.

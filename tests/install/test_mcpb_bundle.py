@@ -1,7 +1,7 @@
-"""The MCPB bundle: its manifest agrees with the server and passes `mcpb validate`; the bundle built by
-scripts/build_bundle.py, unpacked by `mcpb unpack` into a temporary folder and started exactly as a
-desktop host starts a `uv` bundle (the manifest's command, its variables substituted), serves the
-catalog built into it, or the directory the user chose in its settings."""
+"""The MCPB bundle: its manifest agrees with the server and passes `mcpb validate`; the bundle the README's
+command built (scripts/build_bundle.py, in a fresh checkout), unpacked by `mcpb unpack` into a temporary
+folder and started exactly as a desktop host starts a `uv` bundle (the manifest's command, its variables
+substituted), serves the catalog built into it, or the directory the user chose in its settings."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 import tomllib
 import zipfile
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 from install_support import MCPB, REPOSITORY_ROOT, user_env
+from readme_runs import Built
 
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
@@ -54,22 +54,9 @@ def test_mcpb_validate_accepts_the_manifest() -> None:
 
 
 @pytest.fixture(scope="module")
-def bundle(default_catalog_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("bundle")
-    subprocess.run(
-        [
-            sys.executable,
-            str(REPOSITORY_ROOT / "scripts" / "build_bundle.py"),
-            "--catalog",
-            str(default_catalog_root),
-            "--out",
-            str(out),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (built,) = out.glob("kgfegmcp-*.mcpb")
-    return built
+def bundle(readme_bundle: Built) -> Path:
+    """The bundle the README's command built in a fresh checkout (conftest.py)."""
+    return readme_bundle.path
 
 
 @pytest.fixture(scope="module")

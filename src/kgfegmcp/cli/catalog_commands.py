@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import shlex
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -15,7 +16,7 @@ from rich.table import Table
 from kgfegmcp.cli.console import err, out, settings_with
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources.registry_sources import install_command, unmet_sources
+from kgfegmcp.sources.registry_sources import install_arguments, install_command, unmet_sources
 
 
 def _describe(installed: str | None) -> str:
@@ -23,22 +24,24 @@ def _describe(installed: str | None) -> str:
 
 
 def _install_sources() -> None:
-    """Install the unmet pinned sources into this environment with this interpreter's pip."""
+    """Install the unmet pinned sources into this environment: with its pip, or with uv where it has none."""
     unmet = unmet_sources()
     if not unmet:
         return
-    command = install_command([source for source, _ in unmet])
-    if importlib.util.find_spec("pip") is None:
+    arguments = install_arguments([source for source, _ in unmet])
+    tool = "uv" if arguments[0] == "uv" else "pip"
+    if tool == "pip" and importlib.util.find_spec("pip") is None:
         raise ManifestBuildError(
-            "This environment has no pip, so --install-sources cannot install the source packages.",
-            hint=f"Install them with the tool that made this environment (for pip: `{command}`; for uv: "
-            "`uv pip install --python <this environment's python> --no-deps ...`).",
+            "This environment has no pip, and no uv is on PATH, so --install-sources cannot install the source "
+            "packages.",
+            hint=f"Install them with the tool that made this environment (for pip: `{shlex.join(arguments)}`; "
+            "for uv: `uv pip install --python <this environment's python> --no-deps ...`).",
         )
-    err.print(f"installing {', '.join(source.requirement for source, _ in unmet)} (pip, --no-deps)")
-    arguments = [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check"]
-    completed = subprocess.run([*arguments, *(source.requirement for source, _ in unmet)], check=False)
+    err.print(f"installing {', '.join(source.requirement for source, _ in unmet)} ({tool}, --no-deps)")
+    quiet = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}  # pip's nag about its own version is noise here
+    completed = subprocess.run(arguments, check=False, env=quiet)
     if completed.returncode != 0:
-        raise ManifestBuildError(f"pip could not install the source packages (exit {completed.returncode}).")
+        raise ManifestBuildError(f"{tool} could not install the source packages (exit {completed.returncode}).")
 
 
 def _require_sources() -> None:
@@ -58,7 +61,8 @@ def init_command(
         Path | None, typer.Option(help="Graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR; default: user data dir).")
     ] = None,
     install_sources: Annotated[
-        bool, typer.Option("--install-sources", help="First pip-install the pinned source packages (--no-deps).")
+        bool,
+        typer.Option("--install-sources", help="First install the pinned source packages (--no-deps; pip, else uv)."),
     ] = False,
 ) -> None:
     """Build and validate the default catalog (BNCC, CCSS ELA) from the pinned registry packages.

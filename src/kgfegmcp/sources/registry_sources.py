@@ -9,7 +9,9 @@ has no required dependency, so nothing is lost and nothing conflicts.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import shlex
+import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,7 +60,19 @@ def unmet_sources() -> list[tuple[SourceDistribution, str | None]]:
     return unmet
 
 
+def install_arguments(sources: Sequence[SourceDistribution]) -> list[str]:
+    """The command that installs ``sources`` into the running environment (this interpreter's).
+
+    With the environment's own pip; where it has none, as pipx (uv backend) and `uv tool` make them,
+    with uv from PATH (`uv pip install --python <this interpreter>`). With neither, the pip command,
+    which names what the environment lacks.
+    """
+    requirements = [source.requirement for source in sources]
+    if importlib.util.find_spec("pip") is None and shutil.which("uv") is not None:
+        return ["uv", "pip", "install", "--python", sys.executable, "--no-deps", *requirements]
+    return [sys.executable, "-m", "pip", "install", "--no-deps", *requirements]
+
+
 def install_command(sources: Sequence[SourceDistribution]) -> str:
-    """The one command that installs ``sources`` into the running environment (this interpreter's)."""
-    requirements = " ".join(source.requirement for source in sources)
-    return f"{shlex.quote(sys.executable)} -m pip install --no-deps {requirements}"
+    """The one command that installs ``sources`` into the running environment, as a user types it."""
+    return shlex.join(install_arguments(sources))

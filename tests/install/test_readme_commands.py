@@ -1,0 +1,157 @@
+"""Every command block of the README works verbatim on a fresh machine.
+
+Each block is either run here, exactly as written, through bash with ``set -euo pipefail``, in the state a
+new user has (a fresh copy of the repository, a fresh home, no ``KGFEGMCP_*`` variable), or listed with
+the reason it is not; a block in neither list fails, so no command joins the README unchecked. Blocks are
+known by how they start. What a user checks is asserted: exit code 0, the files the commands promise,
+a real answer from the server they start. The commands on port 8765 run in a network namespace of their
+own, so nothing else on this machine can hold that port.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from fastmcp import Client
+from fastmcp.client.transports import StdioTransport
+from install_support import REPOSITORY_ROOT
+from readme_runs import (
+    BUNDLE_BLOCK,
+    CEILING_SECONDS,
+    CTRL_C,
+    NO_TOKEN,
+    PORT_8765,
+    README,
+    WHEEL_BLOCK,
+    Built,
+    Session,
+    UvUser,
+    WheelUser,
+    bash_arguments,
+    fenced_blocks,
+)
+
+from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
+
+#: README blocks this module runs, by how they start, each with the test that runs it.
+RUN = {
+    "scripts/setup.sh": "test_setup_serves_until_ctrl_c_and_a_client_connects",
+    ".venv/bin/fastmcp list": "test_setup_serves_until_ctrl_c_and_a_client_connects",
+    "TOKEN=": "test_the_hosted_commands_answer_with_the_token",
+    BUNDLE_BLOCK: "test_the_bundle_command_builds_the_bundle_it_names",
+    WHEEL_BLOCK: "test_the_wheel_block_installs_inits_checks_and_serves",
+    "uv tool install": "test_the_uv_block_installs_inits_and_serves",
+}
+#: README blocks not run here, by how they start, and why.
+NOT_RUN = {
+    "scripts/test.sh": "the test command itself: it runs this module",
+    "kgfegmcp catalog init [--root DIR]": "a synopsis of every subcommand's options, not a command to type",
+}
+#: Fenced blocks in these languages hold data (a host's configuration), not commands.
+DATA_LANGUAGES = frozenset({"json", "toml", "yaml"})
+#: The languages of command blocks (none given counts as one: a reader may type it).
+COMMAND_LANGUAGES = frozenset({"", "sh", "bash", "shell", "console", "zsh"})
+#: The packages of the default catalog (the README's table).
+DEFAULT_PACKAGES = 5
+VERSION = tomllib.loads((REPOSITORY_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+EF06MA07 = {"frameworkId": "brazil-bncc-ensino-fundamental", "statementCode": "EF06MA07"}
+
+
+def test_every_command_block_is_run_here_or_excused() -> None:
+    blocks = fenced_blocks(README.read_text(encoding="utf-8"))
+    unknown = [block.line for block in blocks if block.language not in COMMAND_LANGUAGES | DATA_LANGUAGES]
+    assert not unknown, f"README.md blocks on lines {unknown}: a language neither here nor in DATA_LANGUAGES"
+    commands = [block for block in blocks if block.language in COMMAND_LANGUAGES]
+    classified = {**RUN, **NOT_RUN}
+    assert not RUN.keys() & NOT_RUN.keys()
+    for block in commands:
+        keys = [key for key in classified if block.text.startswith(key)]
+        assert len(keys) == 1, f"README.md line {block.line}: run it in this module (RUN) or say why not (NOT_RUN)"
+    for key in classified:
+        assert sum(block.text.startswith(key) for block in commands) == 1, f"no single README block starts {key!r}"
+    for test in set(RUN.values()):
+        assert callable(globals().get(test)), f"RUN names {test}, which this module does not define"
+
+
+async def serve_and_call(command: str, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
+    """Start a README `serve` command verbatim over STDIO, as a host does; list the tools and ask for one standard."""
+    bash, *arguments = bash_arguments(command)
+    transport = StdioTransport(command=bash, args=arguments, env=env, cwd=str(cwd))
+    async with Client(transport, init_timeout=CEILING_SECONDS) as client:
+        assert [tool.name for tool in await client.list_tools()] == [name for name, _ in TOOLS]
+        result = await client.call_tool("get_standard", {"request": EF06MA07})
+    assert not result.is_error and result.structured_content is not None
+    return result.structured_content
+
+
+async def test_the_wheel_block_installs_inits_checks_and_serves(readme_wheel: Built, pipx_user: WheelUser) -> None:
+    assert readme_wheel.path.name == f"kgfegmcp-{VERSION}-py3-none-any.whl"  # the README names this version's
+    # Every command exited 0 (the fixture ran them in order). The catalog went where the README says.
+    assert len(list(pipx_user.catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == DEFAULT_PACKAGES
+    assert (pipx_user.home / ".local" / "bin" / "kgfegmcp").exists()  # what `kgfegmcp` ran: pipx's
+    doctor = pipx_user.run_of("kgfegmcp doctor")
+    assert re.search(rf"│ catalog +│ ok +│ `kgfegmcp serve` serves {DEFAULT_PACKAGES} packages", doctor.stdout), (
+        doctor.stdout
+    )
+
+    answer = await serve_and_call(pipx_user.serve, pipx_user.anywhere, pipx_user.env)
+    assert answer["standard"]["statementCode"] == "EF06MA07"
+    # "The first start stores decoded records and search indexes in the user cache directory."
+    assert (pipx_user.home / ".cache" / "kgfegmcp" / "derived").is_dir()
+
+
+def test_init_without_the_data_packages_names_the_command_the_readme_quotes(pipx_user: WheelUser) -> None:
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    quoted = re.search(
+        r"\(`python -m pip install --no-deps ([^`]+)`, or `uv pip install --python … --no-deps …`", readme
+    )
+    assert quoted is not None, "README.md no longer quotes the commands `catalog init` names"
+    assert quoted[1].split() == [source.requirement for source in SOURCE_DISTRIBUTIONS]
+    missing = pipx_user.runs["kgfegmcp catalog init"]
+    assert missing.returncode == 2
+    # pipx made the environment with uv (uv is on PATH), so it has no pip: the command is the README's other one.
+    assert f"Run `uv pip install --python {pipx_user.venv}/bin/python --no-deps {quoted[1]}`" in missing.stderr
+
+
+async def test_the_uv_block_installs_inits_and_serves(uv_user: UvUser, fresh_clone: Path) -> None:
+    # Every command exited 0 (the fixture ran them in order).
+    assert (uv_user.home / ".local" / "bin" / "kgfegmcp").exists()  # what `kgfegmcp` ran: uv's
+    assert len(list(uv_user.catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == DEFAULT_PACKAGES
+    answer = await serve_and_call(uv_user.serve, fresh_clone, uv_user.env)  # uvx needs no data package
+    assert answer["standard"]["statementCode"] == "EF06MA07"
+
+
+def test_the_bundle_command_builds_the_bundle_it_names(readme_bundle: Built) -> None:
+    assert readme_bundle.path.name == f"kgfegmcp-{VERSION}.mcpb"
+    assert readme_bundle.about_mb is not None
+    assert round(readme_bundle.path.stat().st_size / 1e6) == round(readme_bundle.about_mb), "README: 'about N MB'"
+    assert "validating us-ccss-ela-literacy-grades-2-4" in readme_bundle.run.stdout  # built, not copied
+
+
+def test_setup_serves_until_ctrl_c_and_a_client_connects(
+    developer_session: tuple[Session, str], developer_checkout: Path
+) -> None:
+    session, printed = developer_session
+    assert f"{PORT_8765}/mcp" in printed  # "It prints the URL"
+    catalog = developer_checkout / "data" / "graph_packages"
+    assert len(list(catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == DEFAULT_PACKAGES
+    # It served until Ctrl-C, and then stopped (130 is how a shell reports a command ended by Ctrl-C).
+    assert session.of(CTRL_C).split() in (["stopped", "130"], ["stopped", "0"]), printed[-2000:]
+    listed = session.of(".venv/bin/fastmcp list")
+    assert f"Tools ({len(TOOLS)})" in listed and all(f"  {name}(request" in listed for name, _ in TOOLS)
+    hits = session.json_of(".venv/bin/fastmcp call http://127.0.0.1:8765/mcp search_standards")["hits"]
+    assert "EF06MA07" in [hit["statementCode"] for hit in hits]
+
+
+def test_the_hosted_commands_answer_with_the_token(developer_session: tuple[Session, str]) -> None:
+    session, _ = developer_session
+    assert json.loads(session.of("until curl -fs http://127.0.0.1:8765/readyz; "))["status"] == "ready"
+    answer = session.json_of(".venv/bin/fastmcp call http://127.0.0.1:8765/mcp get_standard --auth")
+    assert answer["standard"]["statementCode"] == "EF06MA07"
+    assert session.of(NO_TOKEN) == "401"  # the token was required: the hosted server is not open
