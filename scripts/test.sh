@@ -5,4 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_dev.sh
-exec .venv/bin/python -m pytest "$@"
+# One worker per core (pytest-xdist); each module stays on one worker (tests/conftest.py). `-n 0` runs serially.
+exec .venv/bin/python -m pytest -n auto --dist loadgroup "$@"

@@ -34,6 +34,14 @@ os.environ["KGFEGMCP_CACHE_DIR"] = SESSION_CACHE_ROOT
 atexit.register(shutil.rmtree, SESSION_CACHE_ROOT, ignore_errors=True)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``), keep each module on one worker, so that a module's fixtures
+    are built once; the install tests share one group, since they share the wheel and bundle they build."""
+    for item in items:
+        folder = item.path.parent.name
+        item.add_marker(pytest.mark.xdist_group(folder if folder == "install" else item.nodeid.split("::")[0]))
+
+
 @pytest.fixture(scope="session")
 def profiles_root() -> Path:
     """The shipped interpretation profiles (``src/kgfegmcp/shipped/profiles``)."""

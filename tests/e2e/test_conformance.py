@@ -11,6 +11,8 @@ import subprocess
 import pytest
 from e2e_support import REPOSITORY_ROOT, HttpServer
 
+pytestmark = pytest.mark.slow
+
 CONFORMANCE = REPOSITORY_ROOT / ".tools" / "conformance" / "node_modules" / ".bin" / "conformance"
 SCENARIOS = ("server-initialize", "ping", "tools-list", "resources-list", "prompts-list", "dns-rebinding-protection")
 

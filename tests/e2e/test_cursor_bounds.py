@@ -28,6 +28,8 @@ from kgfegmcp.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.services import requests as r
 from tool_calls import call, error, structured
 
+pytestmark = pytest.mark.slow
+
 SECRET = secrets.token_urlsafe(48)
 EF = "brazil-bncc-ensino-fundamental"
 CATALOG = "kgfegmcp://catalog"

@@ -11,11 +11,14 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_support import http_server
 from fastmcp import Client
 
 from kgfegmcp.cursor_secret import SECRET_FILE_NAME
 from tool_calls import call, structured, wire
+
+pytestmark = pytest.mark.slow
 
 REQUEST: dict[str, Any] = {"query": "frações", "limit": 2}
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from e2e_support import KGFEGMCP, REPOSITORY_ROOT, HttpServer, free_port, full_env, http_server
 
+pytestmark = pytest.mark.slow
+
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,

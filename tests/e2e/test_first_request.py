@@ -13,7 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_support import full_env, stdio_exchange
+
+pytestmark = pytest.mark.slow
 
 READ_TIMEOUT = 120.0
 EF = "brazil-bncc-ensino-fundamental"

@@ -20,7 +20,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from e2e_support import REPOSITORY_ROOT, HttpServer
+
+pytestmark = pytest.mark.slow
 
 FUZZ = REPOSITORY_ROOT / "scripts" / "fuzz.sh"
 #: The fuzz script's own list of classes, so the test follows it: every one must have run.

@@ -29,6 +29,8 @@ from host_views import (
     views_of,
 )
 
+pytestmark = pytest.mark.slow
+
 EF = "brazil-bncc-ensino-fundamental"
 #: (tool, request, paged): representative answers with hits and a next page, ancestors and root paths, components.
 CALLS: tuple[tuple[str, dict[str, Any], bool], ...] = (

@@ -35,6 +35,8 @@ from fastmcp.server.auth.providers.jwt import RSAKeyPair
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
+pytestmark = pytest.mark.slow
+
 TOKEN = "kgfegmcp-test-token-7f3a9c2e51d04b8e"
 DIGEST = hashlib.sha256(TOKEN.encode()).hexdigest()
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}

@@ -28,6 +28,8 @@ from kgfegmcp.config import load_settings
 from kgfegmcp.errors import ConfigurationError
 from kgfegmcp.logging_setup import LogThrottle
 
+pytestmark = pytest.mark.slow
+
 #: How long a test waits for the server to close a connection it should close (timeouts here are 1 s).
 CLOSE_WAIT = 10.0
 CLIENT_TIMEOUT = 60.0

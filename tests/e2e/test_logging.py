@@ -14,8 +14,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_support import KGFEGMCP, full_env, http_server, stdio_exchange
 from fastmcp import Client
+
+pytestmark = pytest.mark.slow
 
 EF = "brazil-bncc-ensino-fundamental"
 PROTOCOL = "2025-06-18"

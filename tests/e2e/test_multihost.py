@@ -40,6 +40,8 @@ from e2e_support import REPOSITORY_ROOT
 from netns import Host, Network, namespaces_unavailable, remove_stale_namespaces, tail, wait_for
 from systemd_unit import ServiceCommand, read_unit, service_command
 
+pytestmark = pytest.mark.slow
+
 UNIT = REPOSITORY_ROOT / "deploy" / "systemd" / "kgfegmcp.service"
 ENV_EXAMPLE = REPOSITORY_ROOT / "deploy" / "systemd" / "kgfegmcp.env.example"
 DRIVER = Path(__file__).resolve().parent / "multihost_driver.py"

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from e2e_support import HttpServer, http_server
 
+pytestmark = pytest.mark.slow
+
 EF = "brazil-bncc-ensino-fundamental"
 INVALID_PARAMS = -32602
 HEADERS = {

@@ -30,6 +30,8 @@ from e2e_support import (
 )
 from fastmcp import Client
 
+pytestmark = pytest.mark.slow
+
 EF = "brazil-bncc-ensino-fundamental"
 #: Each supported handshake-era version, with the official client release of that era that negotiates it.
 CLIENTS: dict[str, Path] = {

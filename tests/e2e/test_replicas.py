@@ -13,6 +13,8 @@ from e2e_support import HttpServer, http_server
 from fastmcp import Client
 from mcp.types import ContentBlock
 
+pytestmark = pytest.mark.slow
+
 REQUESTS: list[tuple[str, dict[str, Any]]] = [
     ("list_frameworks", {"limit": 2}),
     ("get_framework", {"frameworkId": "brazil-bncc-ensino-fundamental"}),

@@ -22,6 +22,8 @@ from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.prompts.repository import copy_generic_configs
 from package_factory import DAG, LC, TREE, base_graph, build_all, standard_world
 
+pytestmark = pytest.mark.slow
+
 ENTRY_POINTS = {
     "cli-stdio": [KGFEGMCP, "serve", "--transport", "stdio"],
     "cli-http": [KGFEGMCP, "serve", "--transport", "http", "--host", "127.0.0.1", "--port", "{port}"],

@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_support import (
     ISSUE4_TOOLS,
     KGFEGMCP,
@@ -33,6 +34,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from mcp import ClientSession
+
+pytestmark = pytest.mark.slow
 
 SCENARIO_TIMEOUT = 120
 

@@ -25,6 +25,8 @@ from readme_runs import Built
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 
+pytestmark = pytest.mark.slow
+
 MANIFEST = json.loads((REPOSITORY_ROOT / "manifest.json").read_text(encoding="utf-8"))
 CCSS = "us-ccss-ela-literacy-grades-2-4"
 

@@ -16,6 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 from install_support import REPOSITORY_ROOT
@@ -38,6 +39,8 @@ from readme_runs import (
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
+
+pytestmark = pytest.mark.slow
 
 #: README blocks this module runs, by how they start, each with the test that runs it.
 RUN = {

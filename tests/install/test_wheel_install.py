@@ -11,10 +11,13 @@ import shlex
 import subprocess
 import zipfile
 
+import pytest
 from readme_runs import Built, WheelUser, run_command
 
 from kgfegmcp.config import SHIPPED_DIR
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
+
+pytestmark = pytest.mark.slow
 
 
 def test_the_wheel_ships_every_profile_and_prompt_configuration(readme_wheel: Built) -> None:

@@ -29,6 +29,8 @@ from kgfegmcp.errors import ConfigurationError
 from package_factory import FixtureWorld, state_for
 from tool_calls import call, error, structured, wire
 
+pytestmark = pytest.mark.slow
+
 SECRET_LOG = "kgfegmcp.cursor_secret"
 LIST = {"includeNonCurrent": True, "limit": 1}
 SEARCH = {"query": "count number", "limit": 2}

@@ -31,6 +31,8 @@ from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from package_factory import TREE, base_graph, standard_world
 
+pytestmark = pytest.mark.slow
+
 KGFEGMCP = str(Path(sys.executable).parent / "kgfegmcp")
 DOC = "9a1c0000-0000-4000-8000-000000000001"
 DOMAIN, STANDARD = "9a1c0000-0000-4000-8000-000000000010", "9a1c0000-0000-4000-8000-000000000020"

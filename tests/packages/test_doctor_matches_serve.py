@@ -36,6 +36,8 @@ from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.prompts.repository import copy_generic_configs
 from package_factory import DAG, LC, TREE, FixtureWorld, base_graph, build_all, standard_world
 
+pytestmark = pytest.mark.slow
+
 Serve = Literal["serves", "refuses"]
 KGFEGMCP = str(Path(sys.executable).parent / "kgfegmcp")
 

@@ -25,6 +25,8 @@ from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
 from package_factory import DAG, LC, FixtureWorld, build_all, standard_world
 
+pytestmark = pytest.mark.slow
+
 DRIVER = Path(__file__).resolve().parent / "fault_driver.py"
 REPORT = "as_validation_report.json"
 # The manifest's and the report's new versions, under this writer's names and the earlier ".tmp" ones,

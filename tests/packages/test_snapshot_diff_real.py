@@ -32,6 +32,8 @@ from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.case import CaseSource
 
+pytestmark = pytest.mark.slow
+
 EI = "brazil-bncc-educacao-infantil"
 CCSS = "us-ccss-ela-literacy"  # the CCSS ELA profile's id: a CASE export under it binds that profile
 CFDocument = dict[str, Any]

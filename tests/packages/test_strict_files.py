@@ -29,6 +29,8 @@ from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.prompts.repository import PromptConfigRepository, copy_generic_configs
 from package_factory import LC, FixtureWorld, lc_graph
 
+pytestmark = pytest.mark.slow
+
 HERE = Path(__file__).resolve().parent
 KGFEGMCP = shutil.which("kgfegmcp", path=str(Path(sys.executable).parent))
 #: Where a command that blocks on a file is given up on (a healthy run takes a few seconds).

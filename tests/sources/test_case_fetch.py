@@ -47,6 +47,8 @@ from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.case import CaseInputOrigin, CaseSource
 from kgfegmcp.sources.case_client import CaseFetchOptions, FetchedCasePackage, fetch_case_package
 
+pytestmark = pytest.mark.slow
+
 #: Small limits so failures are quick; the defaults are exercised by the CLI test.
 QUICK = CaseFetchOptions(timeout_seconds=2, deadline_seconds=10, max_bytes=256 * 1024, max_redirects=3)
 

@@ -34,6 +34,8 @@ from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.config import load_settings
 from kgfegmcp.errors import has_unprintable
 
+pytestmark = pytest.mark.slow
+
 SNAPSHOT = "v2-0-20250115-080000"
 PACKAGE_URI = f"kgfegmcp://framework/{FRAMEWORK_ID}/snapshot/{SNAPSHOT}"
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from package_view import tree_digest
 
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
@@ -17,6 +18,8 @@ from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog, write_default_catalog
+
+pytestmark = pytest.mark.slow
 
 DEFAULT_PACKAGES = [
     "brazil-bncc-computacao@dados-2026-07-1",
