@@ -11,17 +11,14 @@ index or a distribution's packager does), and installed into an environment that
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import subprocess
 import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from install_support import fresh_copy, new_user_env, uv_executable
-from readme_runs import Built, WheelUser, run_command, succeeded
+from readme_runs import HINT, Built, PipUser, WheelUser, run_command, succeeded
 
 from kgfegmcp.config import SHIPPED_DIR
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
@@ -83,34 +80,6 @@ def wheel_contents(wheel: Path) -> dict[str, int]:
         return {info.filename: 0 if ".dist-info/" in info.filename else info.CRC for info in archive.infolist()}
 
 
-@pytest.fixture(scope="module")
-def wheel_from_sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sdist uv builds from a fresh clone, then the wheel uv builds from that sdist alone.
-
-    A clone of its own: the README's wheel build leaves build/ and an egg-info in its clone, and setuptools
-    reads a stale egg-info's SOURCES.txt into the next sdist, which would hide a file the sdist misses.
-    """
-    clone = fresh_copy(tmp_path_factory.mktemp("sdist-clone"))
-    dist = tmp_path_factory.mktemp("sdist-dist")
-    env = new_user_env(tmp_path_factory.mktemp("sdist-builder"))
-
-    def uv_build(*arguments: str) -> None:
-        run = subprocess.run(
-            [uv_executable(), "build", "--quiet", "--out-dir", str(dist), *arguments],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert run.returncode == 0, run.stdout + run.stderr
-
-    uv_build("--sdist", str(clone))
-    (sdist,) = dist.glob("kgfegmcp-*.tar.gz")
-    uv_build("--wheel", str(sdist))
-    (wheel,) = dist.glob("kgfegmcp-*.whl")
-    return wheel
-
-
 @pytest.mark.slow
 def test_the_wheel_built_from_the_sdist_ships_what_the_readme_wheel_ships(
     wheel_from_sdist: Path, readme_wheel: Built
@@ -121,40 +90,6 @@ def test_the_wheel_built_from_the_sdist_ships_what_the_readme_wheel_ships(
         "only in the sdist's wheel": sorted(from_sdist.keys() - from_tree.keys()),
     }
     assert from_sdist == from_tree, sorted(name for name in from_tree if from_sdist[name] != from_tree[name])
-
-
-@dataclass
-class PipUser:
-    """A user who made an environment with pip and installed the README's wheel into it, then ran `catalog init`
-    (without the data packages), `catalog init --install-sources`, and the command the first one named."""
-
-    venv: Path
-    runs: dict[str, subprocess.CompletedProcess[str]] = field(default_factory=dict)
-    pip_log: str = ""
-
-
-@pytest.fixture(scope="module")
-def pip_user(readme_wheel: Built, tmp_path_factory: pytest.TempPathFactory) -> PipUser:
-    """The environment a `python -m venv` user has: pip in it (uv makes it with `--seed` and installs the wheel,
-    in a second where pip takes fifteen: what is tested is what the environment holds), activated."""
-    home = tmp_path_factory.mktemp("pip-user")
-    env, anywhere, user = new_user_env(home), home / "anywhere", PipUser(home / "venv")
-    anywhere.mkdir()
-    uv, python = uv_executable(), str(user.venv / "bin" / "python")
-    subprocess.run([uv, "venv", "--quiet", "--seed", "--python", "python3", str(user.venv)], env=env, check=True)
-    subprocess.run([uv, "pip", "install", "--quiet", "--python", python, str(readme_wheel.path)], env=env, check=True)
-    # `source venv/bin/activate`; pip records which pip ran, and from where, in PIP_LOG.
-    log = home / "pip.log"
-    env.update(
-        {"VIRTUAL_ENV": str(user.venv), "PATH": f"{user.venv / 'bin'}{os.pathsep}{env['PATH']}", "PIP_LOG": str(log)}
-    )
-    for command in ("kgfegmcp catalog init", "kgfegmcp catalog init --install-sources"):
-        user.runs[command] = run_command(command, anywhere, env)
-    user.pip_log = log.read_text(encoding="utf-8") if log.is_file() else ""
-    hint = re.search(r"Next action: Run `([^`]+)`", user.runs["kgfegmcp catalog init"].stderr)
-    if hint is not None:  # run as the user pastes it; the test asserts it was there
-        user.runs["hint"] = run_command(hint[1], anywhere, env)
-    return user
 
 
 @pytest.mark.slow
@@ -173,12 +108,11 @@ def test_install_sources_installs_with_pip_where_the_environment_has_it(pip_user
     )
     installed = " ".join(f"{source.distribution}-{source.version}" for source in SOURCE_DISTRIBUTIONS)
     assert f"Successfully installed {installed}\n" in built.stdout, built.stdout
-    catalog = pip_user.venv.parent / ".local" / "share" / "kgfegmcp" / "graph_packages"
-    assert len(list(catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == 5
+    assert len(list(pip_user.catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == 5
 
     # The command init named is that same install, into that same environment: run as printed, it finds
     # every pinned package already there.
-    hint = succeeded(pip_user.runs["hint"])
+    hint = succeeded(pip_user.runs[HINT])
     site_packages = f"{pip_user.venv}/lib/"
     for requirement in REQUIREMENTS:
         assert re.search(
