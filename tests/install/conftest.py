@@ -5,8 +5,8 @@ check the artifacts more deeply. Nothing is built twice.
 Long runs that nothing else waits on start in the background, and each test waits only for its own, so
 on two cores they overlap each other and the tests in between: the two runs in the developer's checkout
 (the bundle build, and set-up serving while a client connects) start together when the first test needing
-either begins; the uv user's install starts when the wheel is built, while the pipx user runs. Each starts
-only if a selected test needs it.
+either begins; the uv user's install, the pip user's and the sdist build start when the wheel is built,
+while the pipx user runs. Each starts only if a selected test needs it.
 """
 
 from __future__ import annotations
