@@ -5,26 +5,32 @@ check the artifacts more deeply. Nothing is built twice.
 Long runs that nothing else waits on start in the background, and each test waits only for its own, so
 on two cores they overlap each other and the tests in between: the two runs in the developer's checkout
 (the bundle build, and set-up serving while a client connects) start together when the first test needing
-either begins; the uv user's install starts when the wheel is built, while the pipx user runs. Each starts
-only if a selected test needs it.
+either begins; the uv user's install, the pip user's and the sdist build start when the wheel is built,
+while the pipx user runs. Each starts only if a selected test needs it.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import shlex
+import subprocess
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from install_support import dev_tooling_problem, fresh_copy, lend_dev_tooling, new_user_env
+from install_support import dev_tooling_problem, fresh_copy, lend_dev_tooling, new_user_env, uv_executable
 from readme_runs import (
     BEFORE_SOURCES,
     BUNDLE_BLOCK,
+    HINT,
     INSTALLED,
     WHEEL_BLOCK,
     Background,
     Built,
+    PipUser,
     Session,
     UvUser,
     WheelUser,
@@ -90,24 +96,67 @@ def _pipx_user(wheel: Built, clone: Path, home: Path) -> WheelUser:
     return user
 
 
+def _pip_user(wheel: Built, home: Path) -> PipUser:
+    """A `python -m venv` user: an environment with pip (made by uv with `--seed`, and the wheel installed by uv,
+    in a second where pip takes fifteen: what is tested is what the environment holds), activated; then
+    `catalog init`, `catalog init --install-sources` and the command the first one named, from their directory."""
+    anywhere = home / "anywhere"
+    anywhere.mkdir()
+    env, user = new_user_env(home), PipUser(home, home / "venv")
+    uv, python = uv_executable(), str(user.venv / "bin" / "python")
+    subprocess.run([uv, "venv", "--quiet", "--seed", "--python", "python3", str(user.venv)], env=env, check=True)
+    subprocess.run([uv, "pip", "install", "--quiet", "--python", python, str(wheel.path)], env=env, check=True)
+    log = home / "pip.log"  # pip writes which pip ran, from where, to PIP_LOG
+    activated = {"VIRTUAL_ENV": str(user.venv), "PATH": f"{user.venv / 'bin'}{os.pathsep}{env['PATH']}"}
+    env.update({**activated, "PIP_LOG": str(log)})
+    for command in ("kgfegmcp catalog init", "kgfegmcp catalog init --install-sources"):
+        user.runs[command] = run_command(command, anywhere, env)
+    user.pip_log = log.read_text(encoding="utf-8") if log.is_file() else ""
+    named = re.search(r"Next action: Run `([^`]+)`", user.runs["kgfegmcp catalog init"].stderr)
+    if named is not None:  # the test asserts it was named
+        user.runs[HINT] = run_command(named[1], anywhere, env)
+    return user
+
+
+def _wheel_from_sdist(clone: Path, home: Path, scratch: Path) -> tuple[Background, Path]:
+    """Start uv building the sdist of ``clone``, then the wheel from that sdist alone (a packager's path)."""
+    dist = scratch / "dist"
+    command = (
+        f"uv build --quiet --sdist --out-dir {dist} . && uv build --quiet --wheel --out-dir {dist} {dist}/*.tar.gz"
+    )
+    return in_background(command, clone, new_user_env(home), scratch), dist
+
+
 @dataclass
 class WheelUsers:
-    """New users, each with a fresh home, installing the README's wheel: with pipx, and with uv."""
+    """New users, each with a fresh home, installing the README's wheel: with pipx, with uv, and into an
+    environment with pip; and a packager building the wheel from the sdist."""
 
     pipx: WheelUser | None = None
     uv: UvUser | None = None
+    pip: Future[PipUser] | None = None
+    sdist: tuple[Background, Path] | None = None
 
 
 @pytest.fixture(scope="session")
 def wheel_users(
     request: pytest.FixtureRequest, readme_wheel: Built, fresh_clone: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[WheelUsers]:
-    """The README's two install paths at once, each only if a selected test needs it: the uv user in the
-    background, the pipx user meanwhile."""
+    """The README's install paths and the sdist's at once, each only if a selected test needs it: the uv user,
+    the pip user and the sdist build in the background, the pipx user meanwhile."""
     needed = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     users = WheelUsers()
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pip-user")
     if "uv_user" in needed:
         users.uv = _uv_user(fresh_clone, tmp_path_factory.mktemp("uv-user"), tmp_path_factory.mktemp("uv-run"))
+    if "wheel_from_sdist" in needed:
+        # A clone of its own: the README's wheel build left build/ and an egg-info in the other, and setuptools
+        # reads a stale egg-info's SOURCES.txt into the next sdist, which would hide a file the sdist misses.
+        clone = fresh_copy(tmp_path_factory.mktemp("sdist-clone"))
+        home, scratch = tmp_path_factory.mktemp("packager"), tmp_path_factory.mktemp("sdist-run")
+        users.sdist = _wheel_from_sdist(clone, home, scratch)
+    if "pip_user" in needed:
+        users.pip = pool.submit(_pip_user, readme_wheel, tmp_path_factory.mktemp("pip-user"))
     try:
         if "pipx_user" in needed:
             users.pipx = _pipx_user(readme_wheel, fresh_clone, tmp_path_factory.mktemp("pipx-user"))
@@ -115,6 +164,9 @@ def wheel_users(
     finally:
         if users.uv is not None:
             users.uv.run.stop()
+        if users.sdist is not None:
+            users.sdist[0].stop()
+        pool.shutdown(wait=True)  # its commands end by themselves (each under the ceiling)
 
 
 @pytest.fixture(scope="session")
@@ -130,6 +182,23 @@ def uv_user(wheel_users: WheelUsers) -> UvUser:
     assert wheel_users.uv is not None
     succeeded(wheel_users.uv.run.result())
     return wheel_users.uv
+
+
+@pytest.fixture(scope="session")
+def pip_user(wheel_users: WheelUsers) -> PipUser:
+    """A new user who installed the README's wheel into an environment with pip, then built the catalog."""
+    assert wheel_users.pip is not None
+    return wheel_users.pip.result()
+
+
+@pytest.fixture(scope="session")
+def wheel_from_sdist(wheel_users: WheelUsers) -> Path:
+    """The wheel uv built from the sdist uv built from a fresh clone."""
+    assert wheel_users.sdist is not None
+    run, dist = wheel_users.sdist
+    succeeded(run.result())
+    (wheel,) = dist.glob("kgfegmcp-*.whl")
+    return wheel
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,8 @@ def _cache_dir(*command: str) -> str:
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
 
 
-def _uv() -> str:
+def uv_executable() -> str:
+    """The uv of the dev extra (this environment's), else uv from PATH."""
     uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
     assert uv is not None, "uv is installed by the dev extra (scripts/install_dev.sh)"
     return uv
@@ -32,7 +33,7 @@ def _machine_caches() -> dict[str, str]:
     """pip and uv keep this machine's download caches, so the registries are not asked twice."""
     return {
         "PIP_CACHE_DIR": _cache_dir(sys.executable, "-m", "pip", "cache", "dir"),
-        "UV_CACHE_DIR": _cache_dir(_uv(), "cache", "dir"),
+        "UV_CACHE_DIR": _cache_dir(uv_executable(), "cache", "dir"),
         # Python comes from this machine; only the package registries are reached.
         "UV_PYTHON_DOWNLOADS": "never",
     }
@@ -53,7 +54,7 @@ def user_env(home: Path) -> dict[str, str]:
     ``home``. uv (the desktop host's runner) is on PATH.
     """
     env = _without_checkout()
-    uv = _uv()
+    uv = uv_executable()
     env.update(
         {
             "XDG_DATA_HOME": str(home / "data"),

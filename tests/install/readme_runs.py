@@ -290,3 +290,24 @@ class WheelUser:
             run for command, run in self.runs.items() if command.startswith(prefix) and command not in BEFORE_SOURCES
         ]
         return run
+
+
+@dataclass
+class PipUser:
+    """A new user who made an environment with pip, installed the README's wheel into it and, from a directory
+    of theirs, ran `catalog init` (no data packages yet), `catalog init --install-sources`, and then the
+    command the first one named, as printed: each run keyed by its command (that last one by ``HINT``)."""
+
+    home: Path
+    venv: Path
+    runs: dict[str, subprocess.CompletedProcess[str]] = field(default_factory=dict)
+    #: What pip logged (PIP_LOG) while `--install-sources` ran: which pip, from which environment.
+    pip_log: str = ""
+
+    @property
+    def catalog(self) -> Path:
+        return self.home / ".local" / "share" / "kgfegmcp" / "graph_packages"
+
+
+#: The key of the run of the command `catalog init` named, in ``PipUser.runs``.
+HINT = "the command `kgfegmcp catalog init` named"

@@ -1,7 +1,9 @@
 """The MCPB bundle: its manifest agrees with the server and passes `mcpb validate`; the bundle the README's
 command built (scripts/build_bundle.py, in a fresh checkout), unpacked by `mcpb unpack` into a temporary
 folder and started exactly as a desktop host starts a `uv` bundle (the manifest's command, its variables
-substituted), serves the catalog built into it, or the directory the user chose in its settings."""
+substituted), serves the catalog built into it, or the directory the user chose in its settings. With
+`--catalog DIR`, the script packs an operator's validated root instead of building one, and refuses a
+directory that holds no package."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 from install_support import MCPB, REPOSITORY_ROOT, user_env
-from readme_runs import Built
+from readme_runs import Built, succeeded
 
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
@@ -117,3 +119,57 @@ async def test_the_users_package_directory_replaces_the_bundled_catalog(
     async with Client(host_transport(unpacked, tmp_path, str(mine)), init_timeout=600) as client:
         listed = await call(client, "list_frameworks", {})
     assert [framework["graphPackageId"].split("@")[0] for framework in listed["frameworks"]] == [CCSS]
+
+
+def build_bundle(checkout: Path, catalog: Path, out: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """scripts/build_bundle.py in ``checkout``, shipping ``catalog`` (`--catalog`), written to ``out``."""
+    return subprocess.run(
+        [
+            str(checkout / ".venv" / "bin" / "python"),
+            str(checkout / "scripts" / "build_bundle.py"),
+            "--catalog",
+            str(catalog),
+            "--out",
+            str(out),
+        ],
+        cwd=checkout,
+        env=user_env(home),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def zip_contents(bundle: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(bundle) as archive:
+        return {name: archive.read(name) for name in archive.namelist() if not name.endswith("/")}
+
+
+def test_the_bundle_ships_the_operators_catalog_as_it_is_and_nothing_else(
+    bundle: Path, developer_checkout: Path, default_catalog_root: Path, tmp_path: Path
+) -> None:
+    # One validated package, not the five a build would make: what is shipped can only be the copy.
+    catalog = tmp_path / "operators-catalog"
+    shutil.copytree(default_catalog_root / CCSS, catalog / CCSS)
+    run = succeeded(build_bundle(developer_checkout, catalog, tmp_path / "out", tmp_path))
+    assert "validating" not in run.stdout  # copied, not built
+    (built,) = (tmp_path / "out").glob("kgfegmcp-*.mcpb")
+    shipped, readme = zip_contents(built), zip_contents(bundle)
+    expected = {
+        f"graph_packages/{path.relative_to(catalog).as_posix()}": path.read_bytes()
+        for path in catalog.rglob("*")
+        if path.is_file()
+    }
+    assert {name: data for name, data in shipped.items() if name.startswith("graph_packages/")} == expected
+    # Everything else is the bundle the README's command packs.
+    assert {name for name in shipped if not name.startswith("graph_packages/")} == {
+        name for name in readme if not name.startswith("graph_packages/")
+    }
+
+
+def test_build_bundle_refuses_a_catalog_that_holds_no_package(developer_checkout: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    run = build_bundle(developer_checkout, empty, tmp_path / "out", tmp_path)
+    assert run.returncode == 1 and f"--catalog {empty} holds no graph package" in run.stderr, run.stderr
+    assert not list((tmp_path / "out").glob("*.mcpb"))
