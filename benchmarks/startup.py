@@ -164,14 +164,15 @@ async def wait_ready(url: str, deadline: float, first_call: bool = False) -> Non
 
 
 class Start(NamedTuple):
-    """One start to its answer: wall-clock seconds, and the CPU seconds the server process had used by then."""
+    """One start to its answer: wall-clock seconds, and the CPU seconds the server's processes had used by then."""
 
     seconds: float
-    cpu_seconds: float | None  # None where the server is not one process of ours to read (the bundle's uv)
+    cpu_seconds: float | None  # None where /proc cannot be read
 
 
 def process_cpu_seconds(pid: int) -> float | None:
-    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``); ``None`` where unreadable.
+    """User + system CPU seconds of process ``pid`` so far, its reaped children's included (Linux ``/proc``);
+    ``None`` where unreadable.
 
     Less sensitive than wall-clock time to what else the machine runs: it counts only what the server did.
     """
@@ -179,20 +180,29 @@ def process_cpu_seconds(pid: int) -> float | None:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(field) for field in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def child_pids() -> list[int]:
-    """The processes this one started that are still running (Linux ``/proc``)."""
-    children = []
+def descendant_pids() -> list[int]:
+    """The running processes this one started, and those they started (Linux ``/proc``)."""
+    parents: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, IndexError, ValueError):
             continue
-        if parent == os.getpid():
-            children.append(int(stat.parent.name))
-    return children
+    found, frontier = [], [os.getpid()]
+    while frontier:
+        children = [pid for pid, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def tree_cpu_seconds() -> float | None:
+    """CPU seconds of every process this one started (a server, or uv and the server it runs) so far."""
+    measured = [process_cpu_seconds(pid) for pid in descendant_pids()]
+    return sum(value for value in measured if value is not None) if measured else None
 
 
 def stdio_first_answer(
@@ -210,8 +220,7 @@ def stdio_first_answer(
             if first_call:
                 await ask_first_call(client)
             seconds = time.perf_counter() - started
-            server = child_pids()
-            return Start(seconds, process_cpu_seconds(server[0]) if len(server) == 1 else None)
+            return Start(seconds, tree_cpu_seconds())
 
     return asyncio.run(session())
 
@@ -380,37 +389,40 @@ def bundle_host(bundle: Path, folder: Path, home: Path) -> tuple[list[str], dict
     return [config["command"], *(substitute(argument) for argument in config["args"])], env
 
 
-def bundle_starts(bundle: Path) -> tuple[float, float]:
-    """Seconds to the first answer of a freshly unpacked bundle's first start, then of its second."""
+def bundle_starts(bundle: Path) -> tuple[Start, Start]:
+    """A freshly unpacked bundle's first start to its first answer, then its second."""
     with tempfile.TemporaryDirectory() as scratch:
         home = Path(scratch) / "home"
         home.mkdir()
         command, env = bundle_host(bundle, Path(scratch) / "kgfegmcp", home)
         first = stdio_first_answer(command, env, True, cwd=str(home), init_timeout=900)
         second = stdio_first_answer(command, env, True, cwd=str(home), init_timeout=900)
-    return first.seconds, second.seconds
+    return first, second
 
 
 def bundle_report(bundle: Path, repeat: int) -> dict[str, Any]:
     """The bundle's first and second start to the first answer, each round beside an empty FastMCP server."""
     bundle_starts(bundle)  # fills this machine's uv cache, so the rounds time no download
-    samples: dict[str, list[float]] = {"first": [], "second": [], "empty": []}
+    samples: dict[str, list[Start]] = {"first": [], "second": [], "empty": []}
     for _ in range(repeat):
-        samples["empty"].append(empty_fastmcp_ready_stdio().seconds)
+        samples["empty"].append(empty_fastmcp_ready_stdio())
         first, second = bundle_starts(bundle)
         samples["first"].append(first)
         samples["second"].append(second)
-    medians = {name: round(statistics.median(values), 3) for name, values in samples.items()}
-    return {
-        "bundle": bundle.name,
-        "repeat": repeat,
-        "firstStartSeconds": medians["first"],
-        "secondStartSeconds": medians["second"],
-        "emptyFastmcpReadyStdioSeconds": medians["empty"],
-        "firstStartOverEmptyFastmcpReadyStdio": round(medians["first"] / medians["empty"], 2),
-        "secondStartOverEmptyFastmcpReadyStdio": round(medians["second"] / medians["empty"], 2),
-        "samples": {name: [round(value, 3) for value in values] for name, values in samples.items()},
-    }
+    report: dict[str, Any] = {"bundle": bundle.name, "repeat": repeat}
+    for unit, of in (("Seconds", lambda start: start.seconds), ("CpuSeconds", lambda start: start.cpu_seconds)):
+        values = {name: [of(start) for start in starts] for name, starts in samples.items()}
+        if any(value is None for series in values.values() for value in series):
+            continue
+        medians = {name: round(statistics.median(series), 3) for name, series in values.items()}
+        cpu = "Cpu" if unit == "CpuSeconds" else ""
+        report[f"firstStart{unit}"] = medians["first"]
+        report[f"secondStart{unit}"] = medians["second"]
+        report[f"emptyFastmcpReadyStdio{unit}"] = medians["empty"]
+        report[f"firstStart{cpu}OverEmptyFastmcpReadyStdio"] = round(medians["first"] / medians["empty"], 2)
+        report[f"secondStart{cpu}OverEmptyFastmcpReadyStdio"] = round(medians["second"] / medians["empty"], 2)
+    report["samples"] = {name: [round(start.seconds, 3) for start in starts] for name, starts in samples.items()}
+    return report
 
 
 def main() -> None:
