@@ -1,7 +1,7 @@
 """Process start → ready on the default catalog, next to the floor: reading and hashing the same bytes.
 
 Run: .venv/bin/python benchmarks/startup.py [--root data/graph_packages] [--repeat 5] [--first-answer-only]
-         [--baseline-src DIR] [--bundle dist/kgfegmcp-0.1.0.mcpb [--bundle-repeat 3]]
+         [--baseline-src DIR] [--bundle dist/kgfegmcp-0.1.0.mcpb ... [--bundle-repeat 3]]
 
 "Ready" is the first answered MCP ``tools/list`` over HTTP on 127.0.0.1, for ``kgfegmcp serve`` started
 three ways: warm (the derived-index cache holds every package), cold (an empty cache, which this start
@@ -19,16 +19,19 @@ and over STDIO (spawn, initialize, ``tools/list``, the call: what a host does), 
 server started the same way to its first answer (its ``tools/list``). A phase breakdown times, in one
 fresh serving process, the imports, ``build_serving_state``, registration and the warm-up.
 Over HTTP the server is first waited for with a bare TCP connect every 5 ms, then asked once: an MCP
-client retrying every 10 ms would take a share of the two cores from the server it waits for.
+client retrying every 10 ms would take a share of the two cores from the server it waits for. Each
+start to its answer also records the CPU time its processes had used by then (Linux ``/proc``): on a
+shared machine that varies far less than the wall-clock time.
 
 ``--first-answer-only`` times only the first answers (and the phases), for more repeats in the same
 time. ``--baseline-src DIR`` also starts another checkout's code (its ``src`` folder, on
 ``PYTHONPATH`` with this environment) to its first answers, interleaved: before and after in one run.
-``--bundle FILE.mcpb`` starts the desktop bundle as a host does (``uv run --directory <unpacked
-bundle> ...``, the manifest's command with its variables substituted), unpacked afresh each round
-with a new user home: the first start (uv creates the bundle's environment, the derived-index cache
-is empty) and the second (both exist), to the first answer over STDIO, next to the empty server.
-uv reads this machine's uv cache, so no package is downloaded twice; a first round warms it.
+``--bundle FILE.mcpb`` (repeatable: several bundles interleaved, e.g. before and after) starts the
+desktop bundle as a host does (``uv run --directory <unpacked bundle> ...``, the manifest's command
+with its variables substituted), unpacked afresh each round with a new user home: the first start
+(uv creates the bundle's environment, the derived-index cache is empty) and the second (both exist),
+to the first answer over STDIO, next to the empty server. uv reads this machine's uv cache, so no
+package is downloaded twice; a first start of each bundle warms it.
 Results: benchmarks/results/startup.json.
 """
 
@@ -400,29 +403,39 @@ def bundle_starts(bundle: Path) -> tuple[Start, Start]:
     return first, second
 
 
-def bundle_report(bundle: Path, repeat: int) -> dict[str, Any]:
-    """The bundle's first and second start to the first answer, each round beside an empty FastMCP server."""
-    bundle_starts(bundle)  # fills this machine's uv cache, so the rounds time no download
-    samples: dict[str, list[Start]] = {"first": [], "second": [], "empty": []}
+def bundle_report(bundles: list[Path], repeat: int) -> list[dict[str, Any]]:
+    """Each bundle's first and second start to the first answer, rounds interleaved, beside an empty FastMCP server."""
+    for bundle in bundles:
+        bundle_starts(bundle)  # fills this machine's uv cache, so the rounds time no download
+    empty: list[Start] = []
+    starts: dict[Path, dict[str, list[Start]]] = {bundle: {"first": [], "second": []} for bundle in bundles}
     for _ in range(repeat):
-        samples["empty"].append(empty_fastmcp_ready_stdio())
-        first, second = bundle_starts(bundle)
-        samples["first"].append(first)
-        samples["second"].append(second)
-    report: dict[str, Any] = {"bundle": bundle.name, "repeat": repeat}
-    for unit, of in (("Seconds", lambda start: start.seconds), ("CpuSeconds", lambda start: start.cpu_seconds)):
-        values = {name: [of(start) for start in starts] for name, starts in samples.items()}
-        if any(value is None for series in values.values() for value in series):
-            continue
-        medians = {name: round(statistics.median(series), 3) for name, series in values.items()}
-        cpu = "Cpu" if unit == "CpuSeconds" else ""
-        report[f"firstStart{unit}"] = medians["first"]
-        report[f"secondStart{unit}"] = medians["second"]
-        report[f"emptyFastmcpReadyStdio{unit}"] = medians["empty"]
-        report[f"firstStart{cpu}OverEmptyFastmcpReadyStdio"] = round(medians["first"] / medians["empty"], 2)
-        report[f"secondStart{cpu}OverEmptyFastmcpReadyStdio"] = round(medians["second"] / medians["empty"], 2)
-    report["samples"] = {name: [round(start.seconds, 3) for start in starts] for name, starts in samples.items()}
-    return report
+        empty.append(empty_fastmcp_ready_stdio())
+        for bundle in bundles:
+            first, second = bundle_starts(bundle)
+            starts[bundle]["first"].append(first)
+            starts[bundle]["second"].append(second)
+    reports = []
+    for bundle in bundles:
+        samples = {**starts[bundle], "empty": empty}
+        report: dict[str, Any] = {"bundle": str(bundle), "repeat": repeat}
+        for unit in ("Seconds", "CpuSeconds"):
+            values = {
+                name: [start.seconds if unit == "Seconds" else start.cpu_seconds for start in series]
+                for name, series in samples.items()
+            }
+            if any(value is None for series in values.values() for value in series):
+                continue
+            medians = {name: round(statistics.median(series), 3) for name, series in values.items()}
+            cpu = "Cpu" if unit == "CpuSeconds" else ""
+            report[f"firstStart{unit}"] = medians["first"]
+            report[f"secondStart{unit}"] = medians["second"]
+            report[f"emptyFastmcpReadyStdio{unit}"] = medians["empty"]
+            report[f"firstStart{cpu}OverEmptyFastmcpReadyStdio"] = round(medians["first"] / medians["empty"], 2)
+            report[f"secondStart{cpu}OverEmptyFastmcpReadyStdio"] = round(medians["second"] / medians["empty"], 2)
+        report["samples"] = {name: [round(start.seconds, 3) for start in series] for name, series in samples.items()}
+        reports.append(report)
+    return reports
 
 
 def main() -> None:
@@ -432,7 +445,9 @@ def main() -> None:
     parser.add_argument("--scale-items", type=int, default=100_000)
     parser.add_argument("--first-answer-only", action="store_true", help="time only the first answers and phases")
     parser.add_argument("--baseline-src", type=Path, help="another checkout's src folder, timed beside this one")
-    parser.add_argument("--bundle", type=Path, help="an .mcpb bundle: time its first and second start")
+    parser.add_argument(
+        "--bundle", type=Path, action="append", default=[], help="an .mcpb: its first and second start (repeatable)"
+    )
     parser.add_argument("--bundle-repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/startup.json"))
     args = parser.parse_args()
@@ -536,8 +551,8 @@ def main() -> None:
         )
         report["buildAppStateWarmOverFloor"] = round(report["buildAppStateWarmSeconds"] / floor, 1)
     report["phasesWarmSeconds"] = {name: round(statistics.median(values), 3) for name, values in phase_samples.items()}
-    if args.bundle is not None:
-        report["bundle"] = bundle_report(args.bundle, args.bundle_repeat)
+    if args.bundle:
+        report["bundles"] = bundle_report(args.bundle, args.bundle_repeat)
     if args.scale_items and not args.first_answer_only:
         report["scale"] = scale_report(args.scale_items, args.repeat)
     args.out.parent.mkdir(parents=True, exist_ok=True)
