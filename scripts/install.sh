@@ -30,3 +30,7 @@ if [ "$needed" -eq 1 ]; then
     'bncc-mcp==0.1.0' 'chiron-common-core-standards==0.1.0'
   echo "$digest $extras" > "$stamp"
 fi
+# The checkout's bytecode, as pip writes it for an installed wheel: an editable install compiles nothing,
+# and where PYTHONDONTWRITEBYTECODE is set Python would compile every module of src/ again at every start
+# of the server (docs/performance.md, "Start-up"). Run every time: it rewrites only what changed.
+.venv/bin/python -m compileall -q src/kgfegmcp

@@ -85,13 +85,17 @@ def test_the_bundle_holds_the_server_the_catalog_and_the_lock(bundle: Path, defa
 
 
 def host_transport(folder: Path, home: Path, packages_dir: str) -> StdioTransport:
-    """The manifest's mcp_config as a host runs it: ${__dirname} and ${user_config.*} substituted."""
+    """The manifest's mcp_config as a host runs it: ${__dirname} and ${user_config.*} substituted.
+
+    The host's environment forbids writing bytecode (as some do, and this machine's does): what the
+    bundle caches for its next start, it caches because its manifest says so.
+    """
     config = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["server"]["mcp_config"]
 
     def substitute(value: str) -> str:
         return value.replace("${__dirname}", str(folder)).replace("${user_config.graph_packages_dir}", packages_dir)
 
-    env = {**user_env(home), **config.get("env", {})}
+    env = {**user_env(home), "PYTHONDONTWRITEBYTECODE": "1", **config.get("env", {})}
     arguments = [substitute(argument) for argument in config["args"]]
     return StdioTransport(command=config["command"], args=arguments, env=env, cwd=str(home))
 
@@ -109,6 +113,10 @@ async def test_the_unpacked_bundle_serves_its_catalog_as_a_host_starts_it(unpack
         search = await call(client, "search_standards", {"query": "main idea", "frameworkIds": [CCSS], "limit": 3})
     assert len(listed["frameworks"]) == 5
     assert search["hits"][0]["statementCode"] == "RI.3.2"  # "Determine the main idea of a text; …"
+    # The next start reads the bytecode this one wrote, for the server and for its dependencies, instead
+    # of compiling every module again (docs/performance.md, "The desktop bundle's starts").
+    assert (unpacked / "src" / "kgfegmcp" / "mcp" / "__pycache__").is_dir()
+    assert list((unpacked / ".venv").glob("lib/python3*/site-packages/fastmcp/__pycache__/__init__.*.pyc"))
 
 
 async def test_the_users_package_directory_replaces_the_bundled_catalog(

@@ -1,4 +1,8 @@
-"""`kgfegmcp catalog init`: the default catalog, built and validated where an installed server looks."""
+"""`kgfegmcp catalog init`: the default catalog, built and validated where an installed server looks.
+
+The source adapters and the package writer are imported by the command: loading the command line, which
+`kgfegmcp serve` does on every start, does not import them.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,6 @@ from rich.table import Table
 from kgfegmcp.cli.console import err, out, settings_with
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources.registry_sources import install_arguments, install_command, unmet_sources
 
 
 def _describe(installed: str | None) -> str:
@@ -25,6 +28,8 @@ def _describe(installed: str | None) -> str:
 
 def _install_sources() -> None:
     """Install the unmet pinned sources into this environment: with its pip, or with uv where it has none."""
+    from kgfegmcp.sources.registry_sources import install_arguments, unmet_sources
+
     unmet = unmet_sources()
     if not unmet:
         return
@@ -46,6 +51,8 @@ def _install_sources() -> None:
 
 def _require_sources() -> None:
     """Name exactly which pinned source packages are missing or at another version, and the fix."""
+    from kgfegmcp.sources.registry_sources import install_command, unmet_sources
+
     unmet = unmet_sources()
     if unmet:
         listed = "; ".join(f"{source.requirement} ({_describe(installed)})" for source, installed in unmet)

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TransferSpeedColumn,
-)
 
 from kgfegmcp.config import BackendSettings, load_settings
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, ProgressColumn
 
 # Tables go to stdout; progress, warnings and errors to stderr. Off a terminal both are wide, so
 # piped tables are not wrapped at 80 columns. Lines printed on stderr are never wrapped: an error is
@@ -34,6 +29,9 @@ def settings_with(**overrides: object) -> BackendSettings:
 
 def _bar(*counters: ProgressColumn) -> Progress:
     """A transient bar on stderr with ``counters`` between the bar and the elapsed time; silent off a terminal."""
+    # Imported by the commands that show a bar, not by loading the command line (`serve` loads it too).
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -47,9 +45,13 @@ def _bar(*counters: ProgressColumn) -> Progress:
 
 def progress_bar() -> Progress:
     """Steps done of how many."""
+    from rich.progress import MofNCompleteColumn  # deferred as in _bar
+
     return _bar(MofNCompleteColumn())
 
 
 def download_bar() -> Progress:
     """Bytes received and the rate (a bar without end until the size is known)."""
+    from rich.progress import DownloadColumn, TransferSpeedColumn  # deferred as in _bar
+
     return _bar(DownloadColumn(), TransferSpeedColumn())

@@ -5,17 +5,19 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from kgfegmcp.cli.console import err, out, settings_with
-from kgfegmcp.packages.snapshot_diff import FieldValue, NodeRef, ProgressionLink, SnapshotDiff, Statement, diff_packages
 from kgfegmcp.packages.tree import locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import ProfileRepository
+
+if TYPE_CHECKING:
+    from kgfegmcp.packages.snapshot_diff import FieldValue, NodeRef, ProgressionLink, SnapshotDiff, Statement
 
 #: Characters of statement text a table cell shows; the JSON always carries the full text.
 TEXT_CHARS = 72
@@ -149,6 +151,9 @@ def diff_command(
     Both packages must be recorded passed by `packages validate` and still match it byte for byte.
     Exit code 0 whether or not they differ (1 with --exit-code when they do); 2 when a package is refused.
     """
+    # Imported by the command, not by loading the command line, which `kgfegmcp serve` does on every start.
+    from kgfegmcp.packages.snapshot_diff import diff_packages
+
     settings = settings_with(profiles_dir=profiles_dir)
     validator = PackageValidator(ProfileRepository(settings.profiles_dir))
     with err.status("verifying and comparing the two snapshots"):

@@ -11,9 +11,6 @@ import typer
 from rich.table import Table
 
 from kgfegmcp.cli.console import out
-from kgfegmcp.doctor import CheckStatus, run_checks
-
-_STYLE = {CheckStatus.OK: "green", CheckStatus.WARN: "yellow", CheckStatus.FAIL: "red"}
 
 
 def doctor_command(
@@ -24,13 +21,17 @@ def doctor_command(
 
     Exit code 1 when a check fails (the server would not start, or not serve what it should).
     """
+    # Imported here, not by loading the command line, which `kgfegmcp serve` does on every start.
+    from kgfegmcp.doctor import CheckStatus, run_checks
+
+    style_of = {CheckStatus.OK: "green", CheckStatus.WARN: "yellow", CheckStatus.FAIL: "red"}
     checks = run_checks({"graph_packages_dir": root} if root is not None else None)
     if as_json:
         sys.stdout.write(json.dumps([check.model_dump(mode="json") for check in checks], ensure_ascii=False) + "\n")
     else:
         table = Table("check", "status", "detail", "fix")
         for check in checks:
-            style = _STYLE[check.status]
+            style = style_of[check.status]
             table.add_row(check.area, f"[{style}]{check.status}[/]", check.detail, check.fix or "", style=None)
         out.print(table)
     if any(check.status is CheckStatus.FAIL for check in checks):

@@ -1,25 +1,32 @@
-"""`kgfegmcp packages …`: build, validate, list and count graph packages."""
+"""`kgfegmcp packages …`: build, validate, list and count graph packages.
+
+The writer and the lifecycle are imported by the commands that write: loading the command line, which
+`kgfegmcp serve` does on every start, does not import them.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from kgfegmcp.cli.console import err, out, progress_bar, settings_with
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import PackageValidationError
-from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
 from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.packages.writer import PackageBatch, PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+    from kgfegmcp.packages.lifecycle import LifecycleOutcome
+    from kgfegmcp.packages.writer import PackageContent
 
 
 def _locations(paths: list[Path]) -> list[tuple[PackageLocation, tuple[object, ...]]]:
@@ -85,6 +92,8 @@ def write_pending_packages(
 
     All of them or, should one fail, none of those this call created.
     """
+    from kgfegmcp.packages.writer import PackageBatch
+
     progress.update(task, total=len(contents), completed=0)
     written = []
     with PackageBatch(root) as batch:
@@ -136,6 +145,9 @@ def validate_command(
 
     Exit code 0 only when every package is (still) passed.
     """
+    from kgfegmcp.packages.lifecycle import PackageLifecycle
+    from kgfegmcp.packages.writer import PackageWriter
+
     settings = settings_with(profiles_dir=profiles_dir, invalid_package_policy=policy)
     lifecycle = PackageLifecycle(
         PackageValidator(ProfileRepository(settings.profiles_dir)),

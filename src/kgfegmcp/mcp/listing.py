@@ -26,6 +26,46 @@ CLOSING_KEYWORDS = frozenset({"additionalProperties", "patternProperties"})
 RULE_KEYWORDS = frozenset({"oneOf", "allOf", "if", "then", "else", "dependentRequired"})
 
 
+class _NotInlinable(Exception):
+    """A reference other than to a definition of the same schema, or a cycle of them."""
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with each ``#/$defs/...`` reference replaced by its definition and ``$defs`` dropped.
+
+    The keywords beside a ``$ref`` (a description, a default) are kept over the definition's. This is
+    what FastMCP's ``dereference_refs`` makes of the schemas pydantic generates for our models, byte for
+    byte (``tests/mcp/test_schema_inlining.py``), in one walk instead of its general, defensive passes:
+    a twentieth of the time, about 50 ms of every start. Any other reference (the root's own, one to
+    elsewhere) and a cycle, which cannot be inlined, get FastMCP's own treatment.
+    """
+    definitions = schema.get("$defs", {})
+
+    def walk(node: Any, through: frozenset[str]) -> Any:
+        if isinstance(node, list):
+            return [walk(item, through) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" not in node:
+            return {key: walk(value, through) for key, value in node.items()}
+        name = str(node["$ref"]).removeprefix("#/$defs/")
+        if name in through or name not in definitions or node["$ref"] != f"#/$defs/{name}":
+            raise _NotInlinable
+        inlined = walk(definitions[name], through | {name})
+        if not isinstance(inlined, dict):
+            raise _NotInlinable
+        # The keywords beside the reference as written, as FastMCP merges them.
+        inlined.update({key: value for key, value in node.items() if key not in ("$ref", "$defs")})
+        return inlined
+
+    try:
+        if "$ref" in schema:  # the root itself a reference
+            raise _NotInlinable
+        return {key: walk(value, frozenset()) for key, value in schema.items() if key != "$defs"}
+    except _NotInlinable:
+        return dereference_refs(schema)
+
+
 def listed_input_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` (a tool's full input schema) as ``tools/list`` shows it: ``$ref`` inlined, then compacted.
 
@@ -34,7 +74,7 @@ def listed_input_schema(schema: dict[str, Any]) -> dict[str, Any]:
     their keys' patterns left out, though the server refuses an undeclared field at every level all the
     same. The listing therefore never refuses a request the server accepts.
     """
-    full = dereference_refs(schema)
+    full = inline_refs(schema)
     listed: dict[str, Any] = _compact(full)
     request = full.get("properties", {}).get("request")
     if isinstance(request, dict):

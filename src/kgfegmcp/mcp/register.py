@@ -12,7 +12,6 @@ from fastmcp import FastMCP
 from fastmcp.server.middleware import Middleware
 from fastmcp.server.middleware.dereference import DereferenceRefsMiddleware
 from fastmcp.tools import FunctionTool
-from fastmcp.utilities.json_schema import dereference_refs
 from mcp.types import ToolAnnotations
 
 from kgfegmcp.mcp import (
@@ -25,7 +24,7 @@ from kgfegmcp.mcp import (
     workflow_tools,
 )
 from kgfegmcp.mcp.boundary import ErrorBoundary
-from kgfegmcp.mcp.listing import listed_input_schema
+from kgfegmcp.mcp.listing import inline_refs, listed_input_schema
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.prompts import render_workflow, workflow_prompt
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
@@ -113,13 +112,13 @@ def output_schema(model: type[ResultModel]) -> dict[str, Any]:
     Inlined once per process here rather than on every ``tools/list`` (that took longer than the rest of
     the listing); every server of the process shares the result, so it is never mutated.
     """
-    return dereference_refs(model.wire_schema())
+    return inline_refs(model.wire_schema())
 
 
 def full_input_schema(name: str) -> dict[str, Any]:
     """Tool ``name``'s input schema with every bound and rule, ``$ref`` inlined: what FastMCP derives from its
     request model, before :func:`~kgfegmcp.mcp.listing.listed_input_schema` compacts it for ``tools/list``."""
-    return dereference_refs(FunctionTool.from_function(dict(TOOLS)[name], name=name).parameters)
+    return inline_refs(FunctionTool.from_function(dict(TOOLS)[name], name=name).parameters)
 
 
 def tool_description(handler: Callable[..., Any]) -> str:
@@ -165,8 +164,12 @@ def register(server: FastMCP, readiness: Readiness) -> None:
     for layer in middleware(boundary):
         server.add_middleware(layer)
     for name, handler in TOOLS:
+        guarded = boundary.guard_on_loop(name, handler)
+        # The description is given: without a docstring FastMCP skips parsing one, which would import griffe
+        # (tens of milliseconds of every start) only to find parameter descriptions, kept in the request models.
+        guarded.__doc__ = None
         tool = FunctionTool.from_function(
-            boundary.guard_on_loop(name, handler),
+            guarded,
             name=name,
             description=tool_description(handler),
             annotations=READ_ONLY,

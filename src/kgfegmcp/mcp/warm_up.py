@@ -4,9 +4,11 @@ FastMCP and the MCP SDK set up some of their machinery on the first request that
 session-state store behind component visibility (an import of several hundred milliseconds), schema
 dereferencing, the validators of each request model. A host that starts the server and sends its
 first call would wait for all of that. Warming up answers the same kinds of request through the real
-server with FastMCP's in-memory client, over the initialize handshake the transports use, so that
-work is done before the process reports ready. It changes no state a client can observe: the
-surface is read-only and every answer is discarded. Its requests are not logged as client requests.
+server, in a session opened with the initialize handshake the transports use, so that work is done
+before the process reports ready. The client is the MCP SDK's in-process one, which the server
+imports anyway; FastMCP's would import its own client stack (authentication flows, transports) that
+a server never uses. It changes no state a client can observe: the surface is read-only and every
+answer is discarded. Its requests are not logged as client requests.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import logging
 import time
 
 import mcp.types as mt
-from fastmcp import Client, FastMCP
+from fastmcp import FastMCP
+from mcp.client import Client
 
 from kgfegmcp.mcp.request_log import unlogged_requests
 
@@ -27,7 +30,8 @@ WARM_UP_CALL: tuple[str, dict[str, object]] = ("list_frameworks", {"request": {"
 
 
 async def _answer_one_of_each(server: FastMCP) -> None:
-    async with Client(server, mode="legacy") as client:
+    # The low-level server FastMCP runs on every transport; running it enters FastMCP's lifespan too.
+    async with Client(server._mcp_server, mode="legacy", cache=None) as client:
         await client.list_tools()
         await client.list_resources()
         await client.list_resource_templates()
