@@ -16,11 +16,12 @@ extras="${1:-sources}"
 digest="$(cat scripts/install.sh pyproject.toml | sha256sum | cut -d' ' -f1)"
 stamp=".venv/.kgfegmcp-install"
 have_digest="" have_extras=""
-[ -f "$stamp" ] && read -r have_digest have_extras < "$stamp"
+# A missing or unreadable stamp is no stamp (and, under set -e, must not end the script).
+{ [ -f "$stamp" ] && read -r have_digest have_extras < "$stamp"; } || true
 needed=0
-[ "${have_digest:-}" = "$digest" ] && [ -x .venv/bin/kgfegmcp ] || needed=1
+[ "$have_digest" = "$digest" ] && [ -x .venv/bin/kgfegmcp ] || needed=1
 for extra in ${extras//,/ }; do
-  case ",${have_extras:-}," in *",$extra,"*) ;; *) needed=1 ;; esac
+  case ",$have_extras," in *",$extra,"*) ;; *) needed=1 ;; esac
 done
 if [ "$needed" -eq 1 ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
