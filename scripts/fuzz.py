@@ -1081,7 +1081,7 @@ def run_surface(
 ) -> tuple[int, float]:
     """The request classes against one server; returns its log size and the longest background wait."""
     rng = random.Random(args.seed)
-    leaks = ("Traceback", "/work", "/home", "/tmp", str(REPOSITORY_ROOT), str(packages))
+    leaks = ("Traceback", "/work", "/home", "/tmp", tempfile.gettempdir(), str(REPOSITORY_ROOT), str(packages))
     strict_leaks = ("Traceback", str(REPOSITORY_ROOT), str(packages))
     cursor_secret = secrets.token_urlsafe(48)  # the fuzzer's server keys cursors by it, so it can seal them
     with serve(packages, args.start_timeout, cursor_secret) as server:

@@ -8,6 +8,7 @@ validates it, and returns the graph-package root. Tests must treat it as read-on
 from __future__ import annotations
 
 import atexit
+import collections
 import os
 import shutil
 import tempfile
@@ -23,6 +24,7 @@ from kgfegmcp.config import SHIPPED_PROFILES_DIR, BackendSettings, load_settings
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog
 from served_apps import SERVED
+from work_units import work_unit
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 PROFILES_ROOT = SHIPPED_PROFILES_DIR
@@ -34,12 +36,39 @@ os.environ["KGFEGMCP_CACHE_DIR"] = SESSION_CACHE_ROOT
 atexit.register(shutil.rmtree, SESSION_CACHE_ROOT, ignore_errors=True)
 
 
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With ``--dist loadscope`` (``scripts/test.sh``), hand out :func:`work_unit`s in collection order.
+
+    xdist's own grouping (``--dist loadgroup`` with ``xdist_group`` marks) renames each test's node id, which
+    pytest 9.2 no longer reads, so its groups silently became single tests spread over every worker.
+    """
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return ModuleScheduling(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``--dist loadgroup``), keep each module on one worker, so that a module's fixtures
-    are built once; the install tests share one group, since they share the wheel and bundle they build."""
+    """Longest work units first: the install tests, then modules that start processes or sweep, then the rest,
+    each tier by its number of tests.
+
+    Units are handed out in collection order (``scripts/test.sh`` passes ``--no-loadscope-reorder``); a long
+    unit handed out last would leave the other core idle while it runs alone. The sort is stable, so a
+    module's tests keep their order.
+    """
+    tier: dict[str, int] = {}
+    size: collections.Counter[str] = collections.Counter()
     for item in items:
-        folder = item.path.parent.name
-        item.add_marker(pytest.mark.xdist_group(folder if folder == "install" else item.nodeid.split("::")[0]))
+        unit = work_unit(item.nodeid)
+        rank = 0 if unit == "tests/install" else 1 if item.get_closest_marker("slow") else 2
+        tier[unit] = min(tier.get(unit, rank), rank)
+        size[unit] += 1
+    items.sort(key=lambda item: (tier[unit := work_unit(item.nodeid)], -size[unit], unit))
 
 
 @pytest.fixture(scope="session")

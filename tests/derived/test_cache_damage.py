@@ -90,6 +90,7 @@ async def test_start_up_survives_every_shape_of_ledger(
         assert wire(await call(client, "list_frameworks", {}))
 
 
+@pytest.mark.slow  # a property sweep
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.binary(max_size=300))
 def test_arbitrary_ledger_bytes_are_a_miss(pristine: tuple[FixtureWorld, Path], tmp_path: Path, data: bytes) -> None:
@@ -100,6 +101,7 @@ def test_arbitrary_ledger_bytes_are_a_miss(pristine: tuple[FixtureWorld, Path], 
     assert_a_miss(tmp_path / "cache", entry, package)
 
 
+@pytest.mark.slow  # a property sweep
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(value=JSON, keep=st.sets(st.sampled_from(LEDGER_KEYS)))
 def test_arbitrary_ledger_json_is_a_miss(
@@ -118,6 +120,7 @@ def test_arbitrary_ledger_json_is_a_miss(
         entry = fresh_copy(cache, tmp_path / "cache")[0]
 
 
+@pytest.mark.slow  # a property sweep
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(payload=st.binary(max_size=400) | MARSHALABLE.map(marshal.dumps))
 def test_records_that_match_their_ledger_but_do_not_decode_are_a_miss(

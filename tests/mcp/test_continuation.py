@@ -86,7 +86,8 @@ async def test_defaults_are_omitted_and_other_fields_kept(default_client: Client
     assert hit_ids(await page_through(default_client, "search_standards", omitted)) == hit_ids(pages)
 
 
-@pytest.mark.parametrize("limit", [1, 7, 25, 100])
+# One hit a page walks the whole result one call at a time: the slow end of the sweep.
+@pytest.mark.parametrize("limit", [pytest.param(1, marks=pytest.mark.slow), 7, 25, 100])
 async def test_page_size_does_not_change_the_sequence(default_client: Client[Any], limit: int) -> None:
     request = {"query": "leitura escrita", "frameworkIds": [EF]}
     reference = await page_through(default_client, "search_standards", {**request, "limit": 100})

@@ -69,11 +69,14 @@ MASKED = {
 }
 
 
+#: A lifespan state that is no AppState: every handler of the server assembled over it raises RuntimeError.
+UNUSABLE: Any = object()
+
+
 @pytest.fixture
 async def unusable_client() -> AsyncIterator[Client[Any]]:
-    """The assembled server whose lifespan state is no AppState: every handler raises RuntimeError."""
-    unusable: Any = object()
-    async with Client(create_app(unusable)) as client:
+    """A fresh client of the one server assembled over :data:`UNUSABLE`."""
+    async with SERVED.client(UNUSABLE) as client:
         yield client
 
 

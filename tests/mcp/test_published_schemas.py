@@ -448,6 +448,7 @@ def test_every_tool_is_checked_and_its_schema_is_valid_json_schema(harness: Harn
         assert harness.listed[tool] == listed_input_schema(full_input_schema(tool))["properties"]["request"], tool
 
 
+@pytest.mark.slow  # a property sweep: sixty generated requests for each tool
 @pytest.mark.parametrize("tool", TOOLS)
 @settings(
     max_examples=60,

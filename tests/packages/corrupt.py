@@ -107,7 +107,8 @@ def make_special(path: Path, kind: str, aside: Path) -> None:
 
     Its bytes move into the directory ``aside`` (outside any package), and a ``symlink`` points at
     them, so only what the entry is changes. A socket is bound under a short path (AF_UNIX paths are
-    limited to about 108 bytes), then moved into place.
+    limited to about 108 bytes) on the same file system as the temporary directories (a rename cannot
+    cross file systems), then moved into place.
     """
     aside.mkdir(parents=True, exist_ok=True)
     moved = aside / f"{len(list(aside.iterdir()))}-{path.name}"
@@ -119,7 +120,7 @@ def make_special(path: Path, kind: str, aside: Path) -> None:
     elif kind == "symlink":
         path.symlink_to(moved)
     elif kind == "socket":
-        short = Path(tempfile.mkdtemp(prefix="s-", dir="/tmp"))
+        short = Path(tempfile.mkdtemp(prefix="s-", dir=tempfile.gettempdir()))
         try:
             with socket.socket(socket.AF_UNIX) as server:
                 server.bind(str(short / "s"))

@@ -473,6 +473,7 @@ def _component_quote(location: PackageLocation, node: NodeRecord) -> None:
     edit_document(location, "lcEntityProvenance", change)
 
 
+@pytest.mark.slow  # a sweep over the real Ensino Fundamental package: each forgery validates it whole, twice
 @pytest.mark.parametrize(
     "edit", [_nodes_text("EF01LP01"), _component_quote], ids=["habilidade-in-nodes", "component-quote"]
 )

@@ -45,6 +45,7 @@ async def _call(state: AppState, tool: str, request: dict[str, Any]) -> Any:
         return result
 
 
+@pytest.mark.slow  # a property sweep
 @SETTINGS
 @given(
     start=st.integers(min_value=0, max_value=MESH_SIZE - 1),
@@ -100,6 +101,7 @@ def test_traversal_through_mcp_is_a_truthful_prefix_within_every_bound(
         assert "byte_limit" in content["truncationReasons"]
 
 
+@pytest.mark.slow  # a property sweep
 @SETTINGS
 @given(
     ends=st.tuples(st.integers(min_value=0, max_value=60), st.integers(min_value=0, max_value=MESH_SIZE - 1)),

@@ -26,6 +26,7 @@ from kgfegmcp.prompts.workflows import WORKFLOWS
 from kgfegmcp.rights import RightsPolicy
 from mcp import MCPError
 from package_factory import RIGHTS, FixtureWorld, base_graph, lc_graph
+from served_apps import SERVED
 
 SHIPPED = SHIPPED_PROMPTS_DIR
 DENIED = "fixture-denied"
@@ -68,7 +69,7 @@ def fixture_state(fixture_root: tuple[FixtureWorld, Path]) -> AppState:
 
 @pytest.fixture
 async def fixture_client(fixture_state: AppState) -> AsyncIterator[Client[Any]]:
-    async with Client(create_app(fixture_state)) as client:
+    async with SERVED.client(fixture_state) as client:
         yield client
 
 

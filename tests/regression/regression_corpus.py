@@ -238,7 +238,8 @@ async def replay_catalog(
 ) -> list[Outcome]:
     """Every call of one catalog, in table order, over one modern and one handshake-era in-memory session."""
     outcomes = []
-    async with Client(create_app(state)) as client, Client(create_app(state), mode="legacy") as legacy:
+    app = create_app(state)
+    async with Client(app) as client, Client(app, mode="legacy") as legacy:
         for call in calls:
             arguments: Any = None
             try:

@@ -194,6 +194,7 @@ def leaks(view: str) -> list[str]:
     return sorted(set(found))
 
 
+@pytest.mark.slow  # an enumerated sweep: every tool in every review state, with and without text
 @pytest.mark.parametrize("case", sorted(CASES))
 async def test_tools_give_text_only_where_rights_permit(
     served: tuple[Config, FastMCP[Any]], client: Client[Any], case: str

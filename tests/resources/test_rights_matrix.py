@@ -97,6 +97,7 @@ def test_matrix_covers_every_review_state_and_flag() -> None:
     assert len(VARIANTS) == 25
 
 
+@pytest.mark.slow  # an enumerated sweep: every family in every review state, under every flag
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 async def test_family_by_review_state_and_flags(matrix_client: Client[Any], family: str) -> None:
     build, rule = FAMILIES[family]
@@ -104,6 +105,7 @@ async def test_family_by_review_state_and_flags(matrix_client: Client[Any], fami
     assert actual == {v.snapshot_id: expected(v, rule) for v in VARIANTS}
 
 
+@pytest.mark.slow  # the same sweep through read_evidence
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 async def test_read_evidence_applies_the_same_gates(matrix_client: Client[Any], family: str) -> None:
     """read_evidence is a second route to every resource's bytes: it must refuse exactly what a read refuses."""

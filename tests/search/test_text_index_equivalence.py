@@ -17,6 +17,8 @@ from text_index_reference import reference_coverage_counts, reference_ranked
 from kgfegmcp.search.analysis import Analyzer, Term
 from kgfegmcp.search.text_index import Preference, TextIndex
 
+pytestmark = pytest.mark.slow  # a sweep: thousands of generated queries, each answered twice
+
 DOCUMENTS = 3_000
 WORDS = [
     "reason",
