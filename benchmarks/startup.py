@@ -13,7 +13,7 @@ breakdown separates what the serve path imports (to the end of the imports, exit
 importing FastMCP's server alone costs, and building the AppState warm and uncached.
 With ``--scale-items N`` (default 100000; 0 skips it) it also generates, validates and seals one
 package of N standards, then times ``build_app_state`` on it alone, warm, cold and uncached, next to
-that package's own read-and-hash floor: the DESIGN §10 "started warm from a derived-index cache" case.
+that package's own read-and-hash floor: the "started warm from a derived-index cache" case.
 "First answer" goes one step further, to the first real call (``search_standards``) answered, over HTTP
 and over STDIO (spawn, initialize, ``tools/list``, the call: what a host does), next to an empty FastMCP
 server started the same way to its first answer (its ``tools/list``). A phase breakdown times, in one

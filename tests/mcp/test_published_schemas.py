@@ -35,7 +35,7 @@ from fastmcp.client.client import CallToolResult
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.types import TextContent
-from test_surface import DESIGN_TOOLS
+from test_surface import DECLARED_TOOLS
 
 import kgfegmcp
 from kgfegmcp.bootstrap import AppState
@@ -44,7 +44,7 @@ from kgfegmcp.mcp.register import full_input_schema
 from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens
 from served_apps import SERVED
 
-TOOLS = tuple(DESIGN_TOOLS)
+TOOLS = tuple(DECLARED_TOOLS)
 
 #: Refusals a schema can never rule out, whatever the message. Each needs knowledge of the catalog.
 TOLERATED_CODES: dict[str, str] = {

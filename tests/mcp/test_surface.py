@@ -1,4 +1,4 @@
-"""The public tool surface against DESIGN §7: names, order, annotations and published schemas of all 19 tools."""
+"""The public tool surface as docs/tools.md declares it: names, order, annotations and published schemas of all 19 tools."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from fastmcp import Client
 
 from kgfegmcp.mcp.register import full_input_schema
 
-#: DESIGN §7, the 19 tools in their declared order.
-DESIGN_TOOLS = [
+#: The 19 tools in their declared order (docs/tools.md).
+DECLARED_TOOLS = [
     "list_frameworks",
     "get_framework",
     "get_capabilities",
@@ -44,7 +44,7 @@ def _properties(request: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]
 async def test_every_tool_matches_design_section_7(default_client: Client[Any]) -> None:
     tools = await default_client.list_tools()
     names = [tool.name for tool in tools]
-    assert names == DESIGN_TOOLS  # all 19, each once, in the declared order
+    assert names == DECLARED_TOOLS  # all 19, each once, in the declared order
     for tool in tools:
         assert tool.description
         annotations = tool.annotations

@@ -13,8 +13,8 @@ from kgfegmcp.bootstrap import AppState
 from kgfegmcp.mcp.register import PROMPTS
 from kgfegmcp.prompts.workflows import TOOL_WORKFLOW_NAMES, WORKFLOWS, ToolWorkflowName, WorkflowName
 
-#: DESIGN §7, the nine prompts in their declared order.
-DESIGN_PROMPTS = (
+#: The nine prompts in their declared order (docs/prompts.md).
+DECLARED_PROMPTS = (
     "teacher_guide_draft",
     "student_handbook_section",
     "multigrade_lesson_plan",
@@ -28,7 +28,7 @@ DESIGN_PROMPTS = (
 
 
 def test_the_registered_names_are_the_spec_names_in_design_order() -> None:
-    assert tuple(spec.name for spec in WORKFLOWS.values()) == DESIGN_PROMPTS
+    assert tuple(spec.name for spec in WORKFLOWS.values()) == DECLARED_PROMPTS
     assert tuple(WORKFLOWS) == PROMPTS
 
 
@@ -52,4 +52,4 @@ async def test_a_spec_is_registered_from_the_spec_table_alone(
     monkeypatch.setitem(WORKFLOWS, "extra_workflow", extra)
     async with Client(create_app(default_state)) as client:
         listed = [p.name for p in await client.list_prompts()]
-    assert listed == [*DESIGN_PROMPTS, "extra_workflow"]
+    assert listed == [*DECLARED_PROMPTS, "extra_workflow"]

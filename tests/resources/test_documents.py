@@ -1,6 +1,6 @@
 """What a resource document is: exact bytes, honest metadata, deterministic derived views, no paths.
 
-Also the surface itself (one resource, fourteen templates, DESIGN §7 order), the size policy
+Also the surface itself (one resource, fourteen templates, in the listed order), the size policy
 (denial, never truncation) and the masked resource error.
 """
 
@@ -72,7 +72,7 @@ async def test_exactly_one_resource_and_fourteen_templates(matrix_client: Client
     templates = await matrix_client.list_resource_templates()
     assert [r.uri for r in resources] == ["kgfegmcp://catalog"]
     assert sorted(t.uri_template for t in templates) == sorted(TEMPLATES)
-    assert [family.template for family in FAMILIES] == ["kgfegmcp://catalog", *TEMPLATES]  # declared in DESIGN order
+    assert [family.template for family in FAMILIES] == ["kgfegmcp://catalog", *TEMPLATES]  # in the listed order
     assert all(t.description for t in templates)
 
 

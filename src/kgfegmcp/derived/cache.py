@@ -1,4 +1,4 @@
-"""The derived-index cache (DESIGN §10): decoded records and text indexes of passed packages.
+"""The derived-index cache: decoded records and text indexes of passed packages.
 
 An entry is keyed by the SHA-256 of a package's manifest, which pins the SHA-256 of every artifact
 and of the bound profile, together with a fingerprint of the code that derives it. An entry is thus

@@ -74,9 +74,9 @@ TOOLS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("get_learning_progression", progression_tools.get_learning_progression),
     ("traverse_learning_progressions", progression_tools.traverse_learning_progressions),
     ("find_learning_progression_paths", progression_tools.find_learning_progression_paths),
-    # Access (DESIGN §7: after the five progression tools): read_evidence, get_workflow_instructions.
+    # Access (after the five progression tools, as docs/tools.md lists them): read_evidence, get_workflow_instructions.
     ("read_evidence", access_tools.read_evidence),
-    # Keep last (DESIGN §7).
+    # Keep last (docs/tools.md).
     ("get_workflow_instructions", workflow_tools.get_workflow_instructions),
 )
 
@@ -127,7 +127,7 @@ def tool_description(handler: Callable[..., Any]) -> str:
     return " ".join((inspect.getdoc(handler) or "").split())
 
 
-#: The nine workflow prompts: every workflow spec, in the order the specs are declared (DESIGN §7 order).
+#: The nine workflow prompts: every workflow spec, in the order the specs are declared (docs/prompts.md).
 #: Deterministic instruction renderers, never generation.
 PROMPTS: tuple[str, ...] = tuple(WORKFLOWS)
 

@@ -21,7 +21,7 @@ Paragraph = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Paragraphs = Annotated[tuple[Paragraph, ...], Field(max_length=64)]
 
-#: The public tool surface the instructions may name (DESIGN §7).
+#: The public tool surface the instructions may name (docs/tools.md).
 ToolName = Literal[
     "list_frameworks",
     "get_framework",

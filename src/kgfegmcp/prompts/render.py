@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -425,8 +424,3 @@ class Renderer:
 def render_instructions(data: RenderInput) -> str:
     """Render one workflow's complete instructions."""
     return Renderer(data).render()
-
-
-def values_view(values: Mapping[str, ArgumentValue]) -> dict[str, Any]:
-    """Arguments as JSON-ready values (tuples become lists)."""
-    return {name: list(value) if isinstance(value, tuple) else value for name, value in values.items()}

@@ -394,8 +394,3 @@ WORKFLOWS: dict[str, WorkflowSpec] = {
 
 WORKFLOW_NAMES: tuple[str, ...] = tuple(WORKFLOWS)
 TOOL_WORKFLOW_NAMES: tuple[str, ...] = tuple(name for name, spec in WORKFLOWS.items() if spec.served_as_tool)
-
-
-def workflow_spec(name: str) -> WorkflowSpec:
-    """The spec of one workflow; ``KeyError`` for a name outside the nine."""
-    return WORKFLOWS[name]

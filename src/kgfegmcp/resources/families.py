@@ -1,4 +1,4 @@
-"""The resource families, declared once: one entry each (DESIGN §7: one resource and fourteen templates).
+"""The resource families, declared once: one entry each (one resource and fourteen templates, docs/resources.md).
 
 An entry names the family, its URI template, what the resource listing says of it and the access
 class the rights policy requires. The canonical URIs (``uris.py``), the address parser
@@ -29,7 +29,7 @@ KeyName = Literal["node_id", "relationship_id", "part", "logical_name"]
 
 
 class Family(StrEnum):
-    """The resource families of DESIGN §7 (one resource and fourteen templates)."""
+    """The resource families: one resource and fourteen templates."""
 
     CATALOG = "catalog"
     FRAMEWORK = "framework"
@@ -90,7 +90,7 @@ class ResourceFamily:
         return _VARIABLE.sub(lambda match: values[match.group(1)], self.template)
 
 
-#: DESIGN §7 order: the catalog resource, then the fourteen templates.
+#: The listed order (docs/resources.md): the catalog resource, then the fourteen templates.
 FAMILIES: tuple[ResourceFamily, ...] = (
     ResourceFamily(
         Family.CATALOG,

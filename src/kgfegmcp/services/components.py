@@ -257,7 +257,7 @@ class LearningComponentService:
                 graph_package_id=p.graph_package_id,
             )
             for p in ordered
-            if not p.component_index is not None
+            if p.component_index is None
         ]
         return with_components, warnings
 
