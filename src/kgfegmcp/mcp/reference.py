@@ -7,14 +7,18 @@ code; a test compares the committed page with this output.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import typing
 from typing import Any
 
+from fastmcp import Client, FastMCP
 from pydantic import BaseModel
 
-from kgfegmcp.mcp.register import PROMPTS, RESULTS, TOOLS, tool_description
+from kgfegmcp import __version__
+from kgfegmcp.mcp.probes import Readiness
+from kgfegmcp.mcp.register import PROMPTS, RESULTS, TOOLS, register, tool_description
 from kgfegmcp.resources.families import FAMILIES
 
 RESULTS_SECTION = """## Results
@@ -36,7 +40,7 @@ when it has a value: never `null` (except a page's `nextCursor`, always sent and
 with `hasMore: false`, as the spec asks; and the values of `validation`, `codePolicy` and the statistics'
 rows by statement type and by grade, where the profile or the manifest declares nothing), and no
 undeclared field ever appears (`additionalProperties: false`). The schemas are listed with every `$ref`
-inlined. With them `tools/list` is 103,511 bytes of compact JSON (19,261 without); a client of a protocol
+inlined. With them `tools/list` is FULL_BYTES bytes of compact JSON (BARE_BYTES without); a client of a protocol
 version before 2025-06-18 is listed no `outputSchema`, as its results carry no `structuredContent`. A
 refused call is an `isError` result without `structuredContent`, which clients do not validate.
 
@@ -247,6 +251,28 @@ def _result_line(name: str) -> str:
     return "Result: " + ", ".join(f"`{field}`" for field in fields) + ".\n"
 
 
+async def _listing() -> dict[str, Any]:
+    # tools/list needs no catalog: the registered surface alone, as a current client receives it.
+    server = FastMCP(name="kgfegmcp", version=__version__, dereference_schemas=False)
+    register(server, Readiness())
+    async with Client(server) as client:
+        listed = await client.list_tools_mcp()
+    dumped: dict[str, Any] = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return dumped
+
+
+def listing_bytes() -> tuple[int, int]:
+    """The bytes of the ``tools/list`` result (compact UTF-8 JSON) with every ``outputSchema`` and without them
+    (what a client before 2025-06-18 is listed), measured rather than written down so the page cannot drift."""
+    listed = asyncio.run(_listing())
+
+    def size(value: dict[str, Any]) -> int:
+        return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+    without = {**listed, "tools": [{k: v for k, v in tool.items() if k != "outputSchema"} for tool in listed["tools"]]}
+    return size(listed), size(without)
+
+
 def render_reference() -> str:
     """The whole page, deterministic."""
     lines = [HEADER, f"## Tools ({len(TOOLS)})\n"]
@@ -267,7 +293,8 @@ def render_reference() -> str:
         lines.append("")
         lines.extend(_branch_rows(schema))
         lines.append(_result_line(name))
-    lines.append(RESULTS_SECTION)
+    listed, bare = listing_bytes()
+    lines.append(RESULTS_SECTION.replace("FULL_BYTES", f"{listed:,}").replace("BARE_BYTES", f"{bare:,}"))
     lines.extend(_left_out_rows())
     lines.append(f"## Resources (1 + {len(FAMILIES) - 1} templates)\n")
     lines.extend(f"- `{family.template}`" for family in FAMILIES)
