@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
@@ -20,8 +21,14 @@ from kgfegmcp.search.text_index import TextIndex
 STANDARDS = "standards"
 COMPONENTS = "components"
 
-#: (grade terms, statement-type terms, academic subject, role: ``standard``, ``grouping`` or ``undeclared``)
-Facets = tuple[frozenset[str], frozenset[str], str, str]
+
+class Facets(NamedTuple):
+    """What an item is filtered by, each value as the index holds it."""
+
+    grades: frozenset[str]
+    types: frozenset[str]
+    subject: str
+    role: str  # standard, grouping or undeclared
 
 
 def facet_term(kind: str, value: str) -> str:
@@ -35,7 +42,7 @@ def facet_terms(item: ItemNode, runtime: PackageRuntime) -> Facets:
     rule = profile.statement_type(item.statement_type)
     types = {item.statement_type, *([rule.normalized] if rule else [])}
     subject = item.academic_subject or runtime.framework.academic_subject
-    return profile.grade_terms(item.grade_level), frozenset(types), subject, rule.role if rule else "undeclared"
+    return Facets(profile.grade_terms(item.grade_level), frozenset(types), subject, rule.role if rule else "undeclared")
 
 
 class FacetCache:
@@ -58,7 +65,7 @@ class FacetCache:
 
     def combinations(self) -> list[tuple[tuple[str, ...], str, str]]:
         """Each distinct (grade labels, statement type, subject) met so far, the subject as filters see it."""
-        return [(grades, statement_type, facets[2]) for (grades, statement_type, _), facets in self._seen.items()]
+        return [(grades, statement_type, facets.subject) for (grades, statement_type, _), facets in self._seen.items()]
 
 
 def _index_terms(facets: Facets) -> list[str]:

@@ -134,7 +134,7 @@ class PackageSearchIndex:
         self.vocabulary = FilterVocabulary.of(runtime.profile.profile, facets.combinations())
         self.interpreter = interpreter_for(runtime.profile.profile)
         self.statement_preference = Preference(
-            frozenset({facet_term("role", "standard")}), lambda position: self.facets(position)[3] == "standard"
+            frozenset({facet_term("role", "standard")}), lambda position: self.facets(position).role == "standard"
         )
 
         self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
@@ -145,7 +145,8 @@ class PackageSearchIndex:
         """Items of any of these grades first."""
         labels = frozenset(source_labels)
         return Preference(
-            frozenset(facet_term("grade", g) for g in labels), lambda position: bool(self.facets(position)[0] & labels)
+            frozenset(facet_term("grade", g) for g in labels),
+            lambda position: bool(self.facets(position).grades & labels),
         )
 
     def facets(self, position: int) -> Facets:
