@@ -155,7 +155,7 @@ def explode(*_args: object, **_kwargs: object) -> NoReturn:
 
 FAILURES: list[tuple[str, type, str, Operation, str, str]] = [
     ("tool", FrameworkService, "get_capabilities", tool("get_capabilities", {}), "tools/call", "get_capabilities"),
-    ("resource", ResourceService, "read_uri", resource("kgfegmcp://catalog"), "resources/read", "catalog"),
+    ("resource", ResourceService, "read", resource("kgfegmcp://catalog"), "resources/read", "catalog"),
     (
         "prompt",
         PromptService,

@@ -7,6 +7,7 @@ Also the surface itself (one resource, fourteen templates, in the listed order),
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.epistemic import EPISTEMIC_LABELS
 from kgfegmcp.models import canonical_bytes, sha256_hex
-from kgfegmcp.resources import uris
+from kgfegmcp.resources import addresses, uris
 from kgfegmcp.resources.families import FAMILIES
 from kgfegmcp.services.views import package_identity, standard_view
 from mcp import MCPError
@@ -284,14 +285,31 @@ def test_default_size_limits(matrix_state: AppState) -> None:
 async def test_unexpected_failure_is_masked(matrix_world: FixtureWorld, monkeypatch: pytest.MonkeyPatch) -> None:
     state = state_for(matrix_world)
 
-    def explode(uri: str) -> Any:
+    def explode(address: Any) -> Any:
         raise RuntimeError(f"secret detail {matrix_world.base}")
 
-    monkeypatch.setattr(state.resources, "read_uri", explode)
+    monkeypatch.setattr(state.resources, "read", explode)
     async with Client(create_app(state)) as client:
         with pytest.raises(MCPError) as caught:
             await client.read_resource(uris.standard_uri(LC, SID, IDS.standard))
     assert caught.value.error.message == "internal_error: The server could not read the resource."
+
+
+async def test_a_read_parses_its_address_once(matrix_client: Client[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boundary parses the URI; the request line, the handler and the service are given what it parsed."""
+    parsed: list[str] = []
+    parse = addresses.parse_address
+
+    def counting(uri: str) -> Any:
+        parsed.append(uri)
+        return parse(uri)
+
+    for module in [m for name, m in sys.modules.items() if name.startswith("kgfegmcp")]:
+        if getattr(module, "parse_address", None) is parse:  # wherever it was imported by name, too
+            monkeypatch.setattr(module, "parse_address", counting)
+    uri = uris.standard_uri(LC, SID, IDS.standard)
+    await read(matrix_client, uri)
+    assert parsed == [uri]
 
 
 async def test_links_in_tool_results_resolve(matrix_client: Client[Any]) -> None:

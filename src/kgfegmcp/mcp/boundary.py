@@ -13,6 +13,7 @@ import functools
 import json
 import logging
 from collections.abc import Callable, Coroutine
+from contextvars import ContextVar
 from typing import Any, Literal, ParamSpec, TypeVar
 
 import mcp.types as mt
@@ -37,9 +38,9 @@ from kgfegmcp.errors import (
     echo,
     problem_list,
 )
-from kgfegmcp.mcp.request_log import open_incident
+from kgfegmcp.mcp.request_log import open_incident, record_resource_family
 from kgfegmcp.rendering import canonical_text
-from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
+from kgfegmcp.resources.addresses import ResourceAddress, supported_address
 from mcp import MCPError
 
 log = logging.getLogger("kgfegmcp.mcp")
@@ -103,14 +104,18 @@ class _Unjudged(FastMCPError):
         self.component = component
 
 
-def _require_supported(uri: str) -> None:
+#: The address of the resource read in progress, parsed once by :meth:`ErrorBoundary.on_read_resource`.
+_read_address: ContextVar[ResourceAddress | None] = ContextVar("kgfegmcp_read_address", default=None)
+
+
+def read_address() -> ResourceAddress | None:
+    """The parsed address of the read in progress; ``None`` outside one."""
+    return _read_address.get()
+
+
+def _require_supported(uri: str) -> ResourceAddress:
     """Any exact supported address passes; everything else is ``resource_not_found`` (the URI never repeated)."""
-    try:
-        parse_address(uri)
-    except InvalidAddressError as exc:
-        raise ResourceNotFoundError(
-            f"The URI is not a supported kgfegmcp:// resource address: {exc}.", hint=_UNSUPPORTED_ADDRESS_HINT
-        ) from None
+    return supported_address(uri, _UNSUPPORTED_ADDRESS_HINT)
 
 
 def _validation_summary(error: PydanticValidationError) -> str:
@@ -230,9 +235,12 @@ class ErrorBoundary(Middleware):
         context: MiddlewareContext[mt.ReadResourceRequestParams],
         call_next: CallNext[mt.ReadResourceRequestParams, ResourceResult],
     ) -> ResourceResult:
+        token = None
         try:
             # Judged like a handler, under its own name (which a refusal's log line has always named).
-            self.guard(_require_supported.__name__, _require_supported)(str(context.message.uri))
+            address = self.guard(_require_supported.__name__, _require_supported)(str(context.message.uri))
+            record_resource_family(address.family.value)
+            token = _read_address.set(address)
             return await call_next(context)
         except _Unjudged as unjudged:
             raise self.judged("resource", unjudged.component, unjudged.__cause__) from None
@@ -241,6 +249,9 @@ class ErrorBoundary(Middleware):
                 "The URI names no resource this server serves.", hint=_UNSUPPORTED_ADDRESS_HINT
             )
             raise public_error(missing) from None
+        finally:
+            if token is not None:
+                _read_address.reset(token)
 
     async def on_get_prompt(
         self,

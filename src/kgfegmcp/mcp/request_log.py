@@ -30,7 +30,6 @@ from pydantic import ValidationError as PydanticValidationError
 
 from kgfegmcp.errors import ERROR_CLASSES, echo
 from kgfegmcp.logging_setup import FIELDS_ATTRIBUTE
-from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
 from mcp import MCPError
 
 log = logging.getLogger("kgfegmcp.request")
@@ -59,6 +58,8 @@ class _Request:
     """What the boundaries tell the request line while the request runs (shared across worker threads)."""
 
     incident: str | None = None
+    #: The family of the resource a read addressed, once the boundary parsed its URI.
+    resource_family: str | None = None
 
 
 _current: ContextVar[_Request | None] = ContextVar("kgfegmcp_request", default=None)
@@ -85,6 +86,13 @@ def open_incident() -> str:
     return incident
 
 
+def record_resource_family(family: str) -> None:
+    """The family the current read addresses (the boundary parsed its URI); the request line names it."""
+    request = _current.get()
+    if request is not None:
+        request.resource_family = family
+
+
 def outcome_of(error: BaseException) -> str:
     """The code a failed request answered with: a domain code, ``internal_error``, or a protocol error."""
     if isinstance(error, ToolError):
@@ -108,17 +116,16 @@ def _param(message: object, key: str) -> object:
     return message.get(key) if isinstance(message, Mapping) else getattr(message, key, None)
 
 
-def component_name(method: str | None, message: object) -> str | None:
-    """The tool or prompt (clipped), or the resource template, a request addresses; ``None`` for others."""
+def component_name(method: str | None, message: object, resource_family: str | None = None) -> str | None:
+    """The tool or prompt (clipped), or the resource family, a request addresses; ``None`` for others.
+
+    A read names the family the boundary parsed from its URI, or :data:`UNSUPPORTED_RESOURCE`.
+    """
     if method in ("tools/call", "prompts/get"):
         name = _param(message, "name")
         return echo(name) if isinstance(name, str) else None
     if method == "resources/read":
-        uri = _param(message, "uri")
-        try:
-            return parse_address(str(uri)).family.value
-        except InvalidAddressError:
-            return UNSUPPORTED_RESOURCE
+        return resource_family or UNSUPPORTED_RESOURCE
     return None
 
 
@@ -157,5 +164,9 @@ class RequestLogMiddleware(Middleware):
             elapsed = time.perf_counter() - started
             if not _unlogged.get():
                 log_request(
-                    context.method, component_name(context.method, context.message), outcome, elapsed, request.incident
+                    context.method,
+                    component_name(context.method, context.message, request.resource_family),
+                    outcome,
+                    elapsed,
+                    request.incident,
                 )

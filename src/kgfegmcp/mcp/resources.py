@@ -18,8 +18,7 @@ from fastmcp.resources import ResourceContent, ResourceResult
 from fastmcp.server.context import Context
 
 from kgfegmcp.errors import ResourceNotFoundError
-from kgfegmcp.mcp.boundary import app_state
-from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
+from kgfegmcp.mcp.boundary import app_state, read_address
 from kgfegmcp.resources.families import Family, ResourceFamily
 from kgfegmcp.services.resources import ResourceDocument
 
@@ -37,19 +36,12 @@ def resource_result(document: ResourceDocument) -> ResourceResult:
     return ResourceResult([ResourceContent(content, mime_type=document.metadata.mime_type, meta=meta)])
 
 
-def _checked(uri: str, family: Family) -> str:
-    """``uri`` when it parses to exactly ``family``; ``resource_not_found`` otherwise."""
-    try:
-        address = parse_address(uri)
-    except InvalidAddressError as exc:
-        raise ResourceNotFoundError(f"The URI is not a supported kgfegmcp:// resource address: {exc}.") from None
-    if address.family is not family:
+def _read(ctx: Context, family: Family) -> ResourceResult:
+    """Read the address the boundary parsed, when it is of this handler's ``family``."""
+    address = read_address()
+    if address is None or address.family is not family:
         raise ResourceNotFoundError("The URI is not a supported kgfegmcp:// resource address.")
-    return uri
-
-
-def _read(ctx: Context, uri: str, family: Family) -> ResourceResult:
-    return resource_result(app_state(ctx).resources.read_uri(_checked(uri, family)))
+    return resource_result(app_state(ctx).resources.read(address))
 
 
 def handler(spec: ResourceFamily) -> Callable[..., ResourceResult]:
@@ -61,14 +53,14 @@ def handler(spec: ResourceFamily) -> Callable[..., ResourceResult]:
     if not spec.variables:
 
         def read_fixed(ctx: Context) -> ResourceResult:
-            return _read(ctx, spec.uri(), spec.family)
+            return _read(ctx, spec.family)
 
         read: Callable[..., ResourceResult] = read_fixed
     else:
 
         def read_template(ctx: Context, **ids: str) -> ResourceResult:
-            uri = spec.uri(ids["framework_id"], ids.get("snapshot_id", ""), ids.get(spec.key or "", ""))
-            return _read(ctx, uri, spec.family)
+            # The template's parameters are FastMCP's match of the URI the boundary parsed: the address is read.
+            return _read(ctx, spec.family)
 
         read = read_template
     read.__name__ = read.__qualname__ = spec.name

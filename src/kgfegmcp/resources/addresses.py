@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kgfegmcp.errors import ResourceNotFoundError
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.packages.manifest import PROVENANCE_PARTS
 from kgfegmcp.resources import uris
@@ -147,3 +148,13 @@ def _match(segments: list[str]) -> ResourceAddress:
             raise InvalidAddressError("the URI names no supported resource family under the snapshot")
         family = provenance
     return ResourceAddress(family, framework_id, snapshot_id, tail[1])
+
+
+def supported_address(uri: str, hint: str) -> ResourceAddress:
+    """The address ``uri`` names, or ``resource_not_found`` saying why (the URI itself is never repeated)."""
+    try:
+        return parse_address(uri)
+    except InvalidAddressError as exc:
+        raise ResourceNotFoundError(
+            f"The URI is not a supported kgfegmcp:// resource address: {exc}.", hint=hint
+        ) from None

@@ -33,7 +33,7 @@ from kgfegmcp.packages.records import (
     NodeLabel,
 )
 from kgfegmcp.resources import uris
-from kgfegmcp.resources.addresses import InvalidAddressError, ResourceAddress, parse_address
+from kgfegmcp.resources.addresses import ResourceAddress, supported_address
 from kgfegmcp.resources.artifact_reader import MANIFEST_ARTIFACT, PROFILE_ARTIFACT
 from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
 from kgfegmcp.resources.policy import (
@@ -159,14 +159,9 @@ class ResourceService:
     # -- entry points ----------------------------------------------------------------------------
 
     def read_uri(self, uri: str) -> ResourceDocument:
-        """Parse and read; an unsupported address is ``resource_not_found``."""
-        try:
-            address = parse_address(uri)
-        except InvalidAddressError as exc:
-            raise ResourceNotFoundError(
-                f"The URI is not a supported kgfegmcp:// resource address: {exc}.", hint=_NOT_FOUND_HINT
-            ) from None
-        return self.read(address)
+        """Parse and read, for callers holding a URI (the MCP layer passes the address it parsed to :meth:`read`);
+        an unsupported address is ``resource_not_found``."""
+        return self.read(supported_address(uri, _NOT_FOUND_HINT))
 
     def read(self, address: ResourceAddress) -> ResourceDocument:
         """The document at ``address``: resolved, authorised, size-checked and described."""
