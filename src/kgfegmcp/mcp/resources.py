@@ -1,13 +1,11 @@
-"""Resource handlers, one per family of the family table: rebuild the canonical URI from the template
-parameters, read it through the resource service, return the exact bytes with their metadata. No
-policy or domain logic here.
+"""Resource handlers, one per family of the family table: read the address the error boundary parsed through
+the resource service, return the exact bytes with their metadata. No policy or domain logic here.
 
-Every handler re-parses the URI it rebuilt and checks the family, so a parameter that smuggles a
-``/`` (or anything else) can never turn one template into another family's address. The error
-boundary (:class:`~kgfegmcp.mcp.boundary.ErrorBoundary`) rejects any URI that is not one exact
-supported address before FastMCP even matches a template, so unknown, non-canonical and hostile
-URIs all answer ``resource_not_found``, and no message repeats the URI; it also turns what a
-handler raises into the public error.
+The error boundary (:class:`~kgfegmcp.mcp.boundary.ErrorBoundary`) parses the URI of every read once,
+rejecting any URI that is not one exact supported address before FastMCP even matches a template, so
+unknown, non-canonical and hostile URIs all answer ``resource_not_found``, and no message repeats the URI. A
+handler serves only an address of its own family, so no template can be made to read another family's
+address. The boundary also turns what a handler raises into the public error.
 """
 
 from __future__ import annotations
@@ -45,7 +43,7 @@ def _read(ctx: Context, family: Family) -> ResourceResult:
 
 
 def handler(spec: ResourceFamily) -> Callable[..., ResourceResult]:
-    """The handler of one family: its template's parameters rebuilt into the canonical URI and read.
+    """The handler of one family: the parsed address read (its template's parameters are FastMCP's match of it).
 
     FastMCP passes a template's parameters by name, so a keyed family's handler takes them as keywords;
     the catalog, the one fixed resource, takes none.
