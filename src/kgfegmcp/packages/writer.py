@@ -8,13 +8,10 @@ Validation outcomes are recorded through it too, so checksums are refreshed in o
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import os
 import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,13 +63,11 @@ from kgfegmcp.packages.records import (
     ItemNode,
     RelationshipRecord,
 )
+from kgfegmcp.packages.staging import JSON, JSONL, Staging, Written, remove_empty, replace_directory
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import ValidationOutcome, seal_of
 from kgfegmcp.profiles.repository import LoadedProfile
 from kgfegmcp.rights import RightsPolicy
-
-JSON = "application/json"
-JSONL = "application/x-ndjson"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,78 +135,6 @@ _DOCUMENT_ORDER = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _Written:
-    """One artifact as written: where, its SHA-256 and size, its media type."""
-
-    path: str
-    sha256: str
-    size: int
-    media_type: str
-
-
-class _ArtifactStream:
-    """One artifact file being written, hashed and counted on the way."""
-
-    def __init__(self, destination: Path, path: str, media_type: str, buffer: int) -> None:
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        self._file = destination.open("wb", buffering=buffer)
-        self._digest = hashlib.sha256()
-        self._size = 0
-        self._members = 0
-        self._path = path
-        self._media_type = media_type
-
-    def write(self, data: bytes) -> None:
-        self._file.write(data)
-        self._digest.update(data)
-        self._size += len(data)
-
-    def write_member(self, member: bytes) -> None:
-        """One member of the one JSON object this artifact streams: a comma before all but the first."""
-        self.write(b"," + member if self._members else member)
-        self._members += 1
-
-    def write_joined(self, elements: Iterable[bytes]) -> None:
-        """The elements of one JSON array, comma-separated."""
-        separator = b""
-        for element in elements:
-            self.write(separator + element)
-            separator = b","
-
-    def close(self) -> _Written:
-        self._file.close()
-        return _Written(self._path, self._digest.hexdigest(), self._size, self._media_type)
-
-
-class _Staging:
-    """The artifacts written so far into a staging directory."""
-
-    def __init__(self, directory: Path) -> None:
-        self._directory = directory
-        self.written: dict[str, _Written] = {}
-
-    @contextlib.contextmanager
-    def stream(self, name: str, path: str, media_type: str, buffer: int = 1 << 20) -> Iterator[_ArtifactStream]:
-        """An artifact written piece by piece; recorded when the block ends."""
-        artifact = _ArtifactStream(self._directory / path, path, media_type, buffer)
-        try:
-            yield artifact
-        finally:
-            self.written[name] = artifact.close()
-
-    def document(self, name: str, path: str, data: bytes) -> None:
-        """A small artifact written whole."""
-        with self.stream(name, path, JSON) as artifact:
-            artifact.write(data)
-
-    def lines(self, path: str) -> Iterator[bytes]:
-        """The lines of a JSONL artifact written before, without their newlines."""
-        with (self._directory / path).open("rb") as stream:
-            for line in stream:
-                yield line.rstrip(b"\n")
-
-
 def _ordered_relationships(relationships: Sequence[RelationshipRecord]) -> list[RelationshipRecord]:
     """hasChild, supports, buildsTowards, relatesTo; builder order within each label."""
     rank = {label: index for index, label in enumerate(RELATIONSHIP_LABELS)}
@@ -242,7 +165,7 @@ class PackageWriter:
 
         target = root / content.framework_id / content.snapshot_id
         try:
-            self._replace_directory(target, fill, created)
+            replace_directory(target, fill, created)
         except OSError as exc:
             raise filesystem_error(
                 exc, f"Could not write the package {package_id} under {root} (nothing of it was left there)"
@@ -290,14 +213,14 @@ class PackageWriter:
 
     # -- artifact bytes ------------------------------------------------------------------------
 
-    def _write_artifacts(self, content: PackageContent, package_id: str, staging: Path) -> dict[str, _Written]:
+    def _write_artifacts(self, content: PackageContent, package_id: str, staging: Path) -> dict[str, Written]:
         """Write every artifact into ``staging``, each streamed as it is produced; logical name → what was written.
 
         Nothing large is held whole: lines are written as they are encoded, the bundle is assembled
         from the JSONL artifacts just written, and provenance comes back from its spool in id order,
         each record going to ``entityProvenance`` and to its part in the same pass.
         """
-        out = _Staging(staging)
+        out = Staging(staging)
         subject = content.subject_slug
         relationships = _ordered_relationships(content.relationships)
         parents: dict[str, list[str]] = {}
@@ -361,7 +284,7 @@ class PackageWriter:
         return {name: out.written[name] for name in [*order, *(n for n in out.written if n not in order)]}
 
     @staticmethod
-    def _write_provenance(content: PackageContent, package_id: str, out: _Staging) -> dict[str, dict[str, Any]]:
+    def _write_provenance(content: PackageContent, package_id: str, out: Staging) -> dict[str, dict[str, Any]]:
         """``entityProvenance`` and its 64 parts in one pass over the records in id order; the components' records.
 
         The parts index both provenance documents, so components are in the parts but not in
@@ -445,7 +368,7 @@ class PackageWriter:
             for name, doc in documents.items()
         }
 
-    def _manifest(self, content: PackageContent, package_id: str, written: Mapping[str, _Written]) -> PackageManifest:
+    def _manifest(self, content: PackageContent, package_id: str, written: Mapping[str, Written]) -> PackageManifest:
         profile = content.profile.profile
         by_label = Counter(r.label for r in content.relationships)
         by_type = Counter(i.statement_type for i in content.items)
@@ -512,37 +435,6 @@ class PackageWriter:
         except ValueError as exc:
             raise ManifestBuildError(f"Cannot build the manifest of {package_id}: {exc}") from None
 
-    # -- files ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def _replace_directory(target: Path, fill: Callable[[Path], None], parents: list[Path] | None = None) -> None:
-        """Write into a staging directory beside the target (``fill`` writes the package), then swap it in.
-
-        On any failure nothing of the new package is left: not the staging directory, not the
-        directories this call created for it; a package it was replacing stays as it was. On success
-        the directories it created are added to ``parents``.
-        """
-        created: list[Path] = []
-        staging: Path | None = None
-        try:
-            _make_directories(target.parent, created)
-            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
-            fill(staging)
-            for directory in (staging, *(p for p in staging.rglob("*") if p.is_dir())):
-                os.chmod(directory, 0o755)
-            if target.exists():
-                with package_lock(target):  # never swap a package out from under a validation
-                    _swap(staging, target)
-            else:
-                os.replace(staging, target)
-        except BaseException:
-            if staging is not None:
-                shutil.rmtree(staging, ignore_errors=True)
-            _remove_empty(created)
-            raise
-        if parents is not None:
-            parents.extend(created)
-
 
 class PackageBatch:
     """The packages one command writes: they all stay, or, if the command fails, those it created go again.
@@ -578,45 +470,4 @@ class PackageBatch:
             if path.is_dir() and not path.is_symlink() and (path / MANIFEST_FILENAME).exists():
                 with package_lock(path):
                     shutil.rmtree(path, ignore_errors=True)
-        _remove_empty(self._created)
-
-
-def _remove_empty(directories: list[Path]) -> None:
-    """Remove ``directories`` innermost first, each only if empty (another writer may have filled it meanwhile)."""
-    for directory in reversed(directories):
-        with contextlib.suppress(OSError):
-            directory.rmdir()
-
-
-def _make_directories(directory: Path, created: list[Path]) -> None:
-    """Create ``directory`` and its missing parents, appending each one this call created to ``created``."""
-    missing: list[Path] = []
-    current = directory
-    while not current.is_dir() and current.parent != current:
-        missing.append(current)
-        current = current.parent
-    for path in reversed(missing):
-        try:
-            path.mkdir()
-        except FileExistsError:
-            if not path.is_dir():
-                raise
-            continue  # another writer created it meanwhile: not ours to remove
-        created.append(path)
-
-
-def _swap(staging: Path, target: Path) -> None:
-    """Replace the package ``target`` by ``staging``; if that fails, ``target`` is put back as it was."""
-    retired = Path(tempfile.mkdtemp(prefix=".retired-", dir=target.parent))
-    try:
-        os.replace(target, retired / "old")
-    except BaseException:
-        retired.rmdir()
-        raise
-    try:
-        os.replace(staging, target)
-    except BaseException:
-        os.replace(retired / "old", target)  # should even this fail, the old package is kept in ``retired``
-        retired.rmdir()
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
+        remove_empty(self._created)
