@@ -12,8 +12,8 @@ scripts/install_dev.sh
 # directory of its own that is removed when the run passes (kept, and named, when it fails).
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] \
   && [ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1)" -gt 4194304 ] 2>/dev/null; then
-  TMPDIR="$(mktemp -d /dev/shm/kgfegmcp-tests.XXXXXX)"
-  export TMPDIR
+  run_tmp="$(mktemp -d /dev/shm/kgfegmcp-tests.XXXXXX)"
+  export TMPDIR="$run_tmp"
 fi
 
 # This machine's environment sets PYTHONDONTWRITEBYTECODE; pytest then rewrites the assertions of every test
@@ -25,13 +25,11 @@ export PYTHONDONTWRITEBYTECODE=
 # (tests/conftest.py). `-n 0` runs serially.
 status=0
 .venv/bin/python -m pytest -n auto --dist loadscope --no-loadscope-reorder "$@" || status=$?
-case "${TMPDIR:-}" in
-  /dev/shm/kgfegmcp-tests.*)
-    if [ "$status" -eq 0 ]; then
-      rm -rf "$TMPDIR"
-    else
-      echo "test.sh: the run's temporary files are kept in $TMPDIR" >&2
-    fi
-    ;;
-esac
+if [ -n "${run_tmp:-}" ]; then
+  if [ "$status" -eq 0 ]; then
+    rm -rf "$run_tmp"
+  else
+    echo "test.sh: the run's temporary files are kept in $run_tmp" >&2
+  fi
+fi
 exit "$status"

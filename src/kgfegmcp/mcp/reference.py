@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from kgfegmcp import __version__
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.register import PROMPTS, RESULTS, TOOLS, register, tool_description
+from kgfegmcp.models import canonical_bytes
 from kgfegmcp.resources.families import FAMILIES
 
 RESULTS_SECTION = """## Results
@@ -265,12 +266,9 @@ def listing_bytes() -> tuple[int, int]:
     """The bytes of the ``tools/list`` result (compact UTF-8 JSON) with every ``outputSchema`` and without them
     (what a client before 2025-06-18 is listed), measured rather than written down so the page cannot drift."""
     listed = asyncio.run(_listing())
-
-    def size(value: dict[str, Any]) -> int:
-        return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
-
     without = {**listed, "tools": [{k: v for k, v in tool.items() if k != "outputSchema"} for tool in listed["tools"]]}
-    return size(listed), size(without)
+    # Compact JSON weighs the same whatever the key order, so the canonical encoding measures it.
+    return len(canonical_bytes(listed)), len(canonical_bytes(without))
 
 
 def render_reference() -> str:
