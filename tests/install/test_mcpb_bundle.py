@@ -36,10 +36,10 @@ CCSS = "us-ccss-ela-literacy-grades-2-4"
 def test_the_manifest_declares_what_the_server_serves() -> None:
     project = tomllib.loads((REPOSITORY_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert MANIFEST["version"] == project["version"]
-    assert [tool["name"] for tool in MANIFEST["tools"]] == [name for name, _ in TOOLS]
-    for entry, (name, handler) in zip(MANIFEST["tools"], TOOLS, strict=True):  # the first sentence a model reads
-        described = " ".join((inspect.getdoc(handler) or "").split())
-        assert entry["description"] == re.split(r"(?<=[.!?])\s+", described)[0], name
+    assert [tool["name"] for tool in MANIFEST["tools"]] == [tool.name for tool in TOOLS]
+    for entry, tool in zip(MANIFEST["tools"], TOOLS, strict=True):  # the first sentence a model reads
+        described = " ".join((inspect.getdoc(tool.handler) or "").split())
+        assert entry["description"] == re.split(r"(?<=[.!?])\s+", described)[0], tool.name
     assert (REPOSITORY_ROOT / MANIFEST["server"]["entry_point"]).is_file()
     arguments = MANIFEST["server"]["mcp_config"]["args"]
     assert arguments[arguments.index("-m") + 1] == "kgfegmcp.mcpb_server"
@@ -108,7 +108,7 @@ async def call(client: Client[Any], tool: str, request: dict[str, Any]) -> dict[
 
 async def test_the_unpacked_bundle_serves_its_catalog_as_a_host_starts_it(unpacked: Path, tmp_path: Path) -> None:
     async with Client(host_transport(unpacked, tmp_path, ""), init_timeout=600) as client:
-        assert [tool.name for tool in await client.list_tools()] == [name for name, _ in TOOLS]
+        assert [tool.name for tool in await client.list_tools()] == [tool.name for tool in TOOLS]
         listed = await call(client, "list_frameworks", {})
         search = await call(client, "search_standards", {"query": "main idea", "frameworkIds": [CCSS], "limit": 3})
     assert len(listed["frameworks"]) == 5

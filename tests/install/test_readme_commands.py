@@ -87,7 +87,7 @@ async def serve_and_call(command: str, cwd: Path, env: dict[str, str]) -> dict[s
     bash, *arguments = bash_arguments(command)
     transport = StdioTransport(command=bash, args=arguments, env=env, cwd=str(cwd))
     async with Client(transport, init_timeout=CEILING_SECONDS) as client:
-        assert [tool.name for tool in await client.list_tools()] == [name for name, _ in TOOLS]
+        assert [tool.name for tool in await client.list_tools()] == [tool.name for tool in TOOLS]
         result = await client.call_tool("get_standard", {"request": EF06MA07})
     assert not result.is_error and result.structured_content is not None
     return result.structured_content
@@ -147,7 +147,7 @@ def test_setup_serves_until_ctrl_c_and_a_client_connects(
     # It served until Ctrl-C, and then stopped (130 is how a shell reports a command ended by Ctrl-C).
     assert session.of(CTRL_C).split() in (["stopped", "130"], ["stopped", "0"]), printed[-2000:]
     listed = session.of(".venv/bin/fastmcp list")
-    assert f"Tools ({len(TOOLS)})" in listed and all(f"  {name}(request" in listed for name, _ in TOOLS)
+    assert f"Tools ({len(TOOLS)})" in listed and all(f"  {tool.name}(request" in listed for tool in TOOLS)
     hits = session.json_of(".venv/bin/fastmcp call http://127.0.0.1:8765/mcp search_standards")["hits"]
     assert "EF06MA07" in [hit["statementCode"] for hit in hits]
 

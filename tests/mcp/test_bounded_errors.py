@@ -30,7 +30,7 @@ def test_echo_clips_with_an_ellipsis_and_the_original_length() -> None:
     assert echo("a\nb\x00c\u2028d") == "a\\nb\\x00c\\u2028d"  # one log line, whatever the client sent
 
 
-@pytest.mark.parametrize("tool", [name for name, _handler in TOOLS])
+@pytest.mark.parametrize("tool", [tool.name for tool in TOOLS])
 async def test_huge_unknown_field_names_are_clipped_in_every_tool(
     default_client: Client[Any], caplog: pytest.LogCaptureFixture, tool: str
 ) -> None:

@@ -95,11 +95,11 @@ def assert_one_incident(caplog: pytest.LogCaptureFixture, kind: str, name: str) 
 
 
 def test_the_tables_cover_the_whole_surface() -> None:
-    assert list(VALID_REQUESTS) == [name for name, _ in TOOLS]
+    assert list(VALID_REQUESTS) == [tool.name for tool in TOOLS]
     assert {p for family in FAMILIES for p in family.variables} <= set(PARAMETERS)
 
 
-@pytest.mark.parametrize("tool", [name for name, _ in TOOLS])
+@pytest.mark.parametrize("tool", [tool.name for tool in TOOLS])
 async def test_every_tool_is_behind_the_boundary(
     unusable_client: Client[Any], caplog: pytest.LogCaptureFixture, tool: str
 ) -> None:

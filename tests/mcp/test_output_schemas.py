@@ -19,7 +19,7 @@ from fastmcp.client.client import CallToolResult
 from fastmcp.utilities.json_schema import dereference_refs
 from jsonschema import Draft202012Validator
 
-from kgfegmcp.mcp.register import RESULTS, TOOLS
+from kgfegmcp.mcp.register import TOOL_BY_NAME, TOOLS
 from tool_calls import call, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -163,14 +163,14 @@ async def known_ids(client: Client[Any]) -> dict[str, str]:
 
 async def test_every_tool_declares_the_schema_of_its_result_model(default_client: Client[Any]) -> None:
     schemas = await listed_output_schemas(default_client)
-    assert list(schemas) == [name for name, _ in TOOLS] == list(RESULTS)  # all 19: none without a result model
+    assert list(schemas) == [tool.name for tool in TOOLS]  # all 19: each declares its result model
     for name, schema in schemas.items():
         assert schema is not None, f"{name} declares no outputSchema"
         Draft202012Validator.check_schema(schema)
         assert schema["type"] == "object" and schema["additionalProperties"] is False, name
         assert "x-fastmcp-wrap-result" not in schema, name  # results are objects: never wrapped
         # Generated from the model (the listing inlines its $refs, for clients that cannot follow them).
-        assert schema == dereference_refs(RESULTS[name].wire_schema()), name
+        assert schema == dereference_refs(TOOL_BY_NAME[name].result.wire_schema()), name
         assert '"$ref"' not in json.dumps(schema), name
 
 
@@ -210,7 +210,7 @@ async def test_every_result_validates_against_the_listed_schema(default_client: 
     assert any(body["truncated"] for body in validated["get_standard_context"])
 
 
-@pytest.mark.parametrize("tool", [name for name, _ in TOOLS])
+@pytest.mark.parametrize("tool", [tool.name for tool in TOOLS])
 async def test_a_refused_call_is_an_error_result_without_structured_content(
     default_client: Client[Any], tool: str
 ) -> None:

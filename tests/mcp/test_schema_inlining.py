@@ -11,13 +11,15 @@ from fastmcp.tools import FunctionTool
 from fastmcp.utilities.json_schema import dereference_refs
 
 from kgfegmcp.mcp.listing import inline_refs
-from kgfegmcp.mcp.register import RESULTS, TOOLS
+from kgfegmcp.mcp.register import TOOLS
 
 
 def served_schemas() -> list[tuple[str, dict[str, Any]]]:
     """Every tool's input schema as FastMCP derives it from the handler, and every result model's wire schema."""
-    inputs = [(f"{name} input", FunctionTool.from_function(handler, name=name).parameters) for name, handler in TOOLS]
-    outputs = [(f"{name} output", model.wire_schema()) for name, model in RESULTS.items()]
+    inputs = [
+        (f"{tool.name} input", FunctionTool.from_function(tool.handler, name=tool.name).parameters) for tool in TOOLS
+    ]
+    outputs = [(f"{tool.name} output", tool.result.wire_schema()) for tool in TOOLS]
     return inputs + outputs
 
 

@@ -6,7 +6,9 @@ from typing import Any
 
 from fastmcp import Client
 
-from kgfegmcp.mcp.register import full_input_schema
+from kgfegmcp.mcp.register import TOOLS, full_input_schema
+from kgfegmcp.services.requests import RequestModel
+from kgfegmcp.tool_names import ToolName
 
 #: The 19 tools in their declared order (docs/tools.md).
 DECLARED_TOOLS = [
@@ -41,7 +43,16 @@ def _properties(request: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]
     return found
 
 
-async def test_every_tool_matches_design_section_7(default_client: Client[Any]) -> None:
+def test_each_tool_is_declared_once_with_its_request_and_result() -> None:
+    """One row per name, in the listed order; the request read from the handler is a strict request model."""
+    assert [tool.name for tool in TOOLS] == list(ToolName) == DECLARED_TOOLS
+    for tool in TOOLS:
+        assert issubclass(tool.request, RequestModel), tool.name
+        # A continued tool's answer pages with a cursor its text can hand back.
+        assert ("page" in tool.result.model_fields) >= tool.continues, tool.name
+
+
+async def test_every_tool_is_listed_as_docs_tools_md_declares(default_client: Client[Any]) -> None:
     tools = await default_client.list_tools()
     names = [tool.name for tool in tools]
     assert names == DECLARED_TOOLS  # all 19, each once, in the declared order

@@ -42,7 +42,7 @@ REQUEST_MODELS: dict[str, type[BaseModel]] = {
 
 
 def test_every_public_tool_has_a_request_model() -> None:
-    registered = {name for name, _ in TOOLS}
+    registered = {tool.name for tool in TOOLS}
     assert registered <= set(REQUEST_MODELS)
 
 

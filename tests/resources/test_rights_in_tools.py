@@ -137,7 +137,7 @@ STANDARD_URI = uris.standard_uri(LC, "2026-01", lc_id("NF.2"))
 
 
 def test_every_tool_has_a_case() -> None:
-    assert {tool for tool, _ in CASES.values()} == {name for name, _ in TOOLS}
+    assert {tool for tool, _ in CASES.values()} == {tool.name for tool in TOOLS}
     assert len(TOOLS) == 19
 
 

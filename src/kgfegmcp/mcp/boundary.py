@@ -280,14 +280,25 @@ def link_block(uri: str, name: str, description: str | None = None) -> ResourceL
     return ResourceLink(type="resource_link", uri=uri, name=name, description=description)
 
 
-def continuation_block(tool: str, request: BaseModel, next_cursor: str | None) -> TextContent | None:
-    """The model-visible ``nextRequest`` block: the request with defaults omitted, cursor replaced."""
-    if next_cursor is None:
-        return None
-    wire = request.model_dump(mode="json", by_alias=True, exclude_defaults=True, exclude={"cursor"})
-    wire["cursor"] = next_cursor
-    body = {"continuationTool": tool, "nextRequest": {"request": wire}}
-    return text_block("Continue with:\n" + json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+def continued(tool: str, handler: Callable[[Any, Context], ToolResult]) -> Callable[[Any, Context], ToolResult]:
+    """``handler``, its answer followed by the model-visible ``nextRequest`` block whenever its page has a
+    next cursor: the request with defaults omitted and the cursor replaced, ready to send as it is."""
+
+    @functools.wraps(handler)
+    def with_next_request(request: BaseModel, ctx: Context) -> ToolResult:
+        result = handler(request, ctx)
+        next_cursor = (result.structured_content or {}).get("page", {}).get("nextCursor")
+        if next_cursor is None:
+            return result
+        wire = request.model_dump(mode="json", by_alias=True, exclude_defaults=True, exclude={"cursor"})
+        wire["cursor"] = next_cursor
+        body = {"continuationTool": tool, "nextRequest": {"request": wire}}
+        block = text_block(
+            "Continue with:\n" + json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        )
+        return ToolResult(content=[*result.content, block], structured_content=result.structured_content)
+
+    return with_next_request
 
 
 def summary_result(

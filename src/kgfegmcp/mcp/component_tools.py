@@ -6,7 +6,7 @@ from fastmcp.server.context import Context
 from fastmcp.tools.base import ToolResult
 
 from kgfegmcp.mcp import evidence_text
-from kgfegmcp.mcp.boundary import app_state, continuation_block, link_block, summary_result
+from kgfegmcp.mcp.boundary import app_state, link_block, summary_result
 from kgfegmcp.services.requests import (
     GetLearningComponentRequest,
     GetLearningComponentsForStandardRequest,
@@ -19,8 +19,7 @@ def search_learning_components(request: SearchLearningComponentsRequest, ctx: Co
     """Find learning components (fine-grained skills that support standards) by words: each with its
     text and nodeId, paged."""
     result = app_state(ctx).components.search_learning_components(request)
-    continuation = continuation_block("search_learning_components", request, result.page.next_cursor)
-    return summary_result(result.to_wire(), evidence_text.search_learning_components(result), [continuation])
+    return summary_result(result.to_wire(), evidence_text.search_learning_components(result))
 
 
 def get_learning_component(request: GetLearningComponentRequest, ctx: Context) -> ToolResult:

@@ -1,16 +1,14 @@
 """The public tool reference (docs/tools.md), rendered from the registered surface itself.
 
-Names, order, descriptions and request fields come from ``register.TOOLS`` and each handler's request
-model, result fields from each tool's result model (``register.RESULTS``), so the page cannot drift from the
-code; a test compares the committed page with this output.
+Names, order, descriptions, request fields and result fields come from each tool's declaration
+(``register.TOOLS``), so the page cannot drift from the code; a test compares the committed page with this
+output.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
-import typing
 from typing import Any
 
 from fastmcp import Client, FastMCP
@@ -18,7 +16,7 @@ from pydantic import BaseModel
 
 from kgfegmcp import __version__
 from kgfegmcp.mcp.probes import Readiness
-from kgfegmcp.mcp.register import PROMPTS, RESULTS, TOOLS, register, tool_description
+from kgfegmcp.mcp.register import PROMPTS, TOOLS, register, tool_description
 from kgfegmcp.models import canonical_bytes
 from kgfegmcp.resources.families import FAMILIES
 
@@ -111,12 +109,6 @@ HEADER = (
     "state it, in the published `inputSchema` too (`oneOf`, `dependentRequired`, `if`/`then`); `distinct` means "
     "`uniqueItems`.\n"
 )
-
-
-def _request_model(handler: Any) -> type[BaseModel]:
-    annotation = typing.get_type_hints(inspect.unwrap(handler))["request"]
-    assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
-    return annotation
 
 
 def _type_text(schema: dict[str, Any]) -> str:
@@ -245,9 +237,8 @@ def _left_out_rows() -> list[str]:
     return ["| left out | where |", "|---|---|", *(f"| {what} | {where} |" for what, where in LEFT_OUT), ""]
 
 
-def _result_line(name: str) -> str:
+def _result_line(model: type[BaseModel]) -> str:
     """The top-level fields of a tool's structured content, in order."""
-    model = RESULTS[name]
     fields = [info.alias or field for field, info in model.model_fields.items()]
     return "Result: " + ", ".join(f"`{field}`" for field in fields) + ".\n"
 
@@ -274,12 +265,11 @@ def listing_bytes() -> tuple[int, int]:
 def render_reference() -> str:
     """The whole page, deterministic."""
     lines = [HEADER, f"## Tools ({len(TOOLS)})\n"]
-    for name, handler in TOOLS:
-        model = _request_model(handler)
-        schema = model.model_json_schema(by_alias=True)
+    for tool in TOOLS:
+        schema = tool.request.model_json_schema(by_alias=True)
         required = set(schema.get("required", []))
-        lines.append(f"### `{name}`\n")
-        lines.append(tool_description(handler) + "\n")
+        lines.append(f"### `{tool.name}`\n")
+        lines.append(tool_description(tool.handler) + "\n")
         lines.append("| field | type | required | default | bounds | description |")
         lines.append("|---|---|---|---|---|---|")
         for field, spec in schema.get("properties", {}).items():
@@ -290,7 +280,7 @@ def render_reference() -> str:
             )
         lines.append("")
         lines.extend(_branch_rows(schema))
-        lines.append(_result_line(name))
+        lines.append(_result_line(tool.result))
     listed, bare = listing_bytes()
     lines.append(RESULTS_SECTION.replace("FULL_BYTES", f"{listed:,}").replace("BARE_BYTES", f"{bare:,}"))
     lines.extend(_left_out_rows())

@@ -6,12 +6,14 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, get_type_hints
 
 from fastmcp import FastMCP
 from fastmcp.server.middleware import Middleware
 from fastmcp.server.middleware.dereference import DereferenceRefsMiddleware
 from fastmcp.tools import FunctionTool
+from fastmcp.tools.base import ToolResult
 from mcp.types import ToolAnnotations
 
 from kgfegmcp.mcp import (
@@ -23,7 +25,7 @@ from kgfegmcp.mcp import (
     standards_tools,
     workflow_tools,
 )
-from kgfegmcp.mcp.boundary import ErrorBoundary
+from kgfegmcp.mcp.boundary import ErrorBoundary, continued
 from kgfegmcp.mcp.listing import inline_refs, listed_input_schema
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.prompts import render_workflow, workflow_prompt
@@ -48,61 +50,83 @@ from kgfegmcp.services.progression_views import (
     TraversalResult,
 )
 from kgfegmcp.services.prompts import WorkflowInstructionsResult
+from kgfegmcp.services.requests import RequestModel
 from kgfegmcp.services.standards import SearchStandardsResult, StandardContextResult, StandardDetail
 from kgfegmcp.services.views import ResultModel
+from kgfegmcp.tool_names import ToolName
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
-#: Tool name → handler. The order here is the order clients list them in.
-TOOLS: tuple[tuple[str, Callable[..., Any]], ...] = (
-    ("list_frameworks", standards_tools.list_frameworks),
-    ("get_framework", standards_tools.get_framework),
-    ("get_capabilities", standards_tools.get_capabilities),
-    ("get_framework_statistics", standards_tools.get_framework_statistics),
-    ("search_standards", standards_tools.search_standards),
-    ("get_standard", standards_tools.get_standard),
-    ("get_standard_context", standards_tools.get_standard_context),
-    ("compare_framework_evidence", comparison_tools.compare_framework_evidence),
-    # Learning components (never mixed with standards).
-    ("search_learning_components", component_tools.search_learning_components),
-    ("get_learning_component", component_tools.get_learning_component),
-    ("get_learning_components_for_standard", component_tools.get_learning_components_for_standard),
-    ("get_standards_for_learning_component", component_tools.get_standards_for_learning_component),
-    # The five progression tools (complete canonical JSON text; one package each).
-    ("get_standard_progressions", progression_tools.get_standard_progressions),
-    ("search_learning_progressions", progression_tools.search_learning_progressions),
-    ("get_learning_progression", progression_tools.get_learning_progression),
-    ("traverse_learning_progressions", progression_tools.traverse_learning_progressions),
-    ("find_learning_progression_paths", progression_tools.find_learning_progression_paths),
-    # Access (after the five progression tools, as docs/tools.md lists them): read_evidence, get_workflow_instructions.
-    ("read_evidence", access_tools.read_evidence),
-    # Keep last (docs/tools.md).
-    ("get_workflow_instructions", workflow_tools.get_workflow_instructions),
-)
 
-#: Tool name → the model of its ``structuredContent``: its ``to_wire()`` is the structured content, its
-#: :meth:`~kgfegmcp.services.views.ResultModel.wire_schema` the tool's ``outputSchema``. Every tool has one.
-RESULTS: dict[str, type[ResultModel]] = {
-    "list_frameworks": ListFrameworksResult,
-    "get_framework": FrameworkDetail,
-    "get_capabilities": CapabilitiesResult,
-    "get_framework_statistics": StatisticsResult,
-    "search_standards": SearchStandardsResult,
-    "get_standard": StandardDetail,
-    "get_standard_context": StandardContextResult,
-    "compare_framework_evidence": ComparisonResult,
-    "search_learning_components": SearchLearningComponentsResult,
-    "get_learning_component": LearningComponentDetail,
-    "get_learning_components_for_standard": ComponentsForStandardResult,
-    "get_standards_for_learning_component": StandardsForComponentResult,
-    "get_standard_progressions": StandardProgressionsResult,
-    "search_learning_progressions": SearchProgressionsResult,
-    "get_learning_progression": LearningProgressionResult,
-    "traverse_learning_progressions": TraversalResult,
-    "find_learning_progression_paths": PathsResult,
-    "read_evidence": ReadEvidenceResult,
-    "get_workflow_instructions": WorkflowInstructionsResult,
-}
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One public tool, declared once: everything the surface, its reference page and its tests read.
+
+    The request model is the handler's ``request`` parameter (FastMCP derives the input schema from it);
+    the result model's ``to_wire()`` is the structured content and its wire schema the ``outputSchema``.
+    """
+
+    name: ToolName
+    handler: Callable[..., ToolResult]
+    result: type[ResultModel]
+    #: A paged answer whose text ends with the ready-made next call (``continued``) while more remains.
+    continues: bool = False
+
+    @property
+    def request(self) -> type[RequestModel]:
+        """The model the handler's ``request`` argument is validated against."""
+        model = get_type_hints(self.handler)["request"]
+        if not (isinstance(model, type) and issubclass(model, RequestModel)):
+            raise TypeError(f"{self.name}: the handler's request is not a model")
+        return model
+
+    def public_handler(self) -> Callable[..., ToolResult]:
+        """The handler as registered: with its continuation, when it has one."""
+        return continued(self.name, self.handler) if self.continues else self.handler
+
+
+#: Every public tool, in the order clients list them (the order of :class:`ToolName`).
+TOOLS: tuple[Tool, ...] = (
+    Tool(ToolName.LIST_FRAMEWORKS, standards_tools.list_frameworks, ListFrameworksResult, continues=True),
+    Tool(ToolName.GET_FRAMEWORK, standards_tools.get_framework, FrameworkDetail),
+    Tool(ToolName.GET_CAPABILITIES, standards_tools.get_capabilities, CapabilitiesResult),
+    Tool(ToolName.GET_FRAMEWORK_STATISTICS, standards_tools.get_framework_statistics, StatisticsResult),
+    Tool(ToolName.SEARCH_STANDARDS, standards_tools.search_standards, SearchStandardsResult, continues=True),
+    Tool(ToolName.GET_STANDARD, standards_tools.get_standard, StandardDetail),
+    Tool(ToolName.GET_STANDARD_CONTEXT, standards_tools.get_standard_context, StandardContextResult),
+    Tool(ToolName.COMPARE_FRAMEWORK_EVIDENCE, comparison_tools.compare_framework_evidence, ComparisonResult),
+    Tool(
+        ToolName.SEARCH_LEARNING_COMPONENTS,
+        component_tools.search_learning_components,
+        SearchLearningComponentsResult,
+        continues=True,
+    ),
+    Tool(ToolName.GET_LEARNING_COMPONENT, component_tools.get_learning_component, LearningComponentDetail),
+    Tool(
+        ToolName.GET_LEARNING_COMPONENTS_FOR_STANDARD,
+        component_tools.get_learning_components_for_standard,
+        ComponentsForStandardResult,
+    ),
+    Tool(
+        ToolName.GET_STANDARDS_FOR_LEARNING_COMPONENT,
+        component_tools.get_standards_for_learning_component,
+        StandardsForComponentResult,
+    ),
+    # The progression tools answer with their complete canonical JSON, so the page is in the text already.
+    Tool(ToolName.GET_STANDARD_PROGRESSIONS, progression_tools.get_standard_progressions, StandardProgressionsResult),
+    Tool(
+        ToolName.SEARCH_LEARNING_PROGRESSIONS,
+        progression_tools.search_learning_progressions,
+        SearchProgressionsResult,
+    ),
+    Tool(ToolName.GET_LEARNING_PROGRESSION, progression_tools.get_learning_progression, LearningProgressionResult),
+    Tool(ToolName.TRAVERSE_LEARNING_PROGRESSIONS, progression_tools.traverse_learning_progressions, TraversalResult),
+    Tool(ToolName.FIND_LEARNING_PROGRESSION_PATHS, progression_tools.find_learning_progression_paths, PathsResult),
+    Tool(ToolName.READ_EVIDENCE, access_tools.read_evidence, ReadEvidenceResult),
+    Tool(ToolName.GET_WORKFLOW_INSTRUCTIONS, workflow_tools.get_workflow_instructions, WorkflowInstructionsResult),
+)
+#: Tool name → its declaration.
+TOOL_BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
 
 
 @functools.cache
@@ -118,7 +142,7 @@ def output_schema(model: type[ResultModel]) -> dict[str, Any]:
 def full_input_schema(name: str) -> dict[str, Any]:
     """Tool ``name``'s input schema with every bound and rule, ``$ref`` inlined: what FastMCP derives from its
     request model, before :func:`~kgfegmcp.mcp.listing.listed_input_schema` compacts it for ``tools/list``."""
-    return inline_refs(FunctionTool.from_function(dict(TOOLS)[name], name=name).parameters)
+    return inline_refs(FunctionTool.from_function(TOOL_BY_NAME[name].handler, name=name).parameters)
 
 
 def tool_description(handler: Callable[..., Any]) -> str:
@@ -149,7 +173,7 @@ def register(server: FastMCP, readiness: Readiness) -> None:
 
     Over HTTP the surface includes the two probes (``/healthz``, ``/readyz``), outside authentication.
 
-    Every tool declares its ``outputSchema``, generated from its result model (:data:`RESULTS`,
+    Every tool declares its ``outputSchema``, generated from its result model (:data:`TOOLS`,
     :func:`output_schema`); its results are objects, so FastMCP passes them through unwrapped. Its
     ``inputSchema`` is listed compact (:func:`~kgfegmcp.mcp.listing.listed_input_schema`).
 
@@ -163,17 +187,17 @@ def register(server: FastMCP, readiness: Readiness) -> None:
     boundary = ErrorBoundary()
     for layer in middleware(boundary):
         server.add_middleware(layer)
-    for name, handler in TOOLS:
-        guarded = boundary.guard_on_loop(name, handler)
+    for declared in TOOLS:
+        guarded = boundary.guard_on_loop(declared.name, declared.public_handler())
         # The description is given: without a docstring FastMCP skips parsing one, which would import griffe
         # (tens of milliseconds of every start) only to find parameter descriptions, kept in the request models.
         guarded.__doc__ = None
         tool = FunctionTool.from_function(
             guarded,
-            name=name,
-            description=tool_description(handler),
+            name=declared.name,
+            description=tool_description(declared.handler),
             annotations=READ_ONLY,
-            output_schema=output_schema(RESULTS[name]),
+            output_schema=output_schema(declared.result),
         )
         # Listed compact; the request model behind it still validates every bound and rule.
         server.add_tool(tool.model_copy(update={"parameters": listed_input_schema(tool.parameters)}))

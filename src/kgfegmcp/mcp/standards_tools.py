@@ -6,7 +6,7 @@ from fastmcp.server.context import Context
 from fastmcp.tools.base import ToolResult
 
 from kgfegmcp.mcp import text
-from kgfegmcp.mcp.boundary import app_state, continuation_block, link_block, summary_result
+from kgfegmcp.mcp.boundary import app_state, link_block, summary_result
 from kgfegmcp.services.requests import (
     GetCapabilitiesRequest,
     GetFrameworkRequest,
@@ -22,8 +22,7 @@ def list_frameworks(request: ListFrameworksRequest, ctx: Context) -> ToolResult:
     """Start here: the frameworks served (id, name, jurisdiction, subject, language, contents), paged.
     Other tools take a frameworkId from it."""
     result = app_state(ctx).frameworks.list_frameworks(request)
-    continuation = continuation_block("list_frameworks", request, result.page.next_cursor)
-    return summary_result(result.to_wire(), text.list_frameworks(result), [continuation])
+    return summary_result(result.to_wire(), text.list_frameworks(result))
 
 
 def get_framework(request: GetFrameworkRequest, ctx: Context) -> ToolResult:
@@ -50,9 +49,8 @@ def search_standards(request: SearchStandardsRequest, ctx: Context) -> ToolResul
     """Find standards by words or code in one or more frameworks: each hit's full statement, code, type,
     grades and nodeId, paged. For a known code use get_standard."""
     result = app_state(ctx).standards.search_standards(request)
-    continuation = continuation_block("search_standards", request, result.page.next_cursor)
     # No link per hit: each would repeat its package link + /standard/<nodeId> (see the package line).
-    return summary_result(result.to_wire(), text.search_standards(result), [continuation])
+    return summary_result(result.to_wire(), text.search_standards(result))
 
 
 def get_standard(request: GetStandardRequest, ctx: Context) -> ToolResult:

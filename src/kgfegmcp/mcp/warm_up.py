@@ -22,11 +22,12 @@ from fastmcp import FastMCP
 from mcp.client import Client
 
 from kgfegmcp.mcp.request_log import unlogged_requests
+from kgfegmcp.tool_names import ToolName
 
 log = logging.getLogger("kgfegmcp.warm_up")
 
 #: A cheap call that still runs the whole tool path: request validation, a service, result shaping.
-WARM_UP_CALL: tuple[str, dict[str, object]] = ("list_frameworks", {"request": {"limit": 1}})
+WARM_UP_CALL: tuple[str, dict[str, object]] = (ToolName.LIST_FRAMEWORKS, {"request": {"limit": 1}})
 
 
 async def _answer_one_of_each(server: FastMCP) -> None:

@@ -13,6 +13,7 @@ from pydantic import Field, StringConstraints, model_validator
 from kgfegmcp.identifiers import FrameworkId
 from kgfegmcp.models import ContractModel
 from kgfegmcp.prompts.workflows import WorkflowName
+from kgfegmcp.tool_names import ToolName
 
 PROMPT_CONFIG_VERSION_PATTERN = r"^[0-9]+\.[0-9]+$"
 SCHEMA_VERSION = "1.0"
@@ -21,28 +22,6 @@ Paragraph = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Paragraphs = Annotated[tuple[Paragraph, ...], Field(max_length=64)]
 
-#: The public tool surface the instructions may name (docs/tools.md).
-ToolName = Literal[
-    "list_frameworks",
-    "get_framework",
-    "get_capabilities",
-    "get_framework_statistics",
-    "search_standards",
-    "get_standard",
-    "get_standard_context",
-    "compare_framework_evidence",
-    "search_learning_components",
-    "get_learning_component",
-    "get_learning_components_for_standard",
-    "get_standards_for_learning_component",
-    "get_standard_progressions",
-    "search_learning_progressions",
-    "get_learning_progression",
-    "traverse_learning_progressions",
-    "find_learning_progression_paths",
-    "read_evidence",
-    "get_workflow_instructions",
-]
 CapabilityName = Literal[
     "textSearch",
     "exactCodeSearch",
@@ -65,6 +44,7 @@ class Conditions(ContractModel):
 class CallConfig(Conditions):
     """One tool call the host should make, with a request template."""
 
+    #: The public tool surface the instructions may name: a configuration naming any other tool is refused.
     tool: ToolName
     purpose: Paragraph
     request: dict[str, Any]

@@ -45,8 +45,7 @@ from kgfegmcp.services.views import (
     permitted_text,
     standard_record,
 )
-
-SEARCH_LEARNING_COMPONENTS = "search_learning_components"
+from kgfegmcp.tool_names import ToolName
 
 COMPONENT_NATURE = (
     "Learning components are content decomposed from standards by their provider (see attributions and the "
@@ -270,7 +269,7 @@ class LearningComponentService:
         )
         indexes = [p.component_index for p in packages]
         reach = sum(index.documents for index in indexes if index is not None)
-        start = self._cursors.page_start(request.cursor, SEARCH_LEARNING_COMPONENTS, fingerprint, reach)
+        start = self._cursors.page_start(request.cursor, ToolName.SEARCH_LEARNING_COMPONENTS, fingerprint, reach)
         outcome = find_components(
             indexes, request.query, frozenset(request.academic_subjects or ()), start.offset + request.limit
         )
@@ -294,7 +293,9 @@ class LearningComponentService:
             total=outcome.total,
             matched=MatchCountsView(code=0, all_terms=outcome.all_terms, some_terms=outcome.some_terms),
             interpretation=interpretation_views(outcome.interpretations),
-            page=offset_page(self._cursors, SEARCH_LEARNING_COMPONENTS, fingerprint, offset, len(page), outcome.total),
+            page=offset_page(
+                self._cursors, ToolName.SEARCH_LEARNING_COMPONENTS, fingerprint, offset, len(page), outcome.total
+            ),
             warnings=warnings,
             attributions=attributions.listed(),
             packages=[component_package_ref(package, number) for number, package in listed.numbered()],

@@ -23,8 +23,7 @@ from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
 from kgfegmcp.services.requests import ReadEvidenceRequest
 from kgfegmcp.services.resources import ResourceMetadata, ResourceService
 from kgfegmcp.services.views import PageInfo, ResultModel
-
-READ_EVIDENCE = "read_evidence"
+from kgfegmcp.tool_names import ToolName
 
 LimitedBy = Literal["end_of_resource", "window_bytes", "result_ceiling"]
 
@@ -93,7 +92,7 @@ class EvidenceService:
         return self._fit(request, fingerprint, document.metadata, data, offset)
 
     def _offset(self, cursor: str, fingerprint: str, data: bytes, sha256: str) -> int:
-        position = self._cursors.decode(cursor, READ_EVIDENCE, fingerprint)
+        position = self._cursors.decode(cursor, ToolName.READ_EVIDENCE, fingerprint)
         if position.get("sha256") != sha256[:32]:
             raise InvalidCursorError("The cursor belongs to a different version of this resource.")
         outside = "The cursor points outside this resource."
@@ -115,7 +114,7 @@ class EvidenceService:
     ) -> ReadEvidenceResult:
         has_more = end < len(data)
         next_cursor = (
-            self._cursors.encode(READ_EVIDENCE, fingerprint, {"offset": end, "sha256": metadata.sha256[:32]})
+            self._cursors.encode(ToolName.READ_EVIDENCE, fingerprint, {"offset": end, "sha256": metadata.sha256[:32]})
             if has_more
             else None
         )

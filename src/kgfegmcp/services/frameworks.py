@@ -42,8 +42,8 @@ from kgfegmcp.services.views import (
     offset_page,
     package_ref,
 )
+from kgfegmcp.tool_names import ToolName
 
-LIST_FRAMEWORKS = "list_frameworks"
 #: Catalog values an error message lists at most.
 _MAX_LISTED = 24
 
@@ -272,12 +272,12 @@ class FrameworkService:
         fingerprint = request_fingerprint(request)
         self._known_values(request)
         selected = [p for p in self._catalog.packages if self._matches(p, request)]
-        offset = self._cursors.page_start(request.cursor, LIST_FRAMEWORKS, fingerprint, len(selected)).offset
+        offset = self._cursors.page_start(request.cursor, ToolName.LIST_FRAMEWORKS, fingerprint, len(selected)).offset
         page = selected[offset : offset + request.limit]
         return ListFrameworksResult(
             frameworks=[framework_summary(p, number) for number, p in enumerate(page, start=1)],
             total=len(selected),
-            page=offset_page(self._cursors, LIST_FRAMEWORKS, fingerprint, offset, len(page), len(selected)),
+            page=offset_page(self._cursors, ToolName.LIST_FRAMEWORKS, fingerprint, offset, len(page), len(selected)),
             catalog_fingerprint=self._catalog.fingerprint,
         )
 

@@ -80,11 +80,9 @@ from kgfegmcp.services.views import (
     package_ref,
     standard_record,
 )
+from kgfegmcp.tool_names import ToolName
 
 ResultT = TypeVar("ResultT", bound=ResultModel)
-
-GET_STANDARD_PROGRESSIONS = "get_standard_progressions"
-SEARCH_LEARNING_PROGRESSIONS = "search_learning_progressions"
 
 
 class ProgressionService:
@@ -165,7 +163,7 @@ class ProgressionService:
                 total += len(store.outgoing(item.identifier, kind))
             if request.direction in ("in", "both"):
                 total += len(store.incoming(item.identifier, kind))
-        offset = self._cursors.page_start(request.cursor, GET_STANDARD_PROGRESSIONS, fingerprint, total).offset
+        offset = self._cursors.page_start(request.cursor, ToolName.GET_STANDARD_PROGRESSIONS, fingerprint, total).offset
         budget = min(request.limit, MAX_CANDIDATES)
         steps = list(islice(incident_links(store, item.identifier, kinds, request.direction), offset, offset + budget))
         coverage = coverage_notices(package, kinds)
@@ -194,7 +192,7 @@ class ProgressionService:
                     limit=request.limit,
                     returned=count,
                     has_more=has_more,
-                    next_cursor=self._cursors.encode(GET_STANDARD_PROGRESSIONS, fingerprint, {"offset": end})
+                    next_cursor=self._cursors.encode(ToolName.GET_STANDARD_PROGRESSIONS, fingerprint, {"offset": end})
                     if has_more
                     else None,
                     stopped_by=stop,
@@ -233,7 +231,9 @@ class ProgressionService:
         for kind in kinds:
             sequence += facts.links[kind]
         # A cursor resumes the scan at a link still to examine, so it points inside the sequence.
-        start = self._cursors.page_start(request.cursor, SEARCH_LEARNING_PROGRESSIONS, fingerprint, len(sequence))
+        start = self._cursors.page_start(
+            request.cursor, ToolName.SEARCH_LEARNING_PROGRESSIONS, fingerprint, len(sequence)
+        )
         offset = start.offset
         profile = package.profile.profile
 
@@ -299,7 +299,9 @@ class ProgressionService:
                     limit=request.limit,
                     returned=count,
                     has_more=resume is not None,
-                    next_cursor=self._cursors.encode(SEARCH_LEARNING_PROGRESSIONS, fingerprint, {"offset": resume})
+                    next_cursor=self._cursors.encode(
+                        ToolName.SEARCH_LEARNING_PROGRESSIONS, fingerprint, {"offset": resume}
+                    )
                     if resume is not None
                     else None,
                     stopped_by=stop,

@@ -48,8 +48,7 @@ from kgfegmcp.services.views import (
     standard_detail,
     standard_record,
 )
-
-SEARCH_STANDARDS = "search_standards"
+from kgfegmcp.tool_names import ToolName
 
 TruncationReason = Literal["max_nodes", "max_paths", "max_path_node_occurrences"]
 
@@ -263,7 +262,7 @@ class StandardsService:
         for field, kind, values in checked:
             require_known(field, kind, values, [standards_accepted(p, kind) for p in packages] if values else [])
         reach = sum(index.documents for index in indexes)
-        start = self._cursors.page_start(request.cursor, SEARCH_STANDARDS, fingerprint, reach)
+        start = self._cursors.page_start(request.cursor, ToolName.SEARCH_STANDARDS, fingerprint, reach)
         filters = SearchFilters(
             grade_levels=frozenset(request.grade_levels or ()),
             statement_types=frozenset(request.statement_types or ()),
@@ -296,7 +295,7 @@ class StandardsService:
                 code=outcome.counts.code, all_terms=outcome.counts.all_terms, some_terms=outcome.counts.some_terms
             ),
             interpretation=interpretation_views(outcome.interpretations, single_package=not several),
-            page=offset_page(self._cursors, SEARCH_STANDARDS, fingerprint, offset, len(page), outcome.total),
+            page=offset_page(self._cursors, ToolName.SEARCH_STANDARDS, fingerprint, offset, len(page), outcome.total),
             warnings=[
                 ResultWarning(code=w.code, message=w.message, graph_package_id=w.graph_package_id) for w in warnings
             ],
