@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import errno
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 #: Longest client-supplied fragment (a field name or location, a tool, prompt or argument name) a
@@ -360,13 +360,3 @@ INTERNAL_ERROR_MESSAGES: Mapping[str, str] = {
     "resource": "internal_error: The server could not read the resource.",
     "prompt": "internal_error: The server could not render the prompt.",
 }
-
-
-def exit_on_domain_error(run: Callable[[], None]) -> None:
-    """Run a server entry point; any failure is one coded line on stderr and exit 2, no traceback.
-
-    The boundary is :func:`kgfegmcp.entry_boundary.run_entry_point` (the command line's too).
-    """
-    from kgfegmcp.entry_boundary import run_entry_point
-
-    run_entry_point(run, "The server")

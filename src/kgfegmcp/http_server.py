@@ -11,7 +11,7 @@ from starlette.middleware import Middleware as ASGIMiddleware
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
-from kgfegmcp.errors import exit_on_domain_error
+from kgfegmcp.entry_boundary import run_entry_point
 from kgfegmcp.http_auth import auth_provider, require_auth_for_public_bind
 from kgfegmcp.http_hosts import WellFormedHostAndOrigin, needs_check
 from kgfegmcp.http_limits import HttpLimits, RequestBodyCap, descriptor_cap, limited_h11_protocol
@@ -83,7 +83,7 @@ def serve_http(settings: BackendSettings) -> None:
 
 def main() -> None:
     """``python -m kgfegmcp.http_server``: settings from the environment."""
-    exit_on_domain_error(lambda: serve_http(load_settings()))
+    run_entry_point(lambda: serve_http(load_settings()), "The server")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ from pathlib import Path
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
-from kgfegmcp.errors import ConfigurationError, exit_on_domain_error
+from kgfegmcp.entry_boundary import run_entry_point
+from kgfegmcp.errors import ConfigurationError
 from kgfegmcp.logging_setup import configure_logging
 from kgfegmcp.mcp.warm_up import warm_up
 
@@ -48,7 +49,7 @@ def bundle_settings(arguments: list[str]) -> BackendSettings:
 def main() -> None:
     """``python -m kgfegmcp.mcpb_server``: settings from the environment, or the bundle's arguments."""
     arguments = sys.argv[1:]
-    exit_on_domain_error(lambda: serve_stdio(bundle_settings(arguments) if arguments else load_settings()))
+    run_entry_point(lambda: serve_stdio(bundle_settings(arguments) if arguments else load_settings()), "The server")
 
 
 if __name__ == "__main__":
