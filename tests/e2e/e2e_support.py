@@ -56,7 +56,7 @@ PROMPTS_ROOT = SHIPPED_PROMPTS_DIR
 START_TIMEOUT = 60.0
 CALL_TIMEOUT = 60.0
 
-ISSUE4_TOOLS = [
+CATALOG_AND_STANDARDS_TOOLS = [
     "list_frameworks",
     "get_framework",
     "get_capabilities",
@@ -222,7 +222,7 @@ CallTool = Callable[[str, dict[str, Any]], Awaitable[Reply]]
 
 async def scenario(tool_names: list[str], call_tool: CallTool) -> dict[str, Any]:
     """List, search, page through with ``nextRequest`` unchanged, fetch context; return what was seen."""
-    assert [name for name in tool_names if name in ISSUE4_TOOLS] == ISSUE4_TOOLS
+    assert [name for name in tool_names if name in CATALOG_AND_STANDARDS_TOOLS] == CATALOG_AND_STANDARDS_TOOLS
     first = await call_tool("search_standards", {"request": SEARCH_REQUEST})
     assert not first.is_error and first.structured is not None, first.texts
     total = first.structured["total"]

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from e2e_support import (
-    ISSUE4_TOOLS,
+    CATALOG_AND_STANDARDS_TOOLS,
     KGFEGMCP,
     REPOSITORY_ROOT,
     SDK1_PYTHON,
@@ -89,7 +89,7 @@ def test_client_of_each_era_reads_every_result(
         assert seen["capabilities"][name].get("listChanged") is not True, seen["capabilities"]
     if version in CLIENT_RELEASES:
         assert seen["sdkVersion"] == CLIENT_RELEASES[version]
-    assert [name for name in seen["tools"] if name in ISSUE4_TOOLS] == ISSUE4_TOOLS
+    assert [name for name in seen["tools"] if name in CATALOG_AND_STANDARDS_TOOLS] == CATALOG_AND_STANDARDS_TOOLS
     # The evidence is whole in every era: the summary is unchanged and the evidence equals the structured content.
     assert seen["firstPageText"] == expected["firstPageText"]
     assert seen["pages"][0] == expected["firstPage"]

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from e2e_support import (
-    ISSUE4_TOOLS,
+    CATALOG_AND_STANDARDS_TOOLS,
     KGFEGMCP,
     REPOSITORY_ROOT,
     SDK1_PYTHON,
@@ -107,7 +107,7 @@ async def test_http_with_official_sdk_client(default_http_server: HttpServer, re
 
 def assert_sdk1(seen: dict[str, Any], reference: dict[str, Any]) -> None:
     assert seen["sdkVersion"].startswith("1.")
-    assert [name for name in seen["tools"] if name in ISSUE4_TOOLS] == ISSUE4_TOOLS
+    assert [name for name in seen["tools"] if name in CATALOG_AND_STANDARDS_TOOLS] == CATALOG_AND_STANDARDS_TOOLS
     assert seen["total"] == len(seen["ids"]) == len(set(seen["ids"]))
     assert seen["lastPage"]["hasMore"] is False
     assert seen["contextIsError"] is False

@@ -12,7 +12,7 @@ from tool_calls import call, error
 EF = "brazil-bncc-ensino-fundamental"
 STANDARD = {"frameworkId": EF, "statementCode": "EF05MA04"}
 
-#: One valid request per issue-4 tool.
+#: One valid request per catalog and standards tool.
 VALID: dict[str, dict[str, Any]] = {
     "list_frameworks": {},
     "get_framework": {"frameworkId": EF},
@@ -61,7 +61,7 @@ async def rejected(client: Client[Any], tool: str, request: dict[str, Any]) -> s
     return message
 
 
-async def test_every_issue4_tool_accepts_its_valid_request(default_client: Client[Any]) -> None:
+async def test_every_catalog_and_standards_tool_accepts_its_valid_request(default_client: Client[Any]) -> None:
     for tool, request in VALID.items():
         await call(default_client, tool, request)
 
