@@ -12,7 +12,6 @@ so it can also watch the server's stderr for tracebacks and unbounded echoes, wh
 from __future__ import annotations
 
 import collections
-import importlib.util
 import random
 import re
 import secrets
@@ -26,14 +25,12 @@ from e2e_support import REPOSITORY_ROOT, HttpServer
 pytestmark = pytest.mark.slow
 
 FUZZ = REPOSITORY_ROOT / "scripts" / "fuzz.sh"
+sys.path.insert(0, str(REPOSITORY_ROOT / "scripts"))  # the fuzz script's package, beside it
 #: The fuzz script's own list of classes, so the test follows it: every one must have run.
-sys.path.insert(0, str(REPOSITORY_ROOT / "scripts"))  # fuzz.py imports its package-tampering class beside it
-_SPEC = importlib.util.spec_from_file_location("fuzz", REPOSITORY_ROOT / "scripts" / "fuzz.py")
-assert _SPEC is not None and _SPEC.loader is not None
-_FUZZ = sys.modules.setdefault("fuzz", importlib.util.module_from_spec(_SPEC))  # dataclasses look it up
-_SPEC.loader.exec_module(_FUZZ)
-CLASSES: tuple[str, ...] = _FUZZ.CLASSES
-TAMPERING: str = _FUZZ.TAMPERING
+from fuzzing.classes import CLASSES, TAMPERING  # noqa: E402
+from fuzzing.strategies import counted  # noqa: E402
+from fuzzing.surface import discover  # noqa: E402
+
 #: Cases of each request class, and tampered packages (three real processes each, so fewer).
 CASES, PACKAGE_CASES = 20, 2
 
@@ -61,9 +58,9 @@ def test_a_short_fuzz_run_holds_every_invariant(default_catalog_root: Path) -> N
 def test_a_counted_run_sends_the_same_cases_every_time(default_http_server: HttpServer) -> None:
     """``--cases``: the same seed gives the same cases, exactly that many of each request class, a class
     whose sweep is shorter (unknown-names has 26) topped up with random cases of its own."""
-    surface = _FUZZ.discover(default_http_server.url, secrets.token_urlsafe(48))  # only builds cases here
+    surface = discover(default_http_server.url, secrets.token_urlsafe(48))  # only builds cases here
     classes = set(CLASSES)
-    first = _FUZZ.counted(surface, random.Random(5), classes, 30, 5)
-    again = _FUZZ.counted(surface, random.Random(5), classes, 30, 5)
+    first = counted(surface, random.Random(5), classes, 30, 5)
+    again = counted(surface, random.Random(5), classes, 30, 5)
     assert [(case.cls, case.label, case.body) for case in first] == [(c.cls, c.label, c.body) for c in again]
     assert collections.Counter(case.cls for case in first) == {cls: 30 for cls in CLASSES if cls != TAMPERING}

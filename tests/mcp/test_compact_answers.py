@@ -1,6 +1,6 @@
 """Answers a host can afford: bounded sizes, each value once, citation fields kept, schemas that hold.
 
-Sizes are measured as ``benchmarks/answer_sizes.py`` measures them: the JSON-RPC ``result`` the client
+Sizes are measured as ``benchmarks/answer_sizes_measure.py`` measures them: the JSON-RPC ``result`` the client
 receives, as compact UTF-8 JSON (text blocks, structured content and link blocks together).
 """
 
@@ -73,7 +73,7 @@ async def answers(client: Client[Any]) -> list[tuple[str, Any]]:
 
 
 def sizes(result: Any) -> tuple[int, int]:
-    """(whole result, first text block) in UTF-8 bytes, as benchmarks/answer_sizes.py measures them."""
+    """(whole result, first text block) in UTF-8 bytes, as benchmarks/answer_sizes_measure.py measures them."""
     dumped = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     total = len(json.dumps(dumped, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     return total, len(dumped["content"][0]["text"].encode("utf-8"))
