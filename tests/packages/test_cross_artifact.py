@@ -28,8 +28,8 @@ from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPa
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.packages.artifact_roles import provenance_part_name
 from kgfegmcp.packages.lifecycle import PackageLifecycle
-from kgfegmcp.packages.manifest import provenance_part_name
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import SUPPORTS, NodeRecord
 from kgfegmcp.packages.tree import PackageLocation

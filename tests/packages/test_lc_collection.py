@@ -13,9 +13,9 @@ from fastmcp import Client
 from kgfegmcp.app import create_app
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS, DedupGroup, dedup_groups, grouped_twice
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS
+from kgfegmcp.packages.lc_artifacts import DedupGroup, dedup_groups, grouped_twice
 from kgfegmcp.packages.lifecycle import PackageLifecycle
-from kgfegmcp.packages.manifest import LC_ARTIFACTS
 from kgfegmcp.packages.records import SUPPORTS, ComponentNode
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -71,8 +71,8 @@ def test_the_model_generated_collection_passes_and_is_served(world: FixtureWorld
 def test_a_package_without_components_carries_no_lc_artifact(world: FixtureWorld) -> None:
     location = world.write(dag_graph(DAG))
     manifest = json.loads((location.path / "package_manifest.json").read_text())
-    assert not {a["logicalName"] for a in manifest["artifacts"]} & set(LC_ARTIFACTS)
-    assert not any((location.path / path).exists() for path in LC_ARTIFACT_PATHS.values())
+    assert not {a["logicalName"] for a in manifest["artifacts"]} & set(COMPONENT_ARTIFACTS)
+    assert not any((location.path / ARTIFACT_ROLE[name].path).exists() for name in COMPONENT_ARTIFACTS)
 
 
 def test_lc_artifacts_on_a_package_without_components_are_refused(world: FixtureWorld) -> None:

@@ -13,8 +13,9 @@ from corrupt import artifact_path, edit_manifest, error_codes, read_manifest
 from kgfegmcp.catalog import CatalogLoader
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError, ManifestBuildError
+from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS
 from kgfegmcp.packages.lifecycle import PackageLifecycle
-from kgfegmcp.packages.manifest import PROVENANCE_PARTS, PackageManifest
+from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator

@@ -18,8 +18,9 @@ from resource_worlds import EXTRAS, VARIANTS, lc_ids, small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.epistemic import EPISTEMIC_LABELS
+from kgfegmcp.epistemic import EPISTEMIC_LABELS, component_label
 from kgfegmcp.models import canonical_bytes, sha256_hex
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, PROVENANCE_PART_ARTIFACTS
 from kgfegmcp.resources import addresses, uris
 from kgfegmcp.resources.families import FAMILIES
 from kgfegmcp.services.views import package_identity, standard_view
@@ -164,6 +165,26 @@ async def test_epistemic_labels_by_family(matrix_client: Client[Any]) -> None:
     assert labels["artifact/validationReport"] == ["deterministic_derived"]
     assert labels["artifact/operatorNotes"] == []  # an exposure contract states no epistemic status
     assert labels["catalog"] == ["deterministic_derived"]
+
+
+async def test_each_role_is_served_with_its_declared_class_and_labels(
+    matrix_client: Client[Any], matrix_state: AppState
+) -> None:
+    package = matrix_state.catalog.by_graph_package_id(f"{LC}@{SID}")
+    assert package is not None
+    generation = package.runtime.component_generation
+    assert generation is not None
+    components = component_label(generation.production, generation.human_reviewed)
+    for entry in package.manifest.artifacts:
+        role = ARTIFACT_ROLE[entry.logical_name]
+        if role.by_logical_name:
+            uri = uris.artifact_uri(LC, SID, role.logical_name)
+        else:
+            uri = uris.provenance_part_uri(LC, SID, PROVENANCE_PART_ARTIFACTS.index(role.logical_name))
+        _, meta = await read(matrix_client, uri)
+        assert meta["accessClass"] == role.access_class, uri
+        assert meta["mimeType"] == role.media_type, uri
+        assert meta["epistemicStatus"] == sorted({*role.labels, *([components] if role.carries_components else [])})
 
 
 async def test_no_local_path_appears_anywhere(matrix_client: Client[Any], matrix_world: FixtureWorld) -> None:

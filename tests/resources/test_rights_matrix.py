@@ -19,7 +19,7 @@ from resource_calls import evidence_outcome, outcome, read, read_error
 from resource_worlds import DERIVATIVES_DENIED, VARIANTS, Variant, lc_ids
 
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.packages.manifest import PROVENANCE_PARTS, provenance_part_name
+from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS, provenance_part_name
 from kgfegmcp.resources import uris
 from kgfegmcp.rights import REVIEW_STATUSES
 from package_factory import DAG, LC

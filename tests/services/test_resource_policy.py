@@ -20,7 +20,8 @@ from kgfegmcp.bootstrap import AppState
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.errors import ResourceAccessDeniedError, ResourceNotFoundError
 from kgfegmcp.models import canonical_bytes
-from kgfegmcp.packages.manifest import CORE_ARTIFACTS, MANIFEST_FILENAME, PROVENANCE_PARTS, provenance_part_name
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLES, PROVENANCE_PARTS, provenance_part_name
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import Family
@@ -115,8 +116,9 @@ def test_only_approved_states_count_as_reviewed() -> None:
 
 def test_artifact_exposure_comes_from_the_closed_table_or_an_explicit_contract(rights_state: AppState) -> None:
     manifest = served(rights_state).manifest
-    for name, access in CORE_ARTIFACTS.items():
-        assert artifact_access(manifest, name) == access
+    for role in ARTIFACT_ROLES:
+        if role.by_logical_name:
+            assert artifact_access(manifest, role.logical_name) == role.access_class
     assert {e.logical_name: artifact_access(manifest, e.logical_name) for e in EXTRAS} == {
         "operatorNotes": "public_metadata",
         "teacherNotes": "full_text",

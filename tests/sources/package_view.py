@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kgfegmcp.packages.artifact_roles import COMPONENT_ARTIFACTS
 from kgfegmcp.packages.decoder import iter_nodes, iter_relationships
-from kgfegmcp.packages.manifest import LC_ARTIFACTS
 from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode, RelationshipRecord
 
 
@@ -83,7 +83,7 @@ def open_package(root: Path, framework_id: str) -> PackageView:
         return json.loads(artifact_path(path, manifest, name).read_text(encoding="utf-8"))
 
     declared = {entry["logicalName"] for entry in manifest["artifacts"]}
-    lc = {name: document(name) for name in LC_ARTIFACTS if name in declared}
+    lc = {name: document(name) for name in COMPONENT_ARTIFACTS if name in declared}
     with artifact_path(path, manifest, "nodes").open("rb") as stream:
         nodes = list(iter_nodes(stream, "nodes"))
     with artifact_path(path, manifest, "relationships").open("rb") as stream:

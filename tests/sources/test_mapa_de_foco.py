@@ -10,8 +10,8 @@ import pytest
 from package_view import PackageView, open_package
 from raw_sources import bncc_json, mapa_rows
 
+from kgfegmcp.packages.artifact_roles import COMPONENT_ARTIFACTS
 from kgfegmcp.packages.lc_artifacts import GenerationSummary, normalized_text
-from kgfegmcp.packages.manifest import LC_ARTIFACTS
 from kgfegmcp.sources.mapa_de_foco import describe_difference, extract_codes, split_objectives
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -74,7 +74,7 @@ def test_component_provenance_is_its_own_collection(view: PackageView) -> None:
     components = {c.identifier for c in view.components}
     assert set(view.component_provenance) == components
     assert not components & set(view.provenance)
-    assert view.lc_documents.keys() == set(LC_ARTIFACTS)
+    assert view.lc_documents.keys() == set(COMPONENT_ARTIFACTS)
 
 
 def test_generation_summary_says_curated_by_reuna_from_a_named_version(view: PackageView) -> None:

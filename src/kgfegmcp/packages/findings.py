@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Literal
+from typing import Final, Literal, get_args
 
 from pydantic import Field
 
@@ -13,6 +13,9 @@ from kgfegmcp.packages.manifest import FindingSummary
 
 Severity = Literal["error", "warning", "info"]
 Stage = Literal["discovery", "build", "validation"]
+#: The schema version of the reports this version writes and reads.
+ReportSchemaVersion = Literal["1.0"]
+REPORT_SCHEMA_VERSION: Final[ReportSchemaVersion] = get_args(ReportSchemaVersion)[0]
 
 
 class Finding(ContractModel):
@@ -37,7 +40,7 @@ class Finding(ContractModel):
 class ValidationReport(ContractModel):
     """The ``validationReport`` artifact."""
 
-    report_schema_version: Literal["1.0"] = "1.0"
+    report_schema_version: ReportSchemaVersion = REPORT_SCHEMA_VERSION
     graph_package_id: str
     status: Literal["pending", "passed", "failed", "quarantined"]
     validator_version: str | None = None

@@ -1,8 +1,9 @@
-"""The learning-component collection of a package: its artifact roles and the shapes of its documents.
+"""The learning-component collection of a package: the shapes of its documents.
 
 Components are kept apart from standards at every level (spec: graph-package-format.md, "Learning
-components"), so they get their own detailed artifacts. How the components were produced is declared
-once, in the generation summary, and read from there by everything that labels components.
+components"), so they get their own detailed artifacts (their roles are declared in ``artifact_roles``).
+How the components were produced is declared once, in the generation summary, and read from there by
+everything that labels components.
 """
 
 from __future__ import annotations
@@ -16,16 +17,6 @@ from pydantic import Field, model_validator
 
 from kgfegmcp.epistemic import ProductionMethod
 from kgfegmcp.models import ContractModel
-
-#: The five learning-component roles: logical name → path inside the package. Required iff the package
-#: has components (``counts.learningComponents.components > 0``), forbidden otherwise.
-LC_ARTIFACT_PATHS: dict[str, str] = {
-    "learningComponentBundle": "detailed/as_lc_kg_bundle.json",
-    "lcDedupGroups": "detailed/lc_dedup_groups.json",
-    "lcEntityProvenance": "detailed/lc_entity_provenance.json",
-    "lcGenerationSummary": "detailed/lc_generation_summary.json",
-    "lcValidationReport": "detailed/as_lc_validation_report.json",
-}
 
 
 class GeneratorModel(ContractModel):

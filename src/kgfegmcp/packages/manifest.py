@@ -3,73 +3,28 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal, get_args
 
 from pydantic import Field, model_validator
 
 from kgfegmcp.identifiers import FrameworkId, SnapshotId
 from kgfegmcp.models import ContractModel
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass
 from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS
 from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.profiles.model import ProfileRef
 from kgfegmcp.rights import RightsPolicy
 
 MANIFEST_FILENAME = "package_manifest.json"
-MANIFEST_SCHEMA_VERSION = "1.0"
-DELIVERY_SCHEMA_VERSION = "1.1"
-PROVENANCE_PARTS = 64
+#: The schema versions this contract accepts and the writer writes.
+ManifestSchemaVersion = Literal["1.0"]
+DeliverySchemaVersion = Literal["1.1"]
+MANIFEST_SCHEMA_VERSION: Final[ManifestSchemaVersion] = get_args(ManifestSchemaVersion)[0]
+DELIVERY_SCHEMA_VERSION: Final[DeliverySchemaVersion] = get_args(DeliverySchemaVersion)[0]
 #: The manifest is the one package file whose size nothing declares: a larger one is refused unread.
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
 SHA256 = Field(pattern=r"^[0-9a-f]{64}$")
-
-#: What reading an artifact exposes, gated by the package's rights (the resource layer adds
-#: ``standard_resource`` for its per-entity families).
-AccessClass = Literal["public_metadata", "full_text", "bulk_content"]
-
-#: Logical artifacts every package declares, with their access class: the one table of core artifact
-#: access classes (the resource policy reads it, never restates it).
-CORE_ARTIFACTS: dict[str, AccessClass] = {
-    "nodes": "bulk_content",
-    "relationships": "bulk_content",
-    "relationshipsHasChild": "bulk_content",
-    "standardsFramework": "bulk_content",
-    "standardsFrameworkItems": "bulk_content",
-    "academicStandardsBundle": "bulk_content",
-    "entityProvenance": "bulk_content",
-    "unresolvedItems": "full_text",
-    "validationReport": "public_metadata",
-}
-
-
-def provenance_part_name(part: int) -> str:
-    """Logical name of one checked entity-provenance part."""
-    return f"entityProvenancePart{part:02d}"
-
-
-PART_ARTIFACTS: tuple[str, ...] = tuple(provenance_part_name(i) for i in range(PROVENANCE_PARTS))
-REQUIRED_ARTIFACTS: tuple[str, ...] = (*CORE_ARTIFACTS, *PART_ARTIFACTS)
-
-#: The learning-component collection's roles with their access classes (paths: ``LC_ARTIFACT_PATHS``).
-#: A package declares all of them iff it has components, and none otherwise.
-LC_ARTIFACTS: dict[str, AccessClass] = {
-    "learningComponentBundle": "bulk_content",
-    "lcDedupGroups": "full_text",
-    "lcEntityProvenance": "bulk_content",
-    "lcGenerationSummary": "public_metadata",
-    "lcValidationReport": "public_metadata",
-}
-assert LC_ARTIFACTS.keys() == LC_ARTIFACT_PATHS.keys()
-
-#: Every logical name ``artifacts`` may hold (anything else goes in ``additionalArtifacts``).
-CORE_LOGICAL_NAMES: frozenset[str] = frozenset((*REQUIRED_ARTIFACTS, *LC_ARTIFACTS))
-
-
-def required_artifacts(components: int) -> tuple[str, ...]:
-    """The logical artifacts a package with ``components`` learning components must declare."""
-    return (*REQUIRED_ARTIFACTS, *LC_ARTIFACTS) if components else REQUIRED_ARTIFACTS
-
 
 ValidationStatus = Literal["pending", "passed", "failed", "quarantined"]
 
@@ -217,12 +172,12 @@ class ValidationState(ContractModel):
 class PackageManifest(ContractModel):
     """Identity, checksums, counts, capabilities, profile binding, rights and state."""
 
-    manifest_schema_version: Literal["1.0"]
+    manifest_schema_version: ManifestSchemaVersion
     graph_package_id: str = Field(max_length=193)
     framework_id: FrameworkId
     snapshot_id: SnapshotId
     title: str = Field(min_length=1, max_length=512)
-    delivery_schema_version: Literal["1.1"]
+    delivery_schema_version: DeliverySchemaVersion
     profile: ProfileRef
     artifacts: tuple[ArtifactEntry, ...]
     additional_artifacts: tuple[AdditionalArtifact, ...] = ()
@@ -240,10 +195,10 @@ class PackageManifest(ContractModel):
         names = [a.logical_name for a in self.artifacts] + [a.logical_name for a in self.additional_artifacts]
         if len(set(names)) != len(names):
             raise ValueError("artifact logicalName values must be unique")
-        extra = set(a.logical_name for a in self.artifacts) - CORE_LOGICAL_NAMES
+        extra = set(a.logical_name for a in self.artifacts) - ARTIFACT_ROLE.keys()
         if extra:
             raise ValueError(f"artifacts holds non-core logical names {sorted(extra)}; use additionalArtifacts")
-        clash = set(a.logical_name for a in self.additional_artifacts) & CORE_LOGICAL_NAMES
+        clash = set(a.logical_name for a in self.additional_artifacts) & ARTIFACT_ROLE.keys()
         if clash:
             raise ValueError(f"additionalArtifacts reuses core logical names {sorted(clash)}")
         return self

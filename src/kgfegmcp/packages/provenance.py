@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from kgfegmcp.packages.manifest import PROVENANCE_PARTS
+from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS
 
 
 def provenance_part_of(entity_id: str) -> int:

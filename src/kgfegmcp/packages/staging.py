@@ -13,10 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
 from kgfegmcp.packages.package_lock import package_lock
-
-JSON = "application/json"
-JSONL = "application/x-ndjson"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,29 +62,32 @@ class ArtifactStream:
 
 
 class Staging:
-    """The artifacts written so far into a staging directory."""
+    """The artifacts written so far into a staging directory, each at its role's path (``artifact_roles``)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, subject: str) -> None:
         self._directory = directory
+        self._subject = subject
         self.written: dict[str, Written] = {}
 
     @contextlib.contextmanager
-    def stream(self, name: str, path: str, media_type: str, buffer: int = 1 << 20) -> Iterator[ArtifactStream]:
-        """An artifact written piece by piece; recorded when the block ends."""
-        artifact = ArtifactStream(self._directory / path, path, media_type, buffer)
+    def stream(self, logical_name: str, buffer: int = 1 << 20) -> Iterator[ArtifactStream]:
+        """The artifact of role ``logical_name`` written piece by piece; recorded when the block ends."""
+        role = ARTIFACT_ROLE[logical_name]
+        path = role.path_for(self._subject)
+        artifact = ArtifactStream(self._directory / path, path, role.media_type, buffer)
         try:
             yield artifact
         finally:
-            self.written[name] = artifact.close()
+            self.written[logical_name] = artifact.close()
 
-    def document(self, name: str, path: str, data: bytes) -> None:
+    def document(self, logical_name: str, data: bytes) -> None:
         """A small artifact written whole."""
-        with self.stream(name, path, JSON) as artifact:
+        with self.stream(logical_name) as artifact:
             artifact.write(data)
 
-    def lines(self, path: str) -> Iterator[bytes]:
+    def lines(self, logical_name: str) -> Iterator[bytes]:
         """The lines of a JSONL artifact written before, without their newlines."""
-        with (self._directory / path).open("rb") as stream:
+        with (self._directory / self.written[logical_name].path).open("rb") as stream:
             for line in stream:
                 yield line.rstrip(b"\n")
 

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.models import canonical_bytes, sha256_hex
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS, declared_roles, role_at
 from kgfegmcp.packages.artifacts import ARTIFACT_READING_CODES, ArtifactReader
 from kgfegmcp.packages.checks.checklist import PACKAGE_CHECK_CODES, run_package_checks
 from kgfegmcp.packages.checks.context import CheckContext
@@ -24,14 +25,7 @@ from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, BoundedFindings, 
 from kgfegmcp.packages.delivery import DELIVERY_CODES, DecodedDelivery, decode_delivery
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding, ValidationReport
-from kgfegmcp.packages.lc_artifacts import LC_ARTIFACT_PATHS
-from kgfegmcp.packages.manifest import (
-    LC_ARTIFACTS,
-    MANIFEST_FILENAME,
-    PackageManifest,
-    read_manifest_json,
-    required_artifacts,
-)
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest, read_manifest_json
 from kgfegmcp.packages.package_files import PackageFileError
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
@@ -100,10 +94,12 @@ def concerns_components(finding: Finding) -> bool:
     It does when its code only speaks of components, or when it is located in one of the collection's
     artifacts (by logical name or path).
     """
-    return finding.code in COMPONENT_FINDING_CODES or finding.artifact in _LC_ARTIFACT_NAMES
-
-
-_LC_ARTIFACT_NAMES = frozenset(LC_ARTIFACT_PATHS) | frozenset(LC_ARTIFACT_PATHS.values())
+    if finding.code in COMPONENT_FINDING_CODES:
+        return True
+    if finding.artifact is None:
+        return False
+    role = ARTIFACT_ROLE.get(finding.artifact) or role_at(finding.artifact)
+    return role is not None and role.requirement == "with_components"
 
 
 @dataclass(slots=True)
@@ -296,10 +292,10 @@ class PackageValidator:
                 )
         declared = {a.logical_name for a in manifest.artifacts}
         components = manifest.counts.learning_components.components
-        for missing in sorted(set(required_artifacts(components)) - declared):
+        for missing in sorted({role.logical_name for role in declared_roles(components)} - declared):
             out.add(FindingCode.MISSING_ARTIFACT, "required logical artifact is not declared", artifact=missing)
         if not components:
-            for stray in sorted(declared & set(LC_ARTIFACTS)):
+            for stray in sorted(declared & set(COMPONENT_ARTIFACTS)):
                 out.add(
                     FindingCode.LC_ARTIFACT_MISMATCH,
                     "a package without learning components declares no learning-component artifact",

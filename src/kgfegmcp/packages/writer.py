@@ -19,11 +19,11 @@ from typing import Any
 from kgfegmcp.errors import ManifestBuildError, filesystem_error
 from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
 from kgfegmcp.models import canonical_bytes, canonical_json, pretty_json_bytes, sha256_hex
+from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS, declared_roles, provenance_part_name
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
 from kgfegmcp.packages.finding_codes import FindingCode, require_declared
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
 from kgfegmcp.packages.lc_artifacts import (
-    LC_ARTIFACT_PATHS,
     NORMALIZATION,
     ComponentProduction,
     DedupGroups,
@@ -32,8 +32,9 @@ from kgfegmcp.packages.lc_artifacts import (
     dedup_groups,
 )
 from kgfegmcp.packages.manifest import (
+    DELIVERY_SCHEMA_VERSION,
     MANIFEST_FILENAME,
-    PROVENANCE_PARTS,
+    MANIFEST_SCHEMA_VERSION,
     ArtifactEntry,
     Capabilities,
     GraphType,
@@ -46,7 +47,6 @@ from kgfegmcp.packages.manifest import (
     StandardsCounts,
     ValidationState,
     ValidationStatus,
-    provenance_part_name,
 )
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.provenance import provenance_part_of
@@ -63,7 +63,7 @@ from kgfegmcp.packages.records import (
     ItemNode,
     RelationshipRecord,
 )
-from kgfegmcp.packages.staging import JSON, JSONL, Staging, Written, remove_empty, replace_directory
+from kgfegmcp.packages.staging import Staging, Written, remove_empty, replace_directory
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import ValidationOutcome, seal_of
 from kgfegmcp.profiles.repository import LoadedProfile
@@ -117,22 +117,6 @@ def _unresolved_bodies(entries: Sequence[Mapping[str, Any]]) -> Iterator[str]:
     if isinstance(entries, SpooledList):
         return entries.spool.in_order_added()
     return (canonical_json(dict(entry)) for entry in entries)
-
-
-_HAS_CHILD_PATH = "detailed/as_relationships_has_child.jsonl"
-_ITEMS_PATH = "detailed/as_standards_framework_items.jsonl"
-#: The order of the artifacts in the manifest (the 64 provenance parts follow, then the component collection).
-_DOCUMENT_ORDER = (
-    "nodes",
-    "relationships",
-    "relationshipsHasChild",
-    "standardsFramework",
-    "standardsFrameworkItems",
-    "academicStandardsBundle",
-    "entityProvenance",
-    "unresolvedItems",
-    "validationReport",
-)
 
 
 def _ordered_relationships(relationships: Sequence[RelationshipRecord]) -> list[RelationshipRecord]:
@@ -214,39 +198,35 @@ class PackageWriter:
     # -- artifact bytes ------------------------------------------------------------------------
 
     def _write_artifacts(self, content: PackageContent, package_id: str, staging: Path) -> dict[str, Written]:
-        """Write every artifact into ``staging``, each streamed as it is produced; logical name → what was written.
+        """Write every artifact into ``staging``, each streamed as it is produced; logical name → what was written,
+        in the order of the roles a package declares.
 
         Nothing large is held whole: lines are written as they are encoded, the bundle is assembled
         from the JSONL artifacts just written, and provenance comes back from its spool in id order,
         each record going to ``entityProvenance`` and to its part in the same pass.
         """
-        out = Staging(staging)
-        subject = content.subject_slug
+        out = Staging(staging, content.subject_slug)
         relationships = _ordered_relationships(content.relationships)
         parents: dict[str, list[str]] = {}
         for rel in relationships:
             if rel.label == HAS_CHILD:
                 parents.setdefault(rel.target_identifier, []).append(rel.source_identifier)
-        with out.stream("nodes", f"delivery/as_lc_nodes_{subject}.jsonl", JSONL) as nodes:
+        with out.stream("nodes") as nodes:
             nodes.write(_line(node_wire(content.framework)))
             for item in content.items:
                 nodes.write(_line(node_wire(item)))
             for component in content.components:
                 nodes.write(_line(node_wire(component)))
-        with out.stream("relationships", f"delivery/as_lc_relationships_{subject}.jsonl", JSONL) as lines:
+        with out.stream("relationships") as lines:
             for rel in relationships:
                 lines.write(_line(relationship_wire(rel)))
-        with out.stream("relationshipsHasChild", _HAS_CHILD_PATH, JSONL) as lines:
+        with out.stream("relationshipsHasChild") as lines:
             for rel in relationships:
                 if rel.label == HAS_CHILD:
                     lines.write(_line(relationship_wire(rel)))
         framework = typed_fields(content.framework)
-        out.document(
-            "standardsFramework",
-            "detailed/as_standards_framework.json",
-            _document({"graphPackageId": package_id, "framework": framework}),
-        )
-        with out.stream("standardsFrameworkItems", _ITEMS_PATH, JSONL) as lines:
+        out.document("standardsFramework", _document({"graphPackageId": package_id, "framework": framework}))
+        with out.stream("standardsFrameworkItems") as lines:
             for item in content.items:
                 record = typed_fields(item)
                 record["parentIdentifiers"] = parents.get(item.identifier, [])
@@ -254,16 +234,16 @@ class PackageWriter:
                 if details is not None:
                     record["sourceDetails"] = dict(details)
                 lines.write(_line(record))
-        with out.stream("academicStandardsBundle", "detailed/as_kg_bundle.json", JSON) as bundle:
+        with out.stream("academicStandardsBundle") as bundle:
             # The canonical JSON of {framework, graphPackageId, hasChild, items}: the arrays are the JSONL lines.
             bundle.write(b'{"framework":' + canonical_bytes(framework))
             bundle.write(b',"graphPackageId":' + canonical_bytes(package_id) + b',"hasChild":[')
-            bundle.write_joined(out.lines(_HAS_CHILD_PATH))
+            bundle.write_joined(out.lines("relationshipsHasChild"))
             bundle.write(b'],"items":[')
-            bundle.write_joined(out.lines(_ITEMS_PATH))
+            bundle.write_joined(out.lines("standardsFrameworkItems"))
             bundle.write(b"]}\n")
         components = self._write_provenance(content, package_id, out)
-        with out.stream("unresolvedItems", "detailed/as_unresolved_items.json", JSON) as unresolved:
+        with out.stream("unresolvedItems") as unresolved:
             unresolved.write(b'{"graphPackageId":' + canonical_bytes(package_id) + b',"items":[')
             unresolved.write_joined(body.encode("utf-8") for body in _unresolved_bodies(content.unresolved))
             unresolved.write(b"]}\n")
@@ -274,14 +254,11 @@ class PackageWriter:
                 sorted((f.model_copy(update={"stage": "build"}) for f in content.build_findings), key=Finding.sort_key)
             ),
         )
-        out.document("validationReport", "detailed/as_validation_report.json", pretty_json_bytes(report.to_wire()))
+        out.document("validationReport", pretty_json_bytes(report.to_wire()))
         if content.components:
-            for name, (path, data, _media) in self._component_files(
-                content, package_id, relationships, components
-            ).items():
-                out.document(name, path, data)
-        order = [*_DOCUMENT_ORDER, *(provenance_part_name(i) for i in range(PROVENANCE_PARTS))]
-        return {name: out.written[name] for name in [*order, *(n for n in out.written if n not in order)]}
+            for name, data in self._component_files(content, package_id, relationships, components).items():
+                out.document(name, data)
+        return {role.logical_name: out.written[role.logical_name] for role in declared_roles(len(content.components))}
 
     @staticmethod
     def _write_provenance(content: PackageContent, package_id: str, out: Staging) -> dict[str, dict[str, Any]]:
@@ -294,18 +271,11 @@ class PackageWriter:
         components: dict[str, dict[str, Any]] = {}
         tail = b',"graphPackageId":' + canonical_bytes(package_id)
         with contextlib.ExitStack() as streams:
-            entities = streams.enter_context(out.stream("entityProvenance", "detailed/as_entity_provenance.json", JSON))
+            entities = streams.enter_context(out.stream("entityProvenance"))
             entities.write(b'{"entities":{')
             parts = []
             for index in range(PROVENANCE_PARTS):
-                part = streams.enter_context(
-                    out.stream(
-                        provenance_part_name(index),
-                        f"detailed/entity_provenance_parts/as_entity_provenance_part_{index:02d}.json",
-                        JSON,
-                        buffer=64 * 1024,
-                    )
-                )
+                part = streams.enter_context(out.stream(provenance_part_name(index), buffer=64 * 1024))
                 part.write(b'{"entities":{')
                 parts.append(part)
             for key, body in RecordSpool.of(content.provenance).by_key():
@@ -326,7 +296,7 @@ class PackageWriter:
         package_id: str,
         relationships: Sequence[RelationshipRecord],
         provenance: Mapping[str, dict[str, Any]],
-    ) -> dict[str, tuple[str, bytes, str]]:
+    ) -> dict[str, bytes]:
         """The learning-component collection: bundle, dedup groups, provenance, generation summary, report."""
         production = content.component_production
         if production is None:
@@ -363,10 +333,7 @@ class PackageWriter:
                 graph_package_id=package_id, status="pending", findings=()
             ).to_wire(),
         }
-        return {
-            name: (LC_ARTIFACT_PATHS[name], pretty_json_bytes(doc) if name in _PRETTY else _document(doc), JSON)
-            for name, doc in documents.items()
-        }
+        return {name: pretty_json_bytes(doc) if name in _PRETTY else _document(doc) for name, doc in documents.items()}
 
     def _manifest(self, content: PackageContent, package_id: str, written: Mapping[str, Written]) -> PackageManifest:
         profile = content.profile.profile
@@ -385,12 +352,12 @@ class PackageWriter:
             contains.append("LearningProgressions")
         try:
             return PackageManifest(
-                manifest_schema_version="1.0",
+                manifest_schema_version=MANIFEST_SCHEMA_VERSION,
                 graph_package_id=package_id,
                 framework_id=content.framework_id,
                 snapshot_id=content.snapshot_id,
                 title=content.title,
-                delivery_schema_version="1.1",
+                delivery_schema_version=DELIVERY_SCHEMA_VERSION,
                 profile=content.profile.ref,
                 artifacts=tuple(
                     ArtifactEntry(

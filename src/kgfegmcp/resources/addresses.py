@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from kgfegmcp.errors import ResourceNotFoundError
 from kgfegmcp.identifiers import identifier_problem
-from kgfegmcp.packages.manifest import PROVENANCE_PARTS
+from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import FAMILIES, FAMILY, Family
 

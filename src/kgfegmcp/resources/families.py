@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from kgfegmcp.packages.manifest import CORE_ARTIFACTS
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
 
 SCHEME = "kgfegmcp://"
 #: Every package-level family's prefix (the snapshot resource itself).
 SNAPSHOT_TEMPLATE = f"{SCHEME}framework/{{framework_id}}/snapshot/{{snapshot_id}}"
 
-#: Every access class: the manifest's artifact classes (``packages.manifest.AccessClass``) and
+#: Every access class: the artifact roles' classes (``packages.artifact_roles.AccessClass``) and
 #: ``standard_resource``, in the order the published ``accessClass`` enum lists them.
 AccessClass = Literal["public_metadata", "full_text", "standard_resource", "bulk_content"]
 #: The variable a keyed template carries after the snapshot's ids.
@@ -121,7 +121,7 @@ FAMILIES: tuple[ResourceFamily, ...] = (
         Family.VALIDATION,
         f"{SNAPSHOT_TEMPLATE}/validation",
         "The validation report, exact retained bytes (public metadata).",
-        CORE_ARTIFACTS["validationReport"],
+        ARTIFACT_ROLE["validationReport"].access_class,
     ),
     ResourceFamily(
         Family.PROFILE,
@@ -133,7 +133,7 @@ FAMILIES: tuple[ResourceFamily, ...] = (
         Family.UNRESOLVED,
         f"{SNAPSHOT_TEMPLATE}/unresolved",
         "The unresolved-items report (reviewed rights + allowFullText).",
-        CORE_ARTIFACTS["unresolvedItems"],
+        ARTIFACT_ROLE["unresolvedItems"].access_class,
     ),
     ResourceFamily(
         Family.STANDARD,
@@ -177,7 +177,7 @@ FAMILIES: tuple[ResourceFamily, ...] = (
         Family.PROVENANCE_PART,
         f"{SNAPSHOT_TEMPLATE}/provenance-part/{{part}}",
         "One checked entity-provenance part (00-63), exact retained bytes (standard-resource rights).",
-        CORE_ARTIFACTS["entityProvenance"],
+        ARTIFACT_ROLE["entityProvenance"].access_class,
     ),
     ResourceFamily(
         Family.ARTIFACT,

@@ -1,27 +1,21 @@
 """Rights and size policy for resources: who may read what, and how much.
 
-Access is decided from the accepted manifest's RightsPolicy and this closed table, never from
-the presence of a file. Size limits are a separate gate: exceeding one denies the read; nothing
-is ever truncated silently.
+Access is decided from the accepted manifest's RightsPolicy and the closed table of artifact roles
+(``packages.artifact_roles``), never from the presence of a file. Size limits are a separate gate:
+exceeding one denies the read; nothing is ever truncated silently.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.errors import ResourceAccessDeniedError
-from kgfegmcp.packages.manifest import CORE_ARTIFACTS, LC_ARTIFACTS, PackageManifest
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
+from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
 from kgfegmcp.rights import RightsPolicy
-
-#: The closed artifact policy of the rights page, used by the generic ``artifact`` family: the
-#: manifest contract's core and learning-component artifacts and their classes. Anything else (the
-#: provenance parts have their own family) needs an explicit exposure contract.
-ARTIFACT_ACCESS: Mapping[str, AccessClass] = {**CORE_ARTIFACTS, **LC_ARTIFACTS}
-
 
 #: The access class of every dedicated resource family, from the family table (``artifact`` is decided
 #: per logical name).
@@ -29,9 +23,14 @@ FAMILY_ACCESS: dict[Family, AccessClass] = {spec.family: spec.access for spec in
 
 
 def artifact_access(manifest: PackageManifest, logical_name: str) -> AccessClass | None:
-    """The access class of an artifact, or ``None`` when it has no exposure contract (fail closed)."""
-    if logical_name in ARTIFACT_ACCESS:
-        return ARTIFACT_ACCESS[logical_name]
+    """The access class the generic ``artifact`` family serves an artifact under, or ``None`` (fail closed).
+
+    The closed artifact policy of the rights page: a role's class (``artifact_roles``; the provenance
+    parts have their own family), or an additional artifact's explicit exposure contract.
+    """
+    role = ARTIFACT_ROLE.get(logical_name)
+    if role is not None:
+        return role.access_class if role.by_logical_name else None
     for entry in manifest.additional_artifacts:
         if entry.logical_name == logical_name:
             return entry.exposure.access_class if entry.exposure is not None else None

@@ -22,7 +22,8 @@ from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.epistemic import SERVER_BUILT, UNRESOLVED_REFERENCE
 from kgfegmcp.errors import ResourceNotFoundError
 from kgfegmcp.models import sha256_hex
-from kgfegmcp.packages.manifest import ArtifactEntry, provenance_part_name
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, provenance_part_name
+from kgfegmcp.packages.manifest import ArtifactEntry
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import (
     COMPONENT,
@@ -37,7 +38,6 @@ from kgfegmcp.resources.addresses import ResourceAddress, supported_address
 from kgfegmcp.resources.artifact_reader import MANIFEST_ARTIFACT, PROFILE_ARTIFACT
 from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
 from kgfegmcp.resources.policy import (
-    ARTIFACT_ACCESS,
     FAMILY_ACCESS,
     SizePolicy,
     artifact_access,
@@ -64,29 +64,6 @@ from kgfegmcp.services.views import (
 
 log = logging.getLogger(__name__)
 
-
-#: What the retained bytes of each core artifact are, epistemically.
-_ARTIFACT_LABELS: dict[str, tuple[str, ...]] = {
-    "nodes": ("source_extracted",),
-    "relationships": ("source_extracted",),
-    "relationshipsHasChild": ("source_extracted",),
-    "standardsFramework": ("source_extracted",),
-    "standardsFrameworkItems": ("source_extracted",),
-    "academicStandardsBundle": ("source_extracted",),
-    "entityProvenance": ("source_extracted",),
-    "unresolvedItems": ("source_extracted", "unresolved"),
-    "validationReport": ("deterministic_derived",),
-    # The learning-component collection; the two documents carrying components also get the label
-    # their generation summary gives them (see _COMPONENT_CARRIERS).
-    "learningComponentBundle": ("source_extracted",),
-    "lcDedupGroups": ("deterministic_derived",),
-    "lcEntityProvenance": ("source_extracted",),
-    "lcGenerationSummary": ("deterministic_derived",),
-    "lcValidationReport": ("deterministic_derived",),
-}
-_PART_LABELS = ("source_extracted",)
-#: Artifacts whose content is the package's learning components.
-_COMPONENT_CARRIERS = frozenset({"nodes", "learningComponentBundle", "lcEntityProvenance"})
 
 _NOT_FOUND_HINT = "Use the resource links returned by the tools; list_frameworks names the accepted packages."
 
@@ -326,13 +303,11 @@ class ResourceService:
         entry = self._declared(package, logical_name)
         self._sizes.check_returned(entry.bytes, f"Artifact {logical_name!r} of {package.graph_package_id}")
         data = package.artifacts.artifact(entry)
-        if logical_name in _ARTIFACT_LABELS:
-            labels = list(_ARTIFACT_LABELS[logical_name])
-        elif logical_name.startswith("entityProvenancePart") and logical_name not in ARTIFACT_ACCESS:
-            labels = list(_PART_LABELS)
-        else:
-            labels = []  # an additional artifact's exposure contract states no epistemic status
-        production = declared_production(package) if logical_name in _COMPONENT_CARRIERS else None
+        # What the retained bytes are, epistemically: the role's labels, and those of the learning components
+        # it carries; an additional artifact's exposure contract states no epistemic status.
+        role = ARTIFACT_ROLE.get(logical_name)
+        labels: list[str] = list(role.labels) if role is not None else []
+        production = declared_production(package) if role is not None and role.carries_components else None
         if production is not None:
             labels.append(production.epistemic_status)
         return _Built(data, RAW_SOURCE, entry.media_type, epistemic_labels(*labels), [self._evidence(package, entry)])

@@ -13,12 +13,13 @@ from typing import Any
 
 from kgfegmcp.epistemic import component_label
 from kgfegmcp.models import canonical_bytes
+from kgfegmcp.packages.artifact_roles import PROVENANCE_PART_ARTIFACTS
 from kgfegmcp.packages.checks.carried_fields import collapsed, first_difference
 from kgfegmcp.packages.checks.detailed_artifact import CARRIED_CODES, DOCUMENT_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE
 from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lc_artifacts import GenerationSummary
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PART_ARTIFACTS
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import COMPONENT, PROGRESSION_LABELS, SUPPORTS
 
@@ -162,7 +163,7 @@ class ProvenanceCheck(DetailedArtifactCheck):
         entity's ``cross_artifact_mismatch``, named by the first member that differs.
         """
         altered: list[tuple[str, str, Any]] = []  # (part, entity id, the part's entry) to name
-        for index, logical_name in enumerate(PART_ARTIFACTS):
+        for index, logical_name in enumerate(PROVENANCE_PART_ARTIFACTS):
             part = self.document(logical_name)
             if part is None:
                 continue
@@ -264,7 +265,7 @@ class _EntityTally:
         self.remaining = set(known)
         self._initial = len(self.remaining)
         self._others: dict[str, int] = {}  # ids not ticked off (unknown, or seen before): how often
-        self.parts = parts if parts is not None else [bytearray() for _ in PART_ARTIFACTS]
+        self.parts = parts if parts is not None else [bytearray() for _ in PROVENANCE_PART_ARTIFACTS]
 
     def add(self, key: str | None, value: Any) -> None:
         assert key is not None  # entities is an object

@@ -1,0 +1,160 @@
+"""Every artifact a graph package may declare, each role declared once (spec: graph-package-format.md).
+
+A role says where its file is in the package, its media type, what reading it needs (its access
+class), what its bytes are epistemically (its labels) and when a package declares it. The writer
+writes these files, the manifest contract accepts these logical names, the validator requires them
+and the resource layer gates and labels them: each reads this table, none restates it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from kgfegmcp.epistemic import EpistemicLabel
+
+#: What reading an artifact exposes, gated by the package's rights (the resource layer adds
+#: ``standard_resource`` for its per-entity families).
+AccessClass = Literal["public_metadata", "full_text", "bulk_content"]
+#: When a package declares a role: always, or exactly when it has learning components
+#: (``counts.learningComponents.components > 0``; a package without any declares none of them).
+Requirement = Literal["always", "with_components"]
+
+JSON: Final = "application/json"
+JSONL: Final = "application/x-ndjson"
+
+#: How many checked parts both provenance documents are split into (part = first byte of SHA-256(id) mod 64).
+PROVENANCE_PARTS: Final = 64
+
+#: ``{subject}`` in a path stands for the package's subject slug.
+_SUBJECT = "{subject}"
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactRole:
+    """One artifact a package declares: its logical name and path, and what serving it needs and says."""
+
+    logical_name: str
+    path: str
+    media_type: str
+    access_class: AccessClass
+    labels: tuple[EpistemicLabel, ...]
+    requirement: Requirement = "always"
+    #: Its content includes the package's learning components, so it adds the label their generation
+    #: summary gives them to its own.
+    carries_components: bool = False
+    #: The generic ``artifact`` resource family serves it by logical name (the parts have a family of their own).
+    by_logical_name: bool = True
+
+    def path_for(self, subject: str) -> str:
+        """The file's path inside a package whose subject slug is ``subject``."""
+        return self.path.replace(_SUBJECT, subject)
+
+
+_SOURCE: tuple[EpistemicLabel, ...] = ("source_extracted",)
+_DERIVED: tuple[EpistemicLabel, ...] = ("deterministic_derived",)
+
+_ENTITY_PROVENANCE = ArtifactRole(
+    "entityProvenance", "detailed/as_entity_provenance.json", JSON, "bulk_content", _SOURCE
+)
+
+
+def provenance_part_name(part: int) -> str:
+    """Logical name of one checked entity-provenance part."""
+    return f"entityProvenancePart{part:02d}"
+
+
+def _provenance_part(part: int) -> ArtifactRole:
+    """One checked part: it indexes both provenance documents and carries the class and labels of
+    ``entityProvenance`` (reading all 64 in turn returns it whole)."""
+    return replace(
+        _ENTITY_PROVENANCE,
+        logical_name=provenance_part_name(part),
+        path=f"detailed/entity_provenance_parts/as_entity_provenance_part_{part:02d}.json",
+        by_logical_name=False,
+    )
+
+
+#: Every role, in the order a manifest declares them: the standards side, the 64 provenance parts,
+#: then the learning-component collection.
+ARTIFACT_ROLES: tuple[ArtifactRole, ...] = (
+    ArtifactRole(
+        "nodes", "delivery/as_lc_nodes_{subject}.jsonl", JSONL, "bulk_content", _SOURCE, carries_components=True
+    ),
+    ArtifactRole("relationships", "delivery/as_lc_relationships_{subject}.jsonl", JSONL, "bulk_content", _SOURCE),
+    ArtifactRole("relationshipsHasChild", "detailed/as_relationships_has_child.jsonl", JSONL, "bulk_content", _SOURCE),
+    ArtifactRole("standardsFramework", "detailed/as_standards_framework.json", JSON, "bulk_content", _SOURCE),
+    ArtifactRole(
+        "standardsFrameworkItems", "detailed/as_standards_framework_items.jsonl", JSONL, "bulk_content", _SOURCE
+    ),
+    ArtifactRole("academicStandardsBundle", "detailed/as_kg_bundle.json", JSON, "bulk_content", _SOURCE),
+    _ENTITY_PROVENANCE,
+    ArtifactRole(
+        "unresolvedItems", "detailed/as_unresolved_items.json", JSON, "full_text", ("source_extracted", "unresolved")
+    ),
+    ArtifactRole("validationReport", "detailed/as_validation_report.json", JSON, "public_metadata", _DERIVED),
+    *(_provenance_part(part) for part in range(PROVENANCE_PARTS)),
+    ArtifactRole(
+        "learningComponentBundle",
+        "detailed/as_lc_kg_bundle.json",
+        JSON,
+        "bulk_content",
+        _SOURCE,
+        requirement="with_components",
+        carries_components=True,
+    ),
+    ArtifactRole(
+        "lcDedupGroups", "detailed/lc_dedup_groups.json", JSON, "full_text", _DERIVED, requirement="with_components"
+    ),
+    ArtifactRole(
+        "lcEntityProvenance",
+        "detailed/lc_entity_provenance.json",
+        JSON,
+        "bulk_content",
+        _SOURCE,
+        requirement="with_components",
+        carries_components=True,
+    ),
+    ArtifactRole(
+        "lcGenerationSummary",
+        "detailed/lc_generation_summary.json",
+        JSON,
+        "public_metadata",
+        _DERIVED,
+        requirement="with_components",
+    ),
+    ArtifactRole(
+        "lcValidationReport",
+        "detailed/as_lc_validation_report.json",
+        JSON,
+        "public_metadata",
+        _DERIVED,
+        requirement="with_components",
+    ),
+)
+
+#: Each role by its logical name.
+ARTIFACT_ROLE: Mapping[str, ArtifactRole] = {role.logical_name: role for role in ARTIFACT_ROLES}
+
+#: The logical names of the 64 provenance parts, part 00 first.
+PROVENANCE_PART_ARTIFACTS: tuple[str, ...] = tuple(provenance_part_name(part) for part in range(PROVENANCE_PARTS))
+#: The logical names of the learning-component collection (declared iff the package has components).
+COMPONENT_ARTIFACTS: tuple[str, ...] = tuple(
+    role.logical_name for role in ARTIFACT_ROLES if role.requirement == "with_components"
+)
+
+_AT_PATH: tuple[tuple[re.Pattern[str], ArtifactRole], ...] = tuple(
+    (re.compile(re.escape(role.path).replace(re.escape(_SUBJECT), "[^/]+")), role) for role in ARTIFACT_ROLES
+)
+
+
+def role_at(path: str) -> ArtifactRole | None:
+    """The role whose file ``path`` is (any subject slug), or ``None`` for a path no role has."""
+    return next((role for pattern, role in _AT_PATH if pattern.fullmatch(path)), None)
+
+
+def declared_roles(components: int) -> tuple[ArtifactRole, ...]:
+    """The roles a package with ``components`` learning components declares, in manifest order."""
+    return tuple(role for role in ARTIFACT_ROLES if role.requirement == "always" or components)
