@@ -13,20 +13,16 @@ from collections.abc import Iterator
 from pydantic import BaseModel
 
 from kgfegmcp.cursors import request_fingerprint
-from kgfegmcp.services import requests as r
+from kgfegmcp.mcp.register import TOOLS
 
 from .cases import INVALID_CURSOR, OK, OK_OR_INVALID_CURSOR, Case, hostile_text
 from .rpc import tool_call
 from .surface import Surface
 
-#: Tools that accept a cursor, with the request model their fingerprint is computed from.
+#: Tools that accept a cursor, with the request model their fingerprint is computed from (read from the
+#: tools' declarations, so a new paged tool is fuzzed too).
 CURSOR_MODELS: dict[str, type[BaseModel]] = {
-    "list_frameworks": r.ListFrameworksRequest,
-    "search_standards": r.SearchStandardsRequest,
-    "search_learning_components": r.SearchLearningComponentsRequest,
-    "get_standard_progressions": r.GetStandardProgressionsRequest,
-    "search_learning_progressions": r.SearchLearningProgressionsRequest,
-    "read_evidence": r.ReadEvidenceRequest,
+    tool.name: tool.request for tool in TOOLS if "cursor" in tool.request.model_fields
 }
 #: Offsets beyond anything a catalog holds, and negative ones: a sealed cursor carrying one is refused.
 EXTREME_OFFSETS = (2**31 - 1, 2**31, 2**32 + 1, 2**53 + 1, 2**63 - 1, 2**63, 2**64, 10**30, 10**300, -1, -(2**63))

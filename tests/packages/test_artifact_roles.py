@@ -11,6 +11,7 @@ import pytest
 from corrupt import edit_manifest
 from pydantic import ValidationError
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.artifact_roles import (
     ARTIFACT_ROLE,
     ARTIFACT_ROLES,
@@ -20,7 +21,6 @@ from kgfegmcp.packages.artifact_roles import (
     declared_roles,
     role_at,
 )
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import REPORT_SCHEMA_VERSION, Finding
 from kgfegmcp.packages.manifest import (
     DELIVERY_SCHEMA_VERSION,

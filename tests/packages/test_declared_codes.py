@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from test_validator_matrix import CORRUPTIONS, FREE
 
+from kgfegmcp.finding_codes import FindingCode, UndeclaredFindingCodeError
 from kgfegmcp.packages.artifacts import ArtifactReader
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.checklist import PACKAGE_CHECK_CODES, PACKAGE_CHECKS, run_package_checks
 from kgfegmcp.packages.checks.context import CheckContext
 from kgfegmcp.packages.collector import BoundedFindings, FindingCollector
 from kgfegmcp.packages.delivery import decode_delivery
-from kgfegmcp.packages.finding_codes import FindingCode, UndeclaredFindingCodeError
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.records import BUILDS_TOWARDS, SUPPORTS
 from kgfegmcp.packages.tree import PackageLocation, scan_package_tree

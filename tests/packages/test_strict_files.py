@@ -22,9 +22,9 @@ from corrupt import SPECIAL_KINDS, artifact_path, make_special, read_manifest
 
 from kgfegmcp.config import SHIPPED_PROMPTS_DIR
 from kgfegmcp.errors import ProfileValidationError, PromptConfigurationError
-from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
-from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.prompts.repository import PromptConfigRepository, copy_generic_configs
 from package_factory import LC, FixtureWorld, lc_graph

@@ -30,12 +30,12 @@ from corrupt import (
 )
 
 from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.package_files import MAX_LINE_BYTES
 from kgfegmcp.packages.artifact_roles import provenance_part_name
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
-from kgfegmcp.packages.package_files import MAX_LINE_BYTES
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, SUPPORTS, ComponentNode
 from kgfegmcp.packages.tree import PackageLocation, discover_packages

@@ -14,9 +14,9 @@ from kgfegmcp.catalog.served import PackageServer
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.errors import CatalogError
+from kgfegmcp.package_files import PackageFileError
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import read_manifest_json
-from kgfegmcp.packages.package_files import PackageFileError
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime, read_generation_summary

@@ -1,6 +1,6 @@
 """Reads each declared artifact of a package once, verifying its size and SHA-256 on the way.
 
-Every artifact is opened through :class:`~kgfegmcp.packages.package_files.PackageFile`: a regular
+Every artifact is opened through :class:`~kgfegmcp.package_files.PackageFile`: a regular
 file, never blocking, whose size is compared with the manifest before a byte of it is read. An
 artifact that cannot be opened as declared gets one finding and is then unavailable, so no check
 reads it and its problem is reported once, not as a cascade of consequences.
@@ -18,11 +18,8 @@ from typing import Any, TypeVar
 import ijson
 
 from kgfegmcp.errors import JsonlParsingError
-from kgfegmcp.packages.collector import FindingCollector, line_location
-from kgfegmcp.packages.decoder import iter_physical_lines
-from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.manifest import ArtifactEntry, PackageManifest
-from kgfegmcp.packages.package_files import (
+from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.package_files import (
     MAX_JSON_DEPTH,
     PackageFile,
     PackageFileError,
@@ -30,6 +27,9 @@ from kgfegmcp.packages.package_files import (
     parse_package_json,
     shown_key,
 )
+from kgfegmcp.packages.collector import FindingCollector, line_location
+from kgfegmcp.packages.decoder import iter_physical_lines
+from kgfegmcp.packages.manifest import ArtifactEntry, PackageManifest
 
 _T = TypeVar("_T")
 

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, Protocol
 
 from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
-from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.package_files import MAX_LINE_BYTES, PackageJsonError, parse_package_json
+from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.package_files import MAX_LINE_BYTES, PackageJsonError, parse_package_json
 from kgfegmcp.packages.records import (
     COMPONENT,
     NODE_LABELS,

@@ -8,10 +8,10 @@ from functools import partial
 from typing import Any
 
 from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.artifacts import ArtifactReader
 from kgfegmcp.packages.collector import FindingCollector, line_location
 from kgfegmcp.packages.decoder import DECODING_CODES, decode_node, decode_relationship
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.records import ComponentNode, DecodedPackage, ItemNode, RelationshipRecord
 
 #: What decoding the delivery may find: the decoder's codes, and a framework root missing or repeated.

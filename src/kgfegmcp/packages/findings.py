@@ -21,7 +21,7 @@ REPORT_SCHEMA_VERSION: Final[ReportSchemaVersion] = get_args(ReportSchemaVersion
 class Finding(ContractModel):
     """One validation observation, locatable by artifact and line or entity.
 
-    ``code`` is a :class:`~kgfegmcp.packages.finding_codes.FindingCode` value; it stays a plain string
+    ``code`` is a :class:`~kgfegmcp.finding_codes.FindingCode` value; it stays a plain string
     here because reports read from disk may carry codes this version does not know.
     """
 

@@ -7,11 +7,11 @@ from typing import Any, Final, Literal, get_args
 
 from pydantic import Field, model_validator
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import FrameworkId, SnapshotId
 from kgfegmcp.models import ContractModel
+from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass
-from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.profiles.model import ProfileRef
 from kgfegmcp.rights import RightsPolicy
 
@@ -225,7 +225,7 @@ def read_manifest_json(package_dir: Path, name: str = MANIFEST_FILENAME) -> tupl
     """A manifest's bytes and its JSON, read as a package file and decoded strictly (not yet the contract).
 
     ``name`` is the manifest's file name in ``package_dir`` (its recording has another). Raises
-    :class:`~kgfegmcp.packages.package_files.PackageFileError` with the finding that says why it is
+    :class:`~kgfegmcp.package_files.PackageFileError` with the finding that says why it is
     unusable: not a regular file, missing, unreadable, larger than 16 MiB, or JSON that repeats a key,
     nests too deeply or is not JSON (``invalid_manifest``).
     """

@@ -25,8 +25,8 @@ from typing import Literal
 
 from pydantic import ValidationError
 
+from kgfegmcp.package_files import PackageFileError, read_package_file
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest, read_manifest
-from kgfegmcp.packages.package_files import PackageFileError, read_package_file
 
 log = logging.getLogger(__name__)
 

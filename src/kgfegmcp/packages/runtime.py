@@ -8,9 +8,9 @@ from typing import Literal
 
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.models import sha256_hex
+from kgfegmcp.package_files import PackageFileError, read_package_file
 from kgfegmcp.packages.lc_artifacts import GenerationSummary
 from kgfegmcp.packages.manifest import PackageManifest
-from kgfegmcp.packages.package_files import PackageFileError, read_package_file
 from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode
 from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.validator import Gate

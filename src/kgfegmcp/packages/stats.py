@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgfegmcp.errors import KgfegmcpError, PackageValidationError
+from kgfegmcp.package_files import PackageFile, PackageFileError
 from kgfegmcp.packages.decoder import iter_nodes
 from kgfegmcp.packages.manifest import PackageManifest, read_manifest
-from kgfegmcp.packages.package_files import PackageFile, PackageFileError
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.profiles.model import InterpretationProfile

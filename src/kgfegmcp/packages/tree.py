@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from kgfegmcp.finding_codes import FindingCode, require_declared
 from kgfegmcp.identifiers import identifier_problem
-from kgfegmcp.packages.finding_codes import FindingCode, require_declared
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.recording import is_recording_name

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgfegmcp.errors import CatalogError
-from kgfegmcp.packages.package_files import PackageFileError, parse_package_json, read_package_file
+from kgfegmcp.package_files import PackageFileError, parse_package_json, read_package_file
 from kgfegmcp.packages.runtime import PackageRuntime
 
 UNRESOLVED_ARTIFACT = "unresolvedItems"

@@ -15,18 +15,18 @@ from typing import Literal
 from pydantic import ValidationError
 
 from kgfegmcp.errors import KgfegmcpError
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.models import canonical_bytes, sha256_hex
+from kgfegmcp.package_files import PackageFileError
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS, declared_roles, role_at
 from kgfegmcp.packages.artifacts import ARTIFACT_READING_CODES, ArtifactReader
 from kgfegmcp.packages.checks.checklist import PACKAGE_CHECK_CODES, run_package_checks
 from kgfegmcp.packages.checks.context import CheckContext
 from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, BoundedFindings, FindingCollector
 from kgfegmcp.packages.delivery import DELIVERY_CODES, DecodedDelivery, decode_delivery
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding, ValidationReport
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest, read_manifest_json
-from kgfegmcp.packages.package_files import PackageFileError
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from kgfegmcp.errors import ManifestBuildError, filesystem_error
+from kgfegmcp.finding_codes import FindingCode, require_declared
 from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
 from kgfegmcp.models import canonical_bytes, canonical_json, pretty_json_bytes, sha256_hex
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS, declared_roles, provenance_part_name
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
-from kgfegmcp.packages.finding_codes import FindingCode, require_declared
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
 from kgfegmcp.packages.lc_artifacts import (
     NORMALIZATION,

@@ -9,10 +9,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from kgfegmcp.errors import ProfileValidationError
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.models import sha256_hex
-from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
+from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN, InterpretationProfile, ProfileRef
 
 MAX_PROFILE_BYTES = 1024 * 1024

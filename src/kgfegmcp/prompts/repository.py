@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from kgfegmcp.errors import PromptConfigurationError
-from kgfegmcp.packages.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
+from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.prompts.model import (
     PROMPT_CONFIG_VERSION_PATTERN,
     CallConfig,

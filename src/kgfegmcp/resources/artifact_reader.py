@@ -16,8 +16,8 @@ from typing import Any, NoReturn
 
 from kgfegmcp.errors import ResourceAccessDeniedError
 from kgfegmcp.models import sha256_hex
+from kgfegmcp.package_files import PackageFile, PackageFileError, parse_package_json
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry, PackageManifest
-from kgfegmcp.packages.package_files import PackageFile, PackageFileError, parse_package_json
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.resources.policy import SizePolicy
 

@@ -7,9 +7,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import ClassVar
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.context import CheckContext
 from kgfegmcp.packages.collector import FindingCollector
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.packages.records import DecodedPackage, NodeRecord
 from kgfegmcp.profiles.model import InterpretationProfile

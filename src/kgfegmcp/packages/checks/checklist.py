@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.capabilities import CapabilityCheck
 from kgfegmcp.packages.checks.code_policy import CodePolicyCheck
@@ -23,7 +24,6 @@ from kgfegmcp.packages.checks.relationships import RelationshipCheck
 from kgfegmcp.packages.checks.statement_terms import StatementTermCheck
 from kgfegmcp.packages.checks.unresolved_items import UnresolvedItemsCheck
 from kgfegmcp.packages.collector import FindingCollector
-from kgfegmcp.packages.finding_codes import FindingCode
 
 #: Topology and profile rules first, then the detailed artifacts against the delivery records.
 PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (

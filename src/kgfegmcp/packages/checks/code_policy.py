@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
-from kgfegmcp.packages.finding_codes import FindingCode
 
 
 class CodePolicyCheck(PackageCheck):

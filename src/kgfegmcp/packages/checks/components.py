@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.records import SUPPORTS
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, SUPPORTS
 

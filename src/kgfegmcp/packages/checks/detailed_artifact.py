@@ -7,12 +7,12 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.models import ContractModel
+from kgfegmcp.package_files import PackageJsonError, parse_package_json
 from kgfegmcp.packages.artifacts import OnEntry, StreamedDocument
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import line_location
-from kgfegmcp.packages.finding_codes import FindingCode
-from kgfegmcp.packages.package_files import PackageJsonError, parse_package_json
 from kgfegmcp.packages.records import FrameworkNode, ItemNode, NodeRecord, RelationshipRecord
 
 #: What :meth:`DetailedArtifactCheck.document` and ``mismatch`` may emit: a check using them declares these.

@@ -12,12 +12,12 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from kgfegmcp.epistemic import component_label
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.models import canonical_bytes
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PART_ARTIFACTS
 from kgfegmcp.packages.checks.carried_fields import collapsed, first_difference
 from kgfegmcp.packages.checks.detailed_artifact import CARRIED_CODES, DOCUMENT_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lc_artifacts import GenerationSummary
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.provenance import provenance_part_of

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 from kgfegmcp.profiles.model import FRAMEWORK_PARENT_TYPE
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.context import all_nodes
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 
 

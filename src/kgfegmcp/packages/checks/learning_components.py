@@ -6,11 +6,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.models import ContractModel
 from kgfegmcp.packages.checks.carried_fields import first_difference, typed_difference
 from kgfegmcp.packages.checks.detailed_artifact import CARRIED_CODES, DOCUMENT_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.encoder import relationship_wire
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import ValidationReport
 from kgfegmcp.packages.lc_artifacts import DedupGroups, GenerationSummary, grouped_twice, normalized_text
 from kgfegmcp.packages.records import SUPPORTS, ComponentNode

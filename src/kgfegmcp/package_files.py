@@ -30,7 +30,7 @@ from types import TracebackType
 from typing import Any
 
 from kgfegmcp.bounded_json import NOT_UTF8, BoundedJsonError, decode_bounded
-from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.finding_codes import FindingCode
 
 #: Deepest nesting of arrays and objects in any package JSON document or JSONL record (the deepest a
 #: package writes is 7: the bundle); deeper is refused before it is decoded.
