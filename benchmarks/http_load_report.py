@@ -8,11 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile (as the other benchmarks compute it)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+from percentiles import percentile
 
 
 @dataclass

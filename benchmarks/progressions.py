@@ -43,6 +43,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+from percentiles import percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -85,11 +86,6 @@ TRAVERSAL_CAPS = {
     "max": {"direction": "both", "maxDepth": 12, "maxNodes": 250, "maxEdges": 100},
 }
 PATH_CAPS = {"default": {}, "max": {"maxDepth": 12, "maxPaths": 20}}
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 @dataclass

@@ -79,6 +79,7 @@ from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.config import load_settings
 from kgfegmcp.packages.records import SUPPORTS
 from kgfegmcp.services.requests import SearchStandardsRequest
+from percentiles import percentile
 
 TEACHER_FILE = Path(__file__).parent / "queries" / "teacher_queries.json"
 #: Short stage labels of the frameworks the sets cover; any other framework is labelled by its id.
@@ -315,11 +316,6 @@ def metrics(ranked: list[str], gold: frozenset[str]) -> dict[str, float]:
 def clean(codes: list[str], excluded: frozenset[str]) -> list[str]:
     """The first 10 places once the excluded codes are dropped ("" marks a hit without a code)."""
     return [code for code in codes if code not in excluded][:K]
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def engines_for(query: Query, catalog: Catalog) -> dict[str, Callable[[], Any]]:

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from kgfegmcp.config import SHIPPED_PROMPTS_DIR
+from percentiles import percentile
 
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
@@ -63,11 +64,6 @@ def status_kib(field: str) -> int:
         if line.startswith(field + ":"):
             return int(line.split()[1])
     raise KeyError(field)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 # -- children (each runs in its own process) ---------------------------------------------------

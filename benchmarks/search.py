@@ -41,6 +41,7 @@ from kgfegmcp.search.normalize import query_tokens
 from kgfegmcp.search.text_index import TextIndex
 from kgfegmcp.services.requests import SearchStandardsRequest
 from kgfegmcp.sources.default_catalog import build_default_catalog
+from percentiles import percentile
 
 FRAMEWORK = "brazil-bncc-ensino-fundamental"
 GROUPING_TYPE = "Objeto de conhecimento"
@@ -62,11 +63,6 @@ def query_set(state: AppState) -> list[tuple[str, set[str]]]:
         if codes:
             queries.setdefault(item.description, set()).update(codes)
     return sorted(queries.items())
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def recall_at_10(found: list[str], relevant: set[str]) -> float:
