@@ -1,4 +1,4 @@
-"""The CASE adapter on a small CFPackage written here: exact output, failures, profile override."""
+"""The CASE importer on a small CFPackage written here: exact output, failures, profile override."""
 
 from __future__ import annotations
 
