@@ -28,7 +28,7 @@ from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources import load_adapter
+from kgfegmcp.sources import load_importer
 from kgfegmcp.sources.default_catalog import DEFAULT_SOURCES
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -75,7 +75,7 @@ def build_round(profiles: ProfileRepository) -> tuple[dict[str, float], list[Pac
     """One timed build → write → validate of the default catalog into a temporary root."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
-    contents = [content for source in DEFAULT_SOURCES for content in load_adapter(source).build(None, profiles)]
+    contents = [content for source in DEFAULT_SOURCES for content in load_importer(source).build(None, profiles)]
     timings["build"] = time.perf_counter() - start
     with tempfile.TemporaryDirectory(prefix="kgfegmcp-bench-") as temporary:
         root = Path(temporary)

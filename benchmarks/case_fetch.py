@@ -199,7 +199,7 @@ def serve(body: Path, package: str) -> tuple[ThreadingHTTPServer, str]:
 def child_fetch(url: str, out: Path, profiles: Path) -> dict[str, Any]:
     import kgfegmcp.cli as cli
 
-    for module in ("kgfegmcp.packages.writer", "kgfegmcp.sources.case", "kgfegmcp.sources.case_client"):
+    for module in ("kgfegmcp.packages.writer", "kgfegmcp.sources.case", "kgfegmcp.sources.case.client"):
         importlib.import_module(module)  # the command imports them itself: before the baseline, they are not counted
 
     baseline = status_kib("VmRSS")

@@ -2,8 +2,8 @@
 
 Registry data files are checksum-verified against their wheel, so a test cannot change one row of
 them; it can export a real package as a CASE file (a source format the project builds from), change
-one row of that file and build it through the real CASE adapter. The export is the inverse of
-``sources/case.py``'s mapping: items → CFItems, hasChild → isChildOf (child → parent), buildsTowards
+one row of that file and build it through the real CASE importer. The export is the inverse of
+the mapping of ``sources/case/``: items → CFItems, hasChild → isChildOf (child → parent), buildsTowards
 → precedes, relatesTo → isRelatedTo. Learning components have no CASE counterpart and are left out.
 """
 

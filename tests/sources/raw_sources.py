@@ -1,4 +1,4 @@
-"""Independent readers of the registry data files, so tests never trust the adapters' parsing."""
+"""Independent readers of the registry data files, so tests never trust the importers' parsing."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """CASE frameworks fetched from a provider: a real HTTP(S) server on 127.0.0.1 serves JSON written here.
 
-The client (sources/case_client.py) and the importer it feeds (sources/case.py) run unmodified: good
+The client (sources/case/client.py) and the importer it feeds (sources/case/) run unmodified: good
 CASE 1.0 and 1.1 packages, the accepted variants, wrong types, redirects, HTTP failures, bodies that are
 not JSON or not CASE, bodies over the cap however they are framed, deep nesting, slow servers and TLS.
 """
@@ -45,7 +45,7 @@ from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.case import CaseInputOrigin, CaseSource
-from kgfegmcp.sources.case_client import CaseFetchOptions, FetchedCasePackage, fetch_case_package
+from kgfegmcp.sources.case.client import CaseFetchOptions, FetchedCasePackage, fetch_case_package
 
 pytestmark = pytest.mark.slow
 

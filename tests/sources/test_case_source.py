@@ -1,4 +1,4 @@
-"""The CASE adapter on a small CFPackage written here: exact output, failures, profile override."""
+"""The CASE importer on a small CFPackage written here: exact output, failures, profile override."""
 
 from __future__ import annotations
 
@@ -23,8 +23,10 @@ from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources.case import CaseSource, default_snapshot_id
-from kgfegmcp.sources.case_document import CaseDocument, CasePackageReader, _SurrogateEscapes
+from kgfegmcp.sources.case import CaseSource
+from kgfegmcp.sources.case.document import CaseDocument
+from kgfegmcp.sources.case.identity import default_snapshot_id
+from kgfegmcp.sources.case.reader import CasePackageReader, _SurrogateEscapes
 
 DOC = "9a1c0000-0000-4000-8000-000000000001"
 D1, D2 = "9a1c0000-0000-4000-8000-000000000010", "9a1c0000-0000-4000-8000-000000000011"

@@ -16,7 +16,7 @@ from kgfegmcp.sources.mapa_de_foco import describe_difference, extract_codes, sp
 
 EF = "brazil-bncc-ensino-fundamental"
 EI = "brazil-bncc-educacao-infantil"
-# Written independently of the adapter: a code-shaped token, typos included.
+# Written independently of the importer: a code-shaped token, typos included.
 TOKEN = re.compile(r"\bE[A-Z]+\d\d[A-Z]+\d+\b")
 
 

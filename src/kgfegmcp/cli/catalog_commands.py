@@ -1,6 +1,6 @@
 """`kgfegmcp catalog init`: the default catalog, built and validated where an installed server looks.
 
-The source adapters and the package writer are imported by the command: loading the command line, which
+The source importers and the package writer are imported by the command: loading the command line, which
 `kgfegmcp serve` does on every start, does not import them.
 """
 

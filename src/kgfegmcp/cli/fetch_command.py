@@ -53,7 +53,7 @@ def fetch_command(
     `kgfegmcp packages validate` on the graph-package root afterwards to accept it.
     """
     from kgfegmcp.sources.case import CaseInputOrigin, CaseSource
-    from kgfegmcp.sources.case_client import CaseFetchOptions, fetch_case_package, limits_summary, shown_url
+    from kgfegmcp.sources.case.client import CaseFetchOptions, fetch_case_package, limits_summary, shown_url
 
     limits = {"timeout_seconds": timeout, "deadline_seconds": deadline, "max_bytes": max_bytes}
     limits["max_redirects"] = max_redirects

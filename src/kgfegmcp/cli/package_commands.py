@@ -67,20 +67,20 @@ def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
 
 
 def build_command(
-    source: Annotated[str, typer.Option("--source", help="Source adapter: bncc, ccss or case.")],
+    source: Annotated[str, typer.Option("--source", help="Source importer: bncc, ccss or case.")],
     source_input: Annotated[Path | None, typer.Argument(help="Input file, for sources that take one.")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Graph-package root to write into.")] = None,
     profiles_dir: Annotated[Path | None, typer.Option(help="Profiles root (KGFEGMCP_PROFILES_DIR).")] = None,
 ) -> None:
     """Build pending packages from a source; run `packages validate` to accept them."""
-    from kgfegmcp.sources import load_adapter
+    from kgfegmcp.sources import load_importer
 
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
-    adapter = load_adapter(source)
+    importer = load_importer(source)
     profiles = ProfileRepository(settings.profiles_dir)
     with progress_bar() as progress:
         task = progress.add_task(f"reading {source}", total=None)
-        contents = adapter.build(source_input, profiles, lambda step: progress.update(task, description=step))
+        contents = importer.build(source_input, profiles, lambda step: progress.update(task, description=step))
         written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
     out.print(pending_table(written))
 

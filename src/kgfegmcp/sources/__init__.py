@@ -1,28 +1,32 @@
-"""Build-time source adapters: real curriculum data in, pending graph packages out.
+"""Build-time source importers: real curriculum data in, pending graph packages out.
 
-Adapters are looked up by name and imported lazily, so the server never imports them.
+Importers are looked up by name and imported lazily, so the server never imports them. Each one is a
+:class:`~kgfegmcp.sources.importer.SourceImporter` (read the source, map it onto packages).
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from kgfegmcp.errors import ConfigurationError
-from kgfegmcp.sources.base import SourceAdapter
+from kgfegmcp.sources.importer import SourceImporter
 
-#: Source name → ``module:class`` of its adapter.
-SOURCE_ADAPTERS: dict[str, str] = {
+#: Source name → ``module:class`` of its importer: the one list of the sources ``packages build`` knows.
+SOURCE_IMPORTERS: dict[str, str] = {
     "bncc": "kgfegmcp.sources.bncc:BnccSource",
     "ccss": "kgfegmcp.sources.ccss:CcssSource",
     "case": "kgfegmcp.sources.case:CaseSource",
 }
 
 
-def load_adapter(name: str) -> SourceAdapter:
-    """Instantiate the adapter registered under ``name``."""
-    target = SOURCE_ADAPTERS.get(name)
+def load_importer(name: str) -> SourceImporter[Any]:
+    """Instantiate the importer registered under ``name``."""
+    target = SOURCE_IMPORTERS.get(name)
     if target is None:
-        raise ConfigurationError(f"Unknown source {name!r}.", hint=f"Use one of: {', '.join(sorted(SOURCE_ADAPTERS))}.")
+        raise ConfigurationError(
+            f"Unknown source {name!r}.", hint=f"Use one of: {', '.join(sorted(SOURCE_IMPORTERS))}."
+        )
     module_name, _, class_name = target.partition(":")
-    adapter: SourceAdapter = getattr(importlib.import_module(module_name), class_name)()
-    return adapter
+    importer: SourceImporter[Any] = getattr(importlib.import_module(module_name), class_name)()
+    return importer

@@ -9,7 +9,9 @@ corestandards.org URL.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +21,8 @@ from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecks
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources.base import ProgressCallback, refuse_input
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, identifier_from
+from kgfegmcp.sources.importer import ProgressCallback, SourceImporter, refuse_input
 from kgfegmcp.sources.installed import InstalledFile, read_installed
 from kgfegmcp.sources.registry_sources import CHIRON
 
@@ -94,33 +96,72 @@ def read_rows(installed: InstalledFile) -> list[dict[str, Any]]:
         connection.close()
 
 
-class CcssSource:
-    """``--source ccss``: one English package of CCSS ELA/Literacy statements with their hierarchy."""
+@dataclass(frozen=True, slots=True)
+class CcssDataset:
+    """The verified ``standards`` rows of one installed chiron release, and how entities cite them."""
 
-    name = "ccss"
+    installed: InstalledFile
+    rows: list[dict[str, Any]]
 
-    def build(
-        self,
-        source_input: Path | None,
-        profiles: ProfileRepository,
-        progress: ProgressCallback | None = None,
-    ) -> list[PackageContent]:
-        """Read the SQLite data file and return one package content."""
-        report = refuse_input("ccss", source_input, "the installed chiron-common-core-standards data file", progress)
-        report("reading the chiron-common-core-standards SQLite file")
+    @classmethod
+    def load(cls) -> CcssDataset:
+        """Read the SQLite data file (verified against its wheel RECORD); refuse an empty one."""
         installed = read_installed(IMPORT_NAME, DISTRIBUTION, DB_PATH, INSTALL_HINT)
         rows = read_rows(installed)
         if not rows:
             raise ManifestBuildError(f"{DB_PATH} of {DISTRIBUTION} {installed.version} has no standards.")
+        return cls(installed, rows)
+
+    def dataset_ref(self) -> dict[str, str]:
+        """Which dataset release a provenance record refers to."""
+        return {"name": DISTRIBUTION, "version": self.installed.version}
+
+    def locator(self, row: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
+        """Where one row is in the data file."""
+        return {
+            "datasetFile": DB_PATH,
+            "table": "standards",
+            "rowId": row["id"],
+            "standardSet": row["set_id"],
+            "standardSetUri": f"{STANDARD_SET_API}{row['set_id']}",
+            "position": row["position"],
+            **extra,
+        }
+
+    def provenance(self, row: Mapping[str, Any], **extra: Any) -> Provenance:
+        """A source-asserted provenance record of one row (``extra`` adds to its locator)."""
+        return {
+            "epistemicStatus": "source_asserted",
+            "dataset": self.dataset_ref(),
+            "locator": self.locator(row, **extra),
+        }
+
+
+class CcssSource(SourceImporter[CcssDataset]):
+    """``--source ccss``: one English package of CCSS ELA/Literacy statements with their hierarchy."""
+
+    name = "ccss"
+
+    @contextmanager
+    def read(self, source_input: Path | None, report: ProgressCallback) -> Iterator[CcssDataset]:
+        """Read the installed SQLite data file."""
+        refuse_input(self.name, source_input, "the installed chiron-common-core-standards data file")
+        report("reading the chiron-common-core-standards SQLite file")
+        yield CcssDataset.load()
+
+    def map(self, source: CcssDataset, profiles: ProfileRepository, report: ProgressCallback) -> list[PackageContent]:
+        """One package content, of every row."""
         report("building the CCSS ELA package")
-        return [_build(installed, rows, profiles)]
+        return [map_package(source, profiles)]
 
 
-def _build(installed: InstalledFile, rows: list[dict[str, Any]], profiles: ProfileRepository) -> PackageContent:
+def map_package(dataset: CcssDataset, profiles: ProfileRepository) -> PackageContent:
+    """Every row an item under its ASN parent (a row whose parent is missing hangs from the root, reported)."""
+    installed, rows = dataset.installed, dataset.rows
     subjects = {str(r["subject"]) for r in rows}
     if subjects != {SUBJECT}:
         raise ManifestBuildError(
-            f"{DB_PATH} holds subjects {sorted(subjects)}; this adapter and its profile cover {SUBJECT} only."
+            f"{DB_PATH} holds subjects {sorted(subjects)}; this importer and its profile cover {SUBJECT} only."
         )
     grades = sorted({str(r["grade"]) for r in rows})
     span = f"{int(grades[0])}" if len(grades) == 1 else f"{int(grades[0])}-{int(grades[-1])}"
@@ -131,7 +172,6 @@ def _build(installed: InstalledFile, rows: list[dict[str, Any]], profiles: Profi
     jurisdictions = sorted({str(r["jurisdiction"]) for r in rows})
     title = f"{FRAMEWORK_NAME} (grades {span.replace('-', ' to ')})"
     root = stable_uuid(framework_id, "framework")
-    dataset_ref = {"name": DISTRIBUTION, "version": installed.version}
     builder = PackageGraphBuilder(
         framework_id,
         profile,
@@ -150,7 +190,7 @@ def _build(installed: InstalledFile, rows: list[dict[str, Any]], profiles: Profi
         ),
         {
             "epistemicStatus": "source_asserted",
-            "dataset": dataset_ref,
+            "dataset": dataset.dataset_ref(),
             "locator": {
                 "datasetFile": DB_PATH,
                 "table": "standards",
@@ -158,21 +198,9 @@ def _build(installed: InstalledFile, rows: list[dict[str, Any]], profiles: Profi
             },
         },
     )
-
-    def locator(row: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
-        return {
-            "datasetFile": DB_PATH,
-            "table": "standards",
-            "rowId": row["id"],
-            "standardSet": row["set_id"],
-            "standardSetUri": f"{STANDARD_SET_API}{row['set_id']}",
-            "position": row["position"],
-            **extra,
-        }
-
     ids: dict[str, str] = {}
     for row in rows:
-        provenance: Provenance = {"epistemicStatus": "source_asserted", "dataset": dataset_ref, "locator": locator(row)}
+        provenance = dataset.provenance(row)
         if row["source_url"]:
             provenance["locator"]["sourceUrl"] = row["source_url"]
         ids[str(row["id"])] = builder.add_item(
@@ -199,11 +227,7 @@ def _build(installed: InstalledFile, rows: list[dict[str, Any]], profiles: Profi
     for row in rows:
         child = ids[str(row["id"])]
         parent_key = row["parent_id"]
-        edge: Provenance = {
-            "epistemicStatus": "source_asserted",
-            "dataset": dataset_ref,
-            "locator": locator(row, field="parent_id"),
-        }
+        edge = dataset.provenance(row, field="parent_id")
         if parent_key is None:
             builder.link(HAS_CHILD, builder.root_id, child, edge)
         elif str(parent_key) in ids:
@@ -218,7 +242,7 @@ def _build(installed: InstalledFile, rows: list[dict[str, Any]], profiles: Profi
                     "sourceEntityId": child,
                     "sourceText": str(row["description"]),
                     "reason": "parent_id names no row of the standards table; the statement hangs from the root",
-                    "locator": locator(row, field="parent_id"),
+                    "locator": dataset.locator(row, field="parent_id"),
                 },
             )
     source = SourceInfo(

@@ -14,8 +14,8 @@ from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageBatch, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources import load_adapter
-from kgfegmcp.sources.base import ProgressCallback
+from kgfegmcp.sources import load_importer
+from kgfegmcp.sources.importer import ProgressCallback
 
 #: Sources whose data ships in pinned registry packages (no input file needed).
 DEFAULT_SOURCES: tuple[str, ...] = ("bncc", "ccss")
@@ -37,7 +37,7 @@ def _write(
 ) -> list[PackageLocation]:
     locations: list[PackageLocation] = []
     for source in DEFAULT_SOURCES:
-        for content in load_adapter(source).build(None, profiles, progress):
+        for content in load_importer(source).build(None, profiles, progress):
             if progress is not None:
                 progress(f"writing {content.framework_id}@{content.snapshot_id}")
             locations.append(batch.write(content))

@@ -1,6 +1,6 @@
-"""Assembles one package's records from source rows, for every adapter.
+"""Assembles one package's records from source rows, for every importer.
 
-Adapters describe items, edges, components and provenance by stable source keys; the builder
+Importers describe items, edges, components and provenance by stable source keys; the builder
 mints the deterministic UUIDv5 ids, refuses what the bound profile cannot represent (so a
 bad source fails at build time with a clear message rather than at validation), removes
 duplicate edges, and hands the writer a finished :class:`PackageContent`. It knows nothing
@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, identifier_problem, stable_uuid
+from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.manifest import SourceInfo
@@ -387,11 +388,21 @@ class PackageGraphBuilder:
             raise ManifestBuildError(f"Unresolved key {key!r} repeats in {self.framework_id}.")
         return uid
 
-    def add_finding(self, code: str, severity: str, message: str, location: str | None = None) -> None:
-        """A build finding, written into the package's validation report."""
+    def add_finding(self, code: FindingCode, severity: str, message: str, location: str | None = None) -> None:
+        """A build finding, written into the package's validation report (the writer refuses other codes).
+
+        ``SOURCE_MAPPING_GAP``: a source element could not be represented and was left out;
+        ``SOURCE_TEXT_DIFFERENCE``: a secondary source disagrees with the verified one.
+        """
         self._findings.append(
             Finding.model_validate(
-                {"code": code, "severity": severity, "message": message[:2000], "location": location, "stage": "build"}
+                {
+                    "code": code.value,
+                    "severity": severity,
+                    "message": message[:2000],
+                    "location": location,
+                    "stage": "build",
+                }
             )
         )
 

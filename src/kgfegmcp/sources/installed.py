@@ -1,6 +1,6 @@
 """Data files of installed registry packages: located, versioned and checked against their checksums.
 
-Adapters read registry data as files (never through the packages' own APIs or servers), so the
+Importers read registry data as files (never through the packages' own APIs or servers), so the
 build depends only on bytes whose checksums the wheel itself publishes in its ``RECORD``.
 """
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.lc_artifacts import ComponentProduction, ComponentSourceVersion
 from kgfegmcp.packages.manifest import SourceDataset, UpstreamChecksum
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, RelationshipLabel
@@ -300,7 +301,7 @@ class _Layer:
         target = self.habilidades.get(code)
         if target is None:
             self.builder.add_finding(
-                "source_mapping_gap",
+                FindingCode.SOURCE_MAPPING_GAP,
                 "warning",
                 f"{self.origin} data row {row.data_row}: Ensino Fundamental code {code} is not a habilidade of "
                 f"{self.verified_source}; the row is not used.",
@@ -310,7 +311,7 @@ class _Layer:
         secondary = row.values[TEXT_COLUMN]
         if secondary != target.text:
             self.builder.add_finding(
-                "source_text_difference",
+                FindingCode.SOURCE_TEXT_DIFFERENCE,
                 "warning",
                 f"{self.origin} data row {row.data_row}: the habilidade text of {code} differs from "
                 f"{self.verified_source} ({describe_difference(target.text, secondary)}); the verified text is kept.",
@@ -322,7 +323,7 @@ class _Layer:
         target = self.habilidades.get(code)
         if target is None:
             self.builder.add_finding(
-                "source_mapping_gap",
+                FindingCode.SOURCE_MAPPING_GAP,
                 "warning",
                 f"{self.origin} data row {row.data_row}: prioritised code {code} is not in this package; "
                 "its Mapa de Foco entries are not used.",
@@ -386,7 +387,7 @@ class _Layer:
                 evidence["listLabel"] = mention.label
             if mention.code == row.code:
                 self.builder.add_finding(
-                    "source_mapping_gap",
+                    FindingCode.SOURCE_MAPPING_GAP,
                     "info",
                     f"{self.origin} data row {row.data_row}: {row.code} lists itself in {column}; "
                     "no self-link was created.",

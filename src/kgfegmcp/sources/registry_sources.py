@@ -1,4 +1,4 @@
-"""The pinned registry packages the default catalog is built from: one table, read by the adapters,
+"""The pinned registry packages the default catalog is built from: one table, read by the importers,
 ``kgfegmcp catalog init`` and ``kgfegmcp doctor``.
 
 All three are installed ``--no-deps``: the build reads their data files only. ``bncc-mcp`` and
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class SourceDistribution:
-    """One registry package whose data files a source adapter reads."""
+    """One registry package whose data files a source importer reads."""
 
     distribution: str
     version: str

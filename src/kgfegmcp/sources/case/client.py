@@ -22,7 +22,7 @@ deliberately narrow, because the bytes it returns become a package that is later
 Every failure is one ``source_fetch_error`` (``<code>: <message> Next action: <hint>``); text the
 server chose (a reason phrase, a body, a header) is only ever repeated through :func:`echo`, so its
 control characters are escaped. Whether the bytes are a CASE CFPackage is decided by
-:mod:`kgfegmcp.sources.case_document`.
+:mod:`kgfegmcp.sources.case.reader`.
 """
 
 from __future__ import annotations
