@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, identifier_problem, stable_uuid
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.manifest import SourceInfo

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.lc_artifacts import ComponentProduction, ComponentSourceVersion
 from kgfegmcp.packages.manifest import SourceDataset, UpstreamChecksum
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, RelationshipLabel

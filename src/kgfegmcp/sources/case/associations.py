@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgfegmcp.errors import echo
-from kgfegmcp.packages.finding_codes import FindingCode
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, RelationshipLabel
 from kgfegmcp.packages.unresolved import CROSS_FRAMEWORK_REFERENCE
 from kgfegmcp.sources.case.dataset import CaseDataset

@@ -19,8 +19,8 @@ from collections import Counter
 from typing import Any
 
 from kgfegmcp.errors import ManifestBuildError, echo
+from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import identifier_problem, stable_uuid
-from kgfegmcp.packages.finding_codes import FindingCode
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
