@@ -25,7 +25,8 @@ from kgfegmcp.errors import (
 )
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.services.requests import SearchStandardsRequest
-from kgfegmcp.services.standards import SEARCH_STANDARDS, SearchStandardsResult
+from kgfegmcp.services.standards import SearchStandardsResult
+from kgfegmcp.tool_names import ToolName
 from package_factory import DAG, LC, TREE
 
 SNAPSHOT = "2026-01"
@@ -382,11 +383,11 @@ def test_a_cursor_at_or_past_the_end_is_refused(search_state: AppState) -> None:
     fingerprint = request_fingerprint(asked)
     assert search(search_state, query="number", limit=7).total == 52
     # The last page issues no cursor, so none ever points at the end: offset 52 is as foreign as 53.
-    last = search_state.cursors.encode(SEARCH_STANDARDS, fingerprint, {"offset": 51})
+    last = search_state.cursors.encode(ToolName.SEARCH_STANDARDS, fingerprint, {"offset": 51})
     final = search(search_state, query="number", limit=7, cursor=last)
     assert len(final.hits) == 1 and final.hits[0].rank == 52 and final.page.has_more is False
     for offset in (52, 53, 2**31 - 1, 2**63):
-        at_or_past = search_state.cursors.encode(SEARCH_STANDARDS, fingerprint, {"offset": offset})
+        at_or_past = search_state.cursors.encode(ToolName.SEARCH_STANDARDS, fingerprint, {"offset": offset})
         with pytest.raises(InvalidCursorError) as refused:
             search(search_state, query="number", limit=7, cursor=at_or_past)
         assert refused.value.code == "invalid_cursor"
