@@ -11,7 +11,7 @@ Even a validly sealed cursor (a replica's, or one sealed with a leaked secret) c
 position inside the result: every payload is decoded within size and depth bounds and validated
 field by field, and an offset is compared with the most results the request can reach (known
 before any search, so nothing is ever sized by it) and then with the real total
-(:class:`PageStart`); at or beyond either is ``invalid_cursor``.
+(``services/paging.py``); at or beyond either is ``invalid_cursor``.
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ import binascii
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from pydantic import BaseModel, SecretStr
+from pydantic import SecretStr
 
 from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
 from kgfegmcp.errors import InvalidCursorError
@@ -42,9 +41,18 @@ _KEY_LABEL = b"kgfegmcp cursor key v1\x00"
 OUTSIDE = "The cursor points outside this result sequence."
 
 
-def request_fingerprint(request: BaseModel, exclude: frozenset[str] = frozenset({"cursor"})) -> str:
+class CursoredRequest(Protocol):
+    """A request model paged by ``cursor``: a cursor is bound to the rest of the request."""
+
+    @property
+    def cursor(self) -> str | None: ...
+
+    def model_dump(self, *, mode: str, by_alias: bool, exclude: set[str]) -> dict[str, Any]: ...
+
+
+def request_fingerprint(request: CursoredRequest) -> str:
     """SHA-256 of the canonical request with defaults filled in and the cursor left out."""
-    wire = request.model_dump(mode="json", by_alias=True, exclude={name for name in exclude})
+    wire = request.model_dump(mode="json", by_alias=True, exclude={"cursor"})
     return hashlib.sha256(canonical_bytes(wire)).hexdigest()
 
 
@@ -58,21 +66,6 @@ def offset_within(position: dict[str, Any], reach: int, message: str = OUTSIDE) 
     if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset < reach:
         raise InvalidCursorError(message)
     return offset
-
-
-@dataclass(frozen=True, slots=True)
-class PageStart:
-    """Where an offset-paged result begins: 0 without a cursor, else the cursor's offset (below the reach)."""
-
-    offset: int
-    resumed: bool
-
-    def within(self, total: int) -> int:
-        """The offset, once the result's real total is known: a cursor never points at or past the end
-        (the last page issues none), so such an offset is ``invalid_cursor``."""
-        if self.resumed and self.offset >= total:
-            raise InvalidCursorError(OUTSIDE)
-        return self.offset
 
 
 class CursorCodec:
@@ -126,10 +119,3 @@ class CursorCodec:
         if not isinstance(position, dict):
             raise InvalidCursorError("The cursor payload is unreadable.")
         return position
-
-    def page_start(self, cursor: str | None, tool: str, fingerprint: str, reach: int) -> PageStart:
-        """Where the page begins: 0 without a cursor, else the cursor's offset, refused at or beyond
-        ``reach`` (the most results this request can have, known before searching)."""
-        if cursor is None:
-            return PageStart(0, resumed=False)
-        return PageStart(offset_within(self.decode(cursor, tool, fingerprint), reach), resumed=True)

@@ -10,7 +10,7 @@ from standards_worlds import NOCODE, NOTEXT, TWIN
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.resources import uris
-from kgfegmcp.services.views import package_ref
+from kgfegmcp.services.views import PackageRef
 from package_factory import DAG, LC, TREE
 from tool_calls import call, error, error_code, structured, texts
 
@@ -30,8 +30,7 @@ def identity_of(state: AppState, framework_id: str, snapshot_id: str | None = No
     links' label, not the link-provenance rule that answers carrying links give)."""
     package = state.catalog.resolve(framework_id, snapshot_id)
     counts = package.manifest.counts.relationships
-    ref = package_ref(package, number, links=bool(counts.builds_towards + counts.relates_to)).to_wire()
-    ref.pop("linkProvenance", None)
+    ref = PackageRef.of(package, number, links="held" if counts.builds_towards + counts.relates_to else None).to_wire()
     rights = package.manifest.rights
     assert ref["attribution"] == rights.attribution_statement and ref["manifestUri"] == ref["uri"] + "/manifest"
     return ref

@@ -12,7 +12,7 @@ from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.services.views import package_ref
+from kgfegmcp.services.views import PackageRef
 from package_factory import DAG, LC, TREE, base_graph, standard_world, state_for
 from tool_calls import call, error, error_code, structured, texts
 
@@ -369,7 +369,7 @@ async def test_every_result_carries_identity_disclosures_and_source_terms(
     # Each package a hit comes from once, compactly: id, link, the four files (SHA-256 prefixes) and its
     # disclosure ids; the interpretation names every package searched.
     listed = [p for p in current if p.graph_package_id in set(hit_packages(body))]
-    numbered = [package_ref(p, number).to_wire() for number, p in enumerate(listed, start=1)]
+    numbered = [PackageRef.of(p, number).to_wire() for number, p in enumerate(listed, start=1)]
     assert len(listed) >= 2 and body["packages"] == numbered
     assert [p["disclosureIds"] for p in body["packages"]] == [
         [d.disclosure_id for d in p.profile.profile.disclosures] for p in listed

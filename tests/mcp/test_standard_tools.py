@@ -12,7 +12,7 @@ from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.resources import uris
-from kgfegmcp.services.views import package_ref
+from kgfegmcp.services.views import PackageRef
 from package_factory import DAG, LC, TREE
 from tool_calls import call, error, error_code, structured, texts
 
@@ -62,7 +62,7 @@ async def test_get_standard_by_each_key_on_default_catalog(
     )
     assert by_code == casefolded == by_node == by_uuid == explicit
     runtime = default_state.catalog.resolve(EF)
-    assert by_code["package"] == package_ref(runtime).to_wire()
+    assert by_code["package"] == PackageRef.of(runtime).to_wire()
     assert by_code["package"]["disclosureIds"] == [d.disclosure_id for d in runtime.profile.profile.disclosures]
     assert "disclosures" not in by_code  # one short line in the text; in full in get_framework
     assert [p["statementType"] for p in by_code["parents"]] == ["Objeto de conhecimento"]
@@ -190,7 +190,7 @@ async def test_context_of_a_multi_parent_standard(fixture_client: Client[Any], f
     assert body["rootPaths"] == [{"nodeIds": [root, nbt, shared]}, {"nodeIds": [root, nf, shared]}]
     assert body["ancestorsComplete"] and body["descendantsComplete"] and body["rootPathsComplete"]
     assert body["truncated"] is False and body["truncationReasons"] == []
-    assert body["package"] == package_ref(fixture_state.catalog.resolve(DAG)).to_wire()
+    assert body["package"] == PackageRef.of(fixture_state.catalog.resolve(DAG)).to_wire()
     assert body["package"]["disclosureIds"] == ["fixture"]
     summary = texts(result)[0]
     assert "Root paths: 2 (complete: True), by nodeId, root first:" in summary

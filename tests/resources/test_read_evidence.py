@@ -16,8 +16,10 @@ from kgfegmcp.errors import EvidenceResultTooLargeError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.rendering import rendered_size
 from kgfegmcp.resources import uris
+from kgfegmcp.services.paging import Pager
 from kgfegmcp.services.requests import ReadEvidenceRequest
 from kgfegmcp.services.resources import AttributionView
+from kgfegmcp.tool_names import ToolName
 from package_factory import LC, FixtureWorld, state_for
 
 IDS = lc_ids()
@@ -204,5 +206,6 @@ def test_no_content_beside_oversized_metadata_is_evidence_result_too_large(matri
     request = ReadEvidenceRequest.model_validate({"uri": NOTES})
     evidence_service = matrix_state.evidence
     with pytest.raises(EvidenceResultTooLargeError) as caught:
-        evidence_service._fit(request, "0" * 64, huge, document.data, 0)
+        pager = Pager(matrix_state.cursors, ToolName.READ_EVIDENCE, request, sha256=huge.sha256[:32])
+        evidence_service._fit(request, pager, huge, document.data, 0)
     assert caught.value.code == "evidence_result_too_large"

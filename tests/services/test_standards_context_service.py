@@ -28,7 +28,7 @@ from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.resources import uris
 from kgfegmcp.services.requests import GetStandardContextRequest, GetStandardRequest, StandardSelector
 from kgfegmcp.services.standards import ContextRoot, ContextStandard, StandardContextResult, StandardDetail
-from kgfegmcp.services.views import FrameworkRootRef, StandardRecord, package_ref
+from kgfegmcp.services.views import FrameworkRootRef, PackageRef, StandardRecord
 from package_factory import DAG, LC, TREE
 
 SNAPSHOT = "2026-01"
@@ -166,7 +166,7 @@ def test_get_standard_of_a_multi_parent_standard(search_state: AppState) -> None
     assert node_ids(result.parents) == [item(DAG, "NBT"), item(DAG, "NF")]
     assert all(type(parent) is StandardRecord for parent in result.parents)
     assert result.child_count == 0
-    assert result.package == package_ref(search_state.catalog.resolve(DAG))
+    assert result.package == PackageRef.of(search_state.catalog.resolve(DAG))
 
 
 def test_get_standard_of_a_domain_names_the_framework_root(search_state: AppState) -> None:

@@ -27,9 +27,7 @@ from kgfegmcp.services.views import (
     ResultModel,
     ResultWarning,
     StandardRecord,
-    package_ref,
     permitted_text,
-    standard_record,
 )
 
 REVIEW_NOTICE = (
@@ -237,7 +235,7 @@ class ComparisonService:
                     rank=rank,
                     match_type=hit.match_type,
                     package_local_score=hit.score,
-                    standard=standard_record(package, hit.item),
+                    standard=StandardRecord.of(package, hit.item),
                     context=[node.node_id for node in context],
                     context_complete=complete,
                     other_parent_chains=others,
@@ -270,7 +268,7 @@ class ComparisonService:
             )
         readings = interpretation_views(outcome.interpretations, single_package=True)
         return FrameworkEvidence(
-            package=package_ref(package, number),
+            package=PackageRef.of(package, number),
             query=query if request.queries and package.framework_id in request.queries else None,
             grade_levels=grades,
             interpretation=readings[0] if readings else None,

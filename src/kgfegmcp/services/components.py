@@ -10,11 +10,13 @@ Who authored and licensed the components is said once per answer (``attributions
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.errors import (
     CapabilityUnavailableError,
     GraphNodeNotFoundError,
@@ -23,6 +25,7 @@ from kgfegmcp.packages.records import SUPPORTS, ComponentNode, RelationshipRecor
 from kgfegmcp.resources import uris
 from kgfegmcp.search.components import find_components
 from kgfegmcp.services.filter_values import component_subjects_accepted, require_known
+from kgfegmcp.services.paging import CursorPage, Pager
 from kgfegmcp.services.requests import (
     GetLearningComponentRequest,
     GetLearningComponentsForStandardRequest,
@@ -33,17 +36,12 @@ from kgfegmcp.services.requests import (
 from kgfegmcp.services.standards import MatchCountsView, QueryInterpretationView, StandardsService, interpretation_views
 from kgfegmcp.services.views import (
     ComponentPackageRef,
-    CursorPage,
     LinkedStandardRecord,
     PagePackages,
     ResultModel,
     ResultWarning,
     StandardRecord,
-    component_package_ref,
-    linked_standard_record,
-    offset_page,
     permitted_text,
-    standard_record,
 )
 from kgfegmcp.tool_names import ToolName
 
@@ -71,6 +69,19 @@ class LearningComponentRecord(ResultModel):
     supports_count: int
     attribution: int | None = Field(None, description="Index into attributions; left out when the source names none.")
 
+    @classmethod
+    def of(cls, package: ServedPackage, component: ComponentNode, attributions: _Attributions, /, **extra: Any) -> Self:
+        """A component as a citation needs it, its attribution going to the answer's list; a subclass's own
+        fields are ``extra`` (so every record is built once, straight from the component)."""
+        return cls(
+            node_id=component.identifier,
+            description=permitted_text(package, component.description),
+            academic_subject=component.academic_subject,
+            supports_count=len(package.store.outgoing(component.identifier, SUPPORTS)),
+            attribution=attributions.index(component),
+            **extra,
+        )
+
 
 class LearningComponentDetailView(LearningComponentRecord):
     """One learning component with its details and resource link."""
@@ -78,6 +89,19 @@ class LearningComponentDetailView(LearningComponentRecord):
     in_language: str
     tags: list[str]
     uri: str = Field(description="The component resource; its provenance is this URI + '/provenance'.")
+
+    @classmethod
+    def of(cls, package: ServedPackage, component: ComponentNode, attributions: _Attributions, /, **extra: Any) -> Self:
+        """A component's record plus its language, tags and resource link."""
+        return super().of(
+            package,
+            component,
+            attributions,
+            in_language=component.in_language,
+            tags=list(component.tags),
+            uri=uris.learning_component_uri(package.framework_id, package.snapshot_id, component.identifier),
+            **extra,
+        )
 
 
 class ComponentRank(ResultModel):
@@ -210,19 +234,6 @@ class LearningComponentService:
 
     # -- views ---------------------------------------------------------------------------------
 
-    def component_record(
-        self, package: ServedPackage, component: ComponentNode, attributions: _Attributions
-    ) -> LearningComponentRecord:
-        """A component as a citation needs it; its attribution goes to the answer's list."""
-        store = package.store
-        return LearningComponentRecord(
-            node_id=component.identifier,
-            description=permitted_text(package, component.description),
-            academic_subject=component.academic_subject,
-            supports_count=len(store.outgoing(component.identifier, SUPPORTS)),
-            attribution=attributions.index(component),
-        )
-
     def resolve_component(self, selector: LearningComponentSelector) -> tuple[ServedPackage, ComponentNode]:
         """The component a selector names; ``graph_node_not_found`` for a missing or non-component id."""
         package = self._catalog.resolve(selector.framework_id, selector.snapshot_id)
@@ -262,14 +273,14 @@ class LearningComponentService:
 
     def search_learning_components(self, request: SearchLearningComponentsRequest) -> SearchLearningComponentsResult:
         """Ranked, paged component hits (lexical, accent-insensitive)."""
-        fingerprint = request_fingerprint(request)
+        pager = Pager(self._cursors, ToolName.SEARCH_LEARNING_COMPONENTS, request)
         packages, warnings = self._packages(request)
         require_known(
             "academicSubjects", "subject", request.academic_subjects, [component_subjects_accepted(p) for p in packages]
         )
         indexes = [p.component_index for p in packages]
         reach = sum(index.documents for index in indexes if index is not None)
-        start = self._cursors.page_start(request.cursor, ToolName.SEARCH_LEARNING_COMPONENTS, fingerprint, reach)
+        start = pager.start(reach)
         outcome = find_components(
             indexes, request.query, frozenset(request.academic_subjects or ()), start.offset + request.limit
         )
@@ -280,10 +291,10 @@ class LearningComponentService:
         return SearchLearningComponentsResult(
             query=request.query,
             hits=[
-                ComponentHitView(
-                    **self.component_record(packages[hit.package_order], hit.component, attributions).model_dump(
-                        by_alias=False
-                    ),
+                ComponentHitView.of(
+                    packages[hit.package_order],
+                    hit.component,
+                    attributions,
                     rank=offset + i + 1,
                     package=listed.number(hit.package_order),
                     score=hit.score,
@@ -293,12 +304,10 @@ class LearningComponentService:
             total=outcome.total,
             matched=MatchCountsView(code=0, all_terms=outcome.all_terms, some_terms=outcome.some_terms),
             interpretation=interpretation_views(outcome.interpretations),
-            page=offset_page(
-                self._cursors, ToolName.SEARCH_LEARNING_COMPONENTS, fingerprint, offset, len(page), outcome.total
-            ),
+            page=pager.offset_page(offset, len(page), outcome.total),
             warnings=warnings,
             attributions=attributions.listed(),
-            packages=[component_package_ref(package, number) for number, package in listed.numbered()],
+            packages=[ComponentPackageRef.of(package, number) for number, package in listed.numbered()],
         )
 
     def get_learning_component(self, request: GetLearningComponentRequest) -> LearningComponentDetail:
@@ -306,15 +315,8 @@ class LearningComponentService:
         package, component = self.resolve_component(request)
         store = package.store
         attributions = _Attributions()
-        record = self.component_record(package, component, attributions)
-        detail = LearningComponentDetailView(
-            **record.model_dump(by_alias=False),
-            in_language=component.in_language,
-            tags=list(component.tags),
-            uri=uris.learning_component_uri(package.framework_id, package.snapshot_id, component.identifier),
-        )
         return LearningComponentDetail(
-            component=detail,
+            component=LearningComponentDetailView.of(package, component, attributions),
             supports=[
                 SupportLinkRef(
                     relationship_id=rel.identifier,
@@ -324,7 +326,7 @@ class LearningComponentService:
                 for rel in _by_confidence(store.outgoing(component.identifier, SUPPORTS))
             ],
             attributions=attributions.listed(),
-            package=component_package_ref(package),
+            package=ComponentPackageRef.of(package),
         )
 
     def get_learning_components_for_standard(
@@ -343,15 +345,15 @@ class LearningComponentService:
                 ComponentSupportView(
                     relationship_id=rel.identifier,
                     support_confidence=rel.support_confidence,
-                    component=self.component_record(package, component, attributions),
+                    component=LearningComponentRecord.of(package, component, attributions),
                 )
             )
         return ComponentsForStandardResult(
-            standard=linked_standard_record(package, item),
+            standard=LinkedStandardRecord.of(package, item),
             supports=supports,
             total=len(links),
             attributions=attributions.listed(),
-            package=component_package_ref(package),
+            package=ComponentPackageRef.of(package),
         )
 
     def get_standards_for_learning_component(
@@ -369,14 +371,14 @@ class LearningComponentService:
                 StandardSupportView(
                     relationship_id=rel.identifier,
                     support_confidence=rel.support_confidence,
-                    standard=standard_record(package, item),
+                    standard=StandardRecord.of(package, item),
                 )
             )
         attributions = _Attributions()
         return StandardsForComponentResult(
-            component=self.component_record(package, component, attributions),
+            component=LearningComponentRecord.of(package, component, attributions),
             standards=standards,
             total=len(links),
             attributions=attributions.listed(),
-            package=component_package_ref(package),
+            package=ComponentPackageRef.of(package),
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kgfegmcp.cursors import CursorCodec, offset_within, request_fingerprint
+from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.errors import (
     EvidenceResultTooLargeError,
     InvalidCursorError,
@@ -20,12 +20,15 @@ from kgfegmcp.errors import (
 )
 from kgfegmcp.rendering import rendered_size
 from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
+from kgfegmcp.services.paging import PageInfo, Pager
 from kgfegmcp.services.requests import ReadEvidenceRequest
 from kgfegmcp.services.resources import ResourceMetadata, ResourceService
-from kgfegmcp.services.views import PageInfo, ResultModel
+from kgfegmcp.services.views import ResultModel
 from kgfegmcp.tool_names import ToolName
 
 LimitedBy = Literal["end_of_resource", "window_bytes", "result_ceiling"]
+#: Refusal of a byte cursor that is not inside the document, after its first window, on a character.
+_OUTSIDE = "The cursor points outside this resource."
 
 
 class EvidenceWindow(ResultModel):
@@ -85,61 +88,44 @@ class EvidenceService:
                 f"{document.metadata.uri} is {document.metadata.mime_type} content that is not UTF-8 text.",
                 hint="read_evidence returns text only; read the resource natively for binary content.",
             ) from None
-        fingerprint = request_fingerprint(request)
-        offset = 0
-        if request.cursor is not None:
-            offset = self._offset(request.cursor, fingerprint, data, document.metadata.sha256)
-        return self._fit(request, fingerprint, document.metadata, data, offset)
-
-    def _offset(self, cursor: str, fingerprint: str, data: bytes, sha256: str) -> int:
-        position = self._cursors.decode(cursor, ToolName.READ_EVIDENCE, fingerprint)
-        if position.get("sha256") != sha256[:32]:
-            raise InvalidCursorError("The cursor belongs to a different version of this resource.")
-        outside = "The cursor points outside this resource."
-        offset = offset_within(position, len(data), outside)
+        pager = Pager(self._cursors, ToolName.READ_EVIDENCE, request, sha256=document.metadata.sha256[:32])
+        start = pager.start(len(data), _OUTSIDE)
         # The first window starts at 0 without a cursor; a cursor continues after it, on a character.
-        if offset == 0 or not _is_boundary(data, offset):
-            raise InvalidCursorError(outside)
-        return offset
+        if start.resumed and (start.offset == 0 or not _is_boundary(data, start.offset)):
+            raise InvalidCursorError(_OUTSIDE)
+        return self._fit(request, pager, document.metadata, data, start.offset)
 
     def _result(
         self,
         request: ReadEvidenceRequest,
-        fingerprint: str,
+        pager: Pager,
         metadata: ResourceMetadata,
         data: bytes,
         offset: int,
         end: int,
         limited_by: LimitedBy,
     ) -> ReadEvidenceResult:
-        has_more = end < len(data)
-        next_cursor = (
-            self._cursors.encode(ToolName.READ_EVIDENCE, fingerprint, {"offset": end, "sha256": metadata.sha256[:32]})
-            if has_more
-            else None
-        )
+        resume = end if end < len(data) else None  # where the next window starts
         return ReadEvidenceResult(
             uri=metadata.uri,
             resource=metadata,
             window=EvidenceWindow(
                 offset=offset, end_offset=end, byte_length=end - offset, text=data[offset:end].decode("utf-8")
             ),
-            reached_end=not has_more,
+            reached_end=resume is None,
             limited_by=limited_by,
-            page=PageInfo(
-                limit=request.window_bytes, returned=end - offset, has_more=has_more, next_cursor=next_cursor
-            ),
+            page=pager.page(PageInfo, resume, limit=request.window_bytes, returned=end - offset),
         )
 
     def _fit(
-        self, request: ReadEvidenceRequest, fingerprint: str, metadata: ResourceMetadata, data: bytes, offset: int
+        self, request: ReadEvidenceRequest, pager: Pager, metadata: ResourceMetadata, data: bytes, offset: int
     ) -> ReadEvidenceResult:
         """The largest window from ``offset`` that fits the request and the whole-result ceiling."""
         total = len(data)
         end = _floor_boundary(data, min(offset + request.window_bytes, total))
 
         def attempt(candidate: int, limited_by: LimitedBy) -> ReadEvidenceResult | None:
-            result = self._result(request, fingerprint, metadata, data, offset, candidate, limited_by)
+            result = self._result(request, pager, metadata, data, offset, candidate, limited_by)
             return result if rendered_size(result.to_wire()).fits else None
 
         first = attempt(end, "end_of_resource" if end == total else "window_bytes")

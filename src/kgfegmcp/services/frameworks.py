@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.errors import FrameworkNotFoundError, InvalidRequestError, echo
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
 from kgfegmcp.packages.manifest import Capabilities, SourceInfo
@@ -18,6 +18,7 @@ from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.resources import uris
 from kgfegmcp.rights import RightsPolicy
+from kgfegmcp.services.paging import CursorPage, Pager
 from kgfegmcp.services.progression_views import MAX_CANDIDATES
 from kgfegmcp.services.requests import (
     COMPARISON_SNAPSHOTS_MAX,
@@ -34,13 +35,11 @@ from kgfegmcp.services.requests import (
     ListFrameworksRequest,
 )
 from kgfegmcp.services.views import (
-    CursorPage,
     DisclosureView,
+    LinkMention,
     PackageRef,
     ResultModel,
     disclosures,
-    offset_page,
-    package_ref,
 )
 from kgfegmcp.tool_names import ToolName
 
@@ -232,8 +231,10 @@ def framework_summary(package: ServedPackage, number: int = 1) -> FrameworkSumma
     """The catalog entry of one package (the ``number``-th of its answer)."""
     manifest, framework = package.manifest, package.framework
     relationships = manifest.counts.relationships
-    return FrameworkSummary(
-        **_ref_fields(package, number),
+    return FrameworkSummary.of(
+        package,
+        number,
+        links=_links_held(package),
         title=manifest.title,
         name=None if framework.name == manifest.title else framework.name,
         jurisdiction=framework.jurisdiction,
@@ -247,17 +248,10 @@ def framework_summary(package: ServedPackage, number: int = 1) -> FrameworkSumma
     )
 
 
-def _whole_package_ref(package: ServedPackage, number: int = 1) -> PackageRef:
-    """The identity of a package an answer describes whole: its links' label too, when it has links (where
-    a link's provenance is, is said by the answers that carry links)."""
+def _links_held(package: ServedPackage) -> LinkMention | None:
+    """What an answer describing ``package`` whole says of its progression links: their label, when it has any."""
     links = package.manifest.counts.relationships
-    ref = package_ref(package, number, links=bool(links.builds_towards + links.relates_to))
-    return ref.model_copy(update={"link_provenance": None})
-
-
-def _ref_fields(package: ServedPackage, number: int = 1) -> dict[str, Any]:
-    """The package identity fields, for result models that are a package entry themselves."""
-    return dict(_whole_package_ref(package, number))
+    return "held" if links.builds_towards + links.relates_to else None
 
 
 class FrameworkService:
@@ -269,15 +263,15 @@ class FrameworkService:
 
     def list_frameworks(self, request: ListFrameworksRequest) -> ListFrameworksResult:
         """Filtered, paged catalog in (framework id, snapshot id) order."""
-        fingerprint = request_fingerprint(request)
+        pager = Pager(self._cursors, ToolName.LIST_FRAMEWORKS, request)
         self._known_values(request)
         selected = [p for p in self._catalog.packages if self._matches(p, request)]
-        offset = self._cursors.page_start(request.cursor, ToolName.LIST_FRAMEWORKS, fingerprint, len(selected)).offset
+        offset = pager.start(len(selected)).offset
         page = selected[offset : offset + request.limit]
         return ListFrameworksResult(
             frameworks=[framework_summary(p, number) for number, p in enumerate(page, start=1)],
             total=len(selected),
-            page=offset_page(self._cursors, ToolName.LIST_FRAMEWORKS, fingerprint, offset, len(page), len(selected)),
+            page=pager.offset_page(offset, len(page), len(selected)),
             catalog_fingerprint=self._catalog.fingerprint,
         )
 
@@ -398,8 +392,10 @@ class FrameworkService:
     def _package_capabilities(package: ServedPackage, number: int) -> PackageCapabilities:
         profile = package.profile.profile
         policy = profile.code_policy
-        return PackageCapabilities(
-            **_ref_fields(package, number),
+        return PackageCapabilities.of(
+            package,
+            number,
+            links=_links_held(package),
             capabilities=package.manifest.capabilities,
             hierarchy_rule=profile.hierarchy.rule,
             max_hierarchy_depth=profile.hierarchy.max_depth,
@@ -455,7 +451,7 @@ class FrameworkService:
         counts = package.manifest.counts
         supported = store.nodes_reached_by(SUPPORTS)
         return StatisticsResult(
-            package=_whole_package_ref(package),
+            package=PackageRef.of(package, links=_links_held(package)),
             standards=StandardsStatistics(
                 items=counts.standards.items,
                 standards=counts.standards.standards,

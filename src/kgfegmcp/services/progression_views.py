@@ -19,8 +19,8 @@ from kgfegmcp.graph.progressions import (
     TraversalReason,
 )
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
+from kgfegmcp.services.paging import PageInfo
 from kgfegmcp.services.views import (
-    CursorFields,
     PackageRef,
     ResultModel,
     StandardRecord,
@@ -83,11 +83,9 @@ class NoticeSummary(ResultModel):
     omitted: int
 
 
-class ProgressionPage(CursorFields):
+class ProgressionPage(PageInfo):
     """Where a progression page stands, and why it stopped."""
 
-    limit: int
-    returned: int
     stopped_by: PageStop
     candidates_examined: int
     max_candidates: int = MAX_CANDIDATES

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.errors import (
     CapabilityUnavailableError,
     InvalidProgressionRequestError,
@@ -42,6 +42,7 @@ from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, ItemNode, RelationshipLabel, RelationshipRecord
 from kgfegmcp.resources.policy import provenance_part_uri
 from kgfegmcp.services.ceiling import ensure_fits, fit_result
+from kgfegmcp.services.paging import Pager, resume_after
 from kgfegmcp.services.progression_notices import coverage_notices, progression_notices
 from kgfegmcp.services.progression_views import (
     MAX_CANDIDATES,
@@ -75,10 +76,9 @@ from kgfegmcp.services.requests import (
 )
 from kgfegmcp.services.standards import StandardsService
 from kgfegmcp.services.views import (
+    PackageRef,
     ResultModel,
     StandardRecord,
-    package_ref,
-    standard_record,
 )
 from kgfegmcp.tool_names import ToolName
 
@@ -110,7 +110,7 @@ class ProgressionService:
 
     def _records(self, package: ServedPackage, node_ids: Iterable[str]) -> list[StandardRecord]:
         """Each standard once, in first-mention order: links refer to these by node id."""
-        return [standard_record(package, self._item(package.store, node)) for node in dict.fromkeys(node_ids)]
+        return [StandardRecord.of(package, self._item(package.store, node)) for node in dict.fromkeys(node_ids)]
 
     @staticmethod
     def _item(store: GraphStore, identifier: str) -> ItemNode:
@@ -142,10 +142,10 @@ class ProgressionService:
         result = LearningProgressionResult(
             link=self._link(rel),
             provenance_part_uri=provenance_part_uri(package.manifest, provenance_part_of(rel.identifier)),
-            standards=[standard_record(package, source), standard_record(package, target)],
+            standards=[StandardRecord.of(package, source), StandardRecord.of(package, target)],
             warnings=progression_notices(package, [rel], [source.identifier, target.identifier], (rel.label,)),
             ceiling=ResultCeilingView(),
-            package=package_ref(package, links=True),
+            package=PackageRef.of(package, links="carried"),
         )
         return ensure_fits(result, "stored link")
 
@@ -156,14 +156,14 @@ class ProgressionService:
         package, item = self._standards.resolve_standard(request)
         store = package.store
         kinds = self._kinds(request.link_types)
-        fingerprint = request_fingerprint(request)
+        pager = Pager(self._cursors, ToolName.GET_STANDARD_PROGRESSIONS, request)
         total = 0
         for kind in kinds:
             if request.direction in ("out", "both"):
                 total += len(store.outgoing(item.identifier, kind))
             if request.direction in ("in", "both"):
                 total += len(store.incoming(item.identifier, kind))
-        offset = self._cursors.page_start(request.cursor, ToolName.GET_STANDARD_PROGRESSIONS, fingerprint, total).offset
+        offset = pager.start(total).offset
         budget = min(request.limit, MAX_CANDIDATES)
         steps = list(islice(incident_links(store, item.identifier, kinds, request.direction), offset, offset + budget))
         coverage = coverage_notices(package, kinds)
@@ -171,12 +171,11 @@ class ProgressionService:
 
         def build(count: int) -> StandardProgressionsResult:
             shown = steps[:count]
-            end = offset + count
-            has_more = end < total
+            resume = resume_after(offset, count, total)
             stop: PageStop
             if count < len(steps):
                 stop = "byte_limit"
-            elif not has_more:
+            elif resume is None:
                 stop = "exhausted"
             elif len(steps) == request.limit:
                 stop = "limit"
@@ -188,13 +187,11 @@ class ProgressionService:
                 link_types=list(kinds),
                 links=views[:count],
                 total_links=total,
-                page=ProgressionPage(
+                page=pager.page(
+                    ProgressionPage,
+                    resume,
                     limit=request.limit,
                     returned=count,
-                    has_more=has_more,
-                    next_cursor=self._cursors.encode(ToolName.GET_STANDARD_PROGRESSIONS, fingerprint, {"offset": end})
-                    if has_more
-                    else None,
                     stopped_by=stop,
                     candidates_examined=count,
                 ),
@@ -203,7 +200,7 @@ class ProgressionService:
                     package, (s.relationship for s in shown), [item.identifier], kinds, coverage
                 ),
                 ceiling=ResultCeilingView(),
-                package=package_ref(package, links=True),
+                package=PackageRef.of(package, links="carried"),
             )
 
         result, _ = fit_result(build, len(steps), "link")
@@ -226,15 +223,12 @@ class ProgressionService:
                 raise CapabilityUnavailableError(f"{package.graph_package_id} does not support lexical text search.")
             reading = package.standards_index.interpreter.interpret(request.query, recognise_grades=False)
             matching_positions = index.matching_positions(reading.terms)
-        fingerprint = request_fingerprint(request)
+        pager = Pager(self._cursors, ToolName.SEARCH_LEARNING_PROGRESSIONS, request)
         sequence = array("I")  # relationship positions, kind by kind, file order within each
         for kind in kinds:
             sequence += facts.links[kind]
         # A cursor resumes the scan at a link still to examine, so it points inside the sequence.
-        start = self._cursors.page_start(
-            request.cursor, ToolName.SEARCH_LEARNING_PROGRESSIONS, fingerprint, len(sequence)
-        )
-        offset = start.offset
+        offset = pager.start(len(sequence)).offset
         profile = package.profile.profile
 
         def matches(rel: RelationshipRecord) -> bool:
@@ -295,22 +289,18 @@ class ProgressionService:
                     "stop words dropped) when it holds at least one searched word; grade words stay text here."
                 ),
                 links=links,
-                page=ProgressionPage(
+                page=pager.page(
+                    ProgressionPage,
+                    resume,
                     limit=request.limit,
                     returned=count,
-                    has_more=resume is not None,
-                    next_cursor=self._cursors.encode(
-                        ToolName.SEARCH_LEARNING_PROGRESSIONS, fingerprint, {"offset": resume}
-                    )
-                    if resume is not None
-                    else None,
                     stopped_by=stop,
                     candidates_examined=examined,
                 ),
                 standards=self._records(package, ends),
                 warnings=progression_notices(package, (rel for _, rel in shown), ends, kinds, coverage),
                 ceiling=ResultCeilingView(),
-                package=package_ref(package, links=True),
+                package=PackageRef.of(package, links="carried"),
             )
 
         result, _ = fit_result(build, len(found), "link")
@@ -342,9 +332,9 @@ class ProgressionService:
         traversal = ProgressionTraversal(store)
         run = traversal.run(item.identifier, kinds, request.direction, limits)
         coverage = coverage_notices(package, kinds)
-        records = {
-            n.node_id: standard_record(package, self._item(store, n.node_id)).model_dump(by_alias=False)
-            for n in run.nodes
+        # Each reached standard's node, built once; a trial cut adds the links it followed from there.
+        reached = {
+            n.node_id: TraversalNodeView.of(package, self._item(store, n.node_id), depth=n.depth) for n in run.nodes
         }
         # A link is listed under the node it was followed from, so that node's id is not repeated per link;
         # its direction is the traversal's own unless it ran both ways (then it is said per link).
@@ -369,7 +359,9 @@ class ProgressionService:
             for from_node, link in followed[:count]:
                 by_node.setdefault(from_node, []).append(link)
             nodes = [
-                TraversalNodeView(**records[n.node_id], depth=n.depth, followed=by_node.get(n.node_id))
+                reached[n.node_id].model_copy(update={"followed": by_node[n.node_id]})
+                if n.node_id in by_node
+                else reached[n.node_id]
                 for n in view.nodes
             ]
             return self._traversal_result(package, run, view, nodes, coverage)
@@ -433,7 +425,7 @@ class ProgressionService:
                 package, (e.relationship for e in view.edges), [n.node_id for n in view.nodes], run.labels, coverage
             ),
             ceiling=ResultCeilingView(),
-            package=package_ref(package, links=True),
+            package=PackageRef.of(package, links="carried"),
         )
 
     # -- find_learning_progression_paths -------------------------------------------------------
@@ -459,12 +451,14 @@ class ProgressionService:
         )
         coverage = coverage_notices(package, (BUILDS_TOWARDS,))
         ends = (source.identifier, target.identifier)
-        records: dict[str, StandardRecord] = {node: standard_record(package, self._item(store, node)) for node in ends}
+        records: dict[str, StandardRecord] = {
+            node: StandardRecord.of(package, self._item(store, node)) for node in ends
+        }
         links: dict[str, ProgressionLinkView] = {}
         for path in search.paths:
             for node in path.node_ids:
                 if node not in records:
-                    records[node] = standard_record(package, self._item(store, node))
+                    records[node] = StandardRecord.of(package, self._item(store, node))
             for rel in path.relationships:
                 if rel.identifier not in links:
                     links[rel.identifier] = self._link(rel)
@@ -542,7 +536,7 @@ class ProgressionService:
             interpretation=interpretation,
             warnings=notices,
             ceiling=ResultCeilingView(),
-            package=package_ref(package, links=True),
+            package=PackageRef.of(package, links="carried"),
         )
 
     @staticmethod

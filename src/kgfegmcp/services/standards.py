@@ -14,7 +14,7 @@ from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.errors import (
     AmbiguousGraphNodeError,
     CapabilityUnavailableError,
@@ -25,6 +25,7 @@ from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, Item
 from kgfegmcp.search.service import Interpretation, SearchFilters, find_standards, require_servable
 from kgfegmcp.search.text_index import Coverage
 from kgfegmcp.services.filter_values import FilterKind, require_known, standards_accepted
+from kgfegmcp.services.paging import CursorPage, Pager
 from kgfegmcp.services.requests import (
     GetStandardContextRequest,
     GetStandardRequest,
@@ -32,7 +33,6 @@ from kgfegmcp.services.requests import (
     StandardSelector,
 )
 from kgfegmcp.services.views import (
-    CursorPage,
     FrameworkRootRef,
     LinkedStandardRecord,
     PackageRef,
@@ -42,11 +42,6 @@ from kgfegmcp.services.views import (
     StandardDetailView,
     StandardRecord,
     framework_root_ref,
-    linked_standard_record,
-    offset_page,
-    package_ref,
-    standard_detail,
-    standard_record,
 )
 from kgfegmcp.tool_names import ToolName
 
@@ -250,7 +245,7 @@ class StandardsService:
 
     def search_standards(self, request: SearchStandardsRequest) -> SearchStandardsResult:
         """Ranked, filtered, paged hits; warnings kept beside them."""
-        fingerprint = request_fingerprint(request)
+        pager = Pager(self._cursors, ToolName.SEARCH_STANDARDS, request)
         packages = self._catalog.select(request.framework_ids, request.snapshot_ids)
         indexes = [p.standards_index for p in packages]
         require_servable(indexes, request.search_mode, request.code_match)
@@ -262,7 +257,7 @@ class StandardsService:
         for field, kind, values in checked:
             require_known(field, kind, values, [standards_accepted(p, kind) for p in packages] if values else [])
         reach = sum(index.documents for index in indexes)
-        start = self._cursors.page_start(request.cursor, ToolName.SEARCH_STANDARDS, fingerprint, reach)
+        start = pager.start(reach)
         filters = SearchFilters(
             grade_levels=frozenset(request.grade_levels or ()),
             statement_types=frozenset(request.statement_types or ()),
@@ -280,8 +275,9 @@ class StandardsService:
             query=request.query,
             search_mode=request.search_mode,
             hits=[
-                SearchHitView(
-                    **standard_record(packages[hit.package_order], hit.item).model_dump(by_alias=False),
+                SearchHitView.of(
+                    packages[hit.package_order],
+                    hit.item,
                     rank=offset + i + 1,
                     package=listed.number(hit.package_order),
                     match_type=None if hit.coverage is not None else hit.match_type,
@@ -295,11 +291,11 @@ class StandardsService:
                 code=outcome.counts.code, all_terms=outcome.counts.all_terms, some_terms=outcome.counts.some_terms
             ),
             interpretation=interpretation_views(outcome.interpretations, single_package=not several),
-            page=offset_page(self._cursors, ToolName.SEARCH_STANDARDS, fingerprint, offset, len(page), outcome.total),
+            page=pager.offset_page(offset, len(page), outcome.total),
             warnings=[
                 ResultWarning(code=w.code, message=w.message, graph_package_id=w.graph_package_id) for w in warnings
             ],
-            packages=[package_ref(package, number) for number, package in listed.numbered()],
+            packages=[PackageRef.of(package, number) for number, package in listed.numbered()],
         )
 
     def get_standard(self, request: GetStandardRequest) -> StandardDetail:
@@ -307,24 +303,24 @@ class StandardsService:
         package, item = self.resolve_standard(request)
         store = package.store
         return StandardDetail(
-            standard=standard_detail(package, item),
+            standard=StandardDetailView.of(package, item),
             parents=[self._node_record(package, p) for p in store.parents(item.identifier)],
             child_count=len(store.children(item.identifier)),
-            package=package_ref(package),
+            package=PackageRef.of(package),
         )
 
     @staticmethod
     def _node_record(package: ServedPackage, identifier: str) -> StandardRecord | FrameworkRootRef:
         node = package.store.node(identifier)
         if isinstance(node, ItemNode):
-            return standard_record(package, node)
+            return StandardRecord.of(package, node)
         return framework_root_ref(package.store.framework)
 
     @staticmethod
     def _context_node(package: ServedPackage, identifier: str, depth: int) -> ContextStandard | ContextRoot:
         node = package.store.node(identifier)
         if isinstance(node, ItemNode):
-            return ContextStandard(**standard_record(package, node).model_dump(by_alias=False), depth=depth)
+            return ContextStandard.of(package, node, depth=depth)
         root = package.store.framework
         return ContextRoot(node_id=root.identifier, name=root.name, depth=depth)
 
@@ -351,17 +347,17 @@ class StandardsService:
         listed = {identifier, *parents, *(n for n, d in ancestors if d > 1)}
         on_paths = [n for n in dict.fromkeys(n for path in paths for n in path) if n not in listed]
         return StandardContextResult(
-            standard=linked_standard_record(package, item),
+            standard=LinkedStandardRecord.of(package, item),
             parents=[self._node_record(package, p) for p in parents],
             children=[
-                standard_record(package, child)
+                StandardRecord.of(package, child)
                 for child in (store.item(c) for c in store.children(identifier))
                 if child is not None
             ],
             # Depth 1 is parents/children, listed above whatever the bounds: each node appears once.
             ancestors=[self._context_node(package, n, d) for n, d in ancestors if d > 1],
             descendants=[
-                ContextStandard(**standard_record(package, child).model_dump(by_alias=False), depth=d)
+                ContextStandard.of(package, child, depth=d)
                 for child, d in ((store.item(n), d) for n, d in descendants if d > 1)
                 if child is not None
             ],
@@ -379,7 +375,7 @@ class StandardsService:
                 relates_to_outgoing=len(store.outgoing(identifier, RELATES_TO)),
                 relates_to_incoming=len(store.incoming(identifier, RELATES_TO)),
             ),
-            package=package_ref(package),
+            package=PackageRef.of(package),
         )
 
     @staticmethod

@@ -1,4 +1,4 @@
-"""Result models shared by services: package identity, standards records and views, warnings, pages.
+"""Result models shared by services: package identity, standards records and views, warnings.
 
 Two shapes of a standard. Tool answers carry a compact :class:`StandardRecord`: what a citation
 needs (node id, code, source statement type, source grade labels, text), and each answer names its
@@ -11,15 +11,14 @@ merges curricula or drops the package a value came from.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.epistemic import EpistemicLabel, ProductionMethod, SourceLabel, component_label
 from kgfegmcp.errors import FULL_TEXT_NOT_PERMITTED
 from kgfegmcp.packages.lc_artifacts import GenerationSummary
@@ -251,6 +250,11 @@ def permitted_text(package: ServedPackage, text: str) -> str | None:
 #: Where a stored progression link's provenance is, by rule (``{relationshipId}`` replaced by the link's id).
 LINK_PROVENANCE_RULE = "/learning-progression/{relationshipId}"
 
+#: What an answer says of its package's progression links: ``carried`` when the answer carries links (their
+#: label, and where a link's provenance is), ``held`` when it describes a package that has links whole (their
+#: label only: where a link's provenance is, is said by the answers that carry links).
+LinkMention = Literal["carried", "held"]
+
 
 class PackageRef(ResultModel):
     """One package, named once per answer: records refer to it by ``number`` instead of repeating it.
@@ -279,6 +283,48 @@ class PackageRef(ResultModel):
     )
     link_provenance: str | None = None  # "<uri>/learning-progression/{relationshipId}", with links
 
+    @classmethod
+    def of(
+        cls,
+        package: ServedPackage,
+        number: int = 1,
+        /,
+        *,
+        links: LinkMention | None = None,
+        cites_components: bool = False,
+        **extra: Any,
+    ) -> Self:
+        """The compact identity an answer carries once per package (its ``number``-th), with the labels of what
+        it carries and the licence and attribution a citation needs; a subclass's own fields are ``extra``.
+
+        ``links``: what the answer says of the package's progression links (:data:`LinkMention`).
+        ``cites_components``: the answer carries learning components, so it cites their provenance artifact.
+        """
+        manifest = package.manifest
+        profile = manifest.profile
+        declared = package.profile.profile.claim_labels
+        uri = uris.snapshot_uri(manifest.framework_id, manifest.snapshot_id)
+        return cls(
+            number=number,
+            graph_package_id=manifest.graph_package_id,
+            uri=uri,
+            manifest_uri=uris.manifest_uri(manifest.framework_id, manifest.snapshot_id),
+            built_from=BuiltFrom(
+                nodes=_sha_prefix(package, "nodes"),
+                relationships=_sha_prefix(package, "relationships"),
+                entity_provenance=_sha_prefix(package, "entityProvenance"),
+                lc_entity_provenance=_sha_prefix(package, "lcEntityProvenance") if cites_components else None,
+                profile=f"{profile.profile_id} {profile.version} {profile.sha256[:SHA256_PREFIX]}",
+            ),
+            license=license_name(manifest.rights),
+            attribution=manifest.rights.attribution_statement,
+            disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
+            labels=AnswerLabels(standards=declared.standards, links=declared.progression_links if links else None),
+            text_withheld=text_withheld(package),
+            link_provenance=uri + LINK_PROVENANCE_RULE if links == "carried" else None,
+            **extra,
+        )
+
 
 class StandardRecord(ResultModel):
     """A standard as a citation needs it, in its own package's terms.
@@ -301,11 +347,37 @@ class StandardRecord(ResultModel):
         None, description="Present (false) when statementCode alone does not select the item: select it by nodeId."
     )
 
+    @classmethod
+    def of(cls, package: ServedPackage, item: ItemNode, /, **extra: Any) -> Self:
+        """``item`` as a citation needs it: source terms only, its text only where the package's rights permit
+        it; a subclass's own fields are ``extra`` (so every record is built once, straight from the item).
+
+        A code that another item of the package shares (or a package without code lookup) is flagged, so an
+        answer can cite by code wherever a code selects and by node id where it does not.
+        """
+        code = item.statement_code
+        return cls(
+            node_id=item.identifier,
+            statement_code=code,
+            statement_type=item.statement_type,
+            grade_levels=list(item.grade_level),
+            description=permitted_text(package, item.description),
+            is_current=None if item.is_current else False,
+            code_selects=False if code is not None and not code_selects(package, code) else None,
+            **extra,
+        )
+
 
 class LinkedStandardRecord(StandardRecord):
     """A record with its resource link, for the standard an answer is about."""
 
     uri: str = Field(description="The standard resource; its provenance is this URI + '/provenance'.")
+
+    @classmethod
+    def of(cls, package: ServedPackage, item: ItemNode, /, **extra: Any) -> Self:
+        """An item's record with its resource link."""
+        uri = uris.standard_uri(package.framework_id, package.snapshot_id, item.identifier)
+        return super().of(package, item, uri=uri, **extra)
 
 
 class StandardDetailView(LinkedStandardRecord):
@@ -316,6 +388,19 @@ class StandardDetailView(LinkedStandardRecord):
     notes: str | None = None
     case_identifier_uri: str | None = Field(None, alias="caseIdentifierURI")
 
+    @classmethod
+    def of(cls, package: ServedPackage, item: ItemNode, /, **extra: Any) -> Self:
+        """An item's record plus its details and resource link."""
+        return super().of(
+            package,
+            item,
+            academic_subject=item.academic_subject or package.framework.academic_subject,
+            in_language=item.in_language,
+            notes=permitted_text(package, item.notes) if item.notes is not None else None,
+            case_identifier_uri=item.case_identifier_uri,
+            **extra,
+        )
+
 
 class FrameworkRootRef(ResultModel):
     """The framework root as a hierarchy node (its resource is the package's ``uri``)."""
@@ -323,51 +408,6 @@ class FrameworkRootRef(ResultModel):
     node_id: str
     name: str
     kind: Literal["framework"] = "framework"
-
-
-class CursorFields(ResultModel):
-    """A page's ``hasMore`` and ``nextCursor``: the cursor is always sent, ``null`` on the last page.
-
-    The one exception to "a field is on the wire only when it has a value": the spec has every paged
-    result report ``nextCursor``, as ``null`` when ``hasMore`` is false.
-    """
-
-    SENT_AS_NULL: ClassVar[tuple[str, ...]] = ("next_cursor",)
-
-    has_more: bool
-    next_cursor: str | None = None
-
-    # No return annotation: an annotated one would replace this model's serialization schema with it.
-    @model_serializer(mode="wrap")
-    def _cursor_always_sent(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
-        data = handler(self)
-        if isinstance(data, dict) and self.next_cursor is None:
-            data["nextCursor" if "hasMore" in data else "next_cursor"] = None
-        return data
-
-
-class PageInfo(CursorFields):
-    """Where a paged result stands."""
-
-    limit: int
-    returned: int
-
-
-class CursorPage(CursorFields):
-    """Whether a catalog or search page has a next one, and its cursor (the limit is the request's,
-    the number returned the length of the page's list)."""
-
-
-def offset_page(
-    cursors: CursorCodec, tool: str, fingerprint: str, offset: int, returned: int, total: int
-) -> CursorPage:
-    """Page facts of an offset-paged result, with the cursor to the next page when there is one."""
-    next_offset = offset + returned
-    has_more = next_offset < total
-    return CursorPage(
-        has_more=has_more,
-        next_cursor=cursors.encode(tool, fingerprint, {"offset": next_offset}) if has_more else None,
-    )
 
 
 def package_identity(package: ServedPackage) -> PackageIdentity:
@@ -442,44 +482,16 @@ def _sha_prefix(package: ServedPackage, logical_name: str) -> str:
     return entry.sha256[:SHA256_PREFIX]
 
 
-def package_ref(
-    package: ServedPackage, number: int = 1, *, links: bool = False, components: bool = False
-) -> PackageRef:
-    """The compact identity an answer carries once per package (its ``number``-th), with the labels of what
-    it carries and the licence and attribution a citation needs.
-
-    ``links``: the answer carries progression links, so their label and where their provenance is are said
-    too. ``components``: it carries learning components, so it cites their provenance artifact too.
-    """
-    manifest = package.manifest
-    profile = manifest.profile
-    declared = package.profile.profile.claim_labels
-    uri = uris.snapshot_uri(manifest.framework_id, manifest.snapshot_id)
-    return PackageRef(
-        number=number,
-        graph_package_id=manifest.graph_package_id,
-        uri=uri,
-        manifest_uri=uris.manifest_uri(manifest.framework_id, manifest.snapshot_id),
-        built_from=BuiltFrom(
-            nodes=_sha_prefix(package, "nodes"),
-            relationships=_sha_prefix(package, "relationships"),
-            entity_provenance=_sha_prefix(package, "entityProvenance"),
-            lc_entity_provenance=_sha_prefix(package, "lcEntityProvenance") if components else None,
-            profile=f"{profile.profile_id} {profile.version} {profile.sha256[:SHA256_PREFIX]}",
-        ),
-        license=license_name(manifest.rights),
-        attribution=manifest.rights.attribution_statement,
-        disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
-        labels=AnswerLabels(standards=declared.standards, links=declared.progression_links if links else None),
-        text_withheld=text_withheld(package),
-        link_provenance=uri + LINK_PROVENANCE_RULE if links else None,
-    )
-
-
 class ComponentPackageRef(PackageRef):
     """A package of an answer carrying learning components, with how its components were produced."""
 
     components: ComponentsLabel | None = None  # absent when the package has no components
+
+    @classmethod
+    def of(cls, package: ServedPackage, number: int = 1, /, **extra: Any) -> Self:
+        """A package's compact identity, its components' label, and the component provenance it cites."""
+        production = declared_production(package)
+        return super().of(package, number, cites_components=production is not None, components=production, **extra)
 
 
 def declared_production(package: ServedPackage) -> ComponentsLabel | None:
@@ -489,13 +501,6 @@ def declared_production(package: ServedPackage) -> ComponentsLabel | None:
     """
     summary = package.runtime.component_generation
     return components_label(summary) if summary is not None else None
-
-
-def component_package_ref(package: ServedPackage, number: int = 1) -> ComponentPackageRef:
-    """A package's compact identity, its components' label, and the component provenance it cites."""
-    production = declared_production(package)
-    ref = package_ref(package, number, components=production is not None)
-    return ComponentPackageRef(**dict(ref), components=production)
 
 
 class PagePackages:
@@ -528,43 +533,6 @@ def code_selects(package: ServedPackage, code: str) -> bool:
     """Whether ``code`` alone selects one item of ``package`` (as ``statementCode`` in a standard selector)."""
     codes = package.standards_index.codes
     return codes is not None and len(codes.exact(code)) == 1
-
-
-def standard_record(package: ServedPackage, item: ItemNode) -> StandardRecord:
-    """An item as a citation needs it: source terms only, its text only where the package's rights permit it.
-
-    A code that another item of the package shares (or a package without code lookup) is flagged, so an
-    answer can cite by code wherever a code selects and by node id where it does not.
-    """
-    code = item.statement_code
-    return StandardRecord(
-        node_id=item.identifier,
-        statement_code=code,
-        statement_type=item.statement_type,
-        grade_levels=list(item.grade_level),
-        description=permitted_text(package, item.description),
-        is_current=None if item.is_current else False,
-        code_selects=False if code is not None and not code_selects(package, code) else None,
-    )
-
-
-def linked_standard_record(package: ServedPackage, item: ItemNode) -> LinkedStandardRecord:
-    """An item's record with its resource link."""
-    return LinkedStandardRecord(
-        **standard_record(package, item).model_dump(by_alias=False),
-        uri=uris.standard_uri(package.framework_id, package.snapshot_id, item.identifier),
-    )
-
-
-def standard_detail(package: ServedPackage, item: ItemNode) -> StandardDetailView:
-    """An item's record plus its details and resource link."""
-    return StandardDetailView(
-        **linked_standard_record(package, item).model_dump(by_alias=False),
-        academic_subject=item.academic_subject or package.framework.academic_subject,
-        in_language=item.in_language,
-        notes=permitted_text(package, item.notes) if item.notes is not None else None,
-        case_identifier_uri=item.case_identifier_uri,
-    )
 
 
 def framework_root_ref(framework: FrameworkNode) -> FrameworkRootRef:
