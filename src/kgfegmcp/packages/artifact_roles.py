@@ -47,6 +47,8 @@ class ArtifactRole:
     carries_components: bool = False
     #: The generic ``artifact`` resource family serves it by logical name (the parts have a family of their own).
     by_logical_name: bool = True
+    #: A validation report: the validator records each verdict in it (``recording.py``).
+    records_validation: bool = False
 
     def path_for(self, subject: str) -> str:
         """The file's path inside a package whose subject slug is ``subject``."""
@@ -94,7 +96,14 @@ ARTIFACT_ROLES: tuple[ArtifactRole, ...] = (
     ArtifactRole(
         "unresolvedItems", "detailed/as_unresolved_items.json", JSON, "full_text", ("source_extracted", "unresolved")
     ),
-    ArtifactRole("validationReport", "detailed/as_validation_report.json", JSON, "public_metadata", _DERIVED),
+    ArtifactRole(
+        "validationReport",
+        "detailed/as_validation_report.json",
+        JSON,
+        "public_metadata",
+        _DERIVED,
+        records_validation=True,
+    ),
     *(_provenance_part(part) for part in range(PROVENANCE_PARTS)),
     ArtifactRole(
         "learningComponentBundle",
@@ -132,12 +141,15 @@ ARTIFACT_ROLES: tuple[ArtifactRole, ...] = (
         "public_metadata",
         _DERIVED,
         requirement="with_components",
+        records_validation=True,
     ),
 )
 
 #: Each role by its logical name.
 ARTIFACT_ROLE: Mapping[str, ArtifactRole] = {role.logical_name: role for role in ARTIFACT_ROLES}
 
+#: The validation reports, in manifest order.
+VALIDATION_REPORTS: tuple[str, ...] = tuple(role.logical_name for role in ARTIFACT_ROLES if role.records_validation)
 #: The logical names of the 64 provenance parts, part 00 first.
 PROVENANCE_PART_ARTIFACTS: tuple[str, ...] = tuple(provenance_part_name(part) for part in range(PROVENANCE_PARTS))
 #: The logical names of the learning-component collection (declared iff the package has components).

@@ -26,6 +26,7 @@ from typing import Literal
 from pydantic import ValidationError
 
 from kgfegmcp.package_files import PackageFileError, read_package_file
+from kgfegmcp.packages.artifact_roles import VALIDATION_REPORTS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest, read_manifest
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ RECORDING_SUFFIX = ".recording"
 Recovery = Literal["finished", "rolled_back"]
 
 #: The report roles a terminal state rewrites, in the order they are renamed into place.
-RECORDED_REPORTS: tuple[str, ...] = ("validationReport", "lcValidationReport")
+RECORDED_REPORTS: tuple[str, ...] = VALIDATION_REPORTS
 
 
 def recording_name(name: str) -> str:

@@ -16,9 +16,10 @@ from typing import Any
 
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.package_files import PackageFileError, parse_package_json, read_package_file
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
 from kgfegmcp.packages.runtime import PackageRuntime
 
-UNRESOLVED_ARTIFACT = "unresolvedItems"
+UNRESOLVED_ARTIFACT = ARTIFACT_ROLE["unresolvedItems"].logical_name
 #: ``referenceKind`` of a source-asserted association to a statement of another framework (CASE).
 CROSS_FRAMEWORK_REFERENCE = "crossFrameworkAssociation"
 
