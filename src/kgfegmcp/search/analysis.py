@@ -4,7 +4,8 @@ A package's profile declares its language (``inLanguage``); its primary subtag s
 below. Every word is folded (case and accents, ``search.normalize``), then, where the language has
 rules, reduced to its Snowball stem with tantivy's own stemmer, so an index built today and a query
 typed tomorrow can never disagree about a word. Words holding a digit (statement codes, years) are
-never stemmed. A language without rules is folded only.
+never stemmed. A language without rules (Japanese, Chinese, Korean, Hindi, Arabic, …) is folded only:
+no stop words, no stems, every word matched as written, and each reading of a query says so.
 
 Folding first means a query typed without accents meets an accented text, but Snowball's Portuguese
 rules expect accents (``-ção``, ``-ões``), and would stem ``identificacao`` apart from
@@ -106,6 +107,7 @@ class Analyzer:
     """Folding, stop words and stemming for one language; the same for index and query."""
 
     def __init__(self, language: str) -> None:
+        self.language = language
         self.rules = LANGUAGES.get(language.split("-", 1)[0].casefold())
         self._stemmer = (
             tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
@@ -118,8 +120,16 @@ class Analyzer:
 
     @property
     def name(self) -> str:
-        """What a result reports as the analysis applied."""
+        """The analysis applied: a Snowball stemmer, or folding only."""
         return f"{self.rules.stemmer}-snowball" if self.rules else "folded"
+
+    def described(self, character_pairs: bool) -> str:
+        """What a reading of a query reports as its analysis: :attr:`name`, then ``character_pairs`` (a
+        query holding Han, kana or Hangul, searched as overlapping pairs), then that no stemmer applies."""
+        described = self.name + (", CJK as overlapping character pairs" if character_pairs else "")
+        if self.rules is None:
+            described += f"; no stemmer for language {self.language!r}: words are matched as written"
+        return described
 
     def is_stopword(self, folded: str) -> bool:
         """Whether a folded word carries no meaning for search in this language."""

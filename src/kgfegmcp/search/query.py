@@ -3,7 +3,7 @@
 Grade expressions (a profile's grade labels holding a letter, their display names and declared
 aliases, longest first) are taken out of the text: a teacher's "5º ano" or "3rd grade" names a grade,
 not words to find in statements, where "ano" would match "meses do ano". Stop words are dropped. What
-is left is searched, each word by its stem, and the result says all three.
+is left is searched, each word by its stem, and the result says all three, and how words were analysed.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from functools import cache
 
 from kgfegmcp.profiles.model import GradeLabel, InterpretationProfile
 from kgfegmcp.search.analysis import Analyzer, Term, analyzer_for
-from kgfegmcp.search.normalize import tokens
+from kgfegmcp.search.normalize import has_cjk, tokens
 
 _LETTER = frozenset("abcdefghijklmnopqrstuvwxyz")
 
@@ -78,7 +78,8 @@ class QueryInterpreter:
             # A query of stop words only ("the", "de") still means something: search its words as they are.
             terms = {word: Term(word, word, exact_only=True) for word in dropped}
             dropped = {}
-        return InterpretedQuery(tuple(terms.values()), tuple(grades), tuple(dropped), self.analyzer.name)
+        analysis = self.analyzer.described(character_pairs=any(has_cjk(term) for term in terms))
+        return InterpretedQuery(tuple(terms.values()), tuple(grades), tuple(dropped), analysis)
 
     def grade_named(self, text: str) -> str | None:
         """The grade label ``text`` names as a whole in a query ("quinto ano", "5th grade"), if any."""
