@@ -169,3 +169,21 @@ def test_no_stemmer_means_no_stop_words_and_words_as_written() -> None:
     assert analyzer_for("ja").described(character_pairs=True) == (
         "folded, CJK as overlapping character pairs; no stemmer for language 'ja': words are matched as written"
     )
+
+
+def test_the_generated_mark_table_is_the_running_unicode_data() -> None:
+    """The committed table is what ``scripts/generate_unicode_marks.py`` writes from this Python's data."""
+    import unicodedata
+    from pathlib import Path
+
+    from kgfegmcp.search import normalize, unicode_marks
+
+    if unicodedata.unidata_version != unicode_marks.UNIDATA_VERSION:
+        pytest.skip("another Unicode version: normalize computes the ranges itself")
+    assert normalize.mark_ranges() == unicode_marks.MARK_RANGES
+    generator = Path(__file__).resolve().parents[2] / "scripts" / "generate_unicode_marks.py"
+    namespace: dict[str, object] = {"__name__": "generate_unicode_marks", "__file__": str(generator)}
+    exec(compile(generator.read_text(encoding="utf-8"), str(generator), "exec"), namespace)
+    render = namespace["render"]
+    assert callable(render)
+    assert render() == Path(unicode_marks.__file__).read_text(encoding="utf-8")

@@ -18,9 +18,12 @@ two or more characters inside a sentence is found through its pairs, in order.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from itertools import pairwise
+
+from kgfegmcp.search import unicode_marks
 
 MAX_QUERY_TOKENS = 32
 
@@ -48,16 +51,24 @@ _CJK_RANGES = (
 _MARK_SPACE = (range(0x20000), range(0xE0000, 0xE0200))
 
 
-def _mark_class() -> str:
-    """The marks (Mn, Mc, Me) as a regular-expression class body of code point ranges."""
-    ranges: list[list[int]] = []
+def mark_ranges() -> tuple[tuple[int, int], ...]:
+    """The marks (Mn, Mc, Me) of the running Unicode data, as inclusive code point ranges."""
+    ranges: list[tuple[int, int]] = []
     for space in _MARK_SPACE:
         for code_point in space:
             if unicodedata.category(chr(code_point))[0] == "M":
                 if ranges and ranges[-1][1] == code_point - 1:
-                    ranges[-1][1] = code_point
+                    ranges[-1] = (ranges[-1][0], code_point)
                 else:
-                    ranges.append([code_point, code_point])
+                    ranges.append((code_point, code_point))
+    return tuple(ranges)
+
+
+def _mark_class() -> str:
+    """The marks as a regular-expression class body: from the generated table when it is of the running
+    Unicode data (classifying every code point would cost each start tens of milliseconds), else computed."""
+    current = unicodedata.unidata_version == unicode_marks.UNIDATA_VERSION
+    ranges = unicode_marks.MARK_RANGES if current else mark_ranges()
     return "".join(f"{chr(low)}-{chr(high)}" if high > low else re.escape(chr(low)) for low, high in ranges)
 
 
@@ -66,8 +77,14 @@ _MARKS = _mark_class()
 #: Unicode's word boundaries.
 _TOKEN = re.compile(f"[\\w{_MARKS}\u200c\u200d]+")
 _CJK = re.compile(f"[{_CJK_RANGES}]")
-_CJK_UNIT = re.compile(f"[{_CJK_RANGES}][{_MARKS}]*")
-_CJK_RUN = re.compile(f"(?:[{_CJK_RANGES}][{_MARKS}]*)+")
+
+
+@functools.cache
+def _cjk_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A CJK character with its marks, and a run of them: compiled on the first CJK text (compiling them
+    costs a start that serves none about ten milliseconds)."""
+    unit = f"[{_CJK_RANGES}][{_MARKS}]*"
+    return re.compile(unit), re.compile(f"(?:{unit})+")
 
 
 def _shared_diacritic(character: str) -> bool:
@@ -117,12 +134,13 @@ def fold(text: str) -> str:
 
 def _split_cjk(word: str) -> list[str]:
     """A word with its runs of Han, kana and Hangul as overlapping pairs (a lone character as itself)."""
+    cjk_unit, cjk_run = _cjk_patterns()
     parts: list[str] = []
     start = 0
-    for run in _CJK_RUN.finditer(word):
+    for run in cjk_run.finditer(word):
         if run.start() > start:
             parts.append(word[start : run.start()])
-        units = _CJK_UNIT.findall(run.group())
+        units = cjk_unit.findall(run.group())
         parts += units if len(units) == 1 else [first + second for first, second in pairwise(units)]
         start = run.end()
     if start < len(word):
