@@ -490,3 +490,15 @@ def test_snapshot_selection(search_state: AppState) -> None:
 def test_the_request_model_refuses_what_the_schema_publishes(fields: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
         SearchStandardsRequest.model_validate(fields)
+
+
+def test_a_refused_cjk_query_says_how_its_tokens_are_counted() -> None:
+    """A pasted Chinese sentence is counted in character pairs: the refusal says so, and what to do."""
+    chinese = "理解分数的意义并能用图表和模型说明分数的大小关系以及分数与除法之间的联系进行比较和排序"
+    with pytest.raises(ValidationError) as refused:
+        SearchStandardsRequest.model_validate({"query": chinese})
+    assert "one token per pair of adjacent characters" in str(refused.value)
+    with pytest.raises(ValidationError) as latin:
+        SearchStandardsRequest.model_validate({"query": " ".join(f"word{i}" for i in range(33))})
+    assert "pair of adjacent characters" not in str(latin.value)
+    SearchStandardsRequest.model_validate({"query": chinese[:20]})  # 19 pairs: within the bound

@@ -30,7 +30,7 @@ from pydantic.alias_generators import to_camel
 
 from kgfegmcp.cursors import CURSOR_PATTERN, MAX_CURSOR_CHARS
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH
-from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens
+from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, has_cjk, query_tokens
 from kgfegmcp.services.schema_rules import (
     DISTINCT,
     NOT_BLANK,
@@ -111,8 +111,20 @@ FILTER_VALUES = SchemaRule(
 )
 
 
+#: The two rules again, as a query holding Han, kana or Hangul is refused: it has no spaces to count words by.
+CJK_TOKENS = (
+    " Han, kana and Hangul count one token per pair of adjacent characters; shorten the query to its key words."
+)
+CJK_QUERY_TOKENS = SchemaRule(QUERY_TOKENS.fields, QUERY_TOKENS.text, refusal=QUERY_TOKENS.message + CJK_TOKENS)
+CJK_TEXT_QUERY_TOKENS = SchemaRule(
+    TEXT_QUERY_TOKENS.fields, TEXT_QUERY_TOKENS.text, refusal=TEXT_QUERY_TOKENS.message + CJK_TOKENS
+)
+
+
 def _text_query_bounds(query: str | None) -> None:
     if query is not None and len(query_tokens(query)) > MAX_QUERY_TOKENS:
+        if has_cjk(query):
+            raise ValueError(CJK_QUERY_TOKENS.message)
         raise ValueError(QUERY_TOKENS.message)
 
 
@@ -122,6 +134,8 @@ def _code_query_bounds(query: str, search_mode: str) -> None:
         if len(query) > MAX_CODE_QUERY_CHARS:
             raise ValueError(CODE_QUERY_LENGTH.message)
     elif len(query_tokens(query)) > MAX_QUERY_TOKENS:
+        if has_cjk(query):
+            raise ValueError(CJK_TEXT_QUERY_TOKENS.message)
         raise ValueError(TEXT_QUERY_TOKENS.message)
 
 
