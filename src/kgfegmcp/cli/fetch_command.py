@@ -69,7 +69,9 @@ def fetch_command(
     from kgfegmcp.sources.case.client import FetchDeadline, shown_url
     from kgfegmcp.sources.case.provider import DocumentChoice, check_choice, locate_package, read_case_address
 
-    options = _options(timeout=timeout, deadline=deadline, max_bytes=max_bytes, max_redirects=max_redirects)
+    options = _options(
+        timeout_seconds=timeout, deadline_seconds=deadline, max_bytes=max_bytes, max_redirects=max_redirects
+    )
     address = read_case_address(case_url)
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
     profiles = ProfileRepository(settings.profiles_dir)
