@@ -145,8 +145,9 @@ def _fetch_and_build(
             how.append(f"after {fetched.redirects} redirect(s) to {shown_url(fetched.retrieved_url)}")
         _note(f"Fetched {fetched.size:,} bytes ({', '.join(how)}); sha256 {fetched.sha256}.")
         hint = (
-            "Check that the URL is the provider's getCFPackage address (…/CFPackages/<id>); the response had "
-            f"Content-Type {echo(fetched.content_type or '(none)', 200)}."
+            "Check that the URL is the provider's getCFPackage address (…/CFPackages/<id>), or pass its listing "
+            "(…/CFDocuments) and choose with --document or --title; the response had Content-Type "
+            f"{echo(fetched.content_type or '(none)', 200)}."
         )
         origin = CaseInputOrigin.fetched(fetched.url, fetched.retrieved_url, hint)
         with progress_bar() as progress:  # the body is read from its file, a record at a time, never whole
