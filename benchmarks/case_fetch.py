@@ -1,6 +1,6 @@
 """Peak memory of `kgfegmcp packages fetch` (fetch + build + write) per item, next to validating the result.
 
-Run: .venv/bin/python benchmarks/case_fetch.py [--items 180000] [--shape full|lean]
+Run: .venv/bin/python benchmarks/case_fetch.py [--items 180000] [--shape full|lean] [--gzip] [--listing]
          [--code after=src --code before=/tmp/before/src]
          [--scratch /tmp/kgfegmcp-case-fetch] [--out benchmarks/results/case_fetch.json]
 
@@ -8,7 +8,10 @@ It writes one generated CASE 1.0 CFPackage of --items CFItems (framework → dom
 standards, an ``isChildOf`` per item, a ``precedes`` chain through each cluster, an ``isRelatedTo`` per
 ten standards) and serves it from a local HTTP server on 127.0.0.1. ``full`` records carry the members
 publishers send (uri, CFItemTypeURI, CFDocumentURI, lastChangeDateTime, sequenceNumber …); ``lean``
-only what the adapter needs, about the shape of ``tests/case_export.py``.
+only what the adapter needs, about the shape of ``tests/case_export.py``. With ``--gzip`` the server
+sends the body gzip-compressed (``Content-Encoding: gzip``, compressed once into the scratch folder);
+with ``--listing`` the fetch goes the way a user with only the provider's address goes: the API root
+``…/ims/case/v1p0`` with ``--document <id>``, through a ``CFDocuments`` listing of three documents.
 
 For each ``--code NAME=SRC`` (a source tree; several run side by side, in the order given, in one run),
 a fresh process puts SRC first on ``sys.path``, imports the command line, notes its resident size
@@ -21,6 +24,7 @@ imports, per item), so the two bounds are compared on the same package. Never pa
 from __future__ import annotations
 
 import argparse
+import gzip
 import importlib
 import json
 import os
@@ -33,14 +37,15 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from scale import status_kib, validate_peak
 
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
 NAMESPACE = uuid.UUID("6f3a0d4e-3c1b-4f7e-9a55-0b1d2c3e4f50")
-PACKAGE_PATH = "/ims/case/v1p0/CFPackages/"
+API_ROOT = "/ims/case/v1p0"
+PACKAGE_PATH = API_ROOT + "/CFPackages/"
 CHANGED = "2025-01-15T08:00:00+00:00"
 WORDS = [
     *("describe", "compare", "explain", "measure", "model", "number", "fraction", "pattern", "evidence"),
@@ -168,43 +173,76 @@ def generate(path: Path, items: int, shape: str) -> str:
 # -- the server ----------------------------------------------------------------------------------
 
 
-def serve(body: Path, package: str) -> tuple[ThreadingHTTPServer, str]:
-    """A server on 127.0.0.1 streaming ``body`` (Content-Length framed) at the package's CASE address."""
+def serve(body: Path, package: str, encoding: str | None, listing: bytes) -> tuple[ThreadingHTTPServer, str]:
+    """A server on 127.0.0.1 streaming ``body`` (Content-Length framed) at the package's CASE address.
+
+    ``encoding`` is the body's Content-Encoding (the file is already compressed); ``listing`` is the
+    ``CFDocuments`` answer at the API root.
+    """
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def do_GET(self) -> None:
+            if self.path == API_ROOT + "/CFDocuments":
+                self._send(listing, None)
+                return
             if self.path != PACKAGE_PATH + package:
                 self.send_error(404)
                 return
+            with body.open("rb") as stream:
+                self._send(stream, encoding)
+
+        def _send(self, content: bytes | IO[bytes], content_encoding: str | None) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(body.stat().st_size))
+            if content_encoding:
+                self.send_header("Content-Encoding", content_encoding)
+            size = len(content) if isinstance(content, bytes) else body.stat().st_size
+            self.send_header("Content-Length", str(size))
             self.end_headers()
-            with body.open("rb") as stream:
-                shutil.copyfileobj(stream, self.wfile, 1 << 20)
+            if isinstance(content, bytes):
+                self.wfile.write(content)
+            else:
+                shutil.copyfileobj(content, self.wfile, 1 << 20)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}{PACKAGE_PATH}{package}"
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def listing_of(package: str) -> bytes:
+    """A ``CFDocuments`` listing naming the generated framework between two others."""
+    documents = [{"identifier": _id("other", n), "title": f"Another framework {n}", "version": "1.0"} for n in range(2)]
+    generated = {"identifier": package, "title": "Generated CASE benchmark framework", "version": "1.0"}
+    return json.dumps({"CFDocuments": [documents[0], generated, documents[1]]}).encode("utf-8")
+
+
+def compressed(body: Path) -> Path:
+    """``body`` gzip-compressed beside it (once), streamed through ``gzip``."""
+    target = body.with_suffix(body.suffix + ".gz")
+    if not target.exists():
+        with body.open("rb") as source, gzip.open(target, "wb", compresslevel=6) as sink:
+            shutil.copyfileobj(source, sink, 1 << 20)
+    return target
 
 
 # -- children (each in its own process) ----------------------------------------------------------
 
 
-def child_fetch(url: str, out: Path, profiles: Path) -> dict[str, Any]:
+def child_fetch(url: str, document: str, out: Path, profiles: Path) -> dict[str, Any]:
     import kgfegmcp.cli as cli
 
-    for module in ("kgfegmcp.packages.writer", "kgfegmcp.sources.case", "kgfegmcp.sources.case.client"):
+    for module in ("kgfegmcp.packages.writer", "kgfegmcp.sources.case", "kgfegmcp.sources.case.provider"):
         importlib.import_module(module)  # the command imports them itself: before the baseline, they are not counted
 
     baseline = status_kib("VmRSS")
     started = time.perf_counter()
     arguments = ["packages", "fetch", "--case-url", url, "--out", str(out), "--profiles-dir", str(profiles)]
+    arguments += ["--document", document] if document else []
     cli.app([*arguments, "--max-bytes", str(512 * 1024 * 1024)], standalone_mode=False)
     return {"seconds": time.perf_counter() - started, "baselineKiB": baseline, "peakKiB": status_kib("VmHWM")}
 
@@ -231,6 +269,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--items", type=int, default=180_000)
     parser.add_argument("--shape", choices=("full", "lean"), default="full")
+    parser.add_argument("--gzip", action="store_true", help="send the body gzip-compressed")
+    parser.add_argument("--listing", action="store_true", help="fetch through the API root's CFDocuments listing")
     parser.add_argument("--code", action="append", help="NAME=SRC: a source tree to measure (default after=src)")
     parser.add_argument("--profiles", type=Path, default=REPOSITORY / "src" / "kgfegmcp" / "shipped" / "profiles")
     parser.add_argument("--scratch", type=Path, default=Path("/tmp/kgfegmcp-case-fetch"))
@@ -239,8 +279,8 @@ def main() -> None:
     parser.add_argument("arguments", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child == "fetch":
-        url, out, profiles = args.arguments
-        print(json.dumps(child_fetch(url, Path(out), Path(profiles))))
+        url, document, out, profiles = args.arguments
+        print(json.dumps(child_fetch(url, document, Path(out), Path(profiles))))
         return
     if args.child == "validate":
         root, profiles = args.arguments
@@ -255,13 +295,15 @@ def main() -> None:
         started = time.perf_counter()
         generate(body, args.items, args.shape)
         print(f"generated {body} ({body.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s")
-    server, url = serve(body, package)
+    served = compressed(body) if args.gzip else body
+    server, base = serve(served, package, "gzip" if args.gzip else None, listing_of(package))
+    url, document = (base + API_ROOT, package) if args.listing else (base + PACKAGE_PATH + package, "")
     rows = []
     try:
         for name, source in codes:
             root = args.scratch / f"packages-{name}"
             shutil.rmtree(root, ignore_errors=True)
-            fetched = run_child(Path(source).resolve(), "fetch", url, str(root), str(args.profiles))
+            fetched = run_child(Path(source).resolve(), "fetch", url, document, str(root), str(args.profiles))
             validated = run_child(Path(source).resolve(), "validate", str(root), str(args.profiles))
             written = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
             row = {
@@ -288,6 +330,9 @@ def main() -> None:
         "items": args.items,
         "shape": args.shape,
         "bodyBytes": body.stat().st_size,
+        "sentBytes": served.stat().st_size,
+        "gzip": args.gzip,
+        "listing": args.listing,
         "rows": rows,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ import socket
 import tempfile
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -112,7 +113,7 @@ def test_a_case_1_0_package_is_fetched_built_and_accepted(
     assert (fetched.size, fetched.sha256) == (len(body), hashlib.sha256(body).hexdigest())
     assert (fetched.status_code, fetched.redirects, fetched.retrieved_url) == (200, 0, url)
     path, headers = server.requests[-1]
-    assert path == V1P0 and headers["Accept-Encoding"] == "identity" and headers["Accept"] == "application/json"
+    assert path == V1P0 and headers["Accept-Encoding"] == "gzip, deflate" and headers["Accept"] == "application/json"
     assert write_and_validate(content, profiles_root, tmp_path).accepted
     view = open_package(tmp_path, FRAMEWORK_ID)
     (dataset,) = view.manifest["source"]["datasets"]
@@ -271,15 +272,45 @@ def test_wrong_types_are_refused_naming_the_member(
 
 
 def test_a_non_json_body_is_refused_with_its_content_type(server: CaseServer, profiles_root: Path) -> None:
-    page = b"<!doctype html><title>Sign in</title><p>Please sign in.</p>"
-    url = server.serve("/ims/case/v1p0/CFPackages/html", Reply(body=page, headers={"Content-Type": "text/html"}))
+    text = b"Service temporarily unavailable; please retry."
+    url = server.serve("/ims/case/v1p0/CFPackages/text", Reply(body=text, headers={"Content-Type": "text/plain"}))
     fetched, received = fetch(url)
     origin = CaseInputOrigin.fetched(url, fetched.retrieved_url, hint=f"Content-Type {fetched.content_type}")
     with pytest.raises(ManifestBuildError) as caught:
         CaseSource().build_bytes(received, origin, ProfileRepository(profiles_root))
-    text = caught.value.public_message
-    assert text.startswith(f"manifest_build_error: CASE response from {url} is not valid JSON: ")
-    assert text.endswith("Next action: Content-Type text/html")
+    message = caught.value.public_message
+    assert message.startswith(f"manifest_build_error: CASE response from {url} is not valid JSON: ")
+    assert message.endswith("Next action: Content-Type text/plain")
+
+
+SIGN_IN = b"\n <!doctype html><html><head><title>Sign in &amp; continue</title></head><p>Please sign in.</p>"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(body=SIGN_IN, headers={"Content-Type": "text/html; charset=utf-8"}),
+        Reply(body=SIGN_IN + b" " * 300_000, headers={"Content-Type": "text/html"}, framing="chunked"),
+        Reply(body=SIGN_IN, headers={"Content-Type": "application/json"}),  # a server that labels everything JSON
+        Reply(body=gzip.compress(SIGN_IN), headers={"Content-Type": "text/html", "Content-Encoding": "gzip"}),
+    ],
+    ids=["html", "long-html", "labelled-json", "gzip"],
+)
+def test_a_web_page_is_refused_while_fetching_with_its_title(reply: Reply, server: CaseServer) -> None:
+    url = server.serve(f"/ims/case/v1p0/CFPackages/page-{len(reply.body)}-{reply.framing}", reply)
+    text = fetch_error(url).public_message
+    assert f"127.0.0.1 answered {url} with an HTML page titled “Sign in & continue”, not JSON (HTTP 200" in text
+    assert "sign-in or error page" in text and "packages build --source case FILE.json" in text
+
+
+def test_a_sign_in_page_reached_by_redirect_says_so(server: CaseServer) -> None:
+    login = server.serve("/login", Reply(body=SIGN_IN, headers={"Content-Type": "text/html"}))
+    url = server.serve("/ims/case/v1p0/CFPackages/private", Reply(status=302, headers={"Location": "/login"}))
+    text = fetch_error(url).public_message
+    assert (
+        f"answered {login} with an HTML page titled “Sign in & continue”, not JSON (HTTP 200, after 1 redirect(s),"
+        in text
+    )
 
 
 @pytest.mark.parametrize(
@@ -311,7 +342,7 @@ def test_deeply_nested_json_is_refused_in_one_line(server: CaseServer, profiles_
 
 @pytest.mark.parametrize(
     ("status", "hint"),
-    [(404, "Check the package identifier"), (500, "try again later"), (401, "requires authorization")],
+    [(404, "Check the identifier in the URL"), (500, "try again later"), (401, "requires authorization")],
 )
 def test_http_errors_name_the_status(status: int, hint: str, server: CaseServer) -> None:
     path = f"/ims/case/v1p0/CFPackages/status-{status}"
@@ -356,13 +387,14 @@ STREAMED_PAST_CAP = "passed the cap of 262144 bytes while streaming; reading sto
         # no length (chunked, or read until the connection closes): counted while reading
         (Reply(body=b" " * 300_000, framing="chunked"), STREAMED_PAST_CAP),
         (Reply(body=b" " * 300_000, framing="close"), STREAMED_PAST_CAP),
-        # a small compressed body that inflates past the cap (sent although identity was asked for)
+        # a small compressed body that inflates past the cap (a decompression bomb)
         (
             Reply(
                 body=gzip.compress(b" " * 5_000_000),
                 headers={"Content-Type": "application/json", "Content-Encoding": "gzip"},
             ),
-            STREAMED_PAST_CAP,
+            f"inflated past the cap of 262144 bytes from {len(gzip.compress(b' ' * 5_000_000)):,} gzip-compressed "
+            "bytes; reading stopped",
         ),
     ],
     ids=["content-length", "chunked", "close-delimited", "gzip"],
@@ -383,12 +415,64 @@ def test_a_content_length_is_never_read_past(server: CaseServer, profiles_root: 
         CaseSource().build_bytes(received, CaseInputOrigin.fetched(url, url), ProfileRepository(profiles_root))
 
 
-def test_a_compressed_package_within_the_cap_is_read(server: CaseServer) -> None:
+def _deflated(body: bytes, wrapped: bool) -> bytes:
+    """``deflate`` as HTTP means it (zlib-wrapped), or raw, as some servers send it."""
+    compressor = zlib.compressobj(wbits=zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
+    return compressor.compress(body) + compressor.flush()
+
+
+@pytest.mark.parametrize(
+    ("encoding", "compress"),
+    [
+        ("gzip", gzip.compress),
+        ("x-gzip", gzip.compress),
+        ("deflate", lambda body: _deflated(body, wrapped=True)),
+        ("deflate", lambda body: _deflated(body, wrapped=False)),
+    ],
+    ids=["gzip", "x-gzip", "deflate", "raw-deflate"],
+)
+def test_a_compressed_package_is_inflated_and_hashed_as_decoded(
+    encoding: str, compress: Any, server: CaseServer, profiles_root: Path, tmp_path: Path
+) -> None:
     body = body_of(kitchen_science())
+    headers = {"Content-Type": "application/json", "Content-Encoding": encoding}
+    compressed = compress(body)
+    url = server.serve(
+        f"/ims/case/v1p0/CFPackages/{encoding}-{len(compressed)}", Reply(body=compressed, headers=headers)
+    )
+    fetched, content = fetch_and_build(url, profiles_root)
+    assert server.requests[-1][1]["Accept-Encoding"] == "gzip, deflate"
+    assert len(compressed) < len(body) and fetched.content_encoding == encoding
+    assert (fetched.size, fetched.sha256) == (len(body), hashlib.sha256(body).hexdigest())  # the decoded bytes
+    assert write_and_validate(content, profiles_root, tmp_path).accepted
+    (dataset,) = open_package(tmp_path, FRAMEWORK_ID).manifest["source"]["datasets"]
+    assert hashlib.sha256(body).hexdigest() in dataset["role"]
+
+
+def test_an_encoding_not_asked_for_is_refused(server: CaseServer) -> None:
+    headers = {"Content-Type": "application/json", "Content-Encoding": "br"}
+    url = server.serve("/ims/case/v1p0/CFPackages/brotli", Reply(body=b"\x8b\x00\x80", headers=headers))
+    text = fetch_error(url).public_message
+    assert "Content-Encoding br, which this client does not decode (it asks for gzip, deflate)" in text
+
+
+def test_a_corrupt_compressed_body_is_refused(server: CaseServer) -> None:
     headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
-    url = server.serve("/ims/case/v1p0/CFPackages/gzip", Reply(body=gzip.compress(body), headers=headers))
-    fetched, received = fetch(url)
-    assert received == body and fetched.sha256 == hashlib.sha256(body).hexdigest()
+    url = server.serve("/ims/case/v1p0/CFPackages/corrupt", Reply(body=b"\x1f\x8bnot gzip at all", headers=headers))
+    assert "sent a gzip body that does not inflate" in fetch_error(url).public_message
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_an_authorization_error_says_what_the_provider_asks_for(status: int, server: CaseServer) -> None:
+    headers = {"Content-Type": "application/json", "WWW-Authenticate": 'Bearer realm="case", error="invalid_token"'}
+    body = gzip.compress(b'{"message": "Invalid credentials provided"}')  # error bodies are inflated too
+    reply = Reply(status=status, body=body, headers={**headers, "Content-Encoding": "gzip"})
+    url = server.serve(f"/ims/case/v1p1/CFPackages/auth-{status}", reply)
+    text = fetch_error(url).public_message
+    assert f"127.0.0.1 answered HTTP {status} " in text and '{"message": "Invalid credentials provided"}' in text
+    assert "requires authorization (it asks for Bearer), and this client sends no credentials" in text
+    assert "OAuth 2 client-credentials" in text and "packages build --source case FILE.json" in text
+    assert not [h for _p, h in server.requests if "Authorization" in h or "authorization" in h]
 
 
 def test_a_silent_server_times_out(server: CaseServer) -> None:

@@ -3,6 +3,7 @@ validate` accepts the result, and the served package shows its cross-framework r
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import subprocess
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from case_server import (
     BOIL,
+    DOC,
     ELSEWHERE,
     FRAMEWORK_ID,
     MIX,
@@ -188,9 +190,79 @@ def test_control_characters_from_a_server_reach_stderr_escaped(server: CaseServe
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and not _raw_controls(run.stderr), repr(run.stderr)
     assert "HTTP 503 \\x1b[31mDown\\x07 for" in run.stderr and "\\x1b]8;;https://evil.test/\\x07" in run.stderr
 
-    not_json = Reply(body=b"<html>", headers={"Content-Type": raw_header("text/html\x1b]8;;https://evil.test/\x07")})
-    url = server.serve("/ims/case/v1p0/CFPackages/cli-hostile-type", not_json)
+    hostile_type = {"Content-Type": raw_header("text/html\x1b]8;;https://evil.test/\x07")}
+    url = server.serve("/ims/case/v1p0/CFPackages/cli-hostile-type", Reply(body=b"not json", headers=hostile_type))
     run = kgfegmcp("packages", "fetch", "--case-url", url, "--out", str(tmp_path))
     assert run.returncode == 2 and "manifest_build_error" in run.stderr, run.stderr
     assert not _raw_controls(run.stderr) and "Content-Type text/html\\x1b]8;;https://evil.test/\\x07" in run.stderr
+
+    page = raw_header("<html><title>\x1b[31mSign in\u202e</title></html>").encode("latin-1")
+    url = server.serve("/ims/case/v1p0/CFPackages/cli-hostile-page", Reply(body=page, headers=hostile_type))
+    run = kgfegmcp("packages", "fetch", "--case-url", url, "--out", str(tmp_path))
+    assert run.returncode == 2 and "source_fetch_error" in run.stderr and not _raw_controls(run.stderr), run.stderr
+    assert (
+        "titled “\\x1b[31mSign in\\u202e”" in run.stderr and "text/html\\x1b]8;;https://evil.test/\\x07" in run.stderr
+    )
     assert list(tmp_path.iterdir()) == []
+
+
+# -- choosing from a provider's listing ------------------------------------------------------------
+
+LISTING = "/provider/ims/case/v1p0/CFDocuments"
+
+
+@pytest.fixture(scope="module")
+def provider(server: CaseServer) -> str:
+    """A CASE 1.0 provider answering gzip: its listing (the kitchen framework and another) and the kitchen package."""
+    gzipped = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    documents = [
+        {"identifier": DOC, "title": "Kitchen Science for Tests", "version": "2.0", "language": "en"},
+        {"identifier": "0a4e0000-0000-4000-8000-0000000000aa", "title": "Garden \x1b[31mScience", "version": "1.0"},
+    ]
+    server.serve(LISTING, Reply(body=gzip.compress(body_of({"CFDocuments": documents})), headers=gzipped))
+    server.serve(f"/provider{V1P0}", Reply(body=gzip.compress(body_of(kitchen_science())), headers=gzipped))
+    return server.base + "/provider/ims/case/v1p0"
+
+
+def test_without_a_choice_the_listing_is_shown_and_nothing_fetched(provider: str, tmp_path: Path) -> None:
+    run = kgfegmcp("packages", "fetch", "--case-url", provider, "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert DOC in run.stdout and "Kitchen Science for Tests" in run.stdout and "Garden \\x1b[31mScience" in run.stdout
+    assert not _raw_controls(run.stdout)
+    assert run.stderr.splitlines() == [
+        f"Listed 2 CFDocuments from {provider}/CFDocuments.",
+        f"Nothing was fetched. Next: kgfegmcp packages fetch --case-url {provider} --document ID (or --title TEXT)",
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_document_chosen_by_title_is_fetched_compressed_and_accepted(
+    provider: str, profiles_root: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "graph_packages"
+    run = kgfegmcp(
+        *("packages", "fetch", "--case-url", provider + "/CFDocuments", "--title", "kitchen science for tests"),
+        *("--out", str(root), "--profiles-dir", str(profiles_root)),
+    )
+    assert run.returncode == 0, run.stderr
+    body = body_of(kitchen_science())
+    lines = run.stderr.splitlines()
+    assert lines[1].startswith(f"Chose CFDocument {DOC} “Kitchen Science for Tests” (version 2.0")
+    assert lines[2] == (
+        f"Fetching its package from {provider}/CFPackages/{DOC} (built from the API root and the document's "
+        "identifier: the CFDocument names no CFPackageURI)."
+    )
+    compressed = len(gzip.compress(body_of(kitchen_science())))
+    assert lines[3] == (
+        f"Fetched {len(body):,} bytes (HTTP 200, {compressed:,} bytes gzip-compressed); "
+        f"sha256 {hashlib.sha256(body).hexdigest()}."
+    )
+    validated = kgfegmcp("packages", "validate", str(root), "--profiles-dir", str(profiles_root), "--json")
+    assert validated.returncode == 0 and json.loads(validated.stdout)["status"] == "passed"
+
+
+def test_a_choice_for_an_address_of_one_package_is_refused(server: CaseServer, tmp_path: Path) -> None:
+    before = len(server.requests)
+    run = kgfegmcp("packages", "fetch", "--case-url", server.base + V1P0, "--document", DOC, "--out", str(tmp_path))
+    assert run.returncode == 2 and run.stderr.startswith("configuration_error: --document chooses from"), run.stderr
+    assert len(server.requests) == before  # refused before any request

@@ -11,7 +11,8 @@ streaming reader that fills them a record at a time; :mod:`.dataset`, the CFPack
 with the origin of its bytes, as provenance cites it. *Map*: :mod:`.identity`, the default
 framework and snapshot ids and the profile; :mod:`.mapping`, the CFDocument and CFItems;
 :mod:`.associations`, the CFAssociations and cross-framework references. :mod:`.importer` is the
-``--source case`` importer that runs both; :mod:`.client` fetches a CFPackage from a CASE API.
+``--source case`` importer that runs both; :mod:`.client` fetches a CFPackage from a CASE API,
+and :mod:`.provider` finds which one from a provider's address (a listing, a document, a host).
 """
 
 from __future__ import annotations
