@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Group, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from kgfegmcp.cli.console import err, out, progress_bar, settings_with
 from kgfegmcp.config import InvalidPackagePolicy
@@ -132,16 +133,16 @@ def pending_table(written: list[tuple[PackageContent, PackageLocation]]) -> Rend
 
 def derived_profile_table(profile: DerivedProfile, framework_id: str) -> Table:
     """What a derived profile holds and where each part came from, for the operator to review."""
-    ref = f"{profile.profile.profile_id}/{profile.profile.version}"
-    stored = "written to" if profile.written else "already in"
     table = Table(
         "part",
         "derived",
-        title=f"derived profile {ref} ({stored} {profile.path})",
-        caption=f"A profile named {framework_id} in the profiles directory is bound instead on the next build.",
+        title=Text(f"derived profile {profile.profile.profile_id}/{profile.profile.version}"),
+        caption=Text(f"A profile named {framework_id} in the profiles directory is bound instead on the next build."),
     )
+    stored = "written now" if profile.written else "already there, byte for byte"
+    table.add_row("file", Text(f"{profile.path} ({stored})"))
     for part, how in profile.derivation:
-        table.add_row(part, how)
+        table.add_row(Text(part), Text(how))  # source text: never read as console markup
     return table
 
 

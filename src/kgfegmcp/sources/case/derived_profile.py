@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -112,6 +113,12 @@ def _hash_slug(prefix: str, value: str) -> str:
     return f"{prefix}-{hashlib.sha256(value.encode('utf-8')).hexdigest()[:8]}"
 
 
+def _latin(value: str) -> bool:
+    """Whether ``value`` is ASCII once accents are taken off, so that its slug keeps all of its letters."""
+    folded = unicodedata.normalize("NFKD", value)
+    return all(char.isascii() for char in folded if not unicodedata.combining(char))
+
+
 def _unique_slugs(values: Iterable[str], known: Mapping[str, str], prefix: str) -> dict[str, str]:
     """A facet-shaped slug per value: the base's for a value it lists, else the value's own (unique)."""
     taken = set(known.values())
@@ -120,7 +127,7 @@ def _unique_slugs(values: Iterable[str], known: Mapping[str, str], prefix: str) 
         if value in known:
             found[value] = known[value]
             continue
-        slug = slugify(value, 56) or _hash_slug(prefix, value)
+        slug = (slugify(value, 56) if _latin(value) else "") or _hash_slug(prefix, value)
         candidate, number = slug, 2
         while candidate in taken:
             candidate, number = f"{slug}-{number}", number + 1

@@ -475,7 +475,12 @@ def _not_a_package(label: str, root: str, members: Mapping[str, list[str]], hint
         found = f"a JSON object with members {', '.join(echo(name) for name in names)}" if names else "a JSON object"
     else:
         found = f"a JSON {root}"
-    return ManifestBuildError(f"{label} is not a CFPackage: it has no CFDocument object (found {found}).", hint=hint)
+    return ManifestBuildError(
+        f"{label} is not a CFPackage: it has no CFDocument object (found {found}).",
+        hint=hint
+        or "Build from one CASE CFPackage, as a provider's …/ims/case/v1p0/CFPackages/<id> answers it: a JSON "
+        "object with a CFDocument, CFItems and CFAssociations.",
+    )
 
 
 def _defined_item_types(value: Any) -> dict[str, str]:
