@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from kgfegmcp.cli.console import err, out, progress_bar, settings_with
@@ -135,7 +135,7 @@ def derived_profile_table(profile: DerivedProfile, framework_id: str) -> Table:
     """What a derived profile holds and where each part came from, for the operator to review."""
     table = Table(
         "part",
-        "derived",
+        Column("derived", overflow="fold"),  # a long pattern or path is folded, never cut
         title=Text(f"derived profile {profile.profile.profile_id}/{profile.profile.version}"),
         caption=Text(f"A profile named {framework_id} in the profiles directory is bound instead on the next build."),
     )

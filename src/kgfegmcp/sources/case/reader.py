@@ -449,7 +449,8 @@ class CasePackageReader:
         raise ManifestBuildError(
             f"{self.label} has {self._problem_count} member(s) of a type CASE 1.0/1.1 does not allow: "
             f"{problem_list(self._problems, total=self._problem_count)}.",
-            hint="Ask the publisher to correct the CFPackage; the build never converts a value to another type.",
+            hint="Ask the publisher to correct the CFPackage; a value of another type is read only where its "
+            "meaning is certain (a string of digits for an integer).",
         )
 
     def unknown_fields(self) -> dict[str, int]:
