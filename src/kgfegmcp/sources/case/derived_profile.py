@@ -114,9 +114,9 @@ def _hash_slug(prefix: str, value: str) -> str:
 
 
 def _latin(value: str) -> bool:
-    """Whether ``value`` is ASCII once accents are taken off, so that its slug keeps all of its letters."""
+    """Whether every letter and digit of ``value`` is ASCII once accents are taken off, so that its slug keeps them."""
     folded = unicodedata.normalize("NFKD", value)
-    return all(char.isascii() for char in folded if not unicodedata.combining(char))
+    return all(char.isascii() for char in folded if char.isalnum() and not unicodedata.combining(char))
 
 
 def _unique_slugs(values: Iterable[str], known: Mapping[str, str], prefix: str) -> dict[str, str]:

@@ -113,14 +113,10 @@ class CaseMapping:
         self.framework_id = identity.framework_id
         self.snapshot_id = identity.snapshot_id
         self.profiles = profiles
+        self.operator_profile = identity.profile
         self.defined_types = tuple(sorted(set(self.reader.item_types.values())))  # CFDefinitions.CFItemTypes
         self.vocabulary: VocabularyProfile | None = None  # set when the profile is derived
-        if identity.profile is not None:
-            self.profile = identity.profile
-        else:
-            self.vocabulary = self._vocabulary_profile()
-            wire = canonical_bytes(self.vocabulary.wire)
-            self.profile = LoadedProfile(profile=self.vocabulary.profile, sha256=sha256_hex(wire))
+        self.profile: LoadedProfile = identity.profile or self.profiles.load(*GENERIC_PROFILE)  # until run()
         self.source_ids: dict[str, str] = {}  # item id → the source's identifier, where the two differ
 
     # -- helpers -------------------------------------------------------------------------------
@@ -328,6 +324,10 @@ class CaseMapping:
     def run(self) -> PackageContent:
         """The package: the framework node, one pass over the items, one over the associations; then, when
         no operator profile is bound, the profile derived from what was built."""
+        if self.operator_profile is None:
+            self.vocabulary = self._vocabulary_profile()
+            wire = canonical_bytes(self.vocabulary.wire)
+            self.profile = LoadedProfile(profile=self.vocabulary.profile, sha256=sha256_hex(wire))
         document = self.document
         rights = self._rights()
         source_root = nonblank(document.identifier) or ""
