@@ -72,9 +72,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def profiles_root() -> Path:
-    """The shipped interpretation profiles (``src/kgfegmcp/shipped/profiles``)."""
-    return PROFILES_ROOT
+def profiles_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the shipped interpretation profiles (``src/kgfegmcp/shipped/profiles``), made once per session.
+
+    A CASE build stores the profile it derives in the profiles root it is given: into this copy, never into
+    the checkout.
+    """
+    root = tmp_path_factory.mktemp("profiles") / "profiles"
+    shutil.copytree(PROFILES_ROOT, root)
+    return root
 
 
 @pytest.fixture(scope="session")

@@ -123,6 +123,16 @@ class FindingCode(StrEnum):
     )
     SOURCE_TEXT_DIFFERENCE = "source_text_difference", "A secondary source's text differs from the verified source."
     SOURCE_MAPPING_GAP = "source_mapping_gap", "A source element could not be represented and was reported."
+    SOURCE_VARIANT_ACCEPTED = (
+        "source_variant_accepted",
+        "A source member in a known variant form whose meaning is certain (a pre-standard name, a URI string for "
+        "a link, a missing or null member) was read as the standard member it stands for, and reported.",
+    )
+    PROFILE_DERIVED = (
+        "profile_derived",
+        "The package binds a profile the build derived from its own source; the finding lists what was derived, "
+        "for the operator to review.",
+    )
 
 
 class UndeclaredFindingCodeError(ValueError):

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -173,6 +173,13 @@ def run_on_mount(
     )
 
 
+def own_profiles(tmp_path: Path) -> dict[str, str]:
+    """The environment of a CASE build: a profiles root of its own, where the build stores the profile it derives."""
+    root = tmp_path / "profiles"
+    shutil.copytree(SHIPPED_PROFILES_DIR, root)
+    return {"KGFEGMCP_PROFILES_DIR": str(root)}
+
+
 def assert_coded(run: Run, start: str, *parts: str) -> None:
     assert run.returncode == 2, run.stderr[-3000:]
     line = run.error_line
@@ -186,9 +193,8 @@ def assert_coded(run: Run, start: str, *parts: str) -> None:
 def test_build_on_a_full_disk_leaves_nothing(tmp_path: Path) -> None:
     source = tmp_path / "science.json"
     source.write_text(json.dumps(case_document()), encoding="utf-8")
-    run = run_on_mount(
-        tmp_path, "size=64k", [KGFEGMCP, "packages", "build", "--source", "case", str(source), "--out", "$M/root"]
-    )
+    build = [KGFEGMCP, "packages", "build", "--source", "case", str(source), "--out", "$M/root"]
+    run = run_on_mount(tmp_path, "size=64k", build, env=own_profiles(tmp_path))
     assert_coded(run, f"Could not write the package {CASE_PACKAGE} under ", "no space is left on the device")
     assert run.before == run.after == "", run.after  # not even the root or the framework directory
 
@@ -207,7 +213,8 @@ def test_rebuild_on_a_full_disk_keeps_the_package_it_was_replacing(tmp_path: Pat
     source = tmp_path / "science.json"
     source.write_text(json.dumps(case_document()), encoding="utf-8")
     build = [KGFEGMCP, "packages", "build", "--source", "case", str(source), "--out", "$M/root"]
-    run = run_on_mount(tmp_path, "size=2m", build, prepare=f"{shell(build)} >/dev/null 2>&1\n{FILL}")
+    prepare = f"{shell(build)} >/dev/null 2>&1\n{FILL}"
+    run = run_on_mount(tmp_path, "size=2m", build, prepare=prepare, env=own_profiles(tmp_path))
     assert_coded(run, f"Could not write the package {CASE_PACKAGE} under ", "no space is left on the device")
     assert f"/root/{CASE_PACKAGE.replace('@', '/')}/package_manifest.json" in run.before
     assert run.after == run.before  # the earlier package, byte for byte; no staging or retired directory

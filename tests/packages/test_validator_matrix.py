@@ -715,6 +715,8 @@ def test_every_listed_finding_code_is_covered() -> None:
         "validation_state_mismatch",
         "source_text_difference",
         "source_mapping_gap",
+        "source_variant_accepted",
+        "profile_derived",
         "interrupted_recording",  # the lifecycle resolves it: test_interrupted_validation.py covers it
         "unreadable_file",  # root reads any file: test_strict_files.py denies it to a real reader process
     }

@@ -247,7 +247,7 @@ def test_members_outside_case_are_reported_not_read(server: CaseServer, profiles
         (("CFDocument", "CFPackageURI"), {"uri": 7}, "CFDocument.CFPackageURI must be a URI string or a link object"),
         (("CFDocument", "subject"), {"name": "Science"}, "CFDocument.subject must be a string or a list of strings, not object"),
         (("CFDocument", "licenseURI"), "https://case.test/licence", "CFDocument.licenseURI must be an object, not string"),
-        (("CFAssociations", 4, "sequenceNumber"), "1", "CFAssociations[4].sequenceNumber must be an integer, not string"),
+        (("CFAssociations", 4, "sequenceNumber"), "1st", "CFAssociations[4].sequenceNumber must be an integer, not string"),
         (("CFAssociations", 4, "originNodeURI"), BOIL, "CFAssociations[4].originNodeURI must be an object, not string"),
         (("CFItems",), {"a": 1}, "CFItems must be an array, not object"),
         (("CFItems", 0), "Heat changes matter.", "CFItems[0] must be an object, not string"),

@@ -140,7 +140,7 @@ def test_case_package_builds_to_exactly_the_expected_package(tmp_path: Path, pro
     content, result = build(source, profiles_root, tmp_path / "out")
     assert result.accepted, result.outcome.findings
     assert (content.framework_id, content.snapshot_id) == (FRAMEWORK, SNAPSHOT)
-    assert content.profile.ref.profile_id == "case-generic"
+    assert content.profile.ref.profile_id == f"{FRAMEWORK}-derived"  # no profile named after the framework
     view = open_package(tmp_path / "out", FRAMEWORK)
     assert view.framework.identifier == DOC
     assert view.framework.name == "Example Science Standards"
@@ -192,7 +192,12 @@ def test_case_package_builds_to_exactly_the_expected_package(tmp_path: Path, pro
     findings = {(f["code"], f["severity"], f.get("location")) for f in view.report["findings"]}
     assert findings == {
         ("source_mapping_gap", "warning", "CFItems[5]"),  # no fullStatement
-        ("source_mapping_gap", "info", None),  # S3 has no CFItemType
+        ("source_variant_accepted", "warning", "CFItems.CFItemType"),  # S3 has none
+        ("source_variant_accepted", "warning", "CFItems.humanCodingScheme"),  # the two domains have none
+        ("source_variant_accepted", "warning", "CFDocument.CFPackageURI"),  # CASE 1.0 links, absent
+        ("source_variant_accepted", "warning", "CFItems.CFDocumentURI"),
+        ("source_variant_accepted", "warning", "CFAssociations.CFDocumentURI"),
+        ("profile_derived", "info", "profile"),
     }
     for item in view.items:
         assert view.provenance[item.identifier]["locator"]["file"] == "science.json"
@@ -249,28 +254,41 @@ def test_missing_input_fails_clearly(profiles_root: Path) -> None:
         CaseSource().build(None, ProfileRepository(profiles_root))
 
 
-def test_undeclared_item_types_fail_and_a_framework_profile_fixes_them(tmp_path: Path, profiles_root: Path) -> None:
+def test_undeclared_item_types_are_derived_and_an_operator_profile_still_wins(
+    tmp_path: Path, profiles_root: Path
+) -> None:
+    """A type and a level no profile declares no longer stop the build; a profile named after the framework
+    is bound instead of a derived one, and then it must declare them."""
     document = cf_package()
     document["CFItems"][2]["CFItemType"] = "Widget"
     document["CFItems"][3]["educationLevel"] = ["Year 7"]
     source = write_case(tmp_path / "custom.json", document)
-    with pytest.raises(ManifestBuildError) as caught:
-        CaseSource().build(source, ProfileRepository(profiles_root))
-    message = caught.value.public_message
-    assert "'Widget' (1 items)" in message and "'Year 7' (1 items)" in message
-    assert f"Add {FRAMEWORK}/1.0.json" in message and "KGFEGMCP_PROFILES_DIR" in message
     local_profiles = tmp_path / "profiles"
     shutil.copytree(profiles_root, local_profiles)
+    content, result = build(source, local_profiles, tmp_path / "derived")
+    assert result.accepted
+    derived = content.profile.profile
+    assert derived.profile_id == f"{FRAMEWORK}-derived"
+    assert derived.statement_type("Widget") is not None and derived.grade_label("Year 7") is not None
+
     generic = json.loads((profiles_root / "case-generic" / "2.1.json").read_text(encoding="utf-8"))
     generic.update(profileId=FRAMEWORK, version="1.0")
-    generic["statementTypes"].append({"sourceType": "Widget", "normalized": "widget", "role": "standard"})
-    generic["gradeLabels"].append({"sourceLabel": "Year 7", "facet": "year-07", "display": "Year 7", "order": 99})
     (local_profiles / FRAMEWORK).mkdir()
     (local_profiles / FRAMEWORK / "1.0.json").write_text(json.dumps(generic), encoding="utf-8")
-    content, result = build(source, local_profiles, tmp_path / "out")
+    with pytest.raises(ManifestBuildError) as caught:
+        CaseSource().build(source, ProfileRepository(local_profiles))
+    message = caught.value.public_message
+    assert "'Widget' (1 items)" in message and "'Year 7' (1 items)" in message
+    assert f"{FRAMEWORK}/1.0" in message and "KGFEGMCP_PROFILES_DIR" in message
+
+    generic["statementTypes"].append({"sourceType": "Widget", "normalized": "widget", "role": "standard"})
+    generic["gradeLabels"].append({"sourceLabel": "Year 7", "facet": "year-07", "display": "Year 7", "order": 99})
+    (local_profiles / FRAMEWORK / "1.1.json").write_text(json.dumps({**generic, "version": "1.1"}), encoding="utf-8")
+    content, result = build(source, local_profiles, tmp_path / "operator")
     assert result.accepted
-    assert content.profile.ref.profile_id == FRAMEWORK
+    assert (content.profile.ref.profile_id, content.profile.ref.version) == (FRAMEWORK, "1.1")
     assert {i.statement_type for i in content.items} >= {"Widget"}
+    assert not any(f.code == "profile_derived" for f in content.build_findings)
 
 
 def test_cli_reports_a_broken_file_with_a_stable_error(tmp_path: Path) -> None:

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
+from rich.console import Group, RenderableType
+from rich.table import Column, Table
+from rich.text import Text
 
 from kgfegmcp.cli.console import err, out, progress_bar, settings_with
 from kgfegmcp.config import InvalidPackagePolicy
@@ -20,7 +22,7 @@ from kgfegmcp.errors import PackageValidationError
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
 from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.profiles.repository import DerivedProfile, ProfileRepository
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -72,7 +74,11 @@ def build_command(
     out_dir: Annotated[Path | None, typer.Option("--out", help="Graph-package root to write into.")] = None,
     profiles_dir: Annotated[Path | None, typer.Option(help="Profiles root (KGFEGMCP_PROFILES_DIR).")] = None,
 ) -> None:
-    """Build pending packages from a source; run `packages validate` to accept them."""
+    """Build pending packages from a source; run `packages validate` to accept them.
+
+    A CASE package with no profile named after its framework in the profiles root binds a profile
+    derived from the package, written there; the output lists what was derived, for review.
+    """
     from kgfegmcp.sources import load_importer
 
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
@@ -104,8 +110,9 @@ def write_pending_packages(
     return written
 
 
-def pending_table(written: list[tuple[PackageContent, PackageLocation]]) -> Table:
-    """One row per package just written: what it holds, and that it still awaits validation."""
+def pending_table(written: list[tuple[PackageContent, PackageLocation]]) -> RenderableType:
+    """One row per package just written: what it holds, and that it still awaits validation; then, for each
+    package whose profile the build derived, what was derived (:func:`derived_profile_table`)."""
     table = Table("graph package", "items", "components", "relationships", "unresolved", "state")
     for content, location in written:
         table.add_row(
@@ -116,6 +123,26 @@ def pending_table(written: list[tuple[PackageContent, PackageLocation]]) -> Tabl
             str(len(content.unresolved)),
             "pending",
         )
+    reviews = [
+        derived_profile_table(content.profile, content.framework_id)
+        for content, _location in written
+        if isinstance(content.profile, DerivedProfile)
+    ]
+    return Group(table, *reviews) if reviews else table
+
+
+def derived_profile_table(profile: DerivedProfile, framework_id: str) -> Table:
+    """What a derived profile holds and where each part came from, for the operator to review."""
+    table = Table(
+        "part",
+        Column("derived", overflow="fold"),  # a long pattern or path is folded, never cut
+        title=Text(f"derived profile {profile.profile.profile_id}/{profile.profile.version}"),
+        caption=Text(f"A profile named {framework_id} in the profiles directory is bound instead on the next build."),
+    )
+    stored = "written now" if profile.written else "already there, byte for byte"
+    table.add_row("file", Text(f"{profile.path} ({stored})"))
+    for part, how in profile.derivation:
+        table.add_row(Text(part), Text(how))  # source text: never read as console markup
     return table
 
 

@@ -95,7 +95,12 @@ class PackageContent:
 
 
 #: The codes a package build may record in its report (the source adapters of kgfegmcp.sources emit them).
-BUILD_FINDING_CODES: tuple[FindingCode, ...] = (FindingCode.SOURCE_TEXT_DIFFERENCE, FindingCode.SOURCE_MAPPING_GAP)
+BUILD_FINDING_CODES: tuple[FindingCode, ...] = (
+    FindingCode.SOURCE_TEXT_DIFFERENCE,
+    FindingCode.SOURCE_MAPPING_GAP,
+    FindingCode.SOURCE_VARIANT_ACCEPTED,
+    FindingCode.PROFILE_DERIVED,
+)
 
 
 #: Small learning-component documents people read: indented, like the validation report.

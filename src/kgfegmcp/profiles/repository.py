@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from kgfegmcp.errors import ProfileValidationError
+from kgfegmcp.errors import ProfileValidationError, filesystem_error
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.models import sha256_hex
@@ -29,6 +31,19 @@ class LoadedProfile:
     def ref(self) -> ProfileRef:
         """The binding a manifest records for this profile."""
         return ProfileRef(profile_id=self.profile.profile_id, version=self.profile.version, sha256=self.sha256)
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedProfile(LoadedProfile):
+    """A profile a build derived from its source and stored in the profiles root, for the operator to review.
+
+    ``derivation`` says what each part was derived from, as (part, how) pairs; ``written`` is false when
+    the same bytes were already there (an earlier build of the same vocabulary).
+    """
+
+    path: Path
+    written: bool
+    derivation: tuple[tuple[str, str], ...]
 
 
 def parse_profile(data: bytes, source: str = "profile") -> InterpretationProfile:
@@ -97,6 +112,47 @@ class ProfileRepository:
         loaded = LoadedProfile(profile=profile, sha256=sha256_hex(data))
         self._cache[key] = loaded
         return loaded
+
+    def store(self, data: bytes) -> tuple[LoadedProfile, Path, bool]:
+        """Add the profile file ``data`` at ``<profile-id>/<version>.json``; ``(profile, path, written)``.
+
+        A file already there is never replaced: the same bytes are taken as they are (``written`` false),
+        other bytes are refused. The file appears whole or not at all (written aside, then linked).
+        """
+        profile = parse_profile(data, "to store")
+        key = (profile.profile_id, profile.version)
+        path = self._root / profile.profile_id / f"{profile.version}.json"
+        action = f"Could not write profile {profile.profile_id}/{profile.version} under {self._root}"
+        written = False
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, staging = tempfile.mkstemp(prefix=f".{profile.version}.", suffix=".tmp", dir=path.parent)
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(data)
+                    out.flush()
+                    os.fsync(out.fileno())
+                try:
+                    os.link(staging, path)
+                    written = True
+                except FileExistsError:
+                    pass
+            finally:
+                os.unlink(staging)
+        except OSError as exc:
+            raise filesystem_error(exc, action) from None
+        if not written:
+            self._cache.pop(key, None)
+            existing = self.load(*key)
+            if existing.sha256 != sha256_hex(data):
+                raise ProfileValidationError(
+                    f"Profile {profile.profile_id}/{profile.version} already exists in {self._root} with other "
+                    "content; a profile file is never replaced.",
+                    hint="Move that file aside if nothing is bound to it, then build again.",
+                )
+        loaded = LoadedProfile(profile=profile, sha256=sha256_hex(data))
+        self._cache[key] = loaded
+        return loaded, path, written
 
     def list_refs(self) -> list[tuple[str, str]]:
         """Every ``(profile_id, version)`` present on disk, sorted."""

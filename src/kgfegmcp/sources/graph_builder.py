@@ -392,7 +392,9 @@ class PackageGraphBuilder:
         """A build finding, written into the package's validation report (the writer refuses other codes).
 
         ``SOURCE_MAPPING_GAP``: a source element could not be represented and was left out;
-        ``SOURCE_TEXT_DIFFERENCE``: a secondary source disagrees with the verified one.
+        ``SOURCE_TEXT_DIFFERENCE``: a secondary source disagrees with the verified one;
+        ``SOURCE_VARIANT_ACCEPTED``: a source member in a known variant form was read as what it stands for;
+        ``PROFILE_DERIVED``: the package's profile was derived from its source.
         """
         self._findings.append(
             Finding.model_validate(

@@ -2,8 +2,9 @@
 
 Framework id: the slug of the CFDocument title (or ``case-<uuid prefix>``). Snapshot id:
 ``v<version>-<lastChangeDateTime as yyyymmdd-hhmmss UTC>`` (either part alone, else ``sha-<content
-hash>``). Profile: the one named after the framework id when the profiles root holds it (highest
-version), otherwise ``case-generic``.
+hash>``). Profile: the operator's, named after the framework id, when the profiles root holds it
+(highest version); otherwise none is chosen here, and the mapping derives one from the package with
+``case-generic`` as its vocabulary (:mod:`kgfegmcp.sources.case.derived_profile`).
 """
 
 from __future__ import annotations
@@ -21,17 +22,18 @@ from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 from kgfegmcp.sources.case.document import CaseDocument, nonblank
 from kgfegmcp.sources.graph_builder import identifier_from, slugify
 
+#: The generic CASE vocabulary a derived profile starts from (statement-type roles, CEDS levels, rights).
 GENERIC_PROFILE = ("case-generic", "2.1")
 FRAMEWORK_ID_LENGTH = 64
 
 
 @dataclass(frozen=True, slots=True)
 class CaseIdentity:
-    """The package's framework and snapshot ids, and the profile it is bound to."""
+    """The package's framework and snapshot ids, and the operator's profile for it (``None``: derive one)."""
 
     framework_id: str
     snapshot_id: str
-    profile: LoadedProfile
+    profile: LoadedProfile | None
 
 
 def package_identity(
@@ -41,7 +43,7 @@ def package_identity(
     framework_id: str | None = None,
     snapshot_id: str | None = None,
 ) -> CaseIdentity:
-    """The ids the caller gave, else the defaults of ``document``; the profile that goes with them."""
+    """The ids the caller gave, else the defaults of ``document``; the operator's profile for them, if any."""
     framework_id = framework_id or default_framework_id(document)
     snapshot_id = snapshot_id or snapshot_id_of(document, sha256)
     for value, kind in ((framework_id, "framework id"), (snapshot_id, "snapshot id")):
@@ -94,11 +96,11 @@ def _version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
-def select_profile(profiles: ProfileRepository, framework_id: str) -> LoadedProfile:
-    """The framework's own profile (highest version) when present, else ``case-generic``."""
+def select_profile(profiles: ProfileRepository, framework_id: str) -> LoadedProfile | None:
+    """The operator's profile named after the framework (highest version), or ``None`` when there is none."""
     versions = [
         v for pid, v in profiles.list_refs() if pid == framework_id and re.fullmatch(PROFILE_VERSION_PATTERN, v)
     ]
     if versions:
         return profiles.load(framework_id, max(versions, key=_version_key))
-    return profiles.load(*GENERIC_PROFILE)
+    return None

@@ -6,34 +6,47 @@ CFAssociations are mapped by :mod:`kgfegmcp.sources.case.associations`; an item 
 places inside the document hangs from the root as unresolved evidence.
 
 Statement types and grade labels. CFItemType is an open vocabulary, while a package's profile
-must declare every statement type (and whether it is a standard or a grouping). Types or levels the
-chosen profile (:mod:`kgfegmcp.sources.case.identity`) does not declare fail the build with
-``manifest_build_error``, listing each value, so the operator adds a framework profile instead of
-the mapping inventing roles. A CFItem with no CFItemType gets the generic type ``Item`` (reported as
-a finding).
+must declare every statement type (and whether it is a standard or a grouping). When the operator
+has a profile named after the framework (:mod:`kgfegmcp.sources.case.identity`), it is bound, and
+types or levels it does not declare fail the build with ``manifest_build_error`` listing each value.
+Otherwise the package's profile is derived from the package itself
+(:mod:`kgfegmcp.sources.case.derived_profile`), stored in the profiles root and bound like any other;
+what was derived is one ``profile_derived`` finding. A CFItem with no CFItemType gets the generic type
+``Item``. Every accepted variation of the source (:mod:`kgfegmcp.sources.case.variants`, items without
+a type or a code) is a ``source_variant_accepted`` warning naming the member.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from kgfegmcp.errors import ManifestBuildError, echo
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import identifier_problem, stable_uuid
+from kgfegmcp.models import canonical_bytes, sha256_hex
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
-from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.profiles.repository import DerivedProfile, LoadedProfile, ProfileRepository
 from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.case.associations import NodeResolver, map_associations
 from kgfegmcp.sources.case.dataset import CaseDataset
+from kgfegmcp.sources.case.derived_profile import (
+    PackageVocabulary,
+    VocabularyProfile,
+    derive_profile,
+    vocabulary_profile,
+)
 from kgfegmcp.sources.case.document import CaseDocument, CaseItem, canonical_uuid, nonblank
-from kgfegmcp.sources.case.identity import package_identity
+from kgfegmcp.sources.case.identity import GENERIC_PROFILE, package_identity
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, slugify
 
 DEFAULT_ITEM_TYPE = "Item"
 _GAP = FindingCode.SOURCE_MAPPING_GAP
+_VARIANT = FindingCode.SOURCE_VARIANT_ACCEPTED
+_SAMPLES = 5
 #: CFItem members copied verbatim into the item's ``sourceDetails`` (detailed items artifact).
 ITEM_DETAIL_FIELDS = (
     "CFItemType",
@@ -73,11 +86,16 @@ def _members(record: CaseItem | CaseDocument, names: tuple[str, ...]) -> dict[st
     return {name: wire[name] for name in names if wire.get(name) not in (None, "", [])}
 
 
+def _levels(record: CaseItem) -> list[str]:
+    return [level for level in record.education_levels if level.strip()]
+
+
 class CaseMapping:
     """One CFPackage onto one package: the framework, then the items, the associations and the root fallback.
 
-    Ids and the profile are the caller's when given, else the document's defaults
-    (:func:`~kgfegmcp.sources.case.identity.package_identity`).
+    Ids are the caller's when given, else the document's defaults
+    (:func:`~kgfegmcp.sources.case.identity.package_identity`); the profile is the operator's for the
+    framework, else derived from the package.
     """
 
     def __init__(
@@ -94,10 +112,42 @@ class CaseMapping:
         identity = package_identity(self.document, dataset.sha256, profiles, framework_id, snapshot_id)
         self.framework_id = identity.framework_id
         self.snapshot_id = identity.snapshot_id
-        self.profile = identity.profile
+        self.profiles = profiles
+        self.operator_profile = identity.profile
+        self.defined_types = tuple(sorted(set(self.reader.item_types.values())))  # CFDefinitions.CFItemTypes
+        self.vocabulary: VocabularyProfile | None = None  # set when the profile is derived
+        self.profile: LoadedProfile = identity.profile or self.profiles.load(*GENERIC_PROFILE)  # until run()
         self.source_ids: dict[str, str] = {}  # item id → the source's identifier, where the two differ
 
     # -- helpers -------------------------------------------------------------------------------
+
+    def item_type(self, record: CaseItem) -> str | None:
+        """The item's CFItemType, else the title of the type its CFItemTypeURI names (link, then definitions)."""
+        item_type = nonblank(record.item_type)
+        link = record.item_type_uri
+        if item_type is None and link is not None:
+            item_type = nonblank(link.title) or nonblank(self.reader.item_types.get(link.identifier or ""))
+        return item_type
+
+    def _vocabulary_profile(self) -> VocabularyProfile:
+        """A pass over the CFItems for the types, levels and languages they use; the profile that declares them."""
+        vocabulary = PackageVocabulary()
+        present = 0
+        for _index, record in self.reader.items():
+            present += 1
+            if record is None or nonblank(record.identifier) is None or nonblank(record.full_statement) is None:
+                continue  # refused below, or skipped (and reported) by the mapping
+            vocabulary.add(self.item_type(record) or DEFAULT_ITEM_TYPE, _levels(record), nonblank(record.language))
+        self.reader.refuse_wrong_types()
+        if not vocabulary.item_types:
+            raise self._no_usable_items(present)
+        base = self.profiles.load(*GENERIC_PROFILE).profile
+        return vocabulary_profile(base, self.framework_id, self.document, vocabulary)
+
+    def _no_usable_items(self, present: int) -> ManifestBuildError:
+        return ManifestBuildError(
+            f"{self.label} has no usable CFItems ({present} present; each needs an identifier and a fullStatement).",
+        )
 
     def _language(self, value: str | None) -> str:
         return nonblank(value) or nonblank(self.document.language) or self.profile.profile.in_language
@@ -132,7 +182,8 @@ class CaseMapping:
         profile = self.profile.profile
         unknown_types: Counter[str] = Counter()
         unknown_grades: Counter[str] = Counter()
-        present = built = untyped = 0
+        present = built = untyped = uncoded = 0
+        not_uuid: list[str] = []
         for index, record in self.reader.items():
             present += 1
             if record is None:
@@ -149,13 +200,7 @@ class CaseMapping:
             identifier = canonical_uuid(source_identifier)
             if identifier is None:
                 identifier = stable_uuid(self.framework_id, "case-item", source_identifier)
-                builder.add_finding(
-                    _GAP,
-                    "warning",
-                    f"CFItems[{index}] identifier {echo(source_identifier)!r} is not a UUID; a deterministic UUID "
-                    "was derived from it.",
-                    location=identifier,
-                )
+                not_uuid.append(source_identifier)
             elif identifier == source_identifier:
                 identifier = source_identifier  # one string for both
             if builder.has_node(identifier) and identifier != builder.root_id:
@@ -166,13 +211,11 @@ class CaseMapping:
                     location=f"CFItems[{index}]",
                 )
                 continue
-            item_type = nonblank(record.item_type)
-            if item_type is None and record.item_type_uri is not None:
-                item_type = nonblank(record.item_type_uri.title)
+            item_type = self.item_type(record)
             if item_type is None:
                 untyped += 1
                 item_type = DEFAULT_ITEM_TYPE
-            grades = [level for level in record.education_levels if level.strip()]
+            grades = _levels(record)
             undeclared_type = profile.statement_type(item_type) is None
             undeclared_grades = [grade for grade in grades if profile.grade_label(grade) is None]
             if undeclared_type or undeclared_grades:
@@ -200,20 +243,36 @@ class CaseMapping:
                 details={"case": _members(record, ITEM_DETAIL_FIELDS)},
             )
             built += 1
+            uncoded += nonblank(record.human_coding_scheme) is None
             resolver.add(identifier, source_identifier, nonblank(record.uri))
             if source_identifier != identifier:
                 self.source_ids[identifier] = source_identifier
         self.reader.refuse_wrong_types()
         if not built and not unknown_types and not unknown_grades:
-            raise ManifestBuildError(
-                f"{self.label} has no usable CFItems ({present} present; each needs an "
-                "identifier and a fullStatement).",
+            raise self._no_usable_items(present)
+        if not_uuid:
+            sample = ", ".join(repr(echo(value, 120)) for value in not_uuid[:_SAMPLES])
+            builder.add_finding(
+                _GAP,
+                "warning",
+                f"{len(not_uuid)} CFItems have an identifier that is not a UUID ({sample}"
+                f"{' …' if len(not_uuid) > _SAMPLES else ''}); a deterministic UUID was derived from each, and "
+                "its provenance keeps the source identifier.",
+                location="CFItems.identifier",
             )
         if untyped:
             builder.add_finding(
-                _GAP,
-                "info",
+                _VARIANT,
+                "warning",
                 f"{untyped} CFItems have no CFItemType; they carry the generic statement type {DEFAULT_ITEM_TYPE!r}.",
+                location="CFItems.CFItemType",
+            )
+        if uncoded:
+            builder.add_finding(
+                _VARIANT,
+                "warning",
+                f"{uncoded} CFItems have no humanCodingScheme; they carry no statement code (found by text only).",
+                location="CFItems.humanCodingScheme",
             )
         self._refuse_vocabulary(unknown_types, unknown_grades)
 
@@ -233,9 +292,9 @@ class CaseMapping:
         raise ManifestBuildError(
             f"{self.label} uses {' and '.join(problems)} that profile "
             f"{profile.profile_id}/{profile.version} does not declare.",
-            hint=f"Add {self.framework_id}/1.0.json (start from case-generic/2.1.json) to your profiles directory "
-            "(KGFEGMCP_PROFILES_DIR or --profiles-dir; a copy of the shipped one) declaring them and whether each "
-            "type is a standard or a grouping; the case source uses it automatically.",
+            hint=f"Declare them in {profile.profile_id}/{profile.version}.json (the profile named after the "
+            "framework in your profiles directory, KGFEGMCP_PROFILES_DIR or --profiles-dir) with whether each type "
+            "is a standard or a grouping, or remove that profile so that the build derives one from the package.",
         )
 
     def _unknown_fields(self, builder: PackageGraphBuilder) -> None:
@@ -252,8 +311,23 @@ class CaseMapping:
                 location="unknown-members",
             )
 
+    def _variants(self, builder: PackageGraphBuilder) -> None:
+        """Each accepted variation of the source, one warning per member and reading."""
+        for variant, count in self.reader.variants().items():
+            builder.add_finding(
+                _VARIANT,
+                "warning",
+                f"{echo(variant.member)} ({count} record(s)): {variant.reading}.",
+                location=variant.member,
+            )
+
     def run(self) -> PackageContent:
-        """The package: the framework node, one pass over the items, one over the associations."""
+        """The package: the framework node, one pass over the items, one over the associations; then, when
+        no operator profile is bound, the profile derived from what was built."""
+        if self.operator_profile is None:
+            self.vocabulary = self._vocabulary_profile()
+            wire = canonical_bytes(self.vocabulary.wire)
+            self.profile = LoadedProfile(profile=self.vocabulary.profile, sha256=sha256_hex(wire))
         document = self.document
         rights = self._rights()
         source_root = nonblank(document.identifier) or ""
@@ -298,14 +372,47 @@ class CaseMapping:
                 "warning",
                 f"{self.reader.rubrics} CFRubrics have no counterpart in the package; they were not converted.",
             )
+        if canonical_uuid(source_root) is None:
+            builder.add_finding(
+                _GAP,
+                "warning",
+                f"The CFDocument identifier {echo(source_root, 120)!r} is not a UUID; the framework's identifier "
+                "was derived from the framework id, and its provenance keeps the source identifier.",
+                location="CFDocument.identifier",
+            )
+        self._variants(builder)
         self._unknown_fields(builder)
         subject_slug = slugify(subjects[0], 40) if subjects else ""
-        return builder.content(
+        content = builder.content(
             snapshot_id=self.snapshot_id,
             title=str(document.title)[:512],
             subject_slug=subject_slug if identifier_problem(subject_slug) is None else "case",
             source=self._source(rights),
             rights=rights,
+        )
+        if self.vocabulary is None:
+            return content
+        profile = self._derived(content, root_id)
+        listed = "; ".join(f"{part}: {how}" for part, how in profile.derivation)
+        builder.add_finding(
+            FindingCode.PROFILE_DERIVED,
+            "info",
+            f"Profile {profile.profile.profile_id}/{profile.profile.version} was derived from this CFPackage (the "
+            f"profiles root has no profile named {self.framework_id}); review it: {listed}",
+            location="profile",
+        )
+        return replace(content, profile=profile, build_findings=builder.findings)
+
+    def _derived(self, content: PackageContent, root_id: str) -> DerivedProfile:
+        """The final profile of the built package, stored in the profiles root."""
+        assert self.vocabulary is not None
+        base = self.profiles.load(*GENERIC_PROFILE).profile
+        derived = derive_profile(
+            base, self.vocabulary, self.document, root_id, content.items, content.relationships, self.defined_types
+        )
+        loaded, path, written = self.profiles.store(derived.data)
+        return DerivedProfile(
+            profile=loaded.profile, sha256=loaded.sha256, path=path, written=written, derivation=derived.derivation
         )
 
     def _root_fallback(self, builder: PackageGraphBuilder) -> None:

@@ -29,6 +29,7 @@ from kgfegmcp.sources.case.document import (
     CaseRecord,
     json_type,
 )
+from kgfegmcp.sources.case.variants import EMPTY_ARRAY_AS_ABSENT, Variant, accept_variants
 
 #: Nesting read at most: a CFPackage is a few levels deep (its free-form ``extensions`` a few more).
 MAX_DEPTH = 512
@@ -177,6 +178,10 @@ _MEMBER_KINDS = {
     "CFRubrics": "array",
     "extensions": "object",
 }
+#: Top-level members of a pre-CASE OpenSALT document (``lsDoc``, ``lsItems``, ``lsAssociations``).
+_PRE_CASE_MEMBERS = ("lsDoc", "lsItems", "lsAssociations")
+#: The members of ``CFDefinitions`` read in the first pass, whole (they are small).
+_DEFINITIONS_READ = ("CFLicenses", "CFItemTypes")
 _OPENING = {"start_map": "object", "start_array": "array"}
 _KINDS = {"string": "string", "number": "number", "boolean": "boolean", "null": "null", **_OPENING}
 
@@ -208,8 +213,8 @@ class _TooMany(Exception):
 
 def _scan(source: _Source, label: str, hint: str | None, limits: Mapping[str, int]) -> _Layout:
     """One pass over every parse event: the shape of the top level (and of a ``CFPackage`` wrapper), element
-    counts of its arrays (within ``limits``), the ``CFDocument`` and ``CFDefinitions.CFLicenses`` values, and
-    the nesting bound."""
+    counts of its arrays (within ``limits``), the ``CFDocument`` and the ``CFDefinitions`` members it reads
+    (licences, item types), and the nesting bound."""
     layout = _Layout(limits=limits)
     stack: list[list[Any]] = []  # per open container: [is an object, current key]
     building: ijson.ObjectBuilder | None = None
@@ -279,15 +284,15 @@ def _place(stack: list[list[Any]], depth: int, kind: str, layout: _Layout) -> tu
         if outer_key == "CFPackage":
             layout.members[("CFPackage",)].setdefault(inner_key, []).append(kind)
             return ("CFPackage", "CFDocument") if inner_key == "CFDocument" else None
-        return ("CFDefinitions", "CFLicenses") if (outer_key, inner_key) == ("CFDefinitions", "CFLicenses") else None
+        return ("CFDefinitions", inner_key) if outer_key == "CFDefinitions" and inner_key in _DEFINITIONS_READ else None
     if outer_key != "CFPackage" or not inner_is_object:
         return None
     third_is_object, third_key = stack[2]
     if not third_is_object:
         layout.count(("CFPackage", inner_key))
         return None
-    if (inner_key, third_key) == ("CFDefinitions", "CFLicenses"):
-        return ("CFPackage", "CFDefinitions", "CFLicenses")
+    if inner_key == "CFDefinitions" and third_key in _DEFINITIONS_READ:
+        return ("CFPackage", "CFDefinitions", third_key)
     return None
 
 
@@ -295,10 +300,13 @@ class CasePackageReader:
     """A CFPackage read from a file in passes, so it is never held whole.
 
     The first pass (on opening) checks the bytes are UTF-8 JSON nested at most :data:`MAX_DEPTH`
-    deep, finds the ``CFDocument`` (also inside a ``{"CFPackage": …}`` wrapper) and reads it and the
-    licences; :meth:`items` and :meth:`associations` then each read the file once more, handing over
-    one validated record at a time. A record of a type CASE does not allow is a problem, counted and
-    named (the first ten) by :meth:`refuse_wrong_types`, never coerced.
+    deep, finds the ``CFDocument`` (also inside a ``{"CFPackage": …}`` wrapper) and reads it, the
+    licences and the item type definitions; :meth:`items` and :meth:`associations` then read the file
+    again each time they are called, handing over one validated record at a time. Every record first
+    has its accepted variants rewritten (:mod:`kgfegmcp.sources.case.variants`). A record of a type
+    CASE does not allow is a problem, counted and named (the first ten) by :meth:`refuse_wrong_types`,
+    never coerced. Problems, variants and unknown members are counted on the first full pass over a
+    collection only.
     """
 
     def __init__(
@@ -321,19 +329,16 @@ class CasePackageReader:
         self._members = layout.members[self._frame]
         self._counts = {
             member: layout.counts.get((*self._frame, member), 0)
-            for member in ("CFItems", "CFAssociations", "CFRubrics")
+            for member in ("CFItems", "CFAssociations", "CFRubrics", "CFDefinitions")
         }
         self._problems: list[str] = []
         self._problem_count = 0
         self._unknown: Counter[str] = Counter()
-        self._pending = {"CFItems", "CFAssociations"}
+        self._variants: Counter[Variant] = Counter()
+        self._unread = {"CFItems", "CFAssociations"}  # collections a full pass has not read yet
+        self._skipped: set[str] = set()  # collections of a type CASE does not allow: never read
         if layout.root != "object" or self._members.get("CFDocument") != ["object"]:
-            names = sorted(self._members)[:8] if layout.root == "object" else []
-            members = f" with members {', '.join(echo(name) for name in names)}" if names else ""
-            found = f"a JSON object{members}" if layout.root == "object" else f"a JSON {layout.root}"
-            raise ManifestBuildError(
-                f"{label} is not a CFPackage: it has no CFDocument object (found {found}).", hint=hint
-            )
+            raise _not_a_package(label, layout.root, self._members, hint)
         repeated = sorted(name for name, kinds in self._members.items() if len(kinds) > 1)
         if repeated:
             raise ManifestBuildError(
@@ -343,16 +348,25 @@ class CasePackageReader:
             )
         for member, kind in _MEMBER_KINDS.items():
             found_kind = self._members.get(member, ["null"])[0]
-            if found_kind not in (kind, "null"):
+            if found_kind == "array" and member in EMPTY_ARRAY_AS_ABSENT and not self._counts[member]:
+                self._variants[Variant(member, "an empty array where CASE has an object; read as absent")] += 1
+            elif found_kind not in (kind, "null"):
                 self._problem(f"{member} must be {'an' if kind[0] in 'ao' else 'a'} {kind}, not {found_kind}")
-                self._pending.discard(member)
+                self._skipped.add(member)
         self._unknown.update(f"CFPackage.{name}" for name in self._members if name not in _PACKAGE_MEMBERS)
-        self.document = self._validated(CaseDocument, layout.built.get((*self._frame, "CFDocument")), ("CFDocument",))
+        raw_document = layout.built.get((*self._frame, "CFDocument"))
+        assert isinstance(raw_document, dict)
+        version = raw_document.get("caseVersion")
+        #: The package does not declare CASE 1.1: the links CASE 1.0 packages carry are expected.
+        self.case_1_0 = not (isinstance(version, str) and version.strip().startswith("1.1"))
+        self._variants.update(accept_variants("CFDocument", raw_document, self.case_1_0))
+        self.document = self._validated(CaseDocument, raw_document, ("CFDocument",))
         if self.document is not None:
             self._unknown.update(f"CFDocument.{name}" for name in self.document.unknown_members())
         licences = layout.built.get((*self._frame, "CFDefinitions", "CFLicenses"))
         definitions = {} if licences is None else {"CFLicenses": licences}
         self.definitions = self._validated(CaseDefinitions, definitions, ("CFDefinitions",))
+        self.item_types = _defined_item_types(layout.built.get((*self._frame, "CFDefinitions", "CFItemTypes")))
         self.rubrics = self._counts["CFRubrics"]
         if self._problems:
             self.refuse_wrong_types()
@@ -365,12 +379,15 @@ class CasePackageReader:
         if len(self._problems) < 10:
             self._problems.append(text)
 
-    def _validated(self, model: type[_M], value: Any, where: tuple[str | int, ...]) -> _M | None:
+    def _validated(
+        self, model: type[_M], value: Any, where: tuple[str | int, ...], *, counted: bool = True
+    ) -> _M | None:
         try:
             return model.model_validate(value)
         except ValidationError as exc:
-            for error in exc.errors(include_url=False):
-                self._problem(_problem({**error, "loc": (*where, *error["loc"])}))
+            if counted:
+                for error in exc.errors(include_url=False):
+                    self._problem(_problem({**error, "loc": (*where, *error["loc"])}))
             return None
 
     def items(self) -> Iterator[tuple[int, CaseItem | None]]:
@@ -382,11 +399,10 @@ class CasePackageReader:
         return self._records("CFAssociations", CaseAssociation)
 
     def _records(self, member: str, model: type[_R]) -> Iterator[tuple[int, _R | None]]:
-        if member not in self._pending:
-            return
-        self._pending.discard(member)
-        if self._members.get(member, ["null"])[0] == "null":
-            return  # absent or null: nothing to read
+        if member in self._skipped or self._members.get(member, ["null"])[0] == "null":
+            self._unread.discard(member)
+            return  # absent or null (nothing to read), or of a type CASE does not allow (refused)
+        counted = member in self._unread
         source = _Source(self._stream, self.label, self.hint, checked=False)
         prefix = ".".join((*self._frame, member, "item"))
         read = 0
@@ -394,12 +410,16 @@ class CasePackageReader:
             for index, value in enumerate(ijson.items(source, prefix, use_float=True)):
                 read += 1
                 if not isinstance(value, dict):
-                    self._problem(f"{member}[{index}] must be an object, not {json_type(value)}")
+                    if counted:
+                        self._problem(f"{member}[{index}] must be an object, not {json_type(value)}")
                     yield index, None
                     continue
-                record = self._validated(model, value, (member, index))
-                if record is not None:
-                    self._unknown.update(f"{member}.{name}" for name in record.unknown_members())
+                variants = accept_variants(member, value, self.case_1_0)
+                record = self._validated(model, value, (member, index), counted=counted)
+                if counted:
+                    self._variants.update(variants)
+                    if record is not None:
+                        self._unknown.update(f"{member}.{name}" for name in record.unknown_members())
                 yield index, record
         except ijson.JSONError as exc:
             raise _json_error(exc, self.label, self.hint) from None
@@ -411,24 +431,68 @@ class CasePackageReader:
                 f"{self._counts[member]} in {member}); it is refused rather than guessed at.",
                 hint="Ask the publisher to correct the CFPackage.",
             )
+        self._unread.discard(member)
 
     def refuse_wrong_types(self) -> None:
         """``manifest_build_error`` naming the members of a type CASE does not allow, when there are any.
 
-        Records not read yet are read first, so one message counts every such member.
+        Collections no full pass has read yet are read first, so one message counts every such member.
         """
         if not self._problems:
             return
-        for _ in self.items():
-            pass
-        for _ in self.associations():
-            pass
+        if "CFItems" in self._unread:
+            for _ in self.items():
+                pass
+        if "CFAssociations" in self._unread:
+            for _ in self.associations():
+                pass
         raise ManifestBuildError(
             f"{self.label} has {self._problem_count} member(s) of a type CASE 1.0/1.1 does not allow: "
             f"{problem_list(self._problems, total=self._problem_count)}.",
-            hint="Ask the publisher to correct the CFPackage; the build never converts a value to another type.",
+            hint="Ask the publisher to correct the CFPackage; a value of another type is read only where its "
+            "meaning is certain (a string of digits for an integer).",
         )
 
     def unknown_fields(self) -> dict[str, int]:
         """``collection.member`` → how many records carry it, for members neither CASE version defines."""
         return dict(sorted(self._unknown.items()))
+
+    def variants(self) -> dict[Variant, int]:
+        """Each accepted variant (:mod:`~kgfegmcp.sources.case.variants`) → how many records had it."""
+        return dict(sorted(self._variants.items()))
+
+
+def _not_a_package(label: str, root: str, members: Mapping[str, list[str]], hint: str | None) -> ManifestBuildError:
+    """The one-line refusal of input that is no CFPackage, saying what it is instead."""
+    if root == "object":
+        pre_case = [name for name in _PRE_CASE_MEMBERS if name in members]
+        if pre_case:
+            return ManifestBuildError(
+                f"{label} is a pre-CASE OpenSALT document ({', '.join(pre_case)}), not a CASE CFPackage.",
+                hint="Export the framework again as a CASE 1.0 CFPackage (the provider's CASE export, or GET "
+                "…/ims/case/v1p0/CFPackages/<id> from its server) and build that file.",
+            )
+        names = sorted(members)[:8]
+        found = f"a JSON object with members {', '.join(echo(name) for name in names)}" if names else "a JSON object"
+    else:
+        found = f"a JSON {root}"
+    return ManifestBuildError(
+        f"{label} is not a CFPackage: it has no CFDocument object (found {found}).",
+        hint=hint
+        or "Build from one CASE CFPackage, as a provider's …/ims/case/v1p0/CFPackages/<id> answers it: a JSON "
+        "object with a CFDocument, CFItems and CFAssociations.",
+    )
+
+
+def _defined_item_types(value: Any) -> dict[str, str]:
+    """``CFDefinitions.CFItemTypes``: identifier → title, for the definitions that give both as text.
+
+    Only names a type an item refers to by ``CFItemTypeURI`` alone; nothing else is read from them.
+    """
+    found: dict[str, str] = {}
+    for entry in value if isinstance(value, list) else []:
+        if isinstance(entry, dict):
+            identifier, title = entry.get("identifier"), entry.get("title")
+            if isinstance(identifier, str) and isinstance(title, str) and title.strip():
+                found.setdefault(identifier, title)
+    return found
