@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.catalog.served import PackageServer
-from kgfegmcp.config import BackendSettings
+from kgfegmcp.config import BackendSettings, profile_roots
 from kgfegmcp.cursor_secret import resolve_cursor_secret
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.derived.cache import DerivedIndexCache
@@ -74,10 +74,10 @@ def build_app_state(settings: BackendSettings, progress: Callable[[str], None] |
 def _bootstrap(settings: BackendSettings, progress: Callable[[str], None] | None) -> AppState:
     started = time.perf_counter()
     cursor_secret = resolve_cursor_secret(settings)  # an unfit secret file stops start-up before any work
-    profiles = ProfileRepository(settings.profiles_dir)
+    profiles = ProfileRepository(*profile_roots(settings))
     cache = DerivedIndexCache(settings.cache_dir) if settings.cache_dir is not None else None
     sizes = SizePolicy.from_settings(settings)
-    server = PackageServer(sizes, settings.profiles_dir, cache)
+    server = PackageServer(sizes, profiles, cache)
     loader = CatalogLoader(settings.graph_packages_dir, profiles, settings.invalid_package_policy, cache, server)
     catalog = loader.load(progress)
     # Prompt configurations are resolved against the accepted catalog; a bad one stops start-up here.

@@ -33,6 +33,9 @@ SHIPPED_PROMPTS_DIR = SHIPPED_DIR / "prompts"
 #: init` writes it) in the data directory, derived indexes in the cache directory.
 USER_GRAPH_PACKAGES_DIR = platformdirs.user_data_path(APP_NAME) / "graph_packages"
 USER_CACHE_DIR = platformdirs.user_cache_path(APP_NAME) / "derived"
+#: Profiles a build derived from its source, when the profiles root is the shipped one: never inside the
+#: installed package, which a reinstall replaces (and the packages bound to them would lose their profile).
+USER_DERIVED_PROFILES_DIR = platformdirs.user_data_path(APP_NAME) / "profiles"
 MIN_CURSOR_SECRET_CHARS = 32
 MAX_CURSOR_SECRET_CHARS = 1024
 
@@ -58,6 +61,11 @@ class BackendSettings(BaseSettings):
         USER_GRAPH_PACKAGES_DIR, description="Root of <framework-id>/<snapshot-id>/ packages."
     )
     profiles_dir: Path = Field(SHIPPED_PROFILES_DIR, description="Interpretation profiles root.")
+    derived_profiles_dir: Path | None = Field(
+        None,
+        description="Where a build stores the profile it derives from a CASE package (read after profiles_dir); "
+        "unset: profiles_dir, or the user data directory's profiles when profiles_dir is the shipped one.",
+    )
     prompts_dir: Path = Field(SHIPPED_PROMPTS_DIR, description="Prompt configurations root.")
     invalid_package_policy: InvalidPackagePolicy = Field(
         InvalidPackagePolicy.FAIL,
@@ -191,6 +199,15 @@ class BackendSettings(BaseSettings):
             if cache == root or root in cache.parents:
                 raise ValueError("must not be inside KGFEGMCP_GRAPH_PACKAGES_DIR")
         return value
+
+
+def profile_roots(settings: BackendSettings) -> tuple[Path, Path | None]:
+    """The profiles root and, when it is another directory, the root of derived profiles (read after it, and
+    where a build stores what it derives)."""
+    derived = settings.derived_profiles_dir
+    if derived is None:
+        derived = USER_DERIVED_PROFILES_DIR if settings.profiles_dir == SHIPPED_PROFILES_DIR else settings.profiles_dir
+    return settings.profiles_dir, None if derived == settings.profiles_dir else derived
 
 
 def load_settings(overrides: Mapping[str, object] | None = None) -> BackendSettings:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from kgfegmcp.catalog import advice
 from kgfegmcp.catalog.loader import CatalogLoader, Exclusion, PackageVerdict
-from kgfegmcp.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_settings
+from kgfegmcp.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_settings, profile_roots
 from kgfegmcp.cursor_secret import read_secret_file, secret_file
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.errors import KgfegmcpError, filesystem_error
@@ -88,7 +88,7 @@ def _sources() -> Iterator[DoctorCheck]:
 
 
 def _profiles(settings: BackendSettings) -> DoctorCheck:
-    repository = ProfileRepository(settings.profiles_dir)
+    repository = ProfileRepository(*profile_roots(settings))
     refs = repository.list_refs()
     if not refs:
         return DoctorCheck(
@@ -167,7 +167,7 @@ def _packages(settings: BackendSettings) -> list[DoctorCheck]:
     root = settings.graph_packages_dir
     init = "kgfegmcp catalog init" + ("" if root == USER_GRAPH_PACKAGES_DIR else f" --root {root}")
     cache = DerivedIndexCache(settings.cache_dir) if settings.cache_dir is not None else None
-    loader = CatalogLoader(root, ProfileRepository(settings.profiles_dir), settings.invalid_package_policy, cache)
+    loader = CatalogLoader(root, ProfileRepository(*profile_roots(settings)), settings.invalid_package_policy, cache)
     try:
         discovery = loader.discover()
     except Exception as exc:  # what stops start-up here (no root, an empty one, an unreadable one) fails this check

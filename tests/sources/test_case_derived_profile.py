@@ -39,6 +39,7 @@ from kgfegmcp.config import load_settings
 from kgfegmcp.errors import ProfileValidationError
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import DerivedProfile, ProfileRepository
 from kgfegmcp.sources.case import CaseSource
 from kgfegmcp.sources.case.derived_profile import derived_profile_id
@@ -272,3 +273,32 @@ async def test_the_derived_package_serves_with_its_profile(tmp_path: Path, profi
         assert isinstance(profile, TextResourceContents)
         assert json.loads(profile.text)["profileId"] == DERIVED
     assert {CLAIM, TARGET_A, TARGET_B, EXAMPLE} <= {i.identifier for i in content.items}
+
+
+def test_with_the_shipped_profiles_a_derived_profile_goes_to_the_user_data_directory(tmp_path: Path) -> None:
+    """Never into the installation: the derived root is read after the profiles root, and is where it is stored."""
+    from kgfegmcp.config import SHIPPED_PROFILES_DIR, USER_DERIVED_PROFILES_DIR, profile_roots
+
+    assert profile_roots(load_settings({})) == (SHIPPED_PROFILES_DIR, USER_DERIVED_PROFILES_DIR)
+    own = tmp_path / "own"
+    assert profile_roots(load_settings({"profiles_dir": own})) == (own, None)
+    derived_root = tmp_path / "derived"
+    settings = load_settings({"derived_profiles_dir": derived_root})
+    assert profile_roots(settings) == (SHIPPED_PROFILES_DIR, derived_root)
+
+    shipped = sorted(SHIPPED_PROFILES_DIR.rglob("*.json"))
+    (content,) = CaseSource().build(
+        write(tmp_path / "f.json", framework()), ProfileRepository(*profile_roots(settings))
+    )
+    assert sorted(SHIPPED_PROFILES_DIR.rglob("*.json")) == shipped  # nothing written into the installation
+    ref = content.profile.ref
+    stored = derived_root / ref.profile_id / f"{ref.version}.json"
+    assert stored.is_file()
+    reader = ProfileRepository(*profile_roots(settings))  # a fresh one, as the validator and the server make
+    assert reader.load(ref.profile_id, ref.version).sha256 == ref.sha256
+    assert reader.path_of(ref.profile_id, ref.version) == stored
+    assert (ref.profile_id, ref.version) in reader.list_refs() and ("case-generic", "2.1") in reader.list_refs()
+    location = PackageWriter().write_pending(content, tmp_path / "out")
+    assert PackageValidator(reader).validate(location).passed
+    # The profiles root wins over a derived profile of the same id and version.
+    assert reader.path_of("case-generic", "2.1") == SHIPPED_PROFILES_DIR / "case-generic" / "2.1.json"

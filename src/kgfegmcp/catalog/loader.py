@@ -85,7 +85,7 @@ class CatalogLoader:
             accepted.append(_runtime(verdict.outcome, "passed" if verdict.status == "passed" else "pending"))
         if not accepted:
             raise self.all_excluded(excluded)
-        server = self.server or PackageServer(SizePolicy.defaults(), self.profiles.root, self.cache)
+        server = self.server or PackageServer(SizePolicy.defaults(), self.profiles, self.cache)
         return AcceptedCatalog(tuple(server.serve(r) for r in accepted), tuple(e.package for e in excluded))
 
     def discover(self) -> Discovery:

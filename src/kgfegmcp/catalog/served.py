@@ -9,7 +9,6 @@ selectors return it, so a service resolves a package once and never joins per-pa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.graph.progressions import ProgressionFacts
@@ -19,7 +18,7 @@ from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode
 from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.unresolved import PackageUnresolved, load_unresolved
-from kgfegmcp.profiles.repository import LoadedProfile
+from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 from kgfegmcp.prompts.facts import package_facts
 from kgfegmcp.prompts.render import PackageFacts
 from kgfegmcp.resources.artifact_reader import VerifiedArtifactReader
@@ -93,7 +92,7 @@ class PackageServer:
     """Builds the served package of each accepted runtime (text indexes from the derived cache when warm)."""
 
     sizes: SizePolicy
-    profiles_dir: Path
+    profiles: ProfileRepository
     cache: DerivedIndexCache | None = None
 
     def serve(self, runtime: PackageRuntime) -> ServedPackage:
@@ -108,5 +107,9 @@ class PackageServer:
             progression_facts=ProgressionFacts.of(store),
             prompt_facts=package_facts(runtime),
             unresolved=load_unresolved(runtime),
-            artifacts=VerifiedArtifactReader(runtime, self.sizes, self.profiles_dir),
+            artifacts=VerifiedArtifactReader(
+                runtime,
+                self.sizes,
+                self.profiles.path_of(runtime.manifest.profile.profile_id, runtime.manifest.profile.version),
+            ),
         )

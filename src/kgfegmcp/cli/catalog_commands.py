@@ -18,6 +18,7 @@ import typer
 from rich.table import Table
 
 from kgfegmcp.cli.console import err, out, settings_with
+from kgfegmcp.config import profile_roots
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.profiles.repository import ProfileRepository
 
@@ -94,7 +95,7 @@ def init_command(
             else:
                 err.print(f"  {step} ({time.monotonic() - started:.0f} s)", markup=False)
 
-        outcomes = build_default_catalog(target, ProfileRepository(settings.profiles_dir), progress)
+        outcomes = build_default_catalog(target, ProfileRepository(*profile_roots(settings)), progress)
     table = Table("graph package", "result", "errors", title=f"default catalog in {target.resolve()}")
     for outcome in outcomes:
         errors = sum(1 for f in outcome.outcome.findings if f.severity == "error")

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kgfegmcp.cli.console import err, out, settings_with
+from kgfegmcp.config import profile_roots
 from kgfegmcp.packages.tree import locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import ProfileRepository
@@ -155,7 +156,7 @@ def diff_command(
     from kgfegmcp.packages.snapshot_diff import diff_packages
 
     settings = settings_with(profiles_dir=profiles_dir)
-    validator = PackageValidator(ProfileRepository(settings.profiles_dir))
+    validator = PackageValidator(ProfileRepository(*profile_roots(settings)))
     with err.status("verifying and comparing the two snapshots"):
         diff = diff_packages(locate_package(old), locate_package(new), validator)
     if as_json:

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from kgfegmcp.cli.console import download_bar, err, out, progress_bar, settings_with
 from kgfegmcp.cli.package_commands import pending_table, write_pending_packages
+from kgfegmcp.config import profile_roots
 from kgfegmcp.errors import ConfigurationError, echo, problem_list
 from kgfegmcp.profiles.repository import ProfileRepository
 
@@ -74,7 +75,7 @@ def fetch_command(
     )
     address = read_case_address(case_url)
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
-    profiles = ProfileRepository(settings.profiles_dir)
+    profiles = ProfileRepository(*profile_roots(settings))
     choice = DocumentChoice(document_id=document, title=title)
     check_choice(address, choice)
     within = FetchDeadline.starting_now(options.deadline_seconds)  # one deadline over every request

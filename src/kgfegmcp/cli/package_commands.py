@@ -17,7 +17,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from kgfegmcp.cli.console import err, out, progress_bar, settings_with
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.config import InvalidPackagePolicy, profile_roots
 from kgfegmcp.errors import PackageValidationError
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
@@ -83,7 +83,7 @@ def build_command(
 
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
     importer = load_importer(source)
-    profiles = ProfileRepository(settings.profiles_dir)
+    profiles = ProfileRepository(*profile_roots(settings))
     with progress_bar() as progress:
         task = progress.add_task(f"reading {source}", total=None)
         contents = importer.build(source_input, profiles, lambda step: progress.update(task, description=step))
@@ -177,7 +177,7 @@ def validate_command(
 
     settings = settings_with(profiles_dir=profiles_dir, invalid_package_policy=policy)
     lifecycle = PackageLifecycle(
-        PackageValidator(ProfileRepository(settings.profiles_dir)),
+        PackageValidator(ProfileRepository(*profile_roots(settings))),
         PackageWriter(),
         settings.invalid_package_policy,
         on_wait=_announce_wait,
@@ -261,7 +261,7 @@ def stats_command(
     from kgfegmcp.packages.stats import SUMMARY_COLUMNS, package_statistics, render_markdown, summary_row
 
     settings = settings_with(graph_packages_dir=path, profiles_dir=profiles_dir)
-    profiles = ProfileRepository(settings.profiles_dir)
+    profiles = ProfileRepository(*profile_roots(settings))
     locations = _locations([settings.graph_packages_dir])
     if not locations:
         err.print("No graph package found.")

@@ -68,16 +68,31 @@ def parse_profile(data: bytes, source: str = "profile") -> InterpretationProfile
 
 
 class ProfileRepository:
-    """Read-only access to the profiles root; each file is read and validated once."""
+    """The profiles root, then the root of derived profiles; each file is read and validated once.
 
-    def __init__(self, root: Path) -> None:
+    A build stores what it derives in the derived root (the profiles root when there is none); a profile
+    of the profiles root wins over a derived one of the same id and version.
+    """
+
+    def __init__(self, root: Path, derived_root: Path | None = None) -> None:
         self._root = root
+        self._derived_root = derived_root
         self._cache: dict[tuple[str, str], LoadedProfile] = {}
 
     @property
     def root(self) -> Path:
         """The profiles root directory."""
         return self._root
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        """Where profiles are looked up, in order."""
+        return (self._root,) if self._derived_root is None else (self._root, self._derived_root)
+
+    def path_of(self, profile_id: str, version: str) -> Path:
+        """The file of one profile version: in the first root that holds it, else where the profiles root would."""
+        relative = Path(profile_id) / f"{version}.json"
+        return next((root / relative for root in self.roots if (root / relative).is_file()), self._root / relative)
 
     def load(self, profile_id: str, version: str) -> LoadedProfile:
         """Load one exact profile version; raise ``profile_validation_error`` when unusable."""
@@ -88,7 +103,8 @@ class ProfileRepository:
         if identifier_problem(profile_id, "profile id") or not re.fullmatch(PROFILE_VERSION_PATTERN, version):
             raise ProfileValidationError(f"No valid profile reference {profile_id}/{version}.")
         try:
-            with PackageFile.open(self._root, f"{profile_id}/{version}.json") as handle:
+            path = self.path_of(profile_id, version)
+            with PackageFile.open(path.parents[1], f"{profile_id}/{version}.json") as handle:
                 if handle.size > MAX_PROFILE_BYTES:
                     raise ProfileValidationError(f"Profile {profile_id}/{version} exceeds 1 MiB.")
                 data = handle.read_all()
@@ -121,8 +137,9 @@ class ProfileRepository:
         """
         profile = parse_profile(data, "to store")
         key = (profile.profile_id, profile.version)
-        path = self._root / profile.profile_id / f"{profile.version}.json"
-        action = f"Could not write profile {profile.profile_id}/{profile.version} under {self._root}"
+        store_root = self.roots[-1]
+        path = store_root / profile.profile_id / f"{profile.version}.json"
+        action = f"Could not write profile {profile.profile_id}/{profile.version} under {store_root}"
         written = False
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,7 +163,7 @@ class ProfileRepository:
             existing = self.load(*key)
             if existing.sha256 != sha256_hex(data):
                 raise ProfileValidationError(
-                    f"Profile {profile.profile_id}/{profile.version} already exists in {self._root} with other "
+                    f"Profile {profile.profile_id}/{profile.version} already exists in {store_root} with other "
                     "content; a profile file is never replaced.",
                     hint="Move that file aside if nothing is bound to it, then build again.",
                 )
@@ -155,11 +172,11 @@ class ProfileRepository:
         return loaded, path, written
 
     def list_refs(self) -> list[tuple[str, str]]:
-        """Every ``(profile_id, version)`` present on disk, sorted."""
-        if not self._root.is_dir():
-            return []
-        found: list[tuple[str, str]] = []
-        for folder in sorted(self._root.iterdir()):
-            if folder.is_dir():
-                found.extend((folder.name, f.stem) for f in sorted(folder.glob("*.json")))
-        return found
+        """Every ``(profile_id, version)`` present on disk in any root, sorted."""
+        found: set[tuple[str, str]] = set()
+        for root in self.roots:
+            if root.is_dir():
+                for folder in root.iterdir():
+                    if folder.is_dir():
+                        found.update((folder.name, f.stem) for f in folder.glob("*.json"))
+        return sorted(found)

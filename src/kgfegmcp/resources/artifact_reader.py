@@ -31,10 +31,11 @@ PROFILE_ARTIFACT = "profile"
 class VerifiedArtifactReader:
     """One package's files, read only as validation recorded them."""
 
-    def __init__(self, runtime: PackageRuntime, sizes: SizePolicy, profiles_dir: Path) -> None:
+    def __init__(self, runtime: PackageRuntime, sizes: SizePolicy, profile_path: Path) -> None:
+        """``profile_path``: the file of the profile the manifest binds, wherever its repository keeps it."""
         self._runtime = runtime
         self._sizes = sizes
-        self._profiles_dir = profiles_dir
+        self._profile_path = profile_path
         self._manifest_digest: tuple[str, int] | None = None
 
     @property
@@ -86,7 +87,7 @@ class VerifiedArtifactReader:
         """The bound interpretation profile file, checked against the SHA-256 the manifest binds."""
         runtime = self._runtime
         binding = runtime.manifest.profile
-        path = self._profiles_dir / binding.profile_id / f"{binding.version}.json"
+        path = self._profile_path
         try:
             data = self._read_file(path, f"The interpretation profile of {runtime.graph_package_id}")
         except PackageFileError as exc:
