@@ -268,6 +268,13 @@ async def test_the_derived_package_serves_with_its_profile(tmp_path: Path, profi
         )
         assert not found.is_error and isinstance(found.structured_content, dict)
         assert [hit["nodeId"] for hit in found.structured_content["hits"]] == [SKILL_B]
+        # Its Japanese statements are found by a word inside them: the derived profile says the package is
+        # Japanese, so they are read as character pairs.
+        japanese_word = await client.call_tool(
+            "search_standards", {"request": {"query": "大小", "frameworkIds": [FRAMEWORK]}}, raise_on_error=False
+        )
+        assert isinstance(japanese_word.structured_content, dict)
+        assert [hit["nodeId"] for hit in japanese_word.structured_content["hits"]] == [KNOWLEDGE]
         uri = f"kgfegmcp://framework/{FRAMEWORK}/snapshot/{content.snapshot_id}/profile"
         (profile,) = await client.read_resource(uri)
         assert isinstance(profile, TextResourceContents)
