@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
+from kgfegmcp.packages.hierarchy_depths import depths_from_root
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 from kgfegmcp.profiles.model import FRAMEWORK_PARENT_TYPE
 
@@ -34,18 +35,7 @@ class HierarchyCheck(PackageCheck):
                 children[rel.source_identifier].append(rel.target_identifier)
                 parents[rel.target_identifier].append(rel.source_identifier)
         self._check_parents(parents)
-        # Kahn's algorithm from the root: whatever is never released sits on or below a cycle.
-        indegree = {node_id: len(p) for node_id, p in parents.items()}
-        depth: dict[str, int] = {framework.identifier: 0}
-        queue = deque([framework.identifier])
-        while queue:
-            node_id = queue.popleft()
-            for child in children.get(node_id, ()):
-                depth[child] = max(depth.get(child, 0), depth[node_id] + 1)
-                indegree[child] -= 1
-                if indegree[child] == 0:
-                    queue.append(child)
-        stuck = sorted(n for n, d in indegree.items() if d > 0)
+        depth, stuck = depths_from_root(framework.identifier, children, {n: len(p) for n, p in parents.items()})
         if stuck:
             self.out.add(
                 FindingCode.HIERARCHY_CYCLE,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +32,7 @@ from typing import Any
 from kgfegmcp.errors import ManifestBuildError, echo
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH
 from kgfegmcp.models import canonical_bytes, pretty_json_bytes
+from kgfegmcp.packages.hierarchy_depths import depths_from_root
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.sources.case.document import CaseDocument, nonblank
@@ -326,16 +327,7 @@ def _named(values: list[str]) -> str:
 def _hierarchy(children: Mapping[str, list[str]], parents: Counter[str], root_id: str) -> dict[str, Any]:
     """Rule, depth and parents as the built package has them (the longest path from the root, as validated)."""
     most_parents = max(parents.values(), default=1)
-    indegree = dict(parents)
-    depth: dict[str, int] = {root_id: 0}
-    queue = deque([root_id])
-    while queue:
-        node = queue.popleft()
-        for child in children.get(node, ()):
-            depth[child] = max(depth.get(child, 0), depth[node] + 1)
-            indegree[child] -= 1
-            if indegree[child] == 0:
-                queue.append(child)
+    depth, _stuck = depths_from_root(root_id, children, parents)
     deepest = max(depth.values(), default=1)
     return {
         "rule": "tree" if most_parents <= 1 else "multiParentDag",
