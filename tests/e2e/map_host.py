@@ -92,7 +92,7 @@ def _serve(route: Route, path: Path) -> None:
 
 @contextmanager
 def map_host(browser: Browser, server_url: str, width: int = 1024, height: int = 800) -> Iterator[MapHost]:
-    """A fresh host page on ``server_url`` (the server's ``/mcp``), ``width`` × ``height`` CSS pixels."""
+    """A fresh host page on ``server_url`` (the server's ``/mcp``), ``width`` by ``height`` CSS pixels."""
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     host = MapHost(page)
