@@ -54,11 +54,13 @@ class MapHost:
     requests: list[dict[str, Any]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
 
-    def show(self, tool: str, request: dict[str, Any], **host_context: Any) -> dict[str, Any]:
-        """Call ``tool`` and show its answer in the view it links, as a host does; the host's report."""
+    def show(
+        self, tool: str, request: dict[str, Any], result: dict[str, Any] | None = None, **host_context: Any
+    ) -> dict[str, Any]:
+        """Call ``tool`` and show its answer (or ``result``) in the view it links, as a host does; the host's report."""
         report: dict[str, Any] = self.page.evaluate(
-            "([tool, args, context]) => window.kgfegmcpHost.show(tool, args, context)",
-            [tool, {"request": request}, host_context],
+            "([tool, args, context, result]) => window.kgfegmcpHost.show(tool, args, context, result)",
+            [tool, {"request": request}, host_context, result],
         )
         return report
 

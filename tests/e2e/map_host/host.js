@@ -33,7 +33,8 @@ function contentSecurityPolicy(csp = {}) {
 
 let bridge = null;
 
-async function show(toolName, args, hostContext = {}) {
+/** Mount the view ``toolName`` links, send it the tool input and ``result`` (the tool's answer when not given). */
+async function show(toolName, args, hostContext = {}, given = null) {
   const tool = tools.find((candidate) => candidate.name === toolName);
   const uri = tool && getToolUiResourceUri(tool);
   if (!uri) throw new Error(`${toolName} links no view`);
@@ -57,10 +58,11 @@ async function show(toolName, args, hostContext = {}) {
   iframe.srcdoc = html;
   await initialized;
   await bridge.sendToolInput({ arguments: args });
-  const result = await client.callTool({ name: toolName, arguments: args });
+  const result = given ?? (await client.callTool({ name: toolName, arguments: args }));
   await bridge.sendToolResult(result);
   return { uri, csp: content._meta?.ui?.csp ?? null, bytes: content.text.length, structured: Boolean(result.structuredContent) };
 }
 
-window.kgfegmcpHost = { show, tools: tools.map((tool) => ({ name: tool.name, meta: tool._meta ?? null })) };
+const call = (name, args) => client.callTool({ name, arguments: args });
+window.kgfegmcpHost = { show, call, tools: tools.map((tool) => ({ name: tool.name, meta: tool._meta ?? null })) };
 document.documentElement.dataset.ready = "true";
