@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Everything the test suite, the benchmarks' side-by-side runs and the desktop bundle build need beyond
 # serving: the project with its `dev` extra (pytest, hypothesis, jsonschema, pipx, uv, ruff, mypy, ...),
-# the older official MCP clients the end-to-end tests drive the server with, the MCP conformance suite
-# and the MCPB command line (npm), and nginx (Debian). Runs scripts/install.sh first. Idempotent: each
-# part is skipped when already present.
+# the older official MCP clients the end-to-end tests drive the server with, the MCP conformance suite,
+# the MCPB command line and the MCP Apps host SDK (npm), and nginx and Chromium (Debian). Runs
+# scripts/install.sh first. Idempotent: each part is skipped when already present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -35,6 +35,11 @@ fi
 if [ ! -x .tools/mcpb/node_modules/.bin/mcpb ]; then
   npm install --silent --no-audit --no-fund --prefix .tools/mcpb '@anthropic-ai/mcpb@2.1.2'
 fi
+# The official MCP Apps host SDK (AppBridge) and TypeScript MCP client, from the npm registry: the test host
+# page of tests/e2e/test_curriculum_map_browser.py loads them from here (tests/e2e/map_host.py).
+if [ ! -f .tools/ext-apps/node_modules/@modelcontextprotocol/ext-apps/package.json ]; then
+  npm install --silent --no-audit --no-fund --prefix .tools/ext-apps '@modelcontextprotocol/ext-apps@2.0.4'
+fi
 # nginx, for tests/e2e/test_multihost.py (deploy/nginx/kgfegmcp.conf in front of two replicas),
 # which fails rather than skips where nginx is missing. Installed from Debian only where possible
 # (root, apt-get); apt's output goes to a log kept only when the installation fails.
@@ -45,5 +50,16 @@ if ! command -v nginx >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-
     rm -f "$apt_log"
   else
     echo "install_dev.sh: could not install nginx-light (see $apt_log); tests/e2e/test_multihost.py will fail" >&2
+  fi
+fi
+# Chromium (Debian's package) for the browser tests (tests/e2e/test_curriculum_map_browser.py), which Playwright
+# drives by its path: Playwright's own browser download is never used. Same conditions and log as nginx.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt_log="$(mktemp -t kgfegmcp-apt-XXXXXX.log)"
+  apt_chromium() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >>"$apt_log" 2>&1; }
+  if apt_chromium || { apt-get update -qq >>"$apt_log" 2>&1 || true; apt_chromium; }; then
+    rm -f "$apt_log"
+  else
+    echo "install_dev.sh: could not install chromium (see $apt_log); the browser tests will fail" >&2
   fi
 fi

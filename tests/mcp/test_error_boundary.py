@@ -21,6 +21,7 @@ from bounded_refusals import all_records
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.mcp.boundary import ErrorBoundary
+from kgfegmcp.mcp.curriculum_map import MapListingMiddleware
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
 from kgfegmcp.mcp.register import PROMPTS, TOOLS, register
@@ -133,9 +134,15 @@ async def test_every_prompt_is_behind_the_boundary(
 
 
 def test_the_middleware_is_declared_once_outermost_first(default_state: AppState) -> None:
-    """The request line outside everything, the one boundary inside the result shaping; nothing else."""
+    """The request line outside everything, the one boundary inside the result and listing shaping; nothing else."""
     layers = [type(layer) for layer in SERVED.app(default_state).middleware]
-    assert layers == [RequestLogMiddleware, ProtocolVersionMiddleware, ErrorBoundary, DereferenceRefsMiddleware]
+    assert layers == [
+        RequestLogMiddleware,
+        ProtocolVersionMiddleware,
+        MapListingMiddleware,
+        ErrorBoundary,
+        DereferenceRefsMiddleware,
+    ]
 
 
 def test_register_refuses_a_server_that_already_has_middleware(default_state: AppState) -> None:

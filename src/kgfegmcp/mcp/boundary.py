@@ -38,6 +38,7 @@ from kgfegmcp.errors import (
     echo,
     problem_list,
 )
+from kgfegmcp.mcp.curriculum_map import MAP_NAME, MAP_URI
 from kgfegmcp.mcp.request_log import open_incident, record_resource_family
 from kgfegmcp.rendering import canonical_text
 from kgfegmcp.resources.addresses import ResourceAddress, supported_address
@@ -237,6 +238,9 @@ class ErrorBoundary(Middleware):
     ) -> ResourceResult:
         token = None
         try:
+            if str(context.message.uri) == MAP_URI:  # the MCP Apps view: a shipped document, not an evidence address
+                record_resource_family(MAP_NAME)
+                return await call_next(context)
             # Judged like a handler, under its own name (which a refusal's log line has always named).
             address = self.guard(_require_supported.__name__, _require_supported)(str(context.message.uri))
             record_resource_family(address.family.value)

@@ -26,6 +26,7 @@ from kgfegmcp.mcp import (
     workflow_tools,
 )
 from kgfegmcp.mcp.boundary import ErrorBoundary, continued
+from kgfegmcp.mcp.curriculum_map import MAP_TOOL_META, MapListingMiddleware, map_resource
 from kgfegmcp.mcp.listing import inline_refs, listed_input_schema
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.prompts import render_workflow, workflow_prompt
@@ -71,6 +72,9 @@ class Tool:
     result: type[ResultModel]
     #: A paged answer whose text ends with the ready-made next call (``continued``) while more remains.
     continues: bool = False
+    #: An answer that is a graph, which hosts rendering MCP Apps draw with the curriculum map
+    #: (:mod:`~kgfegmcp.mcp.curriculum_map`): the listing links the view, for clients that declare the extension.
+    draws_map: bool = False
 
     @property
     def request(self) -> type[RequestModel]:
@@ -93,7 +97,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(ToolName.GET_FRAMEWORK_STATISTICS, standards_tools.get_framework_statistics, StatisticsResult),
     Tool(ToolName.SEARCH_STANDARDS, standards_tools.search_standards, SearchStandardsResult, continues=True),
     Tool(ToolName.GET_STANDARD, standards_tools.get_standard, StandardDetail),
-    Tool(ToolName.GET_STANDARD_CONTEXT, standards_tools.get_standard_context, StandardContextResult),
+    Tool(ToolName.GET_STANDARD_CONTEXT, standards_tools.get_standard_context, StandardContextResult, draws_map=True),
     Tool(ToolName.COMPARE_FRAMEWORK_EVIDENCE, comparison_tools.compare_framework_evidence, ComparisonResult),
     Tool(
         ToolName.SEARCH_LEARNING_COMPONENTS,
@@ -106,6 +110,7 @@ TOOLS: tuple[Tool, ...] = (
         ToolName.GET_LEARNING_COMPONENTS_FOR_STANDARD,
         component_tools.get_learning_components_for_standard,
         ComponentsForStandardResult,
+        draws_map=True,
     ),
     Tool(
         ToolName.GET_STANDARDS_FOR_LEARNING_COMPONENT,
@@ -113,15 +118,30 @@ TOOLS: tuple[Tool, ...] = (
         StandardsForComponentResult,
     ),
     # The progression tools answer with their complete canonical JSON, so the page is in the text already.
-    Tool(ToolName.GET_STANDARD_PROGRESSIONS, progression_tools.get_standard_progressions, StandardProgressionsResult),
+    Tool(
+        ToolName.GET_STANDARD_PROGRESSIONS,
+        progression_tools.get_standard_progressions,
+        StandardProgressionsResult,
+        draws_map=True,
+    ),
     Tool(
         ToolName.SEARCH_LEARNING_PROGRESSIONS,
         progression_tools.search_learning_progressions,
         SearchProgressionsResult,
     ),
     Tool(ToolName.GET_LEARNING_PROGRESSION, progression_tools.get_learning_progression, LearningProgressionResult),
-    Tool(ToolName.TRAVERSE_LEARNING_PROGRESSIONS, progression_tools.traverse_learning_progressions, TraversalResult),
-    Tool(ToolName.FIND_LEARNING_PROGRESSION_PATHS, progression_tools.find_learning_progression_paths, PathsResult),
+    Tool(
+        ToolName.TRAVERSE_LEARNING_PROGRESSIONS,
+        progression_tools.traverse_learning_progressions,
+        TraversalResult,
+        draws_map=True,
+    ),
+    Tool(
+        ToolName.FIND_LEARNING_PROGRESSION_PATHS,
+        progression_tools.find_learning_progression_paths,
+        PathsResult,
+        draws_map=True,
+    ),
     Tool(ToolName.READ_EVIDENCE, access_tools.read_evidence, ReadEvidenceResult),
     Tool(ToolName.GET_WORKFLOW_INSTRUCTIONS, workflow_tools.get_workflow_instructions, WorkflowInstructionsResult),
 )
@@ -161,6 +181,7 @@ def middleware(boundary: ErrorBoundary) -> tuple[Middleware, ...]:
     return (
         RequestLogMiddleware(),
         ProtocolVersionMiddleware(),  # tool results shaped by the request's protocol version
+        MapListingMiddleware(),  # the MCP Apps view listed only to clients that declare the extension
         boundary,
         # FastMCP's own (the server is built without it, so this list is all there is): inlines $ref in
         # listed schemas.
@@ -198,6 +219,7 @@ def register(server: FastMCP, readiness: Readiness) -> None:
             description=tool_description(declared.handler),
             annotations=READ_ONLY,
             output_schema=output_schema(declared.result),
+            meta=MAP_TOOL_META if declared.draws_map else None,
         )
         # Listed compact; the request model behind it still validates every bound and rule.
         server.add_tool(tool.model_copy(update={"parameters": listed_input_schema(tool.parameters)}))
@@ -206,6 +228,8 @@ def register(server: FastMCP, readiness: Readiness) -> None:
         server.resource(
             family.template, name=family.name, description=family.description, mime_type="application/json"
         )(boundary.guard_on_loop(family.name, read))
+    # The MCP Apps view: a shipped document, not curriculum evidence, so no family and no rights policy.
+    server.add_resource(map_resource())
     for spec in WORKFLOWS.values():
         server.add_prompt(workflow_prompt(spec, boundary.guard(spec.name, render_workflow)))
     server.custom_route("/healthz", methods=["GET"], name="healthz")(readiness.healthz)

@@ -1,0 +1,181 @@
+"""What the curriculum map (the MCP Apps view) costs: its render time in headless Chromium, and the growth of
+``tools/list`` and ``resources/list`` for a client that declares the MCP Apps extension. Measured, not asserted.
+
+Run: .venv/bin/python benchmarks/curriculum_map.py [--root data/graph_packages] [--repeat 7]
+         [--screenshots docs/images]
+
+Starts the real server over HTTP on 127.0.0.1 and the test host page of the browser tests
+(``tests/e2e/map_host.py``: Debian's Chromium, the official host SDK; ``scripts/install_dev.sh`` installs both).
+Render time is the view's own ``kgfegmcp-map-render`` measure (reading the answer into a graph and drawing
+it), for the largest real traversal of the catalog (the tools' bounds, ``maxNodes`` 100 and ``maxEdges`` 100,
+let the default catalog reach about 80 standards) and for a 100-standard traversal made up in the answer's
+exact shape (a chain of standards over nine grades). ``--screenshots`` also saves three real views (a
+traversal, a standard's hierarchy, learning components at 320 px in Portuguese). Results:
+benchmarks/results/curriculum_map.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from fastmcp import Client, FastMCP
+from mcp.client import advertise
+from playwright.sync_api import Browser, sync_playwright
+
+REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPOSITORY_ROOT / "tests" / "e2e"), str(REPOSITORY_ROOT / "tests")]
+
+from e2e_support import http_server  # noqa: E402
+from map_host import MapHost, launch, map_host  # noqa: E402
+
+from kgfegmcp.mcp.probes import Readiness  # noqa: E402
+from kgfegmcp.mcp.register import register  # noqa: E402
+from kgfegmcp.models import canonical_bytes  # noqa: E402
+
+RESULTS = REPOSITORY_ROOT / "benchmarks" / "results" / "curriculum_map.json"
+FRAMEWORK = "brazil-bncc-ensino-fundamental"
+LARGEST = {"frameworkId": FRAMEWORK, "statementCode": "EF04MA01", "maxNodes": 100, "maxDepth": 12}
+UI_EXTENSION = "io.modelcontextprotocol/ui"
+#: A captured view smaller than this is blank (a white frame compresses to a few KB; a drawn one to 80 KB+).
+BLANK_PNG_BYTES = 20_000
+
+
+async def _listings(declares: bool) -> tuple[int, int]:
+    server = FastMCP(name="kgfegmcp", dereference_schemas=False)
+    register(server, Readiness())
+    extensions = [advertise(UI_EXTENSION, {"mimeTypes": ["text/html;profile=mcp-app"]})] if declares else None
+    async with Client(server, extensions=extensions) as client:
+        tools = await client.list_tools_mcp()
+        resources = await client.list_resources_mcp()
+    dump = {"by_alias": True, "exclude_none": True, "mode": "json"}
+    return len(canonical_bytes(tools.model_dump(**dump))), len(canonical_bytes(resources.model_dump(**dump)))
+
+
+def listing_growth() -> dict[str, Any]:
+    """``tools/list`` and ``resources/list`` bytes (compact JSON) without and with the extension declared."""
+    plain, declaring = asyncio.run(_listings(False)), asyncio.run(_listings(True))
+    return {
+        "toolsListBytes": {"plain": plain[0], "declaring": declaring[0], "growth": declaring[0] - plain[0]},
+        "resourcesListBytes": {"plain": plain[1], "declaring": declaring[1], "growth": declaring[1] - plain[1]},
+    }
+
+
+def synthetic_traversal(template: dict[str, Any], count: int = 100) -> dict[str, Any]:
+    """A traversal answer of ``count`` standards in ``template``'s exact shape: a chain over grades 1-9."""
+    nodes = []
+    for index in range(count):
+        grade = 1 + index * 9 // count
+        node: dict[str, Any] = {
+            "nodeId": f"00000000-0000-5000-8000-{index:012d}",
+            "statementCode": f"EF0{grade}XX{index:02d}",
+            "statementType": "Habilidade",
+            "gradeLevels": [f"{grade}º ano"],
+            "description": f"Enunciado inventado número {index} para medir o desenho de cem habilidades.",
+            "depth": index,
+        }
+        if index + 1 < count:
+            node["followed"] = [
+                {
+                    "relationshipId": f"r{index}",
+                    "linkType": "buildsTowards",
+                    "to": f"00000000-0000-5000-8000-{index + 1:012d}",
+                }
+            ]
+        nodes.append(node)
+    structured = {**template, "nodes": nodes, "frontier": {}}
+    return {"content": [{"type": "text", "text": "synthetic"}], "structuredContent": structured}
+
+
+def render_times(
+    host: MapHost, tool: str, request: dict[str, Any], result: dict[str, Any] | None, repeat: int
+) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        host.show(tool, request, result)
+        host.wait_rendered(1)
+        times.append(host.view.evaluate("performance.getEntriesByName('kgfegmcp-map-render').at(-1).duration"))
+    return times
+
+
+def screenshots(browser: Browser, server_url: str, out: Path) -> list[str]:
+    """Three real views, each on a page of its own (a page left open beside another painted no frame)."""
+    out.mkdir(parents=True, exist_ok=True)
+    focus = {"frameworkId": FRAMEWORK, "statementCode": "EF05MA04"}
+    views = (
+        ("curriculum-map-traversal.png", 1024, "traverse_learning_progressions", focus, {}),
+        ("curriculum-map-context.png", 1024, "get_standard_context", {**focus, "statementCode": "EF06MA08"}, {}),
+        (
+            "curriculum-map-components-320px-pt.png",
+            320,
+            "get_learning_components_for_standard",
+            focus,
+            {"locale": "pt-BR"},
+        ),
+    )
+    saved = []
+    for name, width, tool, request, context in views:
+        # A viewport taller than the view: a full-page capture that resizes it can catch the frame unpainted.
+        with map_host(browser, server_url, width=width, height=2200) as view:
+            view.show(tool, request, None, **context)
+            view.wait_rendered(1)
+            view.view.locator("#sources h2").wait_for()
+            # The host resizes the frame to the height the view reports; the screenshot waits for that.
+            view.page.wait_for_function("document.querySelector('iframe').getBoundingClientRect().height > 420")
+            frame = view.page.query_selector("iframe")
+            assert frame is not None
+            # Headless Chromium sometimes captures the sandboxed frame before it paints (a blank PNG of a few
+            # KB): wait for two of its animation frames and capture again until the picture has content.
+            for _ in range(10):
+                view.view.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+                view.page.wait_for_timeout(300)
+                frame.screenshot(path=str(out / name))
+                if (out / name).stat().st_size > BLANK_PNG_BYTES:
+                    break
+        saved.append(str((out / name).resolve().relative_to(REPOSITORY_ROOT)))
+    return saved
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=REPOSITORY_ROOT / "data" / "graph_packages")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--screenshots", type=Path, default=None)
+    args = parser.parse_args()
+    report: dict[str, Any] = {"listing": listing_growth()}
+    with http_server(args.root) as server, sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            with map_host(browser, server.url) as host:
+                largest = render_times(host, "traverse_learning_progressions", LARGEST, None, args.repeat)
+                answer = host.page.evaluate(
+                    "(args) => window.kgfegmcpHost.call('traverse_learning_progressions', args)", {"request": LARGEST}
+                )
+                # The real answer's other fields (limits, counters, package...), reused by the synthetic one.
+                template = {k: v for k, v in answer["structuredContent"].items() if k not in ("nodes", "frontier")}
+                synthetic = render_times(
+                    host, "traverse_learning_progressions", LARGEST, synthetic_traversal(template), args.repeat
+                )
+                report["renderMs"] = {
+                    "largestRealTraversal": {
+                        "nodes": len(answer["structuredContent"]["nodes"]),
+                        "median": statistics.median(largest),
+                        "runs": largest,
+                    },
+                    "synthetic100": {"nodes": 100, "median": statistics.median(synthetic), "runs": synthetic},
+                }
+            if args.screenshots is not None:
+                report["screenshots"] = screenshots(browser, server.url, args.screenshots)
+        finally:
+            browser.close()
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""The curriculum map: the one MCP Apps view (extension ``io.modelcontextprotocol/ui``) this server offers.
+
+A host that renders MCP Apps shows it beside the answer of every tool whose answer is a graph
+(``Tool.draws_map`` in ``register.py``): the tool's listing carries ``_meta.ui.resourceUri`` naming
+:data:`MAP_URI`, and the host reads that resource (one self-contained HTML document shipped in
+``kgfegmcp/shipped/apps/``) and feeds it the tool's ``structuredContent``. The view draws only what
+answers hold, so it shows no text a tool withholds, and it asks for more only through the host, with
+the same tools and bounds a model has.
+
+The view is not curriculum evidence: it has no package, no rights and no access class, so it is not a
+resource family (``resources/families.py``) and never passes the rights policy; it is declared here.
+
+Extensions are opt-in on both sides, so a client that does not declare the extension sees no change at
+all: :class:`MapListingMiddleware` lists the link and the resource only to a client that declares it
+(on ``initialize``, or in a request's ``_meta`` from 2026-07-28 on). Tool results are never touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+import mcp.types as mt
+from fastmcp.apps.config import UI_EXTENSION_ID, UI_MIME_TYPE, AppConfig, ResourceCSP, app_config_to_meta_dict
+from fastmcp.resources import Resource
+from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+from fastmcp.tools.base import Tool
+
+#: The view's address: the ``resourceUri`` every linked tool names.
+MAP_URI: Final = "ui://kgfegmcp/curriculum-map.html"
+#: Its resource name and the file it is shipped as (``kgfegmcp/shipped/apps/``).
+MAP_NAME: Final = "curriculum_map"
+MAP_FILE: Final = "curriculum-map.html"
+MAP_DESCRIPTION: Final = (
+    "Interactive curriculum map (MCP Apps view): a standard in its hierarchy, what it builds on and towards "
+    "by grade, its learning components and the links an answer left unreturned. Drawn from the linked tools' "
+    "structuredContent; interface in Portuguese and English."
+)
+#: What the view may reach beyond its own document: nothing (no connection, no resource, no frame); it talks
+#: to the host only, through the bridge.
+MAP_RESOURCE_UI: Final = AppConfig(
+    csp=ResourceCSP(connect_domains=[], resource_domains=[], frame_domains=[], base_uri_domains=[]),
+    prefers_border=True,
+)
+#: The listing ``_meta`` of a tool whose answers the view draws.
+MAP_TOOL_META: Final[dict[str, Any]] = {"ui": app_config_to_meta_dict(AppConfig(resource_uri=MAP_URI))}
+
+
+@cache
+def map_document() -> str:
+    """The view's HTML, read once from the package data."""
+    return (resources.files("kgfegmcp") / "shipped" / "apps" / MAP_FILE).read_text(encoding="utf-8")
+
+
+def map_resource() -> Resource:
+    """The view as a static resource, its CSP in ``_meta.ui`` (listed and on every read)."""
+    return Resource.from_function(
+        map_document,
+        uri=MAP_URI,
+        name=MAP_NAME,
+        description=MAP_DESCRIPTION,
+        mime_type=UI_MIME_TYPE,
+        meta={"ui": app_config_to_meta_dict(MAP_RESOURCE_UI)},
+    )
+
+
+def declares_extension(context: MiddlewareContext[Any]) -> bool:
+    """Whether the client of this request declared the MCP Apps extension."""
+    ctx = context.fastmcp_context
+    if ctx is None:
+        return False
+    if ctx.client_extension_settings(UI_EXTENSION_ID) is not None:
+        return True
+    return ctx.client_supports_extension(UI_EXTENSION_ID)
+
+
+def _without_map_link(tool: Tool) -> Tool:
+    meta = {key: value for key, value in (tool.meta or {}).items() if key != "ui"}
+    return tool.model_copy(update={"meta": meta or None})
+
+
+class MapListingMiddleware(Middleware):
+    """List the view's link (tools) and the view (resources) only to clients that declare the extension."""
+
+    async def on_list_tools(
+        self,
+        context: MiddlewareContext[mt.ListToolsRequest],
+        call_next: CallNext[mt.ListToolsRequest, Sequence[Tool]],
+    ) -> Sequence[Tool]:
+        tools = await call_next(context)
+        if declares_extension(context):
+            return tools
+        return [_without_map_link(tool) if tool.meta and "ui" in tool.meta else tool for tool in tools]
+
+    async def on_list_resources(
+        self,
+        context: MiddlewareContext[mt.ListResourcesRequest],
+        call_next: CallNext[mt.ListResourcesRequest, Sequence[Resource]],
+    ) -> Sequence[Resource]:
+        listed = await call_next(context)
+        if declares_extension(context):
+            return listed
+        return [resource for resource in listed if str(resource.uri) != MAP_URI]

@@ -1,0 +1,133 @@
+"""The curriculum map in a real browser: Debian's headless Chromium, driven by Playwright, on a test host page.
+
+The host page (``map_host/``) is built on the official MCP Apps host SDK (``AppBridge`` from
+``@modelcontextprotocol/ext-apps``) and the official TypeScript MCP client, both from the npm packages
+``scripts/install_dev.sh`` installs into ``.tools/ext-apps``. Playwright serves the page and those packages at
+one made-up origin and forwards the page's ``/mcp`` requests, unchanged but for the browser's own origin
+headers, to the real server over HTTP on 127.0.0.1, recording each JSON-RPC request it passes. Nothing else is
+reachable: any other request the page (or the view) makes fails and is recorded as such.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from e2e_support import REPOSITORY_ROOT
+from playwright.sync_api import Browser, Frame, Page, Playwright, Route
+
+#: Where install_dev.sh puts the host SDK and its dependencies.
+NODE_MODULES = REPOSITORY_ROOT / ".tools" / "ext-apps" / "node_modules"
+HOST_PAGE = Path(__file__).resolve().parent / "map_host"
+ORIGIN = "http://host.test"
+#: Headers the browser adds for its page's origin, which the server (rightly) refuses from a foreign host.
+_ORIGIN_HEADERS = frozenset({"host", "origin", "referer"})
+
+
+def chromium_path() -> str:
+    """Debian's Chromium, which install_dev.sh installs; Playwright's own browser builds are never fetched."""
+    found = shutil.which("chromium")
+    if found is None:
+        raise AssertionError("chromium is missing: run scripts/install_dev.sh (it installs Debian's chromium)")
+    if not (NODE_MODULES / "@modelcontextprotocol" / "ext-apps").is_dir():
+        raise AssertionError(f"{NODE_MODULES} lacks @modelcontextprotocol/ext-apps: run scripts/install_dev.sh")
+    return found
+
+
+def launch(playwright: Playwright) -> Browser:
+    """Headless Chromium from Debian's package."""
+    return playwright.chromium.launch(executable_path=chromium_path(), headless=True)
+
+
+@dataclass
+class MapHost:
+    """One host page: its Playwright page and every JSON-RPC request it sent to the server."""
+
+    page: Page
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+    def show(
+        self, tool: str, request: dict[str, Any], result: dict[str, Any] | None = None, **host_context: Any
+    ) -> dict[str, Any]:
+        """Call ``tool`` and show its answer (or ``result``) in the view it links, as a host does; the host's report."""
+        report: dict[str, Any] = self.page.evaluate(
+            "([tool, args, context, result]) => window.kgfegmcpHost.show(tool, args, context, result)",
+            [tool, {"request": request}, host_context, result],
+        )
+        return report
+
+    @property
+    def view(self) -> Frame:
+        """The view's frame (the one iframe of the page)."""
+        element = self.page.query_selector("iframe")
+        frame = element.content_frame() if element is not None else None
+        if frame is None:
+            raise AssertionError("the host shows no view")
+        return frame
+
+    def wait_rendered(self, count: int, timeout: float = 30_000) -> None:
+        """Until the view has drawn ``count`` answers."""
+        self.view.wait_for_function(
+            f"Number(document.documentElement.dataset.rendered || 0) >= {count}", timeout=timeout
+        )
+
+    def tool_calls(self) -> list[dict[str, Any]]:
+        """The ``tools/call`` params the page sent, in order."""
+        return [r["params"] for r in self.requests if r.get("method") == "tools/call"]
+
+
+def _serve(route: Route, path: Path) -> None:
+    if not path.is_file():
+        route.fulfill(status=404, body="not found")
+        return
+    kind = "text/javascript" if path.suffix in (".js", ".mjs") else mimetypes.guess_type(path.name)[0] or "text/plain"
+    route.fulfill(status=200, body=path.read_bytes(), headers={"content-type": kind})
+
+
+@contextmanager
+def map_host(browser: Browser, server_url: str, width: int = 1024, height: int = 800) -> Iterator[MapHost]:
+    """A fresh host page on ``server_url`` (the server's ``/mcp``), ``width`` by ``height`` CSS pixels."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    host = MapHost(page)
+
+    def handle(route: Route) -> None:
+        request = route.request
+        path = urlparse(request.url).path
+        if path == "/mcp":
+            body = request.post_data
+            if body:
+                messages = json.loads(body)
+                host.requests.extend(messages if isinstance(messages, list) else [messages])
+            headers = {k: v for k, v in request.headers.items() if k.lower() not in _ORIGIN_HEADERS}
+            route.fulfill(response=route.fetch(url=server_url, headers=headers))
+        elif path.startswith("/node_modules/"):
+            target = (NODE_MODULES / path.removeprefix("/node_modules/")).resolve()
+            _serve(route, target if target.is_relative_to(NODE_MODULES) else NODE_MODULES / "missing")
+        elif path in ("/", "/index.html"):
+            _serve(route, HOST_PAGE / "index.html")
+        else:
+            _serve(route, HOST_PAGE / path.lstrip("/"))
+
+    def refuse(route: Route) -> None:
+        host.refused.append(route.request.url)
+        route.abort()
+
+    context.route("**/*", refuse)
+    context.route(f"{ORIGIN}/**", handle)
+    page.on("console", lambda message: print(f"[browser {message.type}] {message.text}"))
+    page.on("pageerror", lambda error: print(f"[browser error] {error}"))
+    try:
+        page.goto(f"{ORIGIN}/")
+        page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
+        yield host
+    finally:
+        context.close()

@@ -1,0 +1,68 @@
+// The test host: connects the official MCP client to the real server (same origin, /mcp), declaring the MCP
+// Apps extension; shows a tool's answer in the view the tool links, as a host does: the ui:// resource in a
+// sandboxed iframe under the CSP its _meta declares, an AppBridge between them, the tool input and result sent.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { AppBridge, PostMessageTransport, getToolUiResourceUri } from "@modelcontextprotocol/ext-apps/app-bridge";
+
+const UI_EXTENSION = "io.modelcontextprotocol/ui";
+const UI_MIME = "text/html;profile=mcp-app";
+const HOST = { name: "kgfegmcp-test-host", version: "1.0.0" };
+
+// The modern era (2026-07-28) repeats the client's capabilities on every request, which is how a stateless
+// HTTP server learns that this client declares the extension (a 2025-era client declares it on initialize only).
+const client = new Client(HOST, {
+  capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] } } },
+  versionNegotiation: { mode: "auto" },
+});
+await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", location.href)));
+const { tools } = await client.listTools();
+
+/** The CSP a host derives from the resource's declared domains (none declared: no network at all). */
+function contentSecurityPolicy(csp = {}) {
+  const list = (domains, none) => (domains && domains.length ? domains.join(" ") : none);
+  return [
+    "default-src 'none'",
+    `script-src 'unsafe-inline' ${list(csp.resourceDomains, "")}`.trim(),
+    `style-src 'unsafe-inline' ${list(csp.resourceDomains, "")}`.trim(),
+    `img-src data: ${list(csp.resourceDomains, "")}`.trim(),
+    `connect-src ${list(csp.connectDomains, "'none'")}`,
+    `frame-src ${list(csp.frameDomains, "'none'")}`,
+    `base-uri ${list(csp.baseUriDomains, "'none'")}`,
+  ].join("; ");
+}
+
+let bridge = null;
+
+/** Mount the view ``toolName`` links, send it the tool input and ``result`` (the tool's answer when not given). */
+async function show(toolName, args, hostContext = {}, given = null) {
+  const tool = tools.find((candidate) => candidate.name === toolName);
+  const uri = tool && getToolUiResourceUri(tool);
+  if (!uri) throw new Error(`${toolName} links no view`);
+  const read = await client.readResource({ uri });
+  const content = read.contents[0];
+  if (content.mimeType !== UI_MIME) throw new Error(`unexpected MIME ${content.mimeType}`);
+  const policy = contentSecurityPolicy(content._meta?.ui?.csp);
+  const html = content.text.replace("<head>", `<head><meta http-equiv="Content-Security-Policy" content="${policy}">`);
+
+  if (bridge) await bridge.close();
+  const iframe = document.createElement("iframe");
+  iframe.setAttribute("sandbox", "allow-scripts");
+  iframe.title = "Curriculum map";
+  document.getElementById("app").replaceChildren(iframe);
+  bridge = new AppBridge(client, HOST, { serverTools: {} }, {
+    hostContext: { theme: "light", locale: "en-US", platform: "web", toolInfo: { tool }, ...hostContext },
+  });
+  bridge.onsizechange = ({ height }) => { if (height) iframe.style.height = `${height}px`; };
+  const initialized = new Promise((resolve) => { bridge.oninitialized = resolve; });
+  await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+  iframe.srcdoc = html;
+  await initialized;
+  await bridge.sendToolInput({ arguments: args });
+  const result = given ?? (await client.callTool({ name: toolName, arguments: args }));
+  await bridge.sendToolResult(result);
+  return { uri, csp: content._meta?.ui?.csp ?? null, bytes: content.text.length, structured: Boolean(result.structuredContent) };
+}
+
+const call = (name, args) => client.callTool({ name, arguments: args });
+window.kgfegmcpHost = { show, call, tools: tools.map((tool) => ({ name: tool.name, meta: tool._meta ?? null })) };
+document.documentElement.dataset.ready = "true";

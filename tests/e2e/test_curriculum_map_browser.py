@@ -1,0 +1,161 @@
+"""The curriculum map in headless Chromium, hosted by the official MCP Apps host SDK, on the real HTTP server.
+
+Each of the five linked tools' answers is drawn; selecting a standard makes the view call a tool through the
+host (the request reaches the server) and draw the new answer; the keyboard moves between standards and
+selects; the view reaches no network and reads at 320 px and on a large screen, in English and Portuguese.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from e2e_support import HttpServer
+from map_host import MapHost, launch, map_host
+from playwright.sync_api import Browser, sync_playwright
+
+pytestmark = pytest.mark.slow
+
+FRAMEWORK = "brazil-bncc-ensino-fundamental"
+FOCUS = {"frameworkId": FRAMEWORK, "statementCode": "EF05MA04"}
+PATH = {"from": {"frameworkId": FRAMEWORK, "statementCode": "EF02MA01"}, "to": FOCUS}
+LINKED_TOOLS = (
+    "get_standard_context",
+    "get_standard_progressions",
+    "traverse_learning_progressions",
+    "find_learning_progression_paths",
+    "get_learning_components_for_standard",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def host(browser: Browser, default_http_server: HttpServer) -> Iterator[MapHost]:
+    with map_host(browser, default_http_server.url) as page:
+        yield page
+
+
+def _request(tool: str) -> dict[str, Any]:
+    return PATH if tool == "find_learning_progression_paths" else FOCUS
+
+
+def test_exactly_the_five_graph_tools_link_the_view(host: MapHost) -> None:
+    listed = host.page.evaluate("window.kgfegmcpHost.tools")
+    linked = {tool["name"] for tool in listed if (tool["meta"] or {}).get("ui")}
+    assert linked == set(LINKED_TOOLS)
+
+
+@pytest.mark.parametrize("tool", LINKED_TOOLS)
+def test_each_linked_answer_is_drawn(host: MapHost, tool: str) -> None:
+    report = host.show(tool, _request(tool))
+    assert report["csp"] == {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []}
+    assert report["bytes"] <= 150 * 1024
+    host.wait_rendered(1)
+    view = host.view
+    assert view.evaluate("document.documentElement.dataset.tool") == tool
+    # The focus standard, by code and grade, with its full statement on focus.
+    focus = view.locator('.node.r-focus[data-group="map"]')
+    assert focus.count() == 1
+    assert "EF05MA04" in focus.inner_text() and "5º ano" in focus.inner_text()
+    focus.focus()
+    assert "Identificar frações equivalentes." in view.locator("#detail-body").inner_text()
+    # Attribution, licence, disclosures and labels on screen.
+    sources = view.locator("#sources").inner_text()
+    assert "CC BY 4.0" in sources and "bncc.dev" in sources
+    assert "source_asserted" in sources and "verified-text-wins" in sources
+    if tool == "get_standard_context":
+        assert view.locator(".hier .path").count() >= 1
+        assert "Matemática" in view.locator(".hier").inner_text()
+    if tool == "get_learning_components_for_standard":
+        assert view.locator(".comp").count() >= 1
+        assert "Instituto Reúna" in sources
+    if tool == "traverse_learning_progressions":
+        assert view.locator('.node[data-group="map"]').count() == 27
+    assert host.refused == []
+
+
+def test_the_frontier_is_shown_as_such(host: MapHost) -> None:
+    host.show("traverse_learning_progressions", {**FOCUS, "maxNodes": 5})
+    host.wait_rendered(1)
+    frontier = host.view.locator(".node.frontier")
+    assert frontier.count() >= 1
+    assert "not returned" in frontier.first.inner_text()
+    assert "not returned" in (frontier.first.get_attribute("aria-label") or "")
+
+
+def test_selecting_a_standard_calls_the_tool_through_the_host_and_redraws(host: MapHost) -> None:
+    host.show("traverse_learning_progressions", FOCUS)
+    host.wait_rendered(1)
+    target = host.view.locator('.node[data-group="map"]', has_text="EF06MA08")
+    node_id = target.get_attribute("data-id")
+    target.click()
+    host.wait_rendered(2)
+    call = host.tool_calls()[-1]
+    assert call["name"] == "get_standard_progressions"
+    assert call["arguments"]["request"]["nodeId"] == node_id
+    assert host.view.evaluate("document.documentElement.dataset.tool") == "get_standard_progressions"
+    assert "EF06MA08" in host.view.locator('.node.r-focus[data-group="map"]').inner_text()
+    host.view.locator("#back").click()
+    host.wait_rendered(3)
+    assert host.view.evaluate("document.documentElement.dataset.tool") == "traverse_learning_progressions"
+
+
+def test_the_keyboard_moves_between_standards_and_selects(host: MapHost) -> None:
+    host.show("traverse_learning_progressions", FOCUS)
+    host.wait_rendered(1)
+    view = host.view
+    stops = view.locator('.node[data-group="map"][tabindex="0"]')
+    assert stops.count() == 1  # one tab stop for the whole map
+    stops.first.focus()
+    focused = "document.activeElement.querySelector('.code').textContent"
+    assert view.evaluate(focused) == "EF05MA04"
+    host.page.keyboard.press("ArrowDown")
+    assert view.evaluate(focused) == "EF05MA05"
+    host.page.keyboard.press("ArrowRight")
+    moved = view.evaluate(focused)
+    assert moved.startswith("EF06")
+    assert moved in view.locator("#detail-title").inner_text()
+    host.page.keyboard.press("End")
+    host.page.keyboard.press("Home")
+    assert view.evaluate(focused) == "EF05MA04"
+    host.page.keyboard.press("ArrowDown")
+    host.page.keyboard.press("Enter")
+    host.wait_rendered(2)
+    assert host.tool_calls()[-1]["name"] == "get_standard_progressions"
+    # Focus lands on the new answer's standard, so the keyboard goes on from there.
+    assert view.evaluate(focused) == "EF05MA05"
+
+
+@pytest.mark.parametrize("width", [320, 1600])
+def test_readable_narrow_and_wide(browser: Browser, default_http_server: HttpServer, width: int) -> None:
+    with map_host(browser, default_http_server.url, width=width) as host:
+        host.show("traverse_learning_progressions", FOCUS)
+        host.wait_rendered(1)
+        overflow = host.view.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        size = host.view.evaluate("parseFloat(getComputedStyle(document.querySelector('.node .code')).fontSize)")
+        assert size >= 14
+
+
+def test_portuguese_interface_keeps_statements_as_stated(host: MapHost) -> None:
+    host.show("get_standard_progressions", FOCUS, locale="pt-BR")
+    host.wait_rendered(1)
+    view = host.view
+    assert view.locator("h1").inner_text() == "Mapa curricular"
+    assert view.evaluate("document.documentElement.lang") == "pt"
+    view.locator('.node.r-focus[data-group="map"]').focus()
+    assert "Identificar frações equivalentes." in view.locator("#detail-body").inner_text()
+    view.locator("#lang").click()
+    assert view.locator("h1").inner_text() == "Curriculum map"
+    view.locator('.node.r-focus[data-group="map"]').focus()
+    assert "Identificar frações equivalentes." in view.locator("#detail-body").inner_text()
