@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -74,10 +75,19 @@ class MapHost:
         return frame
 
     def wait_rendered(self, count: int, timeout: float = 30_000) -> None:
-        """Until the view has drawn ``count`` answers."""
-        self.view.wait_for_function(
-            f"Number(document.documentElement.dataset.rendered || 0) >= {count}", timeout=timeout
-        )
+        """Until the view has drawn ``count`` answers.
+
+        Polled from here: ``wait_for_function`` polls by evaluating a string inside the frame, which the view's
+        CSP (no ``unsafe-eval``) refuses whenever the answer is not drawn at the first look.
+        """
+        deadline = time.monotonic() + timeout / 1000
+        drawn = 0
+        while time.monotonic() < deadline:
+            drawn = self.view.evaluate("() => Number(document.documentElement.dataset.rendered || 0)")
+            if drawn >= count:
+                return
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"the view drew {drawn} answers, not {count}, within {timeout / 1000:.0f} s")
 
     def tool_calls(self) -> list[dict[str, Any]]:
         """The ``tools/call`` params the page sent, in order."""
