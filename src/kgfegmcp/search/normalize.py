@@ -152,9 +152,9 @@ def tokens(text: str) -> list[str]:
     """Folded word tokens in order (duplicates kept; callers decide)."""
     folded = fold(text)
     words = _TOKEN.findall(folded)
-    if folded.isascii() or not _CJK.search(folded):
+    if folded.isascii() or not has_cjk(folded):
         return words
-    return [part for word in words for part in (_split_cjk(word) if _CJK.search(word) else (word,))]
+    return [part for word in words for part in (_split_cjk(word) if has_cjk(word) else (word,))]
 
 
 def has_cjk(text: str) -> bool:

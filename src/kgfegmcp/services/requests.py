@@ -115,10 +115,14 @@ FILTER_VALUES = SchemaRule(
 CJK_TOKENS = (
     " Han, kana and Hangul count one token per pair of adjacent characters; shorten the query to its key words."
 )
-CJK_QUERY_TOKENS = SchemaRule(QUERY_TOKENS.fields, QUERY_TOKENS.text, refusal=QUERY_TOKENS.message + CJK_TOKENS)
-CJK_TEXT_QUERY_TOKENS = SchemaRule(
-    TEXT_QUERY_TOKENS.fields, TEXT_QUERY_TOKENS.text, refusal=TEXT_QUERY_TOKENS.message + CJK_TOKENS
-)
+
+
+def _counted_in_pairs(rule: SchemaRule) -> SchemaRule:
+    return SchemaRule(rule.fields, rule.text, refusal=rule.message + CJK_TOKENS)
+
+
+CJK_QUERY_TOKENS = _counted_in_pairs(QUERY_TOKENS)
+CJK_TEXT_QUERY_TOKENS = _counted_in_pairs(TEXT_QUERY_TOKENS)
 
 
 def _text_query_bounds(query: str | None) -> None:
