@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR, load_settings
+from kgfegmcp.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.lc_artifacts import ComponentProduction, ComponentSourceVersion, GeneratorModel
+from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import SourceInfo
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
@@ -32,6 +33,7 @@ from kgfegmcp.packages.records import (
     entity_key_for,
 )
 from kgfegmcp.packages.tree import PackageLocation
+from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import copy_generic_configs
@@ -350,6 +352,15 @@ def build_all(world: FixtureWorld) -> dict[str, PackageLocation]:
 
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+
+
+def validate_all(world: FixtureWorld, locations: list[PackageLocation]) -> None:
+    """Move every pending package to ``passed`` through the real lifecycle (or fail loudly)."""
+    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
+    for location in locations:
+        outcome = lifecycle.validate(location)
+        errors = sorted({f.code for f in outcome.outcome.findings if f.severity == "error"})
+        assert outcome.result == "passed", f"{location.graph_package_id} did not validate: {errors}"
 
 
 def state_for(world: FixtureWorld, **settings: Any) -> AppState:

@@ -103,8 +103,14 @@ def _serve(route: Route, path: Path) -> None:
 
 
 @contextmanager
-def map_host(browser: Browser, server_url: str, width: int = 1024, height: int = 800) -> Iterator[MapHost]:
-    """A fresh host page on ``server_url`` (the server's ``/mcp``), ``width`` by ``height`` CSS pixels."""
+def map_host(
+    browser: Browser, server_url: str, width: int = 1024, height: int = 800, era: str = "auto"
+) -> Iterator[MapHost]:
+    """A fresh host page on ``server_url`` (the server's ``/mcp``), ``width`` by ``height`` CSS pixels.
+
+    ``era="legacy"`` makes its client speak 2025-11-25 (capabilities on ``initialize`` only); ``"auto"`` takes
+    the newest era the server offers.
+    """
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     host = MapHost(page)
@@ -136,7 +142,7 @@ def map_host(browser: Browser, server_url: str, width: int = 1024, height: int =
     page.on("console", lambda message: print(f"[browser {message.type}] {message.text}"))
     page.on("pageerror", lambda error: print(f"[browser error] {error}"))
     try:
-        page.goto(f"{ORIGIN}/")
+        page.goto(f"{ORIGIN}/?era={era}")
         page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
         yield host
     finally:

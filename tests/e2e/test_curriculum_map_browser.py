@@ -3,17 +3,23 @@
 Each of the five linked tools' answers is drawn; selecting a standard makes the view call a tool through the
 host (the request reaches the server) and draw the new answer; the keyboard moves between standards and
 selects; the view reaches no network and reads at 320 px and on a large screen, in English and Portuguese.
+A host of the 2025-11-25 era (capabilities on ``initialize`` only, which stateless HTTP does not keep) gets
+the view too, and a package whose rights withhold statement text shows none of it, in any answer or state.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_support import HttpServer
+from e2e_support import HttpServer, http_server
 from map_host import MapHost, launch, map_host
 from playwright.sync_api import Browser, sync_playwright
+
+from kgfegmcp.rights import RightsPolicy
+from package_factory import DAG, LC, RIGHTS, dag_graph, lc_graph, standard_world, validate_all
 
 pytestmark = pytest.mark.slow
 
@@ -159,3 +165,78 @@ def test_portuguese_interface_keeps_statements_as_stated(host: MapHost) -> None:
     assert view.locator("h1").inner_text() == "Curriculum map"
     view.locator('.node.r-focus[data-group="map"]').focus()
     assert "Identificar frações equivalentes." in view.locator("#detail-body").inner_text()
+
+
+def test_a_2025_host_over_stateless_http_draws_and_selects(browser: Browser, default_http_server: HttpServer) -> None:
+    with map_host(browser, default_http_server.url, era="legacy") as host:
+        (initialize,) = [r for r in host.requests if r.get("method") == "initialize"]
+        assert initialize["params"]["protocolVersion"] == "2025-11-25"
+        host.show("traverse_learning_progressions", FOCUS)
+        host.wait_rendered(1)
+        host.view.locator('.node[data-group="map"]', has_text="EF06MA08").click()
+        host.wait_rendered(2)
+        assert host.tool_calls()[-1]["name"] == "get_standard_progressions"
+        assert "EF06MA08" in host.view.locator('.node.r-focus[data-group="map"]').inner_text()
+        assert host.refused == []
+
+
+# -- a package whose rights withhold statement text ---------------------------------------------------------
+
+#: The fixture's learning-component package under a review state that withholds text, beside one that does not.
+WITHHELD_RIGHTS = RightsPolicy.model_validate_json(json.dumps(RIGHTS)).model_copy(
+    update={"review_status": "restricted"}
+)
+WITHHELD_GRAPH = lc_graph(LC)
+SHOWN_GRAPH = dag_graph(DAG)
+#: Characters of a text's start that must not appear either (a clipped snippet is a leak too).
+PREFIX_CHARS = 16
+
+
+def _withheld_request(tool: str, framework: str = LC) -> dict[str, Any]:
+    if tool == "find_learning_progression_paths":
+        return {
+            "from": {"frameworkId": framework, "statementCode": "NBT.1"},
+            "to": {"frameworkId": framework, "statementCode": "NBT.A.2"},
+        }
+    return {"frameworkId": framework, "statementCode": "NBT.A.1"}
+
+
+@pytest.fixture(scope="module")
+def rights_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    world = standard_world(tmp_path_factory.mktemp("rights-map"))
+    validate_all(world, [world.write(WITHHELD_GRAPH, rights=WITHHELD_RIGHTS), world.write(SHOWN_GRAPH)])
+    with http_server(world.packages, {"KGFEGMCP_PROFILES_DIR": str(world.profiles_root)}) as server:
+        yield server
+
+
+def _leaks(document: str) -> list[str]:
+    texts = {node.description for node in (*WITHHELD_GRAPH.items, *WITHHELD_GRAPH.components)}
+    return sorted(text for text in texts if text in document or text[:PREFIX_CHARS] in document)
+
+
+@pytest.mark.parametrize("tool", LINKED_TOOLS)
+def test_the_view_shows_no_text_the_rights_withhold(browser: Browser, rights_server: HttpServer, tool: str) -> None:
+    with map_host(browser, rights_server.url) as host:
+        host.show(tool, _withheld_request(tool))
+        host.wait_rendered(1)
+        view = host.view
+        focus = view.locator('.node.r-focus[data-group="map"]')
+        focus.focus()  # the detail panel: where the full statement would be
+        assert "withheld" in view.locator("#detail-body").inner_text().lower()
+        assert _leaks(view.content()) == []
+        # A selection draws a new answer from the same package: still nothing withheld.
+        others = view.locator('.node[data-group="map"]:not(.r-focus)')
+        if others.count():
+            others.first.click()
+            host.wait_rendered(2)
+            assert _leaks(view.content()) == []
+
+
+def test_the_same_view_shows_text_the_rights_permit(browser: Browser, rights_server: HttpServer) -> None:
+    # The control: the same check finds the statements of a package whose rights permit them.
+    with map_host(browser, rights_server.url) as host:
+        host.show("get_standard_context", _withheld_request("get_standard_context", DAG))
+        host.wait_rendered(1)
+        host.view.locator('.node.r-focus[data-group="map"]').focus()
+        shown = host.view.content()
+    assert "Understand that the three digits" in shown

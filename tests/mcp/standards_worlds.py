@@ -27,13 +27,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from package_factory import (
     DAG,
@@ -46,6 +43,7 @@ from package_factory import (
     dag_graph,
     lc_graph,
     standard_world,
+    validate_all,
 )
 
 NOCODE = "fixture-nocode"
@@ -109,15 +107,6 @@ def _set_text_search_off(location: PackageLocation) -> None:
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["capabilities"]["textSearch"] = False
     path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def validate_all(world: FixtureWorld, locations: list[PackageLocation]) -> None:
-    """Move every pending package to ``passed`` through the real lifecycle (or fail loudly)."""
-    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
-    for location in locations:
-        outcome = lifecycle.validate(location)
-        errors = sorted({f.code for f in outcome.outcome.findings if f.severity == "error"})
-        assert outcome.result == "passed", f"{location.graph_package_id} did not validate: {errors}"
 
 
 def search_world(base: Path) -> FixtureWorld:

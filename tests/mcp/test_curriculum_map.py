@@ -1,8 +1,10 @@
-"""The curriculum map (MCP Apps view): listed only to clients that declare the extension, shipped whole.
+"""The curriculum map (MCP Apps view): left out for clients known to lack the extension, shipped whole.
 
-A client that does not declare ``io.modelcontextprotocol/ui`` is listed exactly what it was before (the
+A client whose capabilities lack ``io.modelcontextprotocol/ui`` is listed exactly what it was before (the
 regression corpus holds those bytes); one that declares it sees ``_meta.ui.resourceUri`` on the five graph
-tools and the ``ui://`` resource, and reads one self-contained document within 150 KB.
+tools and the ``ui://`` resource, and reads one self-contained document within 150 KB. Clients whose
+capabilities the server cannot know (stateless HTTP before 2026-07-28) are tested in
+``tests/e2e/test_curriculum_map_listing.py``.
 """
 
 from __future__ import annotations

@@ -23,10 +23,8 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
     HAS_CHILD,
@@ -38,25 +36,13 @@ from kgfegmcp.packages.records import (
 )
 from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.runtime import PackageRuntime
-from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.packages.writer import PackageWriter
-from package_factory import DAG, LC, FixtureGraph, FixtureWorld, dag_graph, lc_graph, standard_world
+from package_factory import DAG, LC, FixtureGraph, FixtureWorld, dag_graph, lc_graph, standard_world, validate_all
 
 HUGE = "fixture-huge"
 WIDE = "fixture-wide"
 MESH = "fixture-mesh"
 WIDE_MIDDLES = 20
 HUGE_DESCRIPTION_CHARS = 120_000
-
-
-def validate_all(world: FixtureWorld, locations: list[PackageLocation]) -> None:
-    """Move every pending package to ``passed`` through the real lifecycle (or fail loudly)."""
-    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
-    for location in locations:
-        outcome = lifecycle.validate(location)
-        errors = sorted({f.code for f in outcome.outcome.findings if f.severity == "error"})
-        assert outcome.result == "passed", f"{location.graph_package_id} did not validate: {errors}"
 
 
 def _standard(framework_id: str, code: str, text: str, grade: str = "2") -> ItemNode:

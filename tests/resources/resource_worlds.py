@@ -19,14 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, SUPPORTS
 from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.rights import REVIEW_STATUSES, RightsPolicy
 from package_factory import (
     DAG,
@@ -38,6 +34,7 @@ from package_factory import (
     dag_graph,
     lc_graph,
     standard_world,
+    validate_all,
 )
 
 #: (allowFullText, allowStandardResources, allowBulkResource) combinations RightsPolicy accepts.
@@ -148,15 +145,6 @@ def add_extras(location: PackageLocation, extras: tuple[Extra, ...] = EXTRAS) ->
         entries.append(entry)
     manifest["additionalArtifacts"] = entries
     manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def validate_all(world: FixtureWorld, locations: list[PackageLocation]) -> None:
-    """Move every pending package to ``passed`` through the real lifecycle (or fail loudly)."""
-    lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
-    for location in locations:
-        outcome = lifecycle.validate(location)
-        errors = sorted({f.code for f in outcome.outcome.findings if f.severity == "error"})
-        assert outcome.result == "passed", f"{location.graph_package_id} did not validate: {errors}"
 
 
 def rights_world(base: Path) -> FixtureWorld:

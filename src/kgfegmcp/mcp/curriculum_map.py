@@ -10,9 +10,14 @@ the same tools and bounds a model has.
 The view is not curriculum evidence: it has no package, no rights and no access class, so it is not a
 resource family (``resources/families.py``) and never passes the rights policy; it is declared here.
 
-Extensions are opt-in on both sides, so a client that does not declare the extension sees no change at
-all: :class:`MapListingMiddleware` lists the link and the resource only to a client that declares it
-(on ``initialize``, or in a request's ``_meta`` from 2026-07-28 on). Tool results are never touched.
+Extensions are opt-in on both sides, so a client whose capabilities say it lacks the extension sees no
+change at all: :class:`MapListingMiddleware` leaves the link and the resource out of its listings. A client
+declares the extension on ``initialize`` or, from 2026-07-28 on, in each request's ``_meta``; under
+``extensions`` or, as hosts double-tag during the transition, under ``experimental``. Over stateless HTTP a
+client of an earlier protocol declared its capabilities on an ``initialize`` this process no longer holds:
+its capabilities are unknown, and it is listed the view, as servers built on the official SDKs list it to
+every client (a host that renders no MCP Apps ignores ``_meta.ui``; the answers are the same). Tool results
+are never touched.
 """
 
 from __future__ import annotations
@@ -66,14 +71,26 @@ def map_resource() -> Resource:
     )
 
 
-def declares_extension(context: MiddlewareContext[Any]) -> bool:
-    """Whether the client of this request declared the MCP Apps extension."""
+def declares_extension(context: MiddlewareContext[Any]) -> bool | None:
+    """Whether this request's client declared the MCP Apps extension; ``None`` when its capabilities are unknown."""
     ctx = context.fastmcp_context
     if ctx is None:
-        return False
+        return None
     if ctx.client_extension_settings(UI_EXTENSION_ID) is not None:
         return True
-    return ctx.client_supports_extension(UI_EXTENSION_ID)
+    try:
+        capabilities = ctx.session.client_capabilities
+    except RuntimeError:
+        return None
+    if capabilities is None:
+        return None
+    declared = {**(capabilities.experimental or {}), **(capabilities.extensions or {})}
+    return UI_EXTENSION_ID in declared
+
+
+def lists_map(context: MiddlewareContext[Any]) -> bool:
+    """Whether this request's listings carry the view: unless the client's capabilities say it lacks it."""
+    return declares_extension(context) is not False
 
 
 def _without_map_link(tool: Tool) -> Tool:
@@ -82,7 +99,7 @@ def _without_map_link(tool: Tool) -> Tool:
 
 
 class MapListingMiddleware(Middleware):
-    """List the view's link (tools) and the view (resources) only to clients that declare the extension."""
+    """Leave the view's link (tools) and the view (resources) out of listings for clients known to lack it."""
 
     async def on_list_tools(
         self,
@@ -90,7 +107,7 @@ class MapListingMiddleware(Middleware):
         call_next: CallNext[mt.ListToolsRequest, Sequence[Tool]],
     ) -> Sequence[Tool]:
         tools = await call_next(context)
-        if declares_extension(context):
+        if lists_map(context):
             return tools
         return [_without_map_link(tool) if tool.meta and "ui" in tool.meta else tool for tool in tools]
 
@@ -100,6 +117,6 @@ class MapListingMiddleware(Middleware):
         call_next: CallNext[mt.ListResourcesRequest, Sequence[Resource]],
     ) -> Sequence[Resource]:
         listed = await call_next(context)
-        if declares_extension(context):
+        if lists_map(context):
             return listed
         return [resource for resource in listed if str(resource.uri) != MAP_URI]

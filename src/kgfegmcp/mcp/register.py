@@ -181,7 +181,7 @@ def middleware(boundary: ErrorBoundary) -> tuple[Middleware, ...]:
     return (
         RequestLogMiddleware(),
         ProtocolVersionMiddleware(),  # tool results shaped by the request's protocol version
-        MapListingMiddleware(),  # the MCP Apps view listed only to clients that declare the extension
+        MapListingMiddleware(),  # the MCP Apps view left out for clients known to lack the extension
         boundary,
         # FastMCP's own (the server is built without it, so this list is all there is): inlines $ref in
         # listed schemas.

@@ -8,11 +8,12 @@ const UI_EXTENSION = "io.modelcontextprotocol/ui";
 const UI_MIME = "text/html;profile=mcp-app";
 const HOST = { name: "kgfegmcp-test-host", version: "1.0.0" };
 
-// The modern era (2026-07-28) repeats the client's capabilities on every request, which is how a stateless
-// HTTP server learns that this client declares the extension (a 2025-era client declares it on initialize only).
+// The modern era (2026-07-28) repeats the client's capabilities on every request; with ?era=legacy the client
+// speaks 2025-11-25 and declares them on initialize only, which a stateless HTTP server does not keep.
+const era = new URLSearchParams(location.search).get("era") === "legacy" ? "legacy" : "auto";
 const client = new Client(HOST, {
   capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] } } },
-  versionNegotiation: { mode: "auto" },
+  versionNegotiation: { mode: era },
 });
 await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", location.href)));
 const { tools } = await client.listTools();
