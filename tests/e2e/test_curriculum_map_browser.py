@@ -79,6 +79,8 @@ def test_each_linked_answer_is_drawn(host: MapHost, tool: str) -> None:
     sources = view.locator("#sources").inner_text()
     assert "CC BY 4.0" in sources and "bncc.dev" in sources
     assert "source_asserted" in sources and "verified-text-wins" in sources
+    # The answers do not state a language: a statement is marked unknown (lang=""), never read as the interface's.
+    assert view.locator("#detail-body .statement").get_attribute("lang") == ""
     if tool == "get_standard_context":
         assert view.locator(".hier .path").count() >= 1
         assert "Matemática" in view.locator(".hier").inner_text()
@@ -223,6 +225,8 @@ def test_the_view_shows_no_text_the_rights_withhold(browser: Browser, rights_ser
         focus = view.locator('.node.r-focus[data-group="map"]')
         focus.focus()  # the detail panel: where the full statement would be
         assert "withheld" in view.locator("#detail-body").inner_text().lower()
+        # The notice is interface text: it takes the document's language, not a statement's.
+        assert view.locator("#detail-body .statement").get_attribute("lang") is None
         assert _leaks(view.content()) == []
         # A selection draws a new answer from the same package: still nothing withheld.
         others = view.locator('.node[data-group="map"]:not(.r-focus)')
