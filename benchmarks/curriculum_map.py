@@ -1,5 +1,7 @@
-"""What the curriculum map (the MCP Apps view) costs: its render time in headless Chromium, and the growth of
-``tools/list`` and ``resources/list`` for a client that declares the MCP Apps extension. Measured, not asserted.
+"""What the curriculum map (the MCP Apps view) costs: its render time in headless Chromium beside the tool call
+whose answer it draws, and the growth of ``tools/list`` and ``resources/list`` for a client that is listed the
+view (one that declares the MCP Apps extension, and over stateless HTTP one whose capabilities the server
+cannot know). Measured, not asserted.
 
 Run: .venv/bin/python benchmarks/curriculum_map.py [--root data/graph_packages] [--repeat 7]
          [--screenshots docs/images]
@@ -7,10 +9,12 @@ Run: .venv/bin/python benchmarks/curriculum_map.py [--root data/graph_packages] 
 Starts the real server over HTTP on 127.0.0.1 and the test host page of the browser tests
 (``tests/e2e/map_host.py``: Debian's Chromium, the official host SDK; ``scripts/install_dev.sh`` installs both).
 Render time is the view's own ``kgfegmcp-map-render`` measure (reading the answer into a graph and drawing
-it), for the largest real traversal of the catalog (the tools' bounds, ``maxNodes`` 100 and ``maxEdges`` 100,
-let the default catalog reach about 80 standards) and for a 100-standard traversal made up in the answer's
-exact shape (a chain of standards over nine grades). ``--screenshots`` also saves three real views (a
-traversal, a standard's hierarchy, learning components at 320 px in Portuguese). Results:
+it); beside it, in the same run and page, what a host pays for the answer anyway: the ``tools/call`` round
+trip that brings it (the host's client over HTTP, timed in the page). Render time is taken for the largest
+real traversal of the catalog (the tools' bounds, ``maxNodes`` 100 and ``maxEdges`` 100, let the default
+catalog reach about 80 standards) and for a 100-standard traversal made up in the answer's exact shape (a
+chain of standards over nine grades). ``--screenshots`` also saves three real views (a traversal, a
+standard's hierarchy, learning components at 320 px in Portuguese). Results:
 benchmarks/results/curriculum_map.json.
 """
 
@@ -58,7 +62,11 @@ async def _listings(declares: bool) -> tuple[int, int]:
 
 
 def listing_growth() -> dict[str, Any]:
-    """``tools/list`` and ``resources/list`` bytes (compact JSON) without and with the extension declared."""
+    """``tools/list`` and ``resources/list`` bytes (compact JSON) without and with the view listed.
+
+    A client is listed the view when it declares the extension or, over stateless HTTP before 2026-07-28, when
+    its capabilities are unknown; a client whose capabilities lack it gets the ``plain`` bytes.
+    """
     plain, declaring = asyncio.run(_listings(False)), asyncio.run(_listings(True))
     return {
         "toolsListBytes": {"plain": plain[0], "declaring": declaring[0], "growth": declaring[0] - plain[0]},
@@ -101,6 +109,15 @@ def render_times(
         host.wait_rendered(1)
         times.append(host.view.evaluate("performance.getEntriesByName('kgfegmcp-map-render').at(-1).duration"))
     return times
+
+
+def call_times(host: MapHost, tool: str, request: dict[str, Any], repeat: int) -> list[float]:
+    """The host's ``tools/call`` round trips for ``request``, timed in the page (ms)."""
+    timed = (
+        "async ([tool, args]) => { const start = performance.now(); "
+        "await window.kgfegmcpHost.call(tool, args); return performance.now() - start; }"
+    )
+    return [host.page.evaluate(timed, [tool, {"request": request}]) for _ in range(repeat)]
 
 
 def screenshots(browser: Browser, server_url: str, out: Path) -> list[str]:
@@ -161,6 +178,7 @@ def main() -> None:
                 synthetic = render_times(
                     host, "traverse_learning_progressions", LARGEST, synthetic_traversal(template), args.repeat
                 )
+                calls = call_times(host, "traverse_learning_progressions", LARGEST, args.repeat)
                 report["renderMs"] = {
                     "largestRealTraversal": {
                         "nodes": len(answer["structuredContent"]["nodes"]),
@@ -168,6 +186,17 @@ def main() -> None:
                         "runs": largest,
                     },
                     "synthetic100": {"nodes": 100, "median": statistics.median(synthetic), "runs": synthetic},
+                }
+                report["toolCallMs"] = {
+                    "largestRealTraversal": {
+                        "answerBytes": len(json.dumps(answer["structuredContent"], ensure_ascii=False).encode()),
+                        "median": statistics.median(calls),
+                        "runs": calls,
+                    }
+                }
+                report["renderToCallRatio"] = {
+                    name: round(report["renderMs"][name]["median"] / statistics.median(calls), 3)
+                    for name in ("largestRealTraversal", "synthetic100")
                 }
             if args.screenshots is not None:
                 report["screenshots"] = screenshots(browser, server.url, args.screenshots)

@@ -12,9 +12,11 @@ import json
 from typing import Any
 
 from fastmcp import Client, FastMCP
+from fastmcp.apps.config import UI_MIME_TYPE
 from pydantic import BaseModel
 
 from kgfegmcp import __version__
+from kgfegmcp.mcp.curriculum_map import MAP_URI
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.register import PROMPTS, TOOLS, register, tool_description
 from kgfegmcp.models import canonical_bytes
@@ -109,6 +111,20 @@ HEADER = (
     "state it, in the published `inputSchema` too (`oneOf`, `dependentRequired`, `if`/`then`); `distinct` means "
     "`uniqueItems`.\n"
 )
+
+
+MAP_SECTION = """
+## The curriculum map (MCP Apps view)
+
+`MAP_URI` (`MAP_MIME`, extension `io.modelcontextprotocol/ui`): one self-contained HTML document that a
+host rendering MCP Apps shows beside the answers of the tools marked "Drawn by the curriculum map" above.
+It draws only the tool's `structuredContent` (so it shows no text the package's rights withhold) and asks for
+more only through the host, with the same tools and bounds a model has. Its `_meta.ui.csp` declares no
+domain: it reaches no network. It is no curriculum evidence and has no package or rights. The links and the
+resource are listed to a client that declares the extension (under `extensions` or `experimental`), and to
+one whose capabilities the server cannot know (stateless HTTP before 2026-07-28); a client whose declared
+capabilities lack it is listed neither. Tool results are the same for every client.
+"""
 
 
 def _type_text(schema: dict[str, Any]) -> str:
@@ -281,11 +297,14 @@ def render_reference() -> str:
         lines.append("")
         lines.extend(_branch_rows(schema))
         lines.append(_result_line(tool.result))
+        if tool.draws_map:
+            lines.append(f"Drawn by the curriculum map (`{MAP_URI}`) in hosts that render MCP Apps.\n")
     listed, bare = listing_bytes()
     lines.append(RESULTS_SECTION.replace("FULL_BYTES", f"{listed:,}").replace("BARE_BYTES", f"{bare:,}"))
     lines.extend(_left_out_rows())
     lines.append(f"## Resources (1 + {len(FAMILIES) - 1} templates)\n")
     lines.extend(f"- `{family.template}`" for family in FAMILIES)
-    lines.append(f"\n## Prompts ({len(PROMPTS)})\n")
+    lines.append(MAP_SECTION.replace("MAP_URI", MAP_URI).replace("MAP_MIME", UI_MIME_TYPE))
+    lines.append(f"## Prompts ({len(PROMPTS)})\n")
     lines.extend(f"- `{name}`" for name in PROMPTS)
     return "\n".join(lines).rstrip() + "\n"
