@@ -52,6 +52,7 @@ class MapHost:
     """One host page: its Playwright page and every JSON-RPC request it sent to the server."""
 
     page: Page
+    server_url: str
     requests: list[dict[str, Any]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
 
@@ -113,7 +114,7 @@ def map_host(
     """
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    host = MapHost(page)
+    host = MapHost(page, server_url)
 
     def handle(route: Route) -> None:
         request = route.request

@@ -17,6 +17,7 @@ import pytest
 from e2e_support import HttpServer, http_server
 from map_host import MapHost, launch, map_host
 from playwright.sync_api import Browser, sync_playwright
+from test_protocol_versions import message, post
 
 from kgfegmcp.rights import RightsPolicy
 from package_factory import DAG, LC, RIGHTS, dag_graph, lc_graph, standard_world, validate_all
@@ -180,6 +181,20 @@ def test_a_2025_host_over_stateless_http_draws_and_selects(browser: Browser, def
         assert host.tool_calls()[-1]["name"] == "get_standard_progressions"
         assert "EF06MA08" in host.view.locator('.node.r-focus[data-group="map"]').inner_text()
         assert host.refused == []
+
+
+def test_an_answer_of_a_version_without_structured_content_is_drawn_the_same(host: MapHost) -> None:
+    # Before 2025-06-18 the structured content travels as the last text block, as canonical JSON.
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+    body["params"] = {"name": "traverse_learning_progressions", "arguments": {"request": FOCUS}}
+    response = post(host.server_url, body, "2025-03-26")
+    assert response.status_code == 200, response.text
+    old = message(response)["result"]
+    assert "structuredContent" not in old
+    host.show("traverse_learning_progressions", FOCUS, old)
+    host.wait_rendered(1)
+    assert host.view.locator('.node[data-group="map"]').count() == 27
+    assert "EF05MA04" in host.view.locator('.node.r-focus[data-group="map"]').inner_text()
 
 
 # -- a package whose rights withhold statement text ---------------------------------------------------------
