@@ -119,6 +119,22 @@ def test_selecting_a_standard_calls_the_tool_through_the_host_and_redraws(host: 
     assert host.view.evaluate("document.documentElement.dataset.tool") == "traverse_learning_progressions"
 
 
+@pytest.mark.parametrize(
+    "tool", ["get_standard_context", "get_learning_components_for_standard", "traverse_learning_progressions"]
+)
+def test_the_detail_panel_asks_for_each_view_of_the_selected_standard(host: MapHost, tool: str) -> None:
+    host.show("get_standard_progressions", FOCUS)
+    host.wait_rendered(1)
+    host.view.locator('.node[data-group="map"]', has_text="EF05MA03").focus()
+    host.view.locator(f'#detail-actions button[data-tool="{tool}"]').click()
+    host.wait_rendered(2)
+    call = host.tool_calls()[-1]
+    assert call["name"] == tool
+    assert call["arguments"]["request"]["frameworkId"] == FRAMEWORK
+    assert host.view.evaluate("document.documentElement.dataset.tool") == tool
+    assert "EF05MA03" in host.view.locator("#answer-title").inner_text()
+
+
 def test_the_keyboard_moves_between_standards_and_selects(host: MapHost) -> None:
     host.show("traverse_learning_progressions", FOCUS)
     host.wait_rendered(1)
