@@ -199,6 +199,16 @@ def test_a_2025_host_over_stateless_http_draws_and_selects(browser: Browser, def
         assert host.refused == []
 
 
+def test_a_cancelled_call_is_said_so(host: MapHost) -> None:
+    host.page.evaluate(
+        "([tool, args]) => window.kgfegmcpHost.cancel(tool, args, 'user')",
+        ["get_standard_context", {"request": FOCUS}],
+    )
+    status = host.view.locator("#status")
+    status.filter(has_text="cancelled").wait_for()
+    assert host.tool_calls() == []  # the host never called the tool; the view drew nothing
+
+
 def test_an_answer_of_a_version_without_structured_content_is_drawn_the_same(host: MapHost) -> None:
     # Before 2025-06-18 the structured content travels as the last text block, as canonical JSON.
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}

@@ -34,8 +34,8 @@ function contentSecurityPolicy(csp = {}) {
 
 let bridge = null;
 
-/** Mount the view ``toolName`` links, send it the tool input and ``result`` (the tool's answer when not given). */
-async function show(toolName, args, hostContext = {}, given = null) {
+/** Mount the view ``toolName`` links and send it the tool input; what the host read to mount it. */
+async function mount(toolName, args, hostContext) {
   const tool = tools.find((candidate) => candidate.name === toolName);
   const uri = tool && getToolUiResourceUri(tool);
   if (!uri) throw new Error(`${toolName} links no view`);
@@ -59,11 +59,24 @@ async function show(toolName, args, hostContext = {}, given = null) {
   iframe.srcdoc = html;
   await initialized;
   await bridge.sendToolInput({ arguments: args });
+  return { uri, csp: content._meta?.ui?.csp ?? null, bytes: content.text.length };
+}
+
+/** Mount the view ``toolName`` links and send it ``result`` (the tool's answer when not given). */
+async function show(toolName, args, hostContext = {}, given = null) {
+  const mounted = await mount(toolName, args, hostContext);
   const result = given ?? (await client.callTool({ name: toolName, arguments: args }));
   await bridge.sendToolResult(result);
-  return { uri, csp: content._meta?.ui?.csp ?? null, bytes: content.text.length, structured: Boolean(result.structuredContent) };
+  return { ...mounted, structured: Boolean(result.structuredContent) };
+}
+
+/** Mount the view ``toolName`` links, then cancel the call instead of answering it. */
+async function cancel(toolName, args, reason) {
+  const mounted = await mount(toolName, args, {});
+  await bridge.sendToolCancelled({ reason });
+  return mounted;
 }
 
 const call = (name, args) => client.callTool({ name, arguments: args });
-window.kgfegmcpHost = { show, call, tools: tools.map((tool) => ({ name: tool.name, meta: tool._meta ?? null })) };
+window.kgfegmcpHost = { show, cancel, call, tools: tools.map((tool) => ({ name: tool.name, meta: tool._meta ?? null })) };
 document.documentElement.dataset.ready = "true";
