@@ -22,8 +22,10 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 from install_support import MCPB, REPOSITORY_ROOT, user_env
+from mcp.client import advertise
 from readme_runs import Built, succeeded
 
+from kgfegmcp.mcp.curriculum_map import MAP_URI, map_document
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 
@@ -107,11 +109,15 @@ async def call(client: Client[Any], tool: str, request: dict[str, Any]) -> dict[
 
 
 async def test_the_unpacked_bundle_serves_its_catalog_as_a_host_starts_it(unpacked: Path, tmp_path: Path) -> None:
-    async with Client(host_transport(unpacked, tmp_path, ""), init_timeout=600) as client:
+    # A desktop host that renders MCP Apps declares the extension, and is served the curriculum map too.
+    apps = [advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})]
+    async with Client(host_transport(unpacked, tmp_path, ""), init_timeout=600, extensions=apps) as client:
         assert [tool.name for tool in await client.list_tools()] == [tool.name for tool in TOOLS]
         listed = await call(client, "list_frameworks", {})
         search = await call(client, "search_standards", {"query": "main idea", "frameworkIds": [CCSS], "limit": 3})
+        view = (await client.read_resource_mcp(MAP_URI)).contents
     assert len(listed["frameworks"]) == 5
+    assert [getattr(content, "text", None) for content in view] == [map_document()]
     assert search["hits"][0]["statementCode"] == "RI.3.2"  # "Determine the main idea of a text; …"
     # The next start reads the bytecode this one wrote, for the server and for its dependencies, instead
     # of compiling every module again (docs/performance.md, "The desktop bundle's starts").
