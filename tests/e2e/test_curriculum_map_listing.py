@@ -18,16 +18,12 @@ from e2e_support import KGFEGMCP, HttpServer, full_env, stdio_exchange
 from test_protocol_versions import SUPPORTED, message, post
 
 from kgfegmcp.mcp.curriculum_map import MAP_URI
+from kgfegmcp.mcp.register import TOOLS
 
 pytestmark = pytest.mark.slow
 
-GRAPH_TOOLS = {
-    "get_standard_context",
-    "get_standard_progressions",
-    "traverse_learning_progressions",
-    "find_learning_progression_paths",
-    "get_learning_components_for_standard",
-}
+#: The rows that link the view (tests/mcp/test_curriculum_map.py pins them to the five graph tools).
+GRAPH_TOOLS = {tool.name for tool in TOOLS if tool.draws_map}
 UI = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
 ENVELOPE_VERSION = "2026-07-28"
 HANDSHAKE_VERSIONS = [version for version in SUPPORTED if version != ENVELOPE_VERSION]
