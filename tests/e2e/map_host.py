@@ -90,6 +90,19 @@ class MapHost:
             self.page.wait_for_timeout(50)
         raise AssertionError(f"the view drew {drawn} answers, not {count}, within {timeout / 1000:.0f} s")
 
+    def statement_langs(self, timeout: float = 10_000) -> set[str | None]:
+        """The ``lang`` of every statement the view shows, once the view has marked them (or ``timeout`` passed).
+
+        Polled from here (see :meth:`wait_rendered`); a view learns its package's language after drawing.
+        """
+        script = "() => [...document.querySelectorAll('[data-statement]')].map((e) => e.getAttribute('lang'))"
+        deadline = time.monotonic() + timeout / 1000
+        langs: set[str | None] = set(self.view.evaluate(script))
+        while langs == {""} and time.monotonic() < deadline:
+            self.page.wait_for_timeout(50)
+            langs = set(self.view.evaluate(script))
+        return langs
+
     def tool_calls(self) -> list[dict[str, Any]]:
         """The ``tools/call`` params the page sent, in order."""
         return [r["params"] for r in self.requests if r.get("method") == "tools/call"]
@@ -105,12 +118,17 @@ def _serve(route: Route, path: Path) -> None:
 
 @contextmanager
 def map_host(
-    browser: Browser, server_url: str, width: int = 1024, height: int = 800, era: str = "auto"
+    browser: Browser,
+    server_url: str,
+    width: int = 1024,
+    height: int = 800,
+    era: str = "auto",
+    resources: str = "proxied",
 ) -> Iterator[MapHost]:
     """A fresh host page on ``server_url`` (the server's ``/mcp``), ``width`` by ``height`` CSS pixels.
 
     ``era="legacy"`` makes its client speak 2025-11-25 (capabilities on ``initialize`` only); ``"auto"`` takes
-    the newest era the server offers.
+    the newest era the server offers. ``resources="none"``: the host proxies no resource read for its views.
     """
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -143,7 +161,7 @@ def map_host(
     page.on("console", lambda message: print(f"[browser {message.type}] {message.text}"))
     page.on("pageerror", lambda error: print(f"[browser error] {error}"))
     try:
-        page.goto(f"{ORIGIN}/?era={era}")
+        page.goto(f"{ORIGIN}/?era={era}&resources={resources}")
         page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
         yield host
     finally:

@@ -80,8 +80,10 @@ def test_each_linked_answer_is_drawn(host: MapHost, tool: str) -> None:
     sources = view.locator("#sources").inner_text()
     assert "CC BY 4.0" in sources and "bncc.dev" in sources
     assert "source_asserted" in sources and "verified-text-wins" in sources
-    # The answers do not state a language: a statement is marked unknown (lang=""), never read as the interface's.
-    assert view.locator("#detail-body .statement").get_attribute("lang") == ""
+    # The answers do not state a language: the view reads it from the package resource through the host, and
+    # marks every statement (never in the interface's language).
+    assert host.statement_langs() == {"pt-BR"}
+    assert view.locator("#detail-body .statement").get_attribute("lang") == "pt-BR"
     if tool == "get_standard_context":
         assert view.locator(".hier .path").count() >= 1
         assert "Matemática" in view.locator(".hier").inner_text()
@@ -197,6 +199,17 @@ def test_a_2025_host_over_stateless_http_draws_and_selects(browser: Browser, def
         assert host.tool_calls()[-1]["name"] == "get_standard_progressions"
         assert "EF06MA08" in host.view.locator('.node.r-focus[data-group="map"]').inner_text()
         assert host.refused == []
+
+
+def test_without_resource_reads_statements_stay_of_unknown_language(
+    browser: Browser, default_http_server: HttpServer
+) -> None:
+    with map_host(browser, default_http_server.url, resources="none") as host:
+        host.show("get_standard_context", FOCUS)
+        host.wait_rendered(1)
+        host.view.locator('.node.r-focus[data-group="map"]').focus()
+        assert host.statement_langs(timeout=1_000) == {""}  # unknown, never the interface's "en"
+        assert not [r for r in host.requests if r.get("method") == "resources/read" and "kgfegmcp://" in str(r)]
 
 
 def test_a_cancelled_call_is_said_so(host: MapHost) -> None:

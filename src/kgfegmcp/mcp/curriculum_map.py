@@ -5,7 +5,7 @@ A host that renders MCP Apps shows it beside the answer of every tool whose answ
 :data:`MAP_URI`, and the host reads that resource (one self-contained HTML document shipped in
 ``kgfegmcp/shipped/apps/``) and feeds it the tool's ``structuredContent``. The view draws only what
 answers hold, so it shows no text a tool withholds, and it asks for more only through the host, with
-the same tools and bounds a model has.
+the same tools and bounds a model has (and, for its statements' language, the package resource).
 
 The view is not curriculum evidence: it has no package, no rights and no access class, so it is not a
 resource family (``resources/families.py``) and never passes the rights policy; it is declared here.

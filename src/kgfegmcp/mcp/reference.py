@@ -119,7 +119,8 @@ MAP_SECTION = """
 `MAP_URI` (`MAP_MIME`, extension `io.modelcontextprotocol/ui`): one self-contained HTML document that a
 host rendering MCP Apps shows beside the answers of the tools marked "Drawn by the curriculum map" above.
 It draws only the tool's `structuredContent` (so it shows no text the package's rights withhold) and asks for
-more only through the host, with the same tools and bounds a model has. Its `_meta.ui.csp` declares no
+more only through the host, with the same tools and bounds a model has; where the host proxies resource reads,
+it reads each package resource once for the language its statements are marked in. Its `_meta.ui.csp` declares no
 domain: it reaches no network. It is no curriculum evidence and has no package or rights. The links and the
 resource are listed to a client that declares the extension (under `extensions` or `experimental`), and to
 one whose capabilities the server cannot know (stateless HTTP before 2026-07-28); a client whose declared

@@ -10,7 +10,10 @@ const HOST = { name: "kgfegmcp-test-host", version: "1.0.0" };
 
 // The modern era (2026-07-28) repeats the client's capabilities on every request; with ?era=legacy the client
 // speaks 2025-11-25 and declares them on initialize only, which a stateless HTTP server does not keep.
-const era = new URLSearchParams(location.search).get("era") === "legacy" ? "legacy" : "auto";
+const query = new URLSearchParams(location.search);
+const era = query.get("era") === "legacy" ? "legacy" : "auto";
+// What the host proxies for its views: tool calls always; resource reads unless ?resources=none.
+const proxies = query.get("resources") === "none" ? { serverTools: {} } : { serverTools: {}, serverResources: {} };
 const client = new Client(HOST, {
   capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] } } },
   versionNegotiation: { mode: era },
@@ -50,7 +53,7 @@ async function mount(toolName, args, hostContext) {
   iframe.setAttribute("sandbox", "allow-scripts");
   iframe.title = "Curriculum map";
   document.getElementById("app").replaceChildren(iframe);
-  bridge = new AppBridge(client, HOST, { serverTools: {} }, {
+  bridge = new AppBridge(client, HOST, proxies, {
     hostContext: { theme: "light", locale: "en-US", platform: "web", toolInfo: { tool }, ...hostContext },
   });
   bridge.onsizechange = ({ height }) => { if (height) iframe.style.height = `${height}px`; };
