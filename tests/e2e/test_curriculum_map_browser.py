@@ -174,6 +174,17 @@ def test_readable_narrow_and_wide(browser: Browser, default_http_server: HttpSer
         assert size >= 14
 
 
+def test_the_host_s_dark_theme_is_taken(host: MapHost) -> None:
+    background = "getComputedStyle(document.body).backgroundColor"
+    host.show("get_standard_context", FOCUS)
+    host.wait_rendered(1)
+    light = host.view.evaluate(background)
+    host.show("get_standard_context", FOCUS, theme="dark")
+    host.wait_rendered(1)
+    assert host.view.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert host.view.evaluate(background) != light
+
+
 def test_portuguese_interface_keeps_statements_as_stated(host: MapHost) -> None:
     host.show("get_standard_progressions", FOCUS, locale="pt-BR")
     host.wait_rendered(1)
