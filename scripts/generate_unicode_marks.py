@@ -21,13 +21,11 @@ UNIDATA_VERSION = "{version}"
 
 MARK_RANGES: tuple[tuple[int, int], ...] = (
 '''
-PER_LINE = 1  # as ruff formats it
 
 
 def render() -> str:
-    """The module's text for the running Unicode data."""
-    pairs = [f"(0x{low:05X}, 0x{high:05X})" for low, high in mark_ranges()]
-    rows = ["    " + ", ".join(pairs[i : i + PER_LINE]) + "," for i in range(0, len(pairs), PER_LINE)]
+    """The module's text for the running Unicode data, one range per line (as ruff formats it)."""
+    rows = [f"    (0x{low:05X}, 0x{high:05X})," for low, high in mark_ranges()]
     return HEADER.format(version=unicodedata.unidata_version) + "\n".join(rows) + "\n)\n"
 
 

@@ -14,7 +14,7 @@ import json
 import mimetypes
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,33 +75,31 @@ class MapHost:
             raise AssertionError("the host shows no view")
         return frame
 
-    def wait_rendered(self, count: int, timeout: float = 30_000) -> None:
-        """Until the view has drawn ``count`` answers.
+    def _polled(self, script: str, settled: Callable[[Any], bool], timeout: float) -> Any:
+        """``script``'s value in the view once ``settled`` by it, else its last value when ``timeout`` ms passed.
 
         Polled from here: ``wait_for_function`` polls by evaluating a string inside the frame, which the view's
-        CSP (no ``unsafe-eval``) refuses whenever the answer is not drawn at the first look.
+        CSP (no ``unsafe-eval``) refuses whenever the condition does not hold at the first look.
         """
         deadline = time.monotonic() + timeout / 1000
-        drawn = 0
-        while time.monotonic() < deadline:
-            drawn = self.view.evaluate("() => Number(document.documentElement.dataset.rendered || 0)")
-            if drawn >= count:
-                return
+        value = self.view.evaluate(script)
+        while not settled(value) and time.monotonic() < deadline:
             self.page.wait_for_timeout(50)
-        raise AssertionError(f"the view drew {drawn} answers, not {count}, within {timeout / 1000:.0f} s")
+            value = self.view.evaluate(script)
+        return value
+
+    def wait_rendered(self, count: int, timeout: float = 30_000) -> None:
+        """Until the view has drawn ``count`` answers."""
+        script = "() => Number(document.documentElement.dataset.rendered || 0)"
+        drawn = self._polled(script, lambda drawn: drawn >= count, timeout)
+        if drawn < count:
+            raise AssertionError(f"the view drew {drawn} answers, not {count}, within {timeout / 1000:.0f} s")
 
     def statement_langs(self, timeout: float = 10_000) -> set[str | None]:
-        """The ``lang`` of every statement the view shows, once the view has marked them (or ``timeout`` passed).
-
-        Polled from here (see :meth:`wait_rendered`); a view learns its package's language after drawing.
-        """
+        """The ``lang`` of every statement the view shows, once the view has marked them (or ``timeout`` passed);
+        a view learns its package's language after drawing."""
         script = "() => [...document.querySelectorAll('[data-statement]')].map((e) => e.getAttribute('lang'))"
-        deadline = time.monotonic() + timeout / 1000
-        langs: set[str | None] = set(self.view.evaluate(script))
-        while langs == {""} and time.monotonic() < deadline:
-            self.page.wait_for_timeout(50)
-            langs = set(self.view.evaluate(script))
-        return langs
+        return set(self._polled(script, lambda langs: set(langs) != {""}, timeout))
 
     def tool_calls(self) -> list[dict[str, Any]]:
         """The ``tools/call`` params the page sent, in order."""

@@ -94,7 +94,9 @@ def lists_map(context: MiddlewareContext[Any]) -> bool:
 
 
 def _without_map_link(tool: Tool) -> Tool:
-    meta = {key: value for key, value in (tool.meta or {}).items() if key != "ui"}
+    if not tool.meta or "ui" not in tool.meta:
+        return tool
+    meta = {key: value for key, value in tool.meta.items() if key != "ui"}
     return tool.model_copy(update={"meta": meta or None})
 
 
@@ -109,7 +111,7 @@ class MapListingMiddleware(Middleware):
         tools = await call_next(context)
         if lists_map(context):
             return tools
-        return [_without_map_link(tool) if tool.meta and "ui" in tool.meta else tool for tool in tools]
+        return [_without_map_link(tool) for tool in tools]
 
     async def on_list_resources(
         self,

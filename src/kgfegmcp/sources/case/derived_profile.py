@@ -336,20 +336,16 @@ def _hierarchy(children: Mapping[str, list[str]], parents: Counter[str], root_id
     }
 
 
+#: A code's character runs: ASCII capitals, small letters, digits, or any other single character.
+_CODE_RUNS = re.compile(r"(?P<upper>[A-Z]+)|(?P<lower>[a-z]+)|(?P<digit>[0-9]+)|.", re.DOTALL)
+_RUN_PATTERNS = {"upper": "[A-Z]+", "lower": "[a-z]+", "digit": "[0-9]+"}
+
+
 def _code_shape(code: str) -> str:
     """The code as a pattern of its character runs: ``K.CC.1`` → ``[A-Z]+\\.[A-Z]+\\.[0-9]+``."""
-    shape = []
-    for run in re.finditer(r"[A-Z]+|[a-z]+|[0-9]+|.", code, re.DOTALL):
-        text = run.group()
-        if text[0].isascii() and text[0].isupper():
-            shape.append("[A-Z]+")
-        elif text[0].isascii() and text[0].islower():
-            shape.append("[a-z]+")
-        elif text[0].isascii() and text[0].isdigit():
-            shape.append("[0-9]+")
-        else:
-            shape.append(re.escape(text))
-    return "".join(shape)
+    return "".join(
+        _RUN_PATTERNS.get(run.lastgroup or "") or re.escape(run.group()) for run in _CODE_RUNS.finditer(code)
+    )
 
 
 def _code_policy(items: list[ItemNode], roles: Mapping[str, str]) -> tuple[dict[str, Any], str]:

@@ -98,6 +98,9 @@ class CaseMapping:
     framework, else derived from the package.
     """
 
+    #: The profile items are placed with: the operator's, or the derived vocabulary's (chosen by :meth:`run`).
+    profile: LoadedProfile
+
     def __init__(
         self,
         dataset: CaseDataset,
@@ -116,7 +119,6 @@ class CaseMapping:
         self.operator_profile = identity.profile
         self.defined_types = tuple(sorted(set(self.reader.item_types.values())))  # CFDefinitions.CFItemTypes
         self.vocabulary: VocabularyProfile | None = None  # set when the profile is derived
-        self.profile: LoadedProfile = identity.profile or self.profiles.load(*GENERIC_PROFILE)  # until run()
         self.source_ids: dict[str, str] = {}  # item id → the source's identifier, where the two differ
 
     # -- helpers -------------------------------------------------------------------------------
@@ -328,6 +330,8 @@ class CaseMapping:
             self.vocabulary = self._vocabulary_profile()
             wire = canonical_bytes(self.vocabulary.wire)
             self.profile = LoadedProfile(profile=self.vocabulary.profile, sha256=sha256_hex(wire))
+        else:
+            self.profile = self.operator_profile
         document = self.document
         rights = self._rights()
         source_root = nonblank(document.identifier) or ""
