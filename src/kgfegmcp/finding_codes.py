@@ -128,6 +128,21 @@ class FindingCode(StrEnum):
         "A source member in a known variant form whose meaning is certain (a pre-standard name, a URI string for "
         "a link, a missing or null member) was read as the standard member it stands for, and reported.",
     )
+    SOURCE_CODE_OUTSIDE_PARENT = (
+        "source_code_outside_parent",
+        "A statement's code does not extend the code or numbered heading it is printed under (an indicator "
+        "outside its content standard, a content standard under another sub-strand); it is placed as printed.",
+    )
+    SOURCE_CODE_GAP = "source_code_gap", "A number is skipped in a sequence of source codes."
+    SOURCE_CODE_REPEATED = (
+        "source_code_repeated",
+        "A source code is printed for two different statements; both are kept, the later one under its own key.",
+    )
+    SOURCE_COUNTS = (
+        "source_counts",
+        "What the build read from its source, counted per statement type and grade, to compare with the "
+        "document's own counts.",
+    )
     PROFILE_DERIVED = (
         "profile_derived",
         "The package binds a profile the build derived from its own source; the finding lists what was derived, "

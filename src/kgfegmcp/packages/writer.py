@@ -99,6 +99,10 @@ BUILD_FINDING_CODES: tuple[FindingCode, ...] = (
     FindingCode.SOURCE_TEXT_DIFFERENCE,
     FindingCode.SOURCE_MAPPING_GAP,
     FindingCode.SOURCE_VARIANT_ACCEPTED,
+    FindingCode.SOURCE_CODE_OUTSIDE_PARENT,
+    FindingCode.SOURCE_CODE_GAP,
+    FindingCode.SOURCE_CODE_REPEATED,
+    FindingCode.SOURCE_COUNTS,
     FindingCode.PROFILE_DERIVED,
 )
 
