@@ -17,6 +17,7 @@ SOURCE_IMPORTERS: dict[str, str] = {
     "bncc": "kgfegmcp.sources.bncc:BnccSource",
     "ccss": "kgfegmcp.sources.ccss:CcssSource",
     "case": "kgfegmcp.sources.case:CaseSource",
+    "nacca-pdf": "kgfegmcp.sources.curriculum_pdf.importer:NaccaPdfSource",
 }
 
 

@@ -1,0 +1,218 @@
+"""A read curriculum PDF as one package: framework → strands → sub-strands → content standards → indicators.
+
+Each grade's strands and sub-strands are their own grouping nodes, as each grade's pages print them under
+their headings; a content standard goes under the sub-strand it is printed under, an indicator under its
+content standard. Codes are the printed codes with layout spacing removed (``B1.1. 6.1`` is ``B1.1.6.1``;
+the printed form stays in the item's source details); an indicator's exemplars are its notes; the
+competencies printed beside it are in its source details. Every provenance record names the PDF's
+SHA-256 and the page(s): a host can cite the page.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
+from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
+from kgfegmcp.packages.writer import PackageContent
+from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.rights import ReviewStatus
+from kgfegmcp.sources.curriculum_pdf.document import CurriculumPdf
+from kgfegmcp.sources.curriculum_pdf.statements import Heading, Statement, comparable
+from kgfegmcp.sources.graph_builder import PackageGraphBuilder, slugify
+
+
+class CurriculumPdfMapping:
+    """Maps one :class:`CurriculumPdf` onto a :class:`PackageGraphBuilder`; :meth:`run` returns the content."""
+
+    def __init__(self, pdf: CurriculumPdf, profiles: ProfileRepository, review_status: ReviewStatus | None) -> None:
+        self._pdf = pdf
+        self._layout = pdf.layout
+        self._profile = profiles.load(pdf.layout.profile.profile_id, pdf.layout.profile.version)
+        rights = self._profile.profile.default_rights
+        self._rights = rights if review_status is None else rights.model_copy(update={"review_status": review_status})
+        self._groups: dict[tuple[Any, ...], str] = {}
+        self._linked: set[tuple[Any, ...]] = set()
+
+    def run(self) -> PackageContent:
+        """The package content, in reading order."""
+        pdf, layout = self._pdf, self._layout
+        framework_id = pdf.framework_id
+        root = stable_uuid(framework_id, "framework")
+        self._builder = builder = PackageGraphBuilder(
+            framework_id,
+            self._profile,
+            FrameworkNode(
+                identifier=root,
+                case_identifier_uuid=root,
+                name=pdf.title.name,
+                jurisdiction=layout.jurisdiction,
+                academic_subject=pdf.title.subject,
+                in_language=layout.in_language,
+                author=layout.publisher,
+                provider=f"{layout.publisher} (read from {pdf.file_name} by the {layout.layout_id} PDF layout)",
+                license=self._rights.source_license,
+                attribution_statement=self._rights.attribution_statement,
+                date_created=pdf.title.year,
+            ),
+            pdf.provenance([1], [], field="title page"),
+        )
+        items: dict[int, str] = {}
+        for statement in pdf.document.statements:
+            items[id(statement)] = self._statement(statement, items)
+        for finding in pdf.document.findings:
+            location = f"page {finding.page}" if finding.page is not None else None
+            builder.add_finding(finding.code, finding.severity, finding.message, location)
+        builder.add_finding(FindingCode.SOURCE_COUNTS, "info", self._counts(), None)
+        title = pdf.title.name
+        return builder.content(
+            snapshot_id=pdf.snapshot_id,
+            title=title,
+            subject_slug=slugify(pdf.title.subject),
+            source=SourceInfo(
+                name=layout.publisher[:256],
+                version=pdf.title.year or "undated",
+                uri=None,
+                upstream_checksums=(UpstreamChecksum(file=pdf.file_name, algorithm="sha256", value=pdf.sha256),),
+                datasets=(
+                    SourceDataset(
+                        name=pdf.file_name,
+                        version=pdf.sha256[:12],
+                        license=self._rights.source_license,
+                        role=f"{title} ({pdf.page_count} pages), read by the {layout.layout_id} layout",
+                    ),
+                ),
+            ),
+            rights=self._rights,
+        )
+
+    def _statement(self, statement: Statement, items: dict[int, str]) -> str:
+        builder, pdf, layout = self._builder, self._pdf, self._layout
+        details: dict[str, Any] = {"pages": statement.pages}
+        if statement.printed_pages:
+            details["printedPages"] = statement.printed_pages
+        if statement.printed_code != statement.code:
+            details["printedCode"] = statement.printed_code
+        if statement.competencies:
+            details["competencies"] = statement.competencies
+        identifier = builder.add_item(
+            statement.key,
+            description=statement.text or statement.code,
+            statement_type=layout.statement_types.of(statement.level),
+            provenance=pdf.provenance(statement.pages, statement.printed_pages, code=statement.printed_code),
+            grades=[statement.grade],
+            statement_code=statement.code,
+            academic_subject=pdf.title.subject,
+            notes="\n".join(statement.exemplars) or None,
+            details={"curriculumPdf": details},
+        )
+        if statement.level == "indicator" and statement.parent is not None:
+            parent = items[id(statement.parent)]
+        else:
+            parent = self._sub_strand(statement)
+        builder.link(
+            HAS_CHILD,
+            parent,
+            identifier,
+            pdf.provenance(statement.pages[:1], statement.printed_pages[:1], field="printed under"),
+        )
+        return identifier
+
+    def _grouping(self, key: tuple[Any, ...], level: str, heading: Heading | None, number: int, grade: str) -> str:
+        """The grouping node of a strand or sub-strand of one grade, made at its first content standard."""
+        found = self._groups.get(key)
+        if found is not None:
+            self._builder.add_grades(found, [grade])
+            return found
+        layout, pdf = self._layout, self._pdf
+        kind = layout.statement_types.of("strand" if level == "strand" else "subStrand")
+        if heading is None:
+            description, pages, printed, composed = f"{kind} {number}", [], [], True
+        else:
+            description, pages, printed, composed = heading.name, [heading.page], (
+                [heading.printed] if heading.printed else []
+            ), False
+        provenance = pdf.provenance(pages, printed, heading=f"{kind} {number}")
+        if composed:
+            provenance["derivedFields"] = {"description": "no heading is printed: named from the codes below it"}
+        identifier = self._builder.add_item(
+            "/".join(str(part) for part in key),
+            description=description,
+            statement_type=kind,
+            provenance=provenance,
+            grades=[grade],
+            academic_subject=pdf.title.subject,
+            details={"curriculumPdf": {"number": number, "pages": pages}},
+        )
+        self._groups[key] = identifier
+        return identifier
+
+    def _sub_strand(self, statement: Statement) -> str:
+        """The sub-strand node a content standard (or a parentless indicator) is printed under."""
+        groups = statement.groups
+        strand_heading, sub_heading = statement.strand, statement.sub_strand
+        strand_number = strand_heading.number if strand_heading else int(groups["strand"])
+        sub_number = sub_heading.number if sub_heading else int(groups["subStrand"])
+        strand_key = (
+            "strand",
+            statement.grade,
+            strand_number,
+            comparable(strand_heading.name) if strand_heading else "",
+        )
+        if strand_heading is None:
+            self._builder.add_finding(
+                FindingCode.SOURCE_MAPPING_GAP,
+                "warning",
+                f"No strand heading is printed before {statement.code}; its strand is named from its code.",
+                f"page {statement.pages[0]}",
+            )
+        strand = self._grouping(strand_key, "strand", strand_heading, strand_number, statement.grade)
+        sub_key = (*strand_key, "sub-strand", sub_number, comparable(sub_heading.name) if sub_heading else "")
+        if sub_key not in self._groups:
+            if sub_heading is None:
+                self._builder.add_finding(
+                    FindingCode.SOURCE_MAPPING_GAP,
+                    "warning",
+                    f"No sub-strand heading is printed before {statement.code}; its sub-strand is named from its code.",
+                    f"page {statement.pages[0]}",
+                )
+            sub = self._grouping(sub_key, "subStrand", sub_heading, sub_number, statement.grade)
+            self._builder.link(
+                HAS_CHILD,
+                strand,
+                sub,
+                self._pdf.provenance([sub_heading.page] if sub_heading else [], [], field="printed under"),
+            )
+            if strand_key not in self._linked:
+                self._linked.add(strand_key)
+                self._builder.link(
+                    HAS_CHILD,
+                    self._builder.root_id,
+                    strand,
+                    self._pdf.provenance([strand_heading.page] if strand_heading else [], [], field="printed under"),
+                )
+        return self._grouping(sub_key, "subStrand", sub_heading, sub_number, statement.grade)
+
+    def _counts(self) -> str:
+        """The statements read, per statement type and grade."""
+        by_type: dict[str, Counter[str]] = {}
+        for statement in self._pdf.document.statements:
+            by_type.setdefault(self._layout.statement_types.of(statement.level), Counter())[statement.grade] += 1
+        groupings = Counter("sub-strand" if len(key) > 4 else "strand" for key in self._groups)
+        parts = [
+            f"{kind}: {sum(grades.values())} ("
+            + ", ".join(f"{grade}: {count}" for grade, count in sorted(grades.items(), key=lambda g: _grade_order(g[0])))
+            + ")"
+            for kind, grades in by_type.items()
+        ]
+        parts.append(f"{self._layout.statement_types.strand}: {groupings['strand']}")
+        parts.append(f"{self._layout.statement_types.sub_strand}: {groupings['sub-strand']}")
+        return f"Read from {self._pdf.file_name} ({self._pdf.page_count} pages): " + "; ".join(parts) + "."
+
+
+def _grade_order(label: str) -> tuple[str, int]:
+    head, _, number = label.rpartition(" ")
+    return (head, int(number) if number.isdigit() else 0)
