@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -69,10 +70,18 @@ def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
 
 
 def build_command(
-    source: Annotated[str, typer.Option("--source", help="Source importer: bncc, ccss or case.")],
+    source: Annotated[str, typer.Option("--source", help="Source importer: bncc, ccss, case or nacca-pdf.")],
     source_input: Annotated[Path | None, typer.Argument(help="Input file, for sources that take one.")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Graph-package root to write into.")] = None,
     profiles_dir: Annotated[Path | None, typer.Option(help="Profiles root (KGFEGMCP_PROFILES_DIR).")] = None,
+    review_status: Annotated[
+        ReviewStatusOption | None,
+        typer.Option(
+            "--review-status",
+            help="The operator's rights review of a source that states no licence (nacca-pdf): approved, "
+            "provisional_operator_approved, restricted, review_required. Without it, text is withheld.",
+        ),
+    ] = None,
 ) -> None:
     """Build pending packages from a source; run `packages validate` to accept them.
 
@@ -82,13 +91,32 @@ def build_command(
     from kgfegmcp.sources import load_importer
 
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
-    importer = load_importer(source)
+    importer = load_importer(source, review_status=review_status.value if review_status else None)
     profiles = ProfileRepository(*profile_roots(settings))
     with progress_bar() as progress:
         task = progress.add_task(f"reading {source}", total=None)
         contents = importer.build(source_input, profiles, lambda step: progress.update(task, description=step))
         written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
     out.print(pending_table(written))
+    for content, _location in written:
+        denial = content.rights.full_text_denial()
+        if denial is not None and importer.takes_review_status:
+            err.print(
+                Text(
+                    f"{content.framework_id}: statement text is withheld because {denial}. After reviewing the "
+                    f"source's terms, rebuild with --review-status provisional_operator_approved (or approved) to "
+                    f"serve its text."
+                )
+            )
+
+
+class ReviewStatusOption(StrEnum):
+    """The review states an operator may give a source at build time (``unreviewed`` is the absence of one)."""
+
+    APPROVED = "approved"
+    PROVISIONAL_OPERATOR_APPROVED = "provisional_operator_approved"
+    RESTRICTED = "restricted"
+    REVIEW_REQUIRED = "review_required"
 
 
 def write_pending_packages(

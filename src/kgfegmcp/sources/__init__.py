@@ -21,13 +21,22 @@ SOURCE_IMPORTERS: dict[str, str] = {
 }
 
 
-def load_importer(name: str) -> SourceImporter[Any]:
-    """Instantiate the importer registered under ``name``."""
+def load_importer(name: str, review_status: str | None = None) -> SourceImporter[Any]:
+    """Instantiate the importer registered under ``name``; ``review_status`` only for one that takes it."""
     target = SOURCE_IMPORTERS.get(name)
     if target is None:
         raise ConfigurationError(
             f"Unknown source {name!r}.", hint=f"Use one of: {', '.join(sorted(SOURCE_IMPORTERS))}."
         )
     module_name, _, class_name = target.partition(":")
-    importer: SourceImporter[Any] = getattr(importlib.import_module(module_name), class_name)()
+    kind = getattr(importlib.import_module(module_name), class_name)
+    if review_status is None:
+        importer: SourceImporter[Any] = kind()
+    elif kind.takes_review_status:
+        importer = kind(review_status=review_status)
+    else:
+        raise ConfigurationError(
+            f"The {name} source takes its rights from its profile; --review-status is for sources that state none.",
+            hint="Build it without --review-status.",
+        )
     return importer

@@ -37,6 +37,8 @@ class SourceImporter(ABC, Generic[SourceModel]):
 
     #: The ``--source`` name it is registered under (:data:`kgfegmcp.sources.SOURCE_IMPORTERS`).
     name: ClassVar[str]
+    #: Whether the operator gives its rights review at build time (a source whose documents state no licence).
+    takes_review_status: ClassVar[bool] = False
 
     def build(
         self,

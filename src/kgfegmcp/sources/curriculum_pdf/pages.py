@@ -267,10 +267,12 @@ class PdfPages:
                 grid.place(word)
         printed, headings = self._outside(outside, page.page_number, float(page.height))
         blocks: list[tuple[float, Block]] = [(h.line.top, h) for h in headings]
-        first_text = min((h.line.top for h in headings), default=float("inf"))
+        above = 0.0  # the bottom of the last table read on this page
         for grid in sorted(grids, key=lambda g: g.bbox[1]):
-            table = self._table(grid, page.page_number, previous, first=grid.bbox[1] < first_text)
-            first_text = min(first_text, grid.bbox[1])
+            # A table with no header row continues the one before only when no heading stands between them.
+            adjoins = not any(above <= h.line.top < grid.bbox[1] for h in headings)
+            table = self._table(grid, page.page_number, previous, first=adjoins)
+            above = grid.bbox[3]
             if table is not None:
                 blocks.append((table.top, table))
                 previous = table

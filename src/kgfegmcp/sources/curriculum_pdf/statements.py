@@ -61,6 +61,7 @@ class Statement:
     strand: Heading | None = None
     sub_strand: Heading | None = None
     parent: Statement | None = None
+    last_indicator: Statement | None = None  # of a content standard: the indicator read last under it
     occurrence: int = 1
     bold: bool = False
     open_text: bool = True  # still reading the statement's own lines (not yet its exemplars)
@@ -189,6 +190,10 @@ class StatementAssembler:
                 self._last_heading = None
                 return True
             heading = Heading(int(match["number"]), match["name"].strip(), self._page, self._printed)
+            current = self._strand if kind == "strand" else self._sub_strand
+            if current is not None and _same_heading(current, heading):
+                self._last_heading, self._last_heading_bottom = None, line.bottom
+                return True  # the same heading printed again over a continued table
             if kind == "strand":
                 self._strand, self._sub_strand = heading, None
             else:
@@ -319,12 +324,16 @@ class StatementAssembler:
                 )
             current.seen_on(self._page, self._printed)
             current.open_text = False
+            if self._indicator is None:
+                self._indicator = current.last_indicator  # its indicator goes on over the page
             return True
         repeat = self._repeat("contentStandard", code, rest)
         if repeat is not None:
             repeat.seen_on(self._page, self._printed)
             repeat.open_text = False
             self._standard = repeat
+            if self._indicator is None:
+                self._indicator = repeat.last_indicator  # its indicator goes on over the page
             return True
         statement = self._new("contentStandard", code, match, groups, rest)
         self._check_headings(statement)
@@ -344,7 +353,10 @@ class StatementAssembler:
             rest = text[match.end() :].strip()
             known = self._by_key.get(("indicator", code))
             if known and not comparable(rest):
-                self._exemplar_line(line, raw)  # a reference to an indicator printed before ("see B2.1.6.1.2.")
+                if self._indicator is None and known[-1].parent is self._standard:
+                    self._indicator = known[-1]  # its code printed again over a continued table
+                else:
+                    self._exemplar_line(line, raw)  # a reference to an indicator printed before ("see B2.1.6.1.2.")
                 return None
             repeat = self._repeat("indicator", code, rest)
             if repeat is not None:
@@ -356,6 +368,8 @@ class StatementAssembler:
             statement.bold = line.bold_upto(len(raw))
             statement.last_bottom, statement.last_height = line.bottom, line.bottom - line.top
             statement.parent = self._standard
+            if self._standard is not None:
+                self._standard.last_indicator = statement
             statement.open_text = True
             if self._standard is None:
                 self._finding(
@@ -473,6 +487,11 @@ class StatementAssembler:
                 f"Indicator {indicator.code} on {self._where()} is printed under content standard {standard.code}, "
                 f"whose code it does not extend. It is placed where it is printed.",
             )
+
+
+def _same_heading(current: Heading, heading: Heading) -> bool:
+    """Whether a heading repeats the one in force (same number and name, typography aside)."""
+    return current.number == heading.number and comparable(current.name) == comparable(heading.name)
 
 
 def _same_text(printed: str, again: str) -> bool:
