@@ -116,7 +116,8 @@ class WrittenPdf:
 def _wrap(para: Para, width: float) -> list[str]:
     """A paragraph's text as printed lines (a bulleted one with a hanging indent, its bullet drawn apart)."""
     font = BOLD if para.bold else REGULAR
-    return simpleSplit(para.text, font, SIZE, width - 2 * PAD - (BULLET_INDENT if para.bullet else 0.0))
+    lines: list[str] = simpleSplit(para.text, font, SIZE, width - 2 * PAD - (BULLET_INDENT if para.bullet else 0.0))
+    return lines
 
 
 class _Writer:
@@ -150,6 +151,7 @@ class _Writer:
             self.text(PAGE_WIDTH / 2, top, printed, REGULAR, 9.0, align="centre")
 
     def title_page(self, lines: Sequence[str]) -> None:
+        """The title page: centred bold lines (the importer reads the framework's name and id from them)."""
         top = 150.0
         for index, line in enumerate(lines):
             size = 20.0 if index in (2, 3) else 14.0
@@ -173,6 +175,7 @@ class _Writer:
         return count
 
     def height(self, cells: Sequence[Sequence[Para]], widths: Sequence[float]) -> float:
+        """A row's height: its fullest cell's lines, padded (the ruling must enclose every line it owns)."""
         lines = max((sum(len(_wrap(p, w)) for p in cell) for cell, w in zip(cells, widths, strict=True)), default=0)
         return 2 * PAD + max(lines, 1) * LEADING
 
@@ -192,6 +195,7 @@ class _Writer:
         return bottom
 
     def page(self, page: Page) -> None:
+        """One curriculum page, top to bottom: running header, headings, the ruled table, the footer."""
         self.canvas.setLineWidth(0.75)
         top = MARGIN
         if page.running_header is not None:

@@ -127,6 +127,10 @@ class CurriculumPdfLayout(ContractModel):
     bullets: tuple[str, ...]
     exemplar_start: Regex = Field(description="A line that starts an indicator's exemplars.")
     continuation_marker: Regex = Field(description="A mark ending a repeated cell ('CONT'D').")
+    cell_labels: tuple[Regex, ...] = Field(
+        description="Lines in a statement column that label it, not text (a sub-strand number printed over a "
+        "continued table)."
+    )
     furniture: tuple[Regex, ...] = Field(description="Lines outside the tables that are never text (©, page numbers).")
 
     @cached_property
@@ -143,6 +147,11 @@ class CurriculumPdfLayout(ContractModel):
     def header_patterns(self) -> tuple[tuple[ColumnRole, re.Pattern[str]], ...]:
         """Each column role with its compiled header pattern, in declared order."""
         return tuple((rule.role, re.compile(rule.header, re.IGNORECASE)) for rule in self.columns)
+
+    @cached_property
+    def cell_label_patterns(self) -> tuple[re.Pattern[str], ...]:
+        """Compiled cell-label patterns (matched case-insensitively)."""
+        return tuple(re.compile(p, re.IGNORECASE) for p in self.cell_labels)
 
     @cached_property
     def furniture_patterns(self) -> tuple[re.Pattern[str], ...]:

@@ -132,9 +132,12 @@ class CurriculumPdfMapping:
         if heading is None:
             description, pages, printed, composed = f"{kind} {number}", [], [], True
         else:
-            description, pages, printed, composed = heading.name, [heading.page], (
-                [heading.printed] if heading.printed else []
-            ), False
+            description, pages, printed, composed = (
+                heading.name,
+                [heading.page],
+                ([heading.printed] if heading.printed else []),
+                False,
+            )
         provenance = pdf.provenance(pages, printed, heading=f"{kind} {number}")
         if composed:
             provenance["derivedFields"] = {"description": "no heading is printed: named from the codes below it"}
@@ -204,7 +207,9 @@ class CurriculumPdfMapping:
         groupings = Counter("sub-strand" if len(key) > 4 else "strand" for key in self._groups)
         parts = [
             f"{kind}: {sum(grades.values())} ("
-            + ", ".join(f"{grade}: {count}" for grade, count in sorted(grades.items(), key=lambda g: _grade_order(g[0])))
+            + ", ".join(
+                f"{grade}: {count}" for grade, count in sorted(grades.items(), key=lambda g: _grade_order(g[0]))
+            )
             + ")"
             for kind, grades in by_type.items()
         ]

@@ -216,7 +216,14 @@ class PdfPages:
 
     def _words(self, page: Any) -> list[Word]:
         return [
-            Word(w["text"], float(w["x0"]), float(w["x1"]), float(w["top"]), float(w["bottom"]), bool(_BOLD.search(w["fontname"])))
+            Word(
+                w["text"],
+                float(w["x0"]),
+                float(w["x1"]),
+                float(w["top"]),
+                float(w["bottom"]),
+                bool(_BOLD.search(w["fontname"])),
+            )
             for w in page.extract_words(extra_attrs=["fontname"])
         ]
 
@@ -267,14 +274,10 @@ class PdfPages:
                 grid.place(word)
         printed, headings = self._outside(outside, page.page_number, float(page.height))
         blocks: list[tuple[float, Block]] = [(h.line.top, h) for h in headings]
-        above = 0.0  # the bottom of the last table read on this page
         for grid in sorted(grids, key=lambda g: g.bbox[1]):
-            # A table with no header row continues the one before only when no heading stands between them.
-            adjoins = not any(above <= h.line.top < grid.bbox[1] for h in headings)
-            table = self._table(grid, page.page_number, previous, first=adjoins)
-            above = grid.bbox[3]
-            if table is not None:
-                blocks.append((table.top, table))
+            table = self._table(grid, page.page_number, previous)
+            blocks.append((table.top, table))
+            if not table.continued or previous is not None:
                 previous = table
         blocks.sort(key=lambda pair: pair[0])
         return PdfPage(page.page_number, printed, tuple(b for _top, b in blocks))
@@ -314,20 +317,20 @@ class PdfPages:
         found = {h[2] for h in header}
         return tuple(header) if all(required in found for required in self._layout.required_columns) else None
 
-    def _table(self, grid: _Grid, number: int, previous: PageTable | None, first: bool) -> PageTable | None:
-        """The grid as a table of the layout: headed by its roles, or continuing ``previous``; else ``None``.
+    def _table(self, grid: _Grid, number: int, previous: PageTable | None) -> PageTable:
+        """The grid as a table: headed by its roles, or (no header row) in the columns of ``previous``.
 
         A header row's cells name the roles; each body row's ruled cells take the role of the header cell they
         overlap most, and neighbouring cells of one role are one column (header and body rules need not line
-        up). A table with no header row continues ``previous`` only when nothing but page furniture is above it.
+        up). Whether a table with no header row continues the one before is the assembler's to decide (it knows
+        what was printed between them); with no table before it, its columns have no role.
         """
         for index in range(min(3, len(grid.rows))):
             header = self._header(grid, index, number)
             if header is not None:
                 return _read(grid, header, number, header_row=index, continued=False)
-        if previous is not None and first:
-            return _read(grid, _shifted(previous.header, grid.bbox), number, header_row=None, continued=True)
-        return None
+        header = _shifted(previous.header, grid.bbox) if previous is not None else ((grid.bbox[0], grid.bbox[2], None),)
+        return _read(grid, header, number, header_row=None, continued=True)
 
 
 def _shifted(header: tuple[HeaderCell, ...], bbox: tuple[float, float, float, float]) -> tuple[HeaderCell, ...]:

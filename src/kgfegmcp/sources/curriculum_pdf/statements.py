@@ -152,6 +152,8 @@ class StatementAssembler:
         self._by_key: dict[tuple[Level, str], list[Statement]] = {}
         self._page = 0
         self._printed: str | None = None
+        self._headed = False  # a table with a header row of the layout has been read
+        self._foreign = False  # text that is no heading was printed since the last table
 
     # -- pages -----------------------------------------------------------------------------------
 
@@ -207,11 +209,19 @@ class StatementAssembler:
             self._last_heading_bottom = line.bottom
             return True
         self._last_heading = None
+        self._foreign = True
         return False
 
     # -- tables ----------------------------------------------------------------------------------
 
     def _table(self, table: PageTable) -> None:
+        foreign, self._foreign = self._foreign, False
+        if table.continued and (foreign or not self._headed or all(r is None for _a, _b, r in table.header)):
+            # No header row, and other text (or no table of the layout) before it: not a continued table of
+            # statements. The codes it prints, if any, are reported (an illustration in the front matter too).
+            self._unread(table)
+            return
+        self._headed = True
         self.document.tables += 1
         self._last_heading = None
         for row in table.rows:
@@ -221,10 +231,33 @@ class StatementAssembler:
                         self._finding(
                             FindingCode.SOURCE_MAPPING_GAP,
                             f"A row spanning the table on {self._where()} is not a heading the layout knows and "
-                            f"was not read: {clip(line.text)!r}.",
+                            f"was not read ({words(line.text)}).",
                         )
                 continue
             self._row(row)
+
+    def _unread(self, table: PageTable) -> None:
+        """Report the statement codes of a table that is not read (none: nothing to report)."""
+        codes = []
+        for row in table.rows:
+            for _role, lines in row.cells:
+                for line in lines:
+                    text = self._strip_bullet(_SPACE.sub(" ", line.text).strip())[0]
+                    for pattern, level in (
+                        (self._layout.indicator_code, "indicator"),
+                        (self._layout.content_standard_code, "contentStandard"),
+                    ):
+                        match = pattern.match(text)
+                        if match is not None:
+                            groups = {k: v for k, v in match.groupdict().items() if v is not None}
+                            codes.append(self._canonical(groups, level))  # type: ignore[arg-type]
+                            break
+        if codes:
+            self._finding(
+                FindingCode.SOURCE_MAPPING_GAP,
+                f"A table on {self._where()} has no header row and follows other text, so it continues no table of "
+                f"statements; its codes {', '.join(dict.fromkeys(codes))} were not read.",
+            )
 
     def _row(self, row: TableRow) -> None:
         # A row may hold two content standards, each beside its indicators, and the two columns' lines need not
@@ -270,8 +303,7 @@ class StatementAssembler:
             return text
         self._finding(
             FindingCode.SOURCE_VARIANT_ACCEPTED,
-            f"{clip(text, 24)!r} on {self._where()}: the stray {text[0]!r} before the code was read as a mark, "
-            "not as text.",
+            f"The code on {self._where()} is printed after a stray {text[0]!r}, read as a mark, not as text.",
             severity="info",
         )
         return rest
@@ -286,6 +318,9 @@ class StatementAssembler:
     def _standard_line(self, line: Line) -> bool:
         """Read one line of the content-standards column; whether it began (or repeated) a content standard."""
         text = self._code_start(self._strip_bullet(_SPACE.sub(" ", line.text).strip())[0], "contentStandard")
+        bare = self._continued.sub("", text).strip()
+        if not bare or any(p.fullmatch(bare) for p in self._layout.cell_label_patterns):
+            return False  # "CONT'D" alone, or a heading's number labelling a continued table
         match = self._layout.content_standard_code.match(text)
         if match is None:
             stray = self._layout.indicator_code.match(text)
@@ -302,7 +337,7 @@ class StatementAssembler:
                     self._finding(
                         FindingCode.SOURCE_MAPPING_GAP,
                         f"Text in the content-standards column on {self._where()} follows no content-standard "
-                        f"code and was not placed: {clip(text)!r}.",
+                        f"code and was not placed ({words(text)}).",
                     )
                 return False
             if self._standard.open_text:
@@ -319,7 +354,7 @@ class StatementAssembler:
                 self._finding(
                     FindingCode.SOURCE_CODE_REPEATED,
                     f"{code} is printed again on {self._where()} over its continued table with other wording "
-                    f"({clip(rest)!r}); the first printing (p. {current.pages[0]}) is kept.",
+                    f"({words(rest)}); the first printing (p. {current.pages[0]}) is kept.",
                     severity="info",
                 )
             current.seen_on(self._page, self._printed)
@@ -390,7 +425,7 @@ class StatementAssembler:
                 self._finding(
                     FindingCode.SOURCE_MAPPING_GAP,
                     f"Text in the indicators column on {self._where()} follows no indicator code and was not "
-                    f"placed: {clip(raw)!r}.",
+                    f"placed ({words(raw)}).",
                 )
             return
         body, bullet = self._strip_bullet(raw)
@@ -527,10 +562,11 @@ def _owner(started: list[tuple[float, Statement]], top: float) -> Statement | No
     return owner
 
 
-def clip(text: str, limit: int = 80) -> str:
-    """A short quotation of source text for a finding."""
-    text = _SPACE.sub(" ", text).strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def words(text: str) -> str:
+    """How a finding describes source text: by its length, never by quoting it (the validation report is public
+    metadata, served whatever the package's rights withhold)."""
+    count = len(text.split())
+    return f"{count} word{'s' if count != 1 else ''}"
 
 
 def sequence_findings(document: CurriculumDocument) -> Iterator[SourceFinding]:
