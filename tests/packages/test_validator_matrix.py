@@ -40,7 +40,7 @@ from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, SUPPORTS, ComponentNode
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.packages.writer import PackageWriter
+from kgfegmcp.packages.writer import BUILD_FINDING_CODES, PackageWriter
 from package_factory import (
     DAG,
     LC,
