@@ -11,7 +11,9 @@ own, so nothing else on this machine can hold that port.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from readme_runs import (
     WheelUser,
     bash_arguments,
     fenced_blocks,
+    run_command,
 )
 
 from kgfegmcp.mcp.register import TOOLS
@@ -41,6 +44,10 @@ from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
 
 pytestmark = pytest.mark.slow
+
+#: The README block that builds a package from NaCCA's English Basic 1-3 PDF.
+PDF_BLOCK = ".venv/bin/kgfegmcp packages build --source nacca-pdf"
+NACCA_PDF = REPOSITORY_ROOT.parent / "shared" / "data" / "ghana-nacca-2019" / "ENGLISH-LOWER-PRIMARY-B1-B3.pdf"
 
 #: README blocks this module runs, by how they start, each with the test that runs it.
 RUN = {
@@ -50,6 +57,7 @@ RUN = {
     BUNDLE_BLOCK: "test_the_bundle_command_builds_the_bundle_it_names",
     WHEEL_BLOCK: "test_the_wheel_block_installs_inits_checks_and_serves",
     "uv tool install": "test_the_uv_block_installs_inits_and_serves",
+    PDF_BLOCK: "test_the_pdf_block_builds_and_validates_the_english_curriculum",
 }
 #: README blocks not run here, by how they start, and why.
 NOT_RUN = {
@@ -80,6 +88,19 @@ def test_every_command_block_is_run_here_or_excused() -> None:
         assert sum(block.text.startswith(key) for block in commands) == 1, f"no single README block starts {key!r}"
     for test in set(RUN.values()):
         assert callable(globals().get(test)), f"RUN names {test}, which this module does not define"
+
+
+@pytest.mark.skipif(not NACCA_PDF.is_file(), reason="NaCCA's PDF is not here (never committed; ../shared/data)")
+def test_the_pdf_block_builds_and_validates_the_english_curriculum(tmp_path: Path) -> None:
+    """The block verbatim, where a user has the PDF they downloaded and the checkout's environment."""
+    (block,) = [b for b in fenced_blocks(README.read_text(encoding="utf-8")) if b.text.startswith(PDF_BLOCK)]
+    (tmp_path / ".venv").symlink_to(REPOSITORY_ROOT / ".venv")
+    shutil.copyfile(NACCA_PDF, tmp_path / NACCA_PDF.name)
+    run = run_command(block.text, tmp_path, {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")})
+    assert run.returncode == 0, run.stderr
+    assert "ghana-nacca-primary-english-language-basic-1-3" in run.stdout and "passed" in run.stdout
+    (manifest,) = (tmp_path / "data" / "graph_packages").glob(f"*/*/{MANIFEST_FILENAME}")
+    assert '"reviewStatus": "provisional_operator_approved"' in manifest.read_text(encoding="utf-8")
 
 
 async def serve_and_call(command: str, cwd: Path, env: dict[str, str]) -> dict[str, Any]:

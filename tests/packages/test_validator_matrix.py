@@ -712,11 +712,15 @@ def test_invalid_utf8_in_delivery_is_an_encoding_finding(world: FixtureWorld) ->
 def test_every_listed_finding_code_is_covered() -> None:
     covered = set(CORRUPTIONS) | {"case_collision"}
     # Build findings come from the source importers, not from validating a corrupted package: tests/sources has them.
-    expected = {code.value for code in FindingCode} - {code.value for code in BUILD_FINDING_CODES} - {
-        "validation_state_mismatch",
-        "interrupted_recording",  # the lifecycle resolves it: test_interrupted_validation.py covers it
-        "unreadable_file",  # root reads any file: test_strict_files.py denies it to a real reader process
-    }
+    expected = (
+        {code.value for code in FindingCode}
+        - {code.value for code in BUILD_FINDING_CODES}
+        - {
+            "validation_state_mismatch",
+            "interrupted_recording",  # the lifecycle resolves it: test_interrupted_validation.py covers it
+            "unreadable_file",  # root reads any file: test_strict_files.py denies it to a real reader process
+        }
+    )
     assert expected <= covered, sorted(expected - covered)
 
 

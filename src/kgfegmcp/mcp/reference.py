@@ -200,6 +200,11 @@ LEFT_OUT: tuple[tuple[str, str], ...] = (
         "`get_standard`; the standard resource",
     ),
     (
+        "`sourceLocation`: the file and page(s) printing a standard, for a package read page by page (its "
+        "profile declares `pageLocators`: the NaCCA PDFs)",
+        "`get_standard` (text: `Printed in: FILE, page 28 (printed page 6).`); the standard's provenance",
+    ),
+    (
         "`epistemicStatus` (`source_asserted` for standards text)",
         "the standard resource (document and `_meta`)",
     ),

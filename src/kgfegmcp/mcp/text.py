@@ -34,6 +34,7 @@ from kgfegmcp.services.views import (
     FrameworkRootRef,
     PackageRef,
     ResultWarning,
+    SourceLocation,
     StandardRecord,
 )
 
@@ -322,6 +323,13 @@ def search_standards(result: SearchStandardsResult) -> str:
     return "\n".join(lines)
 
 
+def source_location(location: SourceLocation) -> str:
+    """A page citation: the file, its page(s) and the numbers printed on them."""
+    pages = ", ".join(str(p) for p in location.pages)
+    printed = f" (printed page {', '.join(location.printed_pages)})" if location.printed_pages else ""
+    return f"{location.document}, page {pages}{printed}"
+
+
 def get_standard(result: StandardDetail) -> str:
     standard = result.standard
     details = [f"language {standard.in_language}"]
@@ -332,6 +340,7 @@ def get_standard(result: StandardDetail) -> str:
         f"Resource: {standard.uri} (provenance: add /provenance); {'; '.join(details)}.",
         *([f"Notes: {standard.notes}"] if standard.notes else []),
         *([f"CASE URI: {standard.case_identifier_uri}"] if standard.case_identifier_uri else []),
+        *([f"Printed in: {source_location(standard.source_location)}."] if standard.source_location else []),
         *(f"Parent: {node_line(parent)}" for parent in result.parents),
         f"Children: {result.child_count}",
         *package_lines([result.package]),

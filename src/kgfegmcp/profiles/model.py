@@ -128,6 +128,9 @@ class InterpretationProfile(ContractModel):
     default_rights: RightsPolicy
     #: How bound packages state their standards and links (validation holds provenance to it).
     claim_labels: ClaimLabels = ClaimLabels()
+    #: Bound packages were read page by page (a PDF): each item's provenance locator states its ``file`` and
+    #: ``pages``, which ``get_standard`` reads to cite the page. Other packages' provenance is never read there.
+    page_locators: bool = False
 
     @model_validator(mode="after")
     def _unique_vocabularies(self) -> InterpretationProfile:

@@ -17,7 +17,9 @@ from typing import Any, NoReturn
 from kgfegmcp.errors import ResourceAccessDeniedError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.package_files import PackageFile, PackageFileError, parse_package_json
+from kgfegmcp.packages.artifact_roles import provenance_part_name
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry, PackageManifest
+from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.resources.policy import SizePolicy
 
@@ -42,6 +44,28 @@ class VerifiedArtifactReader:
     def sizes(self) -> SizePolicy:
         """The source-read and returned-document limits these reads run under."""
         return self._sizes
+
+    def entity_provenance(self, entity_id: str) -> tuple[int, ArtifactEntry, dict[str, Any] | None]:
+        """One entity's provenance record (``None`` when none is recorded), read from its one checked part only;
+        with the part's number and manifest entry."""
+        runtime = self._runtime
+        part = provenance_part_of(entity_id)
+        entry = runtime.manifest.artifact(provenance_part_name(part))
+        if entry is None:  # validation guarantees every part
+            self.refuse(provenance_part_name(part), runtime.path, reason="not declared")
+        try:
+            document = json.loads(self.artifact(entry))
+        except ValueError:
+            document = None
+        if (
+            not isinstance(document, dict)
+            or document.get("graphPackageId") != runtime.graph_package_id
+            or document.get("part") != part
+            or not isinstance(document.get("entities"), dict)
+        ):
+            self.refuse(entry.logical_name, runtime.path / entry.path, reason="not this package's provenance part")
+        record = document["entities"].get(entity_id)
+        return part, entry, record if isinstance(record, dict) else None
 
     def artifact(self, entry: ArtifactEntry) -> bytes:
         """An artifact's exact bytes, checked against the manifest's size and SHA-256."""

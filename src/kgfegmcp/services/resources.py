@@ -11,7 +11,6 @@ representation, source-artifact evidence and epistemic labels; no local path eve
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +23,6 @@ from kgfegmcp.errors import ResourceNotFoundError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, provenance_part_name
 from kgfegmcp.packages.manifest import ArtifactEntry
-from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import (
     COMPONENT,
     HAS_CHILD,
@@ -231,27 +229,6 @@ class ResourceService:
         return SourceArtifactEvidence(
             graph_package_id=package.graph_package_id, logical_artifact=MANIFEST_ARTIFACT, sha256=sha256, bytes=size
         )
-
-    def _provenance(self, package: ServedPackage, entity_id: str) -> tuple[int, ArtifactEntry, dict[str, Any] | None]:
-        """One entity's provenance record, read from its one checked part only."""
-        part = provenance_part_of(entity_id)
-        entry = self._declared(package, provenance_part_name(part))
-        data = package.artifacts.artifact(entry)
-        try:
-            document = json.loads(data)
-        except ValueError:
-            document = None
-        if (
-            not isinstance(document, dict)
-            or document.get("graphPackageId") != package.graph_package_id
-            or document.get("part") != part
-            or not isinstance(document.get("entities"), dict)
-        ):
-            package.artifacts.refuse(
-                entry.logical_name, package.runtime.path / entry.path, reason="not this package's provenance part"
-            )
-        record = document["entities"].get(entity_id)
-        return part, entry, record if isinstance(record, dict) else None
 
     # -- documents -------------------------------------------------------------------------------
 
@@ -493,7 +470,7 @@ class ResourceService:
             noun, entity_uri = "learning component", uris.learning_component_uri(fid, sid, node_id)
         if not found:
             raise ResourceNotFoundError(f"No {noun} {node_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT)
-        part, entry, record = self._provenance(package, node_id)
+        part, entry, record = package.artifacts.entity_provenance(node_id)
         if record is None:
             raise ResourceNotFoundError(
                 f"No provenance is recorded for {noun} {node_id!r} in {package.graph_package_id}."
@@ -519,7 +496,7 @@ class ResourceService:
             raise ResourceNotFoundError(
                 f"No {noun} {relationship_id!r} in {package.graph_package_id}.", hint=_NOT_FOUND_HINT
             )
-        part, entry, record = self._provenance(package, relationship_id)
+        part, entry, record = package.artifacts.entity_provenance(relationship_id)
         document = {
             "relationship": relationship_view(package, rel),
             "provenance": {

@@ -39,6 +39,7 @@ from kgfegmcp.services.views import (
     PagePackages,
     ResultModel,
     ResultWarning,
+    SourceLocation,
     StandardDetailView,
     StandardRecord,
     framework_root_ref,
@@ -302,8 +303,12 @@ class StandardsService:
         """One exact standard."""
         package, item = self.resolve_standard(request)
         store = package.store
+        location = None
+        if package.profile.profile.page_locators:
+            _part, _entry, provenance = package.artifacts.entity_provenance(item.identifier)
+            location = SourceLocation.of(provenance)
         return StandardDetail(
-            standard=StandardDetailView.of(package, item),
+            standard=StandardDetailView.of(package, item, source_location=location),
             parents=[self._node_record(package, p) for p in store.parents(item.identifier)],
             child_count=len(store.children(item.identifier)),
             package=PackageRef.of(package),

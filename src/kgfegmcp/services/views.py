@@ -380,6 +380,28 @@ class LinkedStandardRecord(StandardRecord):
         return super().of(package, item, uri=uri, **extra)
 
 
+class SourceLocation(ResultModel):
+    """Where a source document read page by page prints a standard: what a citation of its page needs."""
+
+    document: str = Field(description="The source file's name (its SHA-256 is in the provenance).")
+    pages: list[int] = Field(description="1-based pages of the file, as a PDF viewer counts them.")
+    printed_pages: list[str] | None = Field(None, description="The page numbers printed on those pages.")
+
+    @classmethod
+    def of(cls, provenance: dict[str, Any] | None) -> SourceLocation | None:
+        """The location a provenance record's locator states (``file`` and ``pages``), or ``None``."""
+        locator = provenance.get("locator") if provenance else None
+        if not isinstance(locator, dict):
+            return None
+        document, pages, printed = locator.get("file"), locator.get("pages"), locator.get("printedPages")
+        if not isinstance(document, str) or not isinstance(pages, list) or not pages:
+            return None
+        if not all(isinstance(p, int) and not isinstance(p, bool) for p in pages):
+            return None
+        printed_ok = isinstance(printed, list) and printed and all(isinstance(p, str) for p in printed)
+        return cls(document=document, pages=pages, printed_pages=printed if printed_ok else None)
+
+
 class StandardDetailView(LinkedStandardRecord):
     """One standard with the item details a record leaves out, and its resource link."""
 
@@ -387,6 +409,9 @@ class StandardDetailView(LinkedStandardRecord):
     in_language: str
     notes: str | None = None
     case_identifier_uri: str | None = Field(None, alias="caseIdentifierURI")
+    source_location: SourceLocation | None = Field(
+        None, description="Only for a source read page by page (a PDF): the file and page(s) that print it."
+    )
 
     @classmethod
     def of(cls, package: ServedPackage, item: ItemNode, /, **extra: Any) -> Self:

@@ -120,8 +120,14 @@ class CurriculumPdf:
     def framework_id(self) -> str:
         """The layout's framework id pattern filled from the title page."""
         title = self.title
-        text = self.layout.framework_id.format(subject=title.subject, schools=title.schools, levels=title.levels)
+        levels = re.sub(r"(?<=[A-Za-z])(?=[0-9])", " ", title.levels)  # "(BASIC4 - 6)" names basic 4 to 6
+        text = self.layout.framework_id.format(subject=title.subject, schools=title.schools, levels=levels)
         return identifier_from(text, "framework id")
+
+    @property
+    def in_language(self) -> str:
+        """The statements' language: the layout's, unless it names another for this subject."""
+        return self.layout.subject_languages.get(self.title.subject, self.layout.in_language)
 
     @property
     def snapshot_id(self) -> str:

@@ -115,6 +115,10 @@ class CurriculumPdfLayout(ContractModel):
     publisher: str = Field(min_length=1, max_length=512)
     jurisdiction: str = Field(min_length=1, max_length=128)
     in_language: str = Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+    subject_languages: dict[str, str] = Field(
+        default_factory=dict,
+        description="A subject (as its title page prints it) whose statements are in another language.",
+    )
     profile: ProfileBinding
     framework_id: str = Field(description="Pattern of the framework id: {schools}, {subject}, {levels}.")
     title_page: TitlePage

@@ -51,7 +51,7 @@ class CurriculumPdfMapping:
                 name=pdf.title.name,
                 jurisdiction=layout.jurisdiction,
                 academic_subject=pdf.title.subject,
-                in_language=layout.in_language,
+                in_language=pdf.in_language,
                 author=layout.publisher,
                 provider=f"{layout.publisher} (read from {pdf.file_name} by the {layout.layout_id} PDF layout)",
                 license=self._rights.source_license,
@@ -106,6 +106,7 @@ class CurriculumPdfMapping:
             grades=[statement.grade],
             statement_code=statement.code,
             academic_subject=pdf.title.subject,
+            in_language=pdf.in_language,
             notes="\n".join(statement.exemplars) or None,
             details={"curriculumPdf": details},
         )
@@ -148,6 +149,7 @@ class CurriculumPdfMapping:
             provenance=provenance,
             grades=[grade],
             academic_subject=pdf.title.subject,
+            in_language=pdf.in_language,
             details={"curriculumPdf": {"number": number, "pages": pages}},
         )
         self._groups[key] = identifier
@@ -157,8 +159,8 @@ class CurriculumPdfMapping:
         """The sub-strand node a content standard (or a parentless indicator) is printed under."""
         groups = statement.groups
         strand_heading, sub_heading = statement.strand, statement.sub_strand
-        strand_number = strand_heading.number if strand_heading else int(groups["strand"])
-        sub_number = sub_heading.number if sub_heading else int(groups["subStrand"])
+        strand_number = strand_heading.number if strand_heading and strand_heading.number else int(groups["strand"])
+        sub_number = sub_heading.number if sub_heading and sub_heading.number else int(groups["subStrand"])
         strand_key = (
             "strand",
             statement.grade,

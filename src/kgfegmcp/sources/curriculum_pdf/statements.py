@@ -38,7 +38,7 @@ class SourceFinding:
 class Heading:
     """A strand or sub-strand heading as printed, with where it was read."""
 
-    number: int
+    number: int | None  # None: the heading prints no number (the codes below it give one)
     name: str
     page: int
     printed: str | None
@@ -153,6 +153,7 @@ class StatementAssembler:
         self._page = 0
         self._printed: str | None = None
         self._headed = False  # a table with a header row of the layout has been read
+        self._pending: dict[tuple[str, str], tuple[int, int]] = {}  # unplaced text of this page, by column
         self._foreign = False  # text that is no heading was printed since the last table
 
     # -- pages -----------------------------------------------------------------------------------
@@ -168,9 +169,24 @@ class StatementAssembler:
                 else:
                     has_table = True
                     self._table(block)
+            self._flush()
             if has_table:
                 self.document.table_pages += 1
         return self.document
+
+    def _unplaced(self, column: str, text: str, what: str) -> None:
+        """Count text that follows no code; one finding per page and column says how much (:meth:`_flush`)."""
+        lines, count = self._pending.get((column, what), (0, 0))
+        self._pending[(column, what)] = (lines + 1, count + len(text.split()))
+
+    def _flush(self) -> None:
+        for (column, what), (lines, count) in sorted(self._pending.items()):
+            self._finding(
+                FindingCode.SOURCE_MAPPING_GAP,
+                f"{lines} line(s) of text ({count} words) in the {column} column on {self._where()} follow no "
+                f"{what} and were not placed.",
+            )
+        self._pending.clear()
 
     def _finding(self, code: FindingCode, message: str, severity: str = "warning") -> None:
         self.document.findings.append(SourceFinding(code, message, self._page, severity))
@@ -191,7 +207,8 @@ class StatementAssembler:
                 self._grade_year = match["year"]
                 self._last_heading = None
                 return True
-            heading = Heading(int(match["number"]), match["name"].strip(), self._page, self._printed)
+            number = int(match["number"]) if match["number"] else None
+            heading = Heading(number, match["name"].strip(), self._page, self._printed)
             current = self._strand if kind == "strand" else self._sub_strand
             if current is not None and _same_heading(current, heading):
                 self._last_heading, self._last_heading_bottom = None, line.bottom
@@ -334,11 +351,7 @@ class StatementAssembler:
                 return False
             if self._standard is None:
                 if text:
-                    self._finding(
-                        FindingCode.SOURCE_MAPPING_GAP,
-                        f"Text in the content-standards column on {self._where()} follows no content-standard "
-                        f"code and was not placed ({words(text)}).",
-                    )
+                    self._unplaced("content-standards", text, "content-standard code")
                 return False
             if self._standard.open_text:
                 self._standard.lines.append(self._continued.sub("", text))
@@ -422,11 +435,7 @@ class StatementAssembler:
         indicator = self._indicator
         if indicator is None:
             if raw:
-                self._finding(
-                    FindingCode.SOURCE_MAPPING_GAP,
-                    f"Text in the indicators column on {self._where()} follows no indicator code and was not "
-                    f"placed ({words(raw)}).",
-                )
+                self._unplaced("indicators", raw, "indicator code")
             return
         body, bullet = self._strip_bullet(raw)
         if indicator.open_text and self._continues(indicator, line, body, bullet):
@@ -508,7 +517,7 @@ class StatementAssembler:
             (standard.strand, "strand", "Strand"),
             (standard.sub_strand, "subStrand", "Sub-Strand"),
         ):
-            if heading is not None and int(standard.groups[group]) != heading.number:
+            if heading is not None and heading.number is not None and int(standard.groups[group]) != heading.number:
                 self._finding(
                     FindingCode.SOURCE_CODE_OUTSIDE_PARENT,
                     f"{standard.code} on {where} is printed under {noun} {heading.number} ({heading.name}); its "
