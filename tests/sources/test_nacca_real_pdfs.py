@@ -187,6 +187,9 @@ async def test_served_by_code_text_context_and_statistics(state: Any) -> None:
         )
         assert "Listen to and sing familiar songs" in first
         assert "NaCCA" in first
+        # The page, in both views: the structured content alone, and the text alone.
+        assert exact["standard"]["sourceLocation"] == {"document": ENGLISH, "pages": [28], "printedPages": ["6"]}
+        assert f"Printed in: {ENGLISH}, page 28 (printed page 6)." in first
 
 
 async def test_provenance_cites_the_pdf_and_its_page(state: Any) -> None:
