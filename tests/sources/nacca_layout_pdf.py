@@ -54,11 +54,18 @@ TABLE_FLOOR = PAGE_HEIGHT - 60.0
 
 @dataclass(frozen=True, slots=True)
 class Para:
-    """One paragraph of a cell: wrapped to the cell's width; a bulleted one prints its bullet on its first line."""
+    """One paragraph of a cell: wrapped to the cell's width; a bulleted one prints its bullet on its first line.
+
+    ``line`` starts it on that line of the cell (blank lines before it), to print it level with a line of the
+    next cell; ``drop`` lowers it, and the rest of the cell, by that many points (lines of two cells that do
+    not share baselines, as a typesetter's separate text boxes leave them).
+    """
 
     text: str
     bold: bool = False
     bullet: bool = False
+    line: int | None = None
+    drop: float = 0.0
 
 
 def bold(text: str) -> Para:
@@ -78,23 +85,30 @@ def bullet(text: str) -> Para:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One ruled table row: the cells of the three columns, each a sequence of paragraphs."""
+    """One ruled table row: the cells of the three columns, each a sequence of paragraphs.
+
+    ``widths`` rules the row's own column widths (default :data:`COLUMN_WIDTHS`): a row whose vertical rules
+    do not line up with its neighbours'.
+    """
 
     standard: Sequence[Para] = ()
     indicators: Sequence[Para] = ()
     competencies: Sequence[Para] = ()
+    widths: Sequence[float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Page:
     """One curriculum page: heading lines, then a ruled table (with or without its header row), then the footer.
 
-    ``header`` is the header row's texts, or ``None`` for a table that continues the previous page's.
+    ``header`` is the header row's texts, or ``None`` for a table that continues the previous page's;
+    ``header_widths`` rules the header row's own column widths (default :data:`COLUMN_WIDTHS`).
     """
 
     rows: Sequence[Row]
     headings: Sequence[str] = ()
     header: Sequence[str] | None = NACCA_HEADER
+    header_widths: Sequence[float] | None = None
     printed: str | None = None
     running_header: str | None = None
     copyright: bool = True
@@ -118,6 +132,37 @@ def _wrap(para: Para, width: float) -> list[str]:
     font = BOLD if para.bold else REGULAR
     lines: list[str] = simpleSplit(para.text, font, SIZE, width - 2 * PAD - (BULLET_INDENT if para.bullet else 0.0))
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """A paragraph placed in its cell: its printed lines, the cell line it starts on, and how far it is lowered."""
+
+    para: Para
+    lines: list[str]
+    first: int
+    drop: float
+
+
+def _place(paras: Sequence[Para], width: float) -> list[_Placed]:
+    """A cell's paragraphs one after another, each from its ``line`` (if later) and lowered by every ``drop``."""
+    placed: list[_Placed] = []
+    count, drop = 0, 0.0
+    for para in paras:
+        if para.line is not None:
+            if para.line < count:
+                raise ValueError(f"paragraph {para.text!r} cannot start on line {para.line}: line {count} is next")
+            count = para.line
+        drop += para.drop
+        lines = _wrap(para, width)
+        placed.append(_Placed(para, lines, count, drop))
+        count += len(lines)
+    return placed
+
+
+def _depth(paras: Sequence[Para], width: float) -> float:
+    """How far down a cell its paragraphs reach (points below the cell's padding)."""
+    return max((LEADING * (p.first + len(p.lines)) + p.drop for p in _place(paras, width)), default=0.0)
 
 
 class _Writer:
@@ -160,34 +205,35 @@ class _Writer:
         self.footer(None, copyright=True)
         self.canvas.showPage()
 
-    def cell(self, x: float, top: float, width: float, paras: Sequence[Para]) -> int:
-        """Write one cell's paragraphs; how many lines it took."""
-        count = 0
-        for para in paras:
-            lines = _wrap(para, width)
-            self.wrapped[para.text] = lines
+    def cell(self, x: float, top: float, width: float, paras: Sequence[Para]) -> None:
+        """Write one cell's paragraphs where :func:`_place` puts them."""
+        for placed in _place(paras, width):
+            para = placed.para
+            self.wrapped[para.text] = placed.lines
             indent = BULLET_INDENT if para.bullet else 0.0
+            first = top + PAD + placed.first * LEADING + placed.drop
             if para.bullet:
-                self.text(x + PAD, top + PAD + count * LEADING, BULLET, BULLET_FONT, SIZE)
-            for line in lines:
-                self.text(x + PAD + indent, top + PAD + count * LEADING, line, BOLD if para.bold else REGULAR, SIZE)
-                count += 1
-        return count
+                self.text(x + PAD, first, BULLET, BULLET_FONT, SIZE)
+            for index, line in enumerate(placed.lines):
+                self.text(x + PAD + indent, first + index * LEADING, line, BOLD if para.bold else REGULAR, SIZE)
 
     def height(self, cells: Sequence[Sequence[Para]], widths: Sequence[float]) -> float:
         """A row's height: its fullest cell's lines, padded (the ruling must enclose every line it owns)."""
-        lines = max((sum(len(_wrap(p, w)) for p in cell) for cell, w in zip(cells, widths, strict=True)), default=0)
-        return 2 * PAD + max(lines, 1) * LEADING
+        depth = max((_depth(cell, w) for cell, w in zip(cells, widths, strict=True)), default=0.0)
+        return 2 * PAD + max(depth, LEADING)
 
-    def row(self, top: float, cells: Sequence[Sequence[Para]]) -> float:
-        """One ruled row with every border drawn; the row's bottom."""
-        bottom = top + self.height(cells, COLUMN_WIDTHS)
+    def row(self, top: float, cells: Sequence[Sequence[Para]], widths: Sequence[float] | None = None) -> float:
+        """One ruled row with every border drawn (at ``widths``, default :data:`COLUMN_WIDTHS`); the row's bottom."""
+        widths = COLUMN_WIDTHS if widths is None else tuple(widths)
+        if abs(sum(widths) - sum(COLUMN_WIDTHS)) > 0.01:
+            raise ValueError(f"a row's widths must fill the table's width ({sum(COLUMN_WIDTHS):.2f} pt)")
+        bottom = top + self.height(cells, widths)
         if bottom > TABLE_FLOOR:
             raise ValueError(f"the table runs into the footer (row bottom {bottom:.0f} pt): split it over pages")
         x = MARGIN
         self.rule(MARGIN, top, PAGE_WIDTH - MARGIN, top)
         self.rule(MARGIN, bottom, PAGE_WIDTH - MARGIN, bottom)
-        for cell, width in zip(cells, COLUMN_WIDTHS, strict=True):
+        for cell, width in zip(cells, widths, strict=True):
             self.cell(x, top, width, cell)
             self.rule(x, top, x, bottom)
             x += width
@@ -206,9 +252,9 @@ class _Writer:
             top += HEADING_LEADING
         top += 6.0
         if page.header is not None:
-            top = self.row(top, [[bold(text)] for text in page.header])
+            top = self.row(top, [[bold(text)] for text in page.header], page.header_widths)
         for row in page.rows:
-            top = self.row(top, [row.standard, row.indicators, row.competencies])
+            top = self.row(top, [row.standard, row.indicators, row.competencies], row.widths)
         self.footer(page.printed, page.copyright)
         self.canvas.showPage()
 

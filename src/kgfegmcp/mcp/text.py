@@ -325,9 +325,10 @@ def search_standards(result: SearchStandardsResult) -> str:
 
 def source_location(location: SourceLocation) -> str:
     """A page citation: the file, its page(s) and the numbers printed on them."""
-    pages = ", ".join(str(p) for p in location.pages)
-    printed = f" (printed page {', '.join(location.printed_pages)})" if location.printed_pages else ""
-    return f"{location.document}, page {pages}{printed}"
+    pages = f"page{'s' if len(location.pages) > 1 else ''} {', '.join(str(p) for p in location.pages)}"
+    numbers = location.printed_pages or []
+    printed = f" (printed page{'s' if len(numbers) > 1 else ''} {', '.join(numbers)})" if numbers else ""
+    return f"{location.document}, {pages}{printed}"
 
 
 def get_standard(result: StandardDetail) -> str:

@@ -154,6 +154,7 @@ class StatementAssembler:
         self._printed: str | None = None
         self._headed = False  # a table with a header row of the layout has been read
         self._pending: dict[tuple[str, str], tuple[int, int]] = {}  # unplaced text of this page, by column
+        self._orphans: list[str] = []  # indicators of this page read before any content standard
         self._foreign = False  # text that is no heading was printed since the last table
 
     # -- pages -----------------------------------------------------------------------------------
@@ -180,6 +181,13 @@ class StatementAssembler:
         self._pending[(column, what)] = (lines + 1, count + len(text.split()))
 
     def _flush(self) -> None:
+        if self._orphans:
+            self._finding(
+                FindingCode.SOURCE_MAPPING_GAP,
+                f"{len(self._orphans)} indicator(s) on {self._where()} follow no content standard and hang from "
+                f"their sub-strand: {', '.join(self._orphans)}.",
+            )
+            self._orphans.clear()
         for (column, what), (lines, count) in sorted(self._pending.items()):
             self._finding(
                 FindingCode.SOURCE_MAPPING_GAP,
@@ -420,10 +428,7 @@ class StatementAssembler:
                 self._standard.last_indicator = statement
             statement.open_text = True
             if self._standard is None:
-                self._finding(
-                    FindingCode.SOURCE_MAPPING_GAP,
-                    f"Indicator {code} on {self._where()} follows no content standard; it hangs from its sub-strand.",
-                )
+                self._orphans.append(code)
             else:
                 self._check_extends(statement, self._standard)
             self._indicator = statement
