@@ -14,37 +14,30 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from curriculum_pdf_support import Built, build_content, write_and_validate
 from nacca_layout_pdf import (
     COPYRIGHT,
     Page,
     Para,
     Row,
-    WrittenPdf,
     bold,
     bullet,
     plain,
     write_curriculum_pdf,
     write_letter_pdf,
 )
-from package_view import PackageView, open_package, tree_digest
+from package_view import open_package, tree_digest
 from typer.testing import CliRunner, Result
 
 from kgfegmcp.cli import app, main
-from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.packages.lifecycle import PackageLifecycle
-from kgfegmcp.packages.records import ItemNode
-from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.packages.writer import PackageContent, PackageWriter
-from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.rights import RightsPolicy
-from kgfegmcp.sources.curriculum_pdf.importer import NaccaPdfSource
 
 FRAMEWORK = "ghana-nacca-primary-english-language-basic-1-3"
 RUNNING_HEADER = "English Language Curriculum for Primary Schools"
@@ -120,6 +113,11 @@ def _code(code: str, text: str) -> str:
     return f"{code}{':' if code.count('.') == 3 else '.'} {text}"
 
 
+def _statement(code: str) -> Para:
+    """A statement printed whole, code and text in bold: the text from :data:`STATEMENTS`, so each is written once."""
+    return bold(_code(code, STATEMENTS[code]))
+
+
 def _exemplars(code: str) -> list[Para]:
     """An indicator's exemplar paragraphs, written from :data:`NOTES` (bullets bulleted, the rest plain)."""
     return [bullet(line[2:]) if line.startswith("• ") else plain(line) for line in NOTES[code].split("\n")]
@@ -139,11 +137,11 @@ def curriculum_pages() -> list[Page]:
             running_header=RUNNING_HEADER,
             rows=[
                 Row(
-                    standard=[bold(_code("B1.1.1.1", CS_SONGS))],
+                    standard=[_statement("B1.1.1.1")],
                     indicators=[
-                        bold(_code("B1.1.1.1.1", IND_SING)),
+                        _statement("B1.1.1.1.1"),
                         *_exemplars("B1.1.1.1.1"),
-                        bold(_code("B1.1.1.1.2", STATEMENTS["B1.1.1.1.2"])),
+                        _statement("B1.1.1.1.2"),
                         *_exemplars("B1.1.1.1.2"),
                     ],
                     competencies=[plain(c) for c in COMPETENCIES],
@@ -151,7 +149,7 @@ def curriculum_pages() -> list[Page]:
                 Row(
                     standard=[bold(_code("B1.1.1.2", CS_RHYTHM_PAGE_1))],
                     indicators=[
-                        bold(_code("B1.1.1.2.1", STATEMENTS["B1.1.1.2.1"])),
+                        _statement("B1.1.1.2.1"),
                         bullet("Clap the rhythm of a song"),
                     ],
                     competencies=[plain("Personal Development")],
@@ -170,9 +168,9 @@ def curriculum_pages() -> list[Page]:
                     ],
                 ),
                 Row(
-                    standard=[bold(_code("B1.1.1.3", CS_FAMILY))],
+                    standard=[_statement("B1.1.1.3")],
                     indicators=[
-                        bold(_code("B1.1.1.3.1", STATEMENTS["B1.1.1.3.1"])),
+                        _statement("B1.1.1.3.1"),
                         bullet("Sing a song about a mother"),
                     ],
                     competencies=[plain("Cultural Identity")],
@@ -188,7 +186,7 @@ def curriculum_pages() -> list[Page]:
                     standard=[bold(_code("B1.1.1.3", f"{CS_FAMILY} CONT'D"))],
                     indicators=[
                         bullet("Sing a song about a father"),
-                        bold(_code("B1.1.1.3.2", STATEMENTS["B1.1.1.3.2"])),
+                        _statement("B1.1.1.3.2"),
                         *_exemplars("B1.1.1.3.2"),
                     ],
                 ),
@@ -200,11 +198,11 @@ def curriculum_pages() -> list[Page]:
             running_header=RUNNING_HEADER,
             rows=[
                 Row(
-                    standard=[bold(_code("B2.1.2.1", CS_GREET))],
+                    standard=[_statement("B2.1.2.1")],
                     indicators=[
-                        bold(_code("B2.1.2.1.1", STATEMENTS["B2.1.2.1.1"])),
+                        _statement("B2.1.2.1.1"),
                         *_exemplars("B2.1.2.1.1"),
-                        bold(_code("B2.1.2.1.2", STATEMENTS["B2.1.2.1.2"])),
+                        _statement("B2.1.2.1.2"),
                         *_exemplars("B2.1.2.1.2"),
                     ],
                     competencies=[plain("Communication and Collaboration")],
@@ -217,58 +215,13 @@ def curriculum_pages() -> list[Page]:
 # -- building ------------------------------------------------------------------------------------------------
 
 
-def build_content(pdf: Path, profiles_root: Path, review_status: Any = None) -> PackageContent:
-    """The one package the real importer builds from ``pdf``."""
-    (content,) = NaccaPdfSource(review_status=review_status).build(pdf, ProfileRepository(profiles_root))
-    return content
-
-
-def write_and_validate(content: PackageContent, profiles_root: Path, out: Path) -> PackageLocation:
-    """Write the package pending and move it to ``passed`` through the real lifecycle (or fail with its errors)."""
-    location = PackageWriter().write_pending(content, out)
-    lifecycle = PackageLifecycle(
-        PackageValidator(ProfileRepository(profiles_root)), PackageWriter(), InvalidPackagePolicy.FAIL
-    )
-    outcome = lifecycle.validate(location)
-    errors = sorted({(f.code, f.message) for f in outcome.outcome.findings if f.severity == "error"})
-    assert outcome.result == "passed", errors
-    return location
-
-
-@dataclass(frozen=True)
-class Built:
-    """The main document, its package content, and the validated package read back."""
-
-    pdf: WrittenPdf
-    content: PackageContent
-    view: PackageView
-
-    def item(self, code: str) -> ItemNode:
-        """The item of a statement code."""
-        return self.view.item_by_code()[code]
-
-    def locator(self, code: str) -> dict[str, Any]:
-        """Where the entity provenance says a statement was read."""
-        locator: dict[str, Any] = self.view.provenance[self.item(code).identifier]["locator"]
-        return locator
-
-    def details(self, code: str) -> dict[str, Any]:
-        """A statement's ``curriculumPdf`` source details (standardsFrameworkItems)."""
-        details: dict[str, Any] = self.view.details[self.item(code).identifier]["sourceDetails"]["curriculumPdf"]
-        return details
-
-    def findings(self, code: str) -> list[dict[str, Any]]:
-        """The validation report's findings of one code."""
-        return [f for f in self.view.report["findings"] if f["code"] == code]
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, profiles_root: Path) -> Built:
     """The main document written, built, validated and read back once for the module (building is the slow part)."""
     base = tmp_path_factory.mktemp("nacca-generated")
     pdf = write_curriculum_pdf(base / "english-b1-b3.pdf", curriculum_pages())
     content = build_content(pdf.path, profiles_root)
-    write_and_validate(content, profiles_root, base / "graph_packages")
+    write_and_validate([content], profiles_root, base / "graph_packages")
     return Built(pdf, content, open_package(base / "graph_packages", FRAMEWORK))
 
 
@@ -366,9 +319,9 @@ def flawed_pages() -> list[Page]:
             rows=[
                 Row(indicators=[plain(STRAY)]),
                 Row(
-                    standard=[bold(_code("B1.1.1.1", CS_SONGS))],
+                    standard=[_statement("B1.1.1.1")],
                     indicators=[
-                        bold(_code("B1.1.1.1.1", IND_SING)),
+                        _statement("B1.1.1.1.1"),
                         bullet("Sing songs"),
                         bold(_code("B1.1.1.1.3", "Sing songs from other cultures")),
                         bullet("Sing a song from another region"),
@@ -386,7 +339,7 @@ def test_gaps_misplaced_codes_and_unplaced_text_are_warnings_naming_the_page(
 ) -> None:
     pdf = write_curriculum_pdf(tmp_path / "flawed.pdf", flawed_pages())
     content = build_content(pdf.path, profiles_root)
-    write_and_validate(content, profiles_root, tmp_path / "graph_packages")
+    write_and_validate([content], profiles_root, tmp_path / "graph_packages")
     view = open_package(tmp_path / "graph_packages", FRAMEWORK)
     findings = [f for f in view.report["findings"] if f["stage"] == "build" and f["severity"] == "warning"]
     by_code: dict[str, list[dict[str, Any]]] = {}
@@ -422,41 +375,25 @@ def test_findings_in_the_public_report_do_not_quote_withheld_text(tmp_path: Path
     pdf = write_curriculum_pdf(tmp_path / "flawed.pdf", flawed_pages())
     content = build_content(pdf.path, profiles_root)
     assert content.rights.full_text_denial() is not None
-    write_and_validate(content, profiles_root, tmp_path / "graph_packages")
+    write_and_validate([content], profiles_root, tmp_path / "graph_packages")
     report = open_package(tmp_path / "graph_packages", FRAMEWORK).report
     quoting = [f["message"] for f in report["findings"] if STRAY[:24] in f["message"]]
     assert quoting == []
 
 
+#: The row of the orphan tables below: a content standard and an indicator of the main document, printed again.
+ORPHAN_ROW = Row(standard=[_statement("B1.1.1.3")], indicators=[_statement("B1.1.1.3.1"), bullet("Sing a song")])
+
+
 def _orphan_under_running_header() -> list[Page]:
     """A headed page, then a headerless table under a running header line (so it continues no table)."""
-    orphan = Page(
-        header=None,
-        printed="2",
-        running_header=RUNNING_HEADER,
-        rows=[
-            Row(
-                standard=[bold(_code("B1.1.1.3", CS_FAMILY))],
-                indicators=[bold(_code("B1.1.1.3.1", STATEMENTS["B1.1.1.3.1"])), bullet("Sing a song")],
-            )
-        ],
-    )
+    orphan = Page(header=None, printed="2", running_header=RUNNING_HEADER, rows=[ORPHAN_ROW])
     return [curriculum_pages()[0], orphan]
 
 
 def _orphan_first_table() -> list[Page]:
     """The first curriculum table printed without its header row (there is no table before it to continue)."""
-    orphan = Page(
-        headings=BASIC_1,
-        header=None,
-        printed="1",
-        rows=[
-            Row(
-                standard=[bold(_code("B1.1.1.3", CS_FAMILY))],
-                indicators=[bold(_code("B1.1.1.3.1", STATEMENTS["B1.1.1.3.1"])), bullet("Sing a song")],
-            )
-        ],
-    )
+    orphan = Page(headings=BASIC_1, header=None, printed="1", rows=[ORPHAN_ROW])
     return [orphan, *curriculum_pages()[:1]]
 
 

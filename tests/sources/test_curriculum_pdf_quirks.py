@@ -20,6 +20,7 @@ from typing import Any
 
 import pdfplumber
 import pytest
+from curriculum_pdf_support import Built, build_content, write_and_validate
 from fastmcp import Client
 from nacca_layout_pdf import (
     COLUMN_WIDTHS,
@@ -29,25 +30,17 @@ from nacca_layout_pdf import (
     Page,
     Para,
     Row,
-    WrittenPdf,
     bold,
     bullet,
     plain,
     write_curriculum_pdf,
 )
-from package_view import PackageView, open_package
+from package_view import open_package
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import InvalidPackagePolicy, load_settings
-from kgfegmcp.packages.lifecycle import PackageLifecycle
-from kgfegmcp.packages.records import ItemNode
-from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator
-from kgfegmcp.packages.writer import PackageBatch, PackageContent, PackageWriter
-from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.config import load_settings
 from kgfegmcp.rights import ReviewStatus
-from kgfegmcp.sources.curriculum_pdf.importer import NaccaPdfSource
 from tool_calls import call, structured, texts
 
 APPROVED: ReviewStatus = "provisional_operator_approved"
@@ -366,62 +359,6 @@ CASES: dict[str, Case] = {
 }
 
 
-# -- building ------------------------------------------------------------------------------------------------
-
-
-def _build(pdf: Path, profiles_root: Path, review_status: ReviewStatus | None = None) -> PackageContent:
-    """The one package the real importer builds from ``pdf``."""
-    (content,) = NaccaPdfSource(review_status=review_status).build(pdf, ProfileRepository(profiles_root))
-    return content
-
-
-def _validate(location: PackageLocation, profiles_root: Path) -> None:
-    """Move a pending package to ``passed`` through the real lifecycle (or fail with its errors)."""
-    lifecycle = PackageLifecycle(
-        PackageValidator(ProfileRepository(profiles_root)), PackageWriter(), InvalidPackagePolicy.FAIL
-    )
-    outcome = lifecycle.validate(location)
-    errors = sorted({(f.code, f.message) for f in outcome.outcome.findings if f.severity == "error"})
-    assert outcome.result == "passed", errors
-
-
-@dataclass(frozen=True)
-class Built:
-    """One generated document, its package content, and the validated package read back."""
-
-    pdf: WrittenPdf
-    content: PackageContent
-    view: PackageView
-
-    def item(self, code: str) -> ItemNode:
-        """The item of a statement code."""
-        return self.view.item_by_code()[code]
-
-    def parent_code(self, code: str) -> str | None:
-        """The statement code of an item's one parent (``None`` for a grouping node)."""
-        (parent,) = self.view.parents(self.item(code).identifier)
-        found: str | None = self.view.nodes[parent].statement_code
-        return found
-
-    def locator(self, code: str) -> dict[str, Any]:
-        """Where the entity provenance says a statement was read."""
-        locator: dict[str, Any] = self.view.provenance[self.item(code).identifier]["locator"]
-        return locator
-
-    def details(self, code: str) -> dict[str, Any]:
-        """A statement's ``curriculumPdf`` source details (standardsFrameworkItems)."""
-        details: dict[str, Any] = self.view.details[self.item(code).identifier]["sourceDetails"]["curriculumPdf"]
-        return details
-
-    def findings(self, code: str | None = None, *, warnings: bool = False) -> list[dict[str, Any]]:
-        """The validation report's findings (of one code; only warnings and errors with ``warnings``)."""
-        return [
-            f
-            for f in self.view.report["findings"]
-            if (code is None or f["code"] == code) and (not warnings or f["severity"] != "info")
-        ]
-
-
 class Documents:
     """Each document written, built, validated and read back on first use, then kept for the module.
 
@@ -436,9 +373,9 @@ class Documents:
         if name not in self._built:
             case = CASES[name]
             pdf = write_curriculum_pdf(self._base / case.file, case.pages, title=case.title)
-            content = _build(pdf.path, self._profiles_root)
+            content = build_content(pdf.path, self._profiles_root)
             root = self._base / f"packages-{name}"
-            _validate(PackageWriter().write_pending(content, root), self._profiles_root)
+            write_and_validate([content], self._profiles_root, root)
             self._built[name] = Built(pdf, content, open_package(root, content.framework_id))
         return self._built[name]
 
@@ -670,12 +607,9 @@ def test_exemplars_under_a_repeated_heading_continue_their_indicator(built: Docu
 def served(built: Documents, tmp_path_factory: pytest.TempPathFactory, profiles_root: Path) -> AppState:
     """Two documents built with the operator's review and one without, written, validated and served in process."""
     root = tmp_path_factory.mktemp("nacca-quirks-served")
-    contents = [_build(built[name].pdf.path, profiles_root, APPROVED) for name in ("spaced", "measurement")]
+    contents = [build_content(built[name].pdf.path, profiles_root, APPROVED) for name in ("spaced", "measurement")]
     contents.append(built["french"].content)  # built without --review-status: its text is withheld
-    with PackageBatch(root) as batch:
-        locations = [batch.write(content) for content in contents]
-    for location in locations:
-        _validate(location, profiles_root)
+    write_and_validate(contents, profiles_root, root)
     return build_app_state(
         load_settings({"graph_packages_dir": root, "cache_dir": tmp_path_factory.mktemp("nacca-quirks-cache")})
     )

@@ -305,7 +305,6 @@ class PdfPages:
 
     def _header(self, grid: _Grid, index: int, page: int) -> tuple[HeaderCell, ...] | None:
         """The header cells of one row, when its texts name the layout's required column roles."""
-        cells = grid.cells[index]
         edges = grid.row_edges(index)
         texts = grid.cell_lines(index, edges, page)
         header: list[HeaderCell] = []
@@ -313,7 +312,6 @@ class PdfPages:
             text = " ".join(" ".join(line.text for line in lines).split()).upper()
             role = next((r for r, pattern in self._layout.header_patterns if text and pattern.search(text)), None)
             header.append((x0, x1, role if role not in [h[2] for h in header] else None))
-        del cells
         found = {h[2] for h in header}
         return tuple(header) if all(required in found for required in self._layout.required_columns) else None
 
