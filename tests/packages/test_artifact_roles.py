@@ -19,6 +19,7 @@ from kgfegmcp.packages.artifact_roles import (
     PROVENANCE_PART_ARTIFACTS,
     PROVENANCE_PARTS,
     declared_roles,
+    required_roles,
     role_at,
 )
 from kgfegmcp.packages.findings import REPORT_SCHEMA_VERSION, Finding
@@ -60,10 +61,15 @@ def test_the_parts_and_the_component_collection_are_rows_of_the_table() -> None:
     whole = ARTIFACT_ROLE["entityProvenance"]
     for name in PROVENANCE_PART_ARTIFACTS:  # a part is served and labelled as the file it is part of
         part = ARTIFACT_ROLE[name]
-        assert (part.access_class, part.labels, part.requirement) == (whole.access_class, whole.labels, "always")
+        # ... and is declared with the other 63 or not at all (the spec's package tree draws none).
+        assert (part.access_class, part.labels, part.requirement) == (whole.access_class, whole.labels, "all_or_none")
     assert tuple(r.logical_name for r in ARTIFACT_ROLES if r.requirement == "with_components") == COMPONENT_ARTIFACTS
     assert declared_roles(0) == tuple(r for r in ARTIFACT_ROLES if r.logical_name not in COMPONENT_ARTIFACTS)
     assert declared_roles(3) == ARTIFACT_ROLES
+    parts = set(PROVENANCE_PART_ARTIFACTS)
+    assert {r.logical_name for r in required_roles(3, ())} == {r.logical_name for r in ARTIFACT_ROLES} - parts
+    assert required_roles(3, {PROVENANCE_PART_ARTIFACTS[7]}) == ARTIFACT_ROLES
+    assert required_roles(0, parts) == declared_roles(0)
 
 
 @pytest.mark.parametrize("graph", GRAPHS.values(), ids=GRAPHS.keys())
@@ -123,7 +129,9 @@ def test_the_validator_requires_exactly_the_declared_roles(
         for f in outcome.findings
         if f.code == FindingCode.MISSING_ARTIFACT and f.message == "required logical artifact is not declared"
     }
-    assert undeclared == {role.logical_name for role in declared_roles(components)}
+    # Declaring nothing, the package needs every role but the provenance parts (all 64 or none).
+    assert undeclared == {role.logical_name for role in required_roles(components, ())}
+    assert undeclared == {role.logical_name for role in declared_roles(components)} - set(PROVENANCE_PART_ARTIFACTS)
 
 
 def test_the_validator_refuses_the_component_collection_without_components(

@@ -9,7 +9,7 @@ and the resource layer gates and labels them: each reads this table, none restat
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
@@ -18,9 +18,11 @@ from kgfegmcp.epistemic import EpistemicLabel
 #: What reading an artifact exposes, gated by the package's rights (the resource layer adds
 #: ``standard_resource`` for its per-entity families).
 AccessClass = Literal["public_metadata", "full_text", "bulk_content"]
-#: When a package declares a role: always, or exactly when it has learning components
-#: (``counts.learningComponents.components > 0``; a package without any declares none of them).
-Requirement = Literal["always", "with_components"]
+#: When a package declares a role: always; exactly when it has learning components
+#: (``counts.learningComponents.components > 0``; a package without any declares none of them); or, for the
+#: 64 provenance parts, all of them or none (the spec's package tree draws none: they are an index of
+#: ``entityProvenance`` that this server's builder adds, so one entity's provenance is read without the whole).
+Requirement = Literal["always", "with_components", "all_or_none"]
 
 JSON: Final = "application/json"
 JSONL: Final = "application/x-ndjson"
@@ -75,6 +77,7 @@ def _provenance_part(part: int) -> ArtifactRole:
         _ENTITY_PROVENANCE,
         logical_name=provenance_part_name(part),
         path=f"detailed/entity_provenance_parts/as_entity_provenance_part_{part:02d}.json",
+        requirement="all_or_none",
         by_logical_name=False,
     )
 
@@ -152,6 +155,7 @@ ARTIFACT_ROLE: Mapping[str, ArtifactRole] = {role.logical_name: role for role in
 VALIDATION_REPORTS: tuple[str, ...] = tuple(role.logical_name for role in ARTIFACT_ROLES if role.records_validation)
 #: The logical names of the 64 provenance parts, part 00 first.
 PROVENANCE_PART_ARTIFACTS: tuple[str, ...] = tuple(provenance_part_name(part) for part in range(PROVENANCE_PARTS))
+PROVENANCE_PART_ARTIFACTS_SET: frozenset[str] = frozenset(PROVENANCE_PART_ARTIFACTS)
 #: The logical names of the learning-component collection (declared iff the package has components).
 COMPONENT_ARTIFACTS: tuple[str, ...] = tuple(
     role.logical_name for role in ARTIFACT_ROLES if role.requirement == "with_components"
@@ -168,5 +172,19 @@ def role_at(path: str) -> ArtifactRole | None:
 
 
 def declared_roles(components: int) -> tuple[ArtifactRole, ...]:
-    """The roles a package with ``components`` learning components declares, in manifest order."""
-    return tuple(role for role in ARTIFACT_ROLES if role.requirement == "always" or components)
+    """The roles this server's builder declares for a package with ``components`` learning components (the
+    provenance parts included), in manifest order."""
+    return tuple(role for role in ARTIFACT_ROLES if role.requirement != "with_components" or components)
+
+
+def required_roles(components: int, declared: Collection[str]) -> tuple[ArtifactRole, ...]:
+    """The roles a package that declares ``declared`` must declare: every ``always`` role, the learning-component
+    collection when it has components, and all 64 provenance parts once it declares any."""
+    parts = not PROVENANCE_PART_ARTIFACTS_SET.isdisjoint(declared)
+    return tuple(
+        role
+        for role in ARTIFACT_ROLES
+        if role.requirement == "always"
+        or (role.requirement == "with_components" and components)
+        or (role.requirement == "all_or_none" and parts)
+    )

@@ -19,7 +19,7 @@ from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.models import canonical_bytes, sha256_hex
 from kgfegmcp.package_files import PackageFileError
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS, declared_roles, role_at
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS, required_roles, role_at
 from kgfegmcp.packages.artifacts import ARTIFACT_READING_CODES, ArtifactReader
 from kgfegmcp.packages.checks.checklist import PACKAGE_CHECK_CODES, run_package_checks
 from kgfegmcp.packages.checks.context import CheckContext
@@ -292,7 +292,7 @@ class PackageValidator:
                 )
         declared = {a.logical_name for a in manifest.artifacts}
         components = manifest.counts.learning_components.components
-        for missing in sorted({role.logical_name for role in declared_roles(components)} - declared):
+        for missing in sorted({role.logical_name for role in required_roles(components, declared)} - declared):
             out.add(FindingCode.MISSING_ARTIFACT, "required logical artifact is not declared", artifact=missing)
         if not components:
             for stray in sorted(declared & set(COMPONENT_ARTIFACTS)):

@@ -45,27 +45,52 @@ class VerifiedArtifactReader:
         """The source-read and returned-document limits these reads run under."""
         return self._sizes
 
-    def entity_provenance(self, entity_id: str) -> tuple[int, ArtifactEntry, dict[str, Any] | None]:
-        """One entity's provenance record (``None`` when none is recorded), read from its one checked part only;
-        with the part's number and manifest entry."""
+    def entity_provenance(self, entity_id: str) -> tuple[int | None, ArtifactEntry, dict[str, Any] | None]:
+        """One entity's provenance record (``None`` when none is recorded), with the part it was read from and
+        that file's manifest entry.
+
+        Read from its one checked part where the package declares the 64 parts; else (a package shaped as the
+        spec draws it, without them) from the provenance documents themselves, part ``None``.
+        """
         runtime = self._runtime
         part = provenance_part_of(entity_id)
         entry = runtime.manifest.artifact(provenance_part_name(part))
-        if entry is None:  # validation guarantees every part
-            self.refuse(provenance_part_name(part), runtime.path, reason="not declared")
+        if entry is None:
+            return self._whole_provenance(entity_id)
+        document = self._entities(entry)
+        if document.get("graphPackageId") != runtime.graph_package_id or document.get("part") != part:
+            self.refuse(entry.logical_name, runtime.path / entry.path, reason="not this package's provenance part")
+        record = document["entities"].get(entity_id)
+        return part, entry, record if isinstance(record, dict) else None
+
+    def _whole_provenance(self, entity_id: str) -> tuple[None, ArtifactEntry, dict[str, Any] | None]:
+        """The entity's record in ``entityProvenance`` (standards side), else in ``lcEntityProvenance``."""
+        runtime = self._runtime
+        found: tuple[None, ArtifactEntry, dict[str, Any] | None] | None = None
+        for logical_name in ("entityProvenance", "lcEntityProvenance"):
+            entry = runtime.manifest.artifact(logical_name)
+            if entry is None:
+                continue
+            document = self._entities(entry)
+            if document.get("graphPackageId") != runtime.graph_package_id:
+                self.refuse(entry.logical_name, runtime.path / entry.path, reason="not this package's provenance")
+            record = document["entities"].get(entity_id)
+            if isinstance(record, dict):
+                return None, entry, record
+            found = found or (None, entry, None)
+        if found is None:  # validation guarantees entityProvenance
+            self.refuse("entityProvenance", runtime.path, reason="not declared")
+        return found
+
+    def _entities(self, entry: ArtifactEntry) -> dict[str, Any]:
+        """A provenance document (or part), checked, whose ``entities`` is an object; refused otherwise."""
         try:
             document = json.loads(self.artifact(entry))
         except ValueError:
             document = None
-        if (
-            not isinstance(document, dict)
-            or document.get("graphPackageId") != runtime.graph_package_id
-            or document.get("part") != part
-            or not isinstance(document.get("entities"), dict)
-        ):
-            self.refuse(entry.logical_name, runtime.path / entry.path, reason="not this package's provenance part")
-        record = document["entities"].get(entity_id)
-        return part, entry, record if isinstance(record, dict) else None
+        if not isinstance(document, dict) or not isinstance(document.get("entities"), dict):
+            self.refuse(entry.logical_name, self._runtime.path / entry.path, reason="not a provenance document")
+        return document
 
     def artifact(self, entry: ArtifactEntry) -> bytes:
         """An artifact's exact bytes, checked against the manifest's size and SHA-256."""

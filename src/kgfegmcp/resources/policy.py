@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from kgfegmcp.config import BackendSettings
 from kgfegmcp.errors import ResourceAccessDeniedError
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, provenance_part_name
 from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
@@ -51,12 +51,16 @@ def denial_reason(rights: RightsPolicy, access: AccessClass) -> str | None:
     return None
 
 
-def provenance_part_uri(manifest: PackageManifest, part: int) -> str | None:
-    """The address of a provenance part when the package's rights let a client open it, else ``None``.
+def provenance_part_uri(manifest: PackageManifest, part: int | None) -> str | None:
+    """The address of a provenance part when the package declares it and its rights let a client open it,
+    else ``None``.
 
     Results cite a part only where reading it is allowed: a link that is always refused costs a host a
-    round trip and tells it nothing the per-entity provenance does not.
+    round trip and tells it nothing the per-entity provenance does not. A package shaped as the spec draws
+    it declares no parts (``part`` is then ``None``, or names a part the manifest does not declare).
     """
+    if part is None or manifest.artifact(provenance_part_name(part)) is None:
+        return None
     if denial_reason(manifest.rights, FAMILY_ACCESS[Family.PROVENANCE_PART]) is not None:
         return None
     return uris.provenance_part_uri(manifest.framework_id, manifest.snapshot_id, part)
