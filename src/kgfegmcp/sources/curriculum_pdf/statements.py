@@ -378,22 +378,22 @@ class StatementAssembler:
                     f"({words(rest)}); the first printing (p. {current.pages[0]}) is kept.",
                     severity="info",
                 )
-            current.seen_on(self._page, self._printed)
-            current.open_text = False
-            if self._indicator is None:
-                self._indicator = current.last_indicator  # its indicator goes on over the page
-            return True
+            return self._resume(current)
         repeat = self._repeat("contentStandard", code, rest)
         if repeat is not None:
-            repeat.seen_on(self._page, self._printed)
-            repeat.open_text = False
-            self._standard = repeat
-            if self._indicator is None:
-                self._indicator = repeat.last_indicator  # its indicator goes on over the page
-            return True
+            return self._resume(repeat)
         statement = self._new("contentStandard", code, match, groups, rest)
         self._check_headings(statement)
         self._standard = statement
+        return True
+
+    def _resume(self, standard: Statement) -> bool:
+        """A content standard printed again is read on one more page, and its last indicator goes on there."""
+        standard.seen_on(self._page, self._printed)
+        standard.open_text = False
+        self._standard = standard
+        if self._indicator is None:
+            self._indicator = standard.last_indicator
         return True
 
     # -- indicators ------------------------------------------------------------------------------
