@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from kgfegmcp.finding_codes import FindingCode, require_declared
-from kgfegmcp.identifiers import identifier_problem
+from kgfegmcp.identifiers import identifier_problem, snapshot_problem, supplied_snapshot_framework
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.recording import is_recording_name
@@ -212,7 +212,10 @@ def discover_packages(root: Path) -> Discovery:
             snapshot_folds.setdefault(entry.name.casefold(), []).append(entry.name)
         for snapshot in snapshots:
             rel = f"{framework.name}/{snapshot.name}"
-            problem = identifier_problem(snapshot.name, "snapshot directory")
+            problem = snapshot_problem(snapshot.name, "snapshot directory")
+            named = supplied_snapshot_framework(snapshot.name)
+            if problem is None and named is not None and named != framework.name:
+                problem = f"snapshot directory names framework {named!r}, not its framework directory"
             if problem is not None:
                 discovery.root_findings.append(_discovery_finding(FindingCode.IDENTITY_MISMATCH, rel, problem))
                 continue

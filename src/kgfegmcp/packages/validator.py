@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import identifier_problem
+from kgfegmcp.identifiers import snapshot_problem
 from kgfegmcp.models import canonical_bytes, sha256_hex
 from kgfegmcp.package_files import PackageFileError
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS, required_roles, role_at
@@ -284,7 +284,7 @@ class PackageValidator:
             )
         if manifest.supersedes is not None:
             framework, _, snapshot = manifest.supersedes.partition("@")
-            if framework != manifest.framework_id or identifier_problem(snapshot) or snapshot == manifest.snapshot_id:
+            if framework != manifest.framework_id or snapshot_problem(snapshot) or snapshot == manifest.snapshot_id:
                 out.add(
                     FindingCode.IDENTITY_MISMATCH,
                     "supersedes must name an earlier snapshot of the same framework",

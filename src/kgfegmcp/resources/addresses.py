@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from kgfegmcp.errors import ResourceNotFoundError
-from kgfegmcp.identifiers import identifier_problem
+from kgfegmcp.identifiers import identifier_problem, snapshot_problem
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import FAMILIES, FAMILY, Family
@@ -27,7 +27,7 @@ _ENTITY_ID = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._~-]{{0,{MAX_ENTITY_ID_CHARS - 
 _LOGICAL_NAME = re.compile(r"[a-z][A-Za-z0-9]{1,63}")
 _PART = re.compile(r"[0-9]{2}")
 #: Every character a canonical address can contain after the scheme (RFC 3986 unreserved plus ``/``).
-_ALLOWED = re.compile(r"[A-Za-z0-9._~/-]*")
+_ALLOWED = re.compile(r"[A-Za-z0-9._~/@+-]*")  # "@" and "+" only ever inside a supplied snapshot id
 
 
 #: Snapshot sub-resources addressed by one fixed word, keyed ones by ``<word>/<key>``, and the keyed
@@ -132,7 +132,10 @@ def _match(segments: list[str]) -> ResourceAddress:
     if segments[2] != "snapshot" or len(segments) < 4:
         raise InvalidAddressError("the URI names no supported resource family under the framework")
     snapshot_id = segments[3]
-    _check_identifier(snapshot_id, "snapshot id")
+    if snapshot_problem(snapshot_id) is not None:
+        raise InvalidAddressError(
+            "the snapshot id is not a lowercase identifier of 3-96 characters nor <framework-id>@<year>+<hex>"
+        )
     tail = segments[4:]
     if not tail:
         return ResourceAddress(Family.SNAPSHOT, framework_id, snapshot_id)

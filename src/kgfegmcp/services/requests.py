@@ -29,7 +29,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from kgfegmcp.cursors import CURSOR_PATTERN, MAX_CURSOR_CHARS
-from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH
+from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, SNAPSHOT_ID_PATTERN, SNAPSHOT_MAX_LENGTH
 from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, has_cjk, query_tokens
 from kgfegmcp.services.schema_rules import (
     DISTINCT,
@@ -48,12 +48,18 @@ IdentifierText = Annotated[
     str,
     StringConstraints(min_length=IDENTIFIER_MIN_LENGTH, max_length=IDENTIFIER_MAX_LENGTH, pattern=_ID_PATTERN),
 ]
+#: A snapshot id: an identifier, or the supplied packages' ``<framework-id>@<year>+<hex>``.
+SnapshotIdText = Annotated[
+    str,
+    StringConstraints(min_length=IDENTIFIER_MIN_LENGTH, max_length=SNAPSHOT_MAX_LENGTH, pattern=SNAPSHOT_ID_PATTERN),
+]
 NodeIdText = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 CursorText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_CURSOR_CHARS, pattern=CURSOR_PATTERN)]
 FacetText = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 QueryText = Annotated[str, StringConstraints(min_length=1, max_length=512), NOT_BLANK]
 GraphTypeName = Literal["AcademicStandards", "LearningComponents", "LearningProgressions"]
 DistinctIds = Annotated[list[IdentifierText], DISTINCT]
+DistinctSnapshotIds = Annotated[list[SnapshotIdText], DISTINCT]
 DistinctFacets = Annotated[list[FacetText], DISTINCT]
 
 MAX_SELECTORS = 64
@@ -164,7 +170,7 @@ class PackageSelector(RequestModel):
     """A package: ``frameworkId`` plus optional ``snapshotId`` (omitted: the unique current one)."""
 
     framework_id: IdentifierText
-    snapshot_id: IdentifierText | None = Field(None)
+    snapshot_id: SnapshotIdText | None = Field(None)
 
 
 class StandardSelector(PackageSelector):
@@ -231,7 +237,7 @@ class GetCapabilitiesRequest(RequestModel):
     schema_rules = (SNAPSHOT_NEEDS_FRAMEWORK,)
 
     framework_id: IdentifierText | None = None
-    snapshot_id: IdentifierText | None = Field(None)
+    snapshot_id: SnapshotIdText | None = Field(None)
 
     @model_validator(mode="after")
     def _snapshot_needs_framework(self) -> GetCapabilitiesRequest:
@@ -262,7 +268,7 @@ class SearchStandardsRequest(RequestModel):
 
     query: QueryText = Field(description="Words or a statement code ('auto' tries both).")
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
-    snapshot_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
+    snapshot_ids: DistinctSnapshotIds | None = Field(None, max_length=MAX_SELECTORS)
     search_mode: SearchMode = "auto"
     code_match: CodeMatch = "exact"
     grade_levels: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=GRADES_DESCRIPTION)
@@ -335,7 +341,7 @@ class SearchLearningComponentsRequest(RequestModel):
 
     query: QueryText
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
-    snapshot_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
+    snapshot_ids: DistinctSnapshotIds | None = Field(None, max_length=MAX_SELECTORS)
     academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=SUBJECTS_DESCRIPTION)
     limit: int = Field(25, ge=1, le=100)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
@@ -438,6 +444,7 @@ class FindLearningProgressionPathsRequest(RequestModel):
 #: Repeated values in a comparison selection are refused by the comparison service
 #: (invalid_comparison_selection).
 ComparisonIds = Annotated[list[IdentifierText], distinct_checked_by("ComparisonService._select")]
+ComparisonSnapshotIds = Annotated[list[SnapshotIdText], distinct_checked_by("ComparisonService._select")]
 ComparisonGrades = Annotated[list[FacetText], distinct_checked_by("ComparisonService._select")]
 
 
@@ -497,7 +504,7 @@ class CompareFrameworkEvidenceRequest(RequestModel):
         json_schema_extra={"additionalProperties": False},
     )
     framework_ids: ComparisonIds = Field(min_length=COMPARISON_FRAMEWORKS_MIN, max_length=COMPARISON_FRAMEWORKS_MAX)
-    snapshot_ids: ComparisonIds | None = Field(None, max_length=COMPARISON_SNAPSHOTS_MAX)
+    snapshot_ids: ComparisonSnapshotIds | None = Field(None, max_length=COMPARISON_SNAPSHOTS_MAX)
     search_mode: SearchMode = "auto"
     max_matches_per_framework: int = Field(COMPARISON_MATCHES_DEFAULT, ge=1, le=COMPARISON_MATCHES_MAX)
     grade_levels: ComparisonGrades | None = Field(

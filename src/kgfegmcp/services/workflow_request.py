@@ -27,7 +27,13 @@ from kgfegmcp.prompts.workflows import (
     ToolWorkflowName,
     WorkflowSpec,
 )
-from kgfegmcp.services.requests import GRADES_DESCRIPTION, SUBJECTS_DESCRIPTION, IdentifierText, RequestModel
+from kgfegmcp.services.requests import (
+    GRADES_DESCRIPTION,
+    SUBJECTS_DESCRIPTION,
+    IdentifierText,
+    RequestModel,
+    SnapshotIdText,
+)
 from kgfegmcp.services.schema_rules import (
     WORKFLOW_TEXT_PATTERN,
     Published,
@@ -135,11 +141,11 @@ class GetWorkflowInstructionsRequest(RequestModel):
 
     workflow: ToolWorkflowName
     framework_id: IdentifierText | None = None
-    snapshot_id: IdentifierText | None = None
+    snapshot_id: SnapshotIdText | None = None
     framework_ids: Annotated[list[IdentifierText], _WORKFLOW_DISTINCT] | None = Field(
         None, min_length=FRAMEWORK_IDS.minimum, max_length=FRAMEWORK_IDS.maximum
     )
-    snapshot_ids: Annotated[list[IdentifierText], _WORKFLOW_DISTINCT] | None = Field(
+    snapshot_ids: Annotated[list[SnapshotIdText], _WORKFLOW_DISTINCT] | None = Field(
         None, min_length=1, max_length=SNAPSHOT_IDS.maximum
     )
     topic: WorkflowTopicText | None = None
