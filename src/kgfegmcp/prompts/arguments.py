@@ -11,11 +11,11 @@ name is rejected with ``invalid_request``; names are repeated only clipped, valu
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
 from kgfegmcp.errors import InvalidRequestError, echo, problem_list
-from kgfegmcp.identifiers import identifier_problem
+from kgfegmcp.identifiers import identifier_problem, snapshot_problem
 from kgfegmcp.prompts.workflows import ArgumentSpec, WorkflowSpec
 
 ArgumentValue = str | int | tuple[str, ...]
@@ -126,14 +126,23 @@ def _validate(
     return result
 
 
+#: How an id argument is checked, by its kind.
+_ID_PROBLEM: dict[str, Callable[[object, str], str | None]] = {
+    "identifier": identifier_problem,
+    "identifier_list": identifier_problem,
+    "snapshot": snapshot_problem,
+    "snapshot_list": snapshot_problem,
+}
+
+
 def _check(arg: ArgumentSpec, value: ArgumentValue, problems: list[str]) -> ArgumentValue | None:
     if arg.kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int) or not arg.minimum <= value <= arg.maximum:
             problems.append(f"{arg.name}: must be an integer from {arg.minimum} to {arg.maximum}")
             return None
         return value
-    if arg.kind == "identifier":
-        problem = identifier_problem(value, arg.name)
+    if arg.kind in ("identifier", "snapshot"):
+        problem = _ID_PROBLEM[arg.kind](value, arg.name)
         if problem is not None:
             problems.append(problem)
             return None
@@ -156,8 +165,8 @@ def _check(arg: ArgumentSpec, value: ArgumentValue, problems: list[str]) -> Argu
     checked: list[str] = []
     for index, item in enumerate(items):
         label = f"{arg.name}[{index}]"
-        if arg.kind == "identifier_list":
-            problem = identifier_problem(item, label)
+        if arg.kind in ("identifier_list", "snapshot_list"):
+            problem = _ID_PROBLEM[arg.kind](item, label)
             if problem is not None:
                 problems.append(problem)
                 return None

@@ -32,7 +32,8 @@ ToolWorkflowName = Literal[
     "cross_framework_comparison",
 ]
 
-ArgumentKind = Literal["identifier", "identifier_list", "text", "text_list", "integer"]
+#: A snapshot id is checked by its own grammar: it may take the supplied packages' ``<framework>@<year>+<hex>``.
+ArgumentKind = Literal["identifier", "identifier_list", "snapshot", "snapshot_list", "text", "text_list", "integer"]
 
 #: Largest rendered instructions, in UTF-8 bytes; anything larger fails rather than being clipped.
 MAX_RENDERED_BYTES = 64 * 1024
@@ -59,7 +60,7 @@ class ArgumentSpec:
     @property
     def is_list(self) -> bool:
         """Whether the argument is a JSON array (in a string, for MCP prompts)."""
-        return self.kind in ("identifier_list", "text_list")
+        return self.kind in ("identifier_list", "snapshot_list", "text_list")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +108,7 @@ FRAMEWORK_ID = ArgumentSpec(
     "framework_id", "identifier", "Framework id of one accepted package (see list_frameworks), e.g. a lowercase id."
 )
 SNAPSHOT_ID = ArgumentSpec(
-    "snapshot_id", "identifier", "Exact snapshot id; omit to use the framework's unique current snapshot."
+    "snapshot_id", "snapshot", "Exact snapshot id; omit to use the framework's unique current snapshot."
 )
 FRAMEWORK_IDS = ArgumentSpec(
     "framework_ids",
@@ -118,7 +119,7 @@ FRAMEWORK_IDS = ArgumentSpec(
 )
 SNAPSHOT_IDS = ArgumentSpec(
     "snapshot_ids",
-    "identifier_list",
+    "snapshot_list",
     "JSON array of at most 8 distinct snapshot ids, each an accepted snapshot of one listed framework, at most "
     "one per framework; frameworks without one use their unique current snapshot.",
     minimum=1,

@@ -161,6 +161,9 @@ class RequestModel(BaseModel):
         frozen=True,
         strict=True,
         json_schema_extra=publish,
+        # Python's engine: the snapshot-id pattern bounds its words' length with a look-ahead, which the default
+        # (Rust) engine lacks; published as written, it is ECMA-262 as JSON Schema asks.
+        regex_engine="python-re",
     )
     #: This model's own cross-field rules (a subclass inherits its bases' rules).
     schema_rules: ClassVar[tuple[SchemaRule, ...]] = ()
