@@ -25,9 +25,7 @@ _SUPPLIED_SNAPSHOT = re.compile(rf"(?P<framework>{_WORDS})@(?P<year>[0-9]{{4}})\
 SNAPSHOT_MAX_LENGTH = IDENTIFIER_MAX_LENGTH + len("@2019+") + 64
 #: Both snapshot forms, as a JSON Schema pattern (the request models publish it).
 _LENGTH = rf"[a-z0-9-]{{{IDENTIFIER_MIN_LENGTH},{IDENTIFIER_MAX_LENGTH}}}"
-SNAPSHOT_ID_PATTERN = (
-    rf"^(?:(?={_LENGTH}(?![a-z0-9-])){_WORDS}|(?={_LENGTH}@){_WORDS}@[0-9]{{4}}\+[0-9a-f]{{6,64}})$"
-)
+SNAPSHOT_ID_PATTERN = rf"^(?:(?={_LENGTH}(?![a-z0-9-])){_WORDS}|(?={_LENGTH}@){_WORDS}@[0-9]{{4}}\+[0-9a-f]{{6,64}})$"
 
 #: Namespace for every deterministic UUIDv5 the builders mint.
 KGFEGMCP_NAMESPACE = uuid.UUID("6f1c3c55-3f4e-5c1b-9d0e-6b7a2f1e4a10")
