@@ -95,6 +95,9 @@ class Row:
     indicators: Sequence[Para] = ()
     competencies: Sequence[Para] = ()
     widths: Sequence[float] | None = None
+    #: A fourth column between the indicators and the competencies (Our World and Our People's layout); its
+    #: row then needs its four ``widths``, and its page a four-cell header.
+    exemplars: Sequence[Para] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +257,13 @@ class _Writer:
         if page.header is not None:
             top = self.row(top, [[bold(text)] for text in page.header], page.header_widths)
         for row in page.rows:
-            top = self.row(top, [row.standard, row.indicators, row.competencies], row.widths)
+            cells = [
+                row.standard,
+                row.indicators,
+                *([row.exemplars] if row.exemplars is not None else []),
+                row.competencies,
+            ]
+            top = self.row(top, cells, row.widths)
         self.footer(page.printed, page.copyright)
         self.canvas.showPage()
 

@@ -105,6 +105,7 @@ PE_SUB_STRAND = "LOCOMOTOR, MANIPULATIVE AND RHYTHMIC SKILLS"
 # 11. A French curriculum.
 CS_FRENCH = "Écouter et comprendre des salutations et des présentations"
 IND_FRENCH = "Saluer et répondre aux salutations"
+IND_FRENCH_ALONE = "Saluer et répondre oralement aux salutations en respectant les valeurs sociales"
 
 # 12. A sub-strand heading printed again over a continued table.
 MEASUREMENT = ("Basic 2", "Strand 3: Geometry and Measurement", "Sub-Strand 3: Measurement")
@@ -128,7 +129,47 @@ def _one_table(headings: Sequence[str], *rows: Row, printed: str = "1", **page: 
     return Page(headings=tuple(headings), printed=printed, rows=rows, **page)
 
 
+#: Our World and Our People's four columns: content standard, indicator, exemplars, competencies.
+OWOP_HEADER = ("Content Standard", "Indicator", "Exemplars", "Core Competencies and Subject Specific Practices")
+OWOP_WIDTHS = (0.17 * TABLE_WIDTH, 0.2 * TABLE_WIDTH, 0.42 * TABLE_WIDTH, 0.21 * TABLE_WIDTH)
+OWOP_ACTIVITY = (
+    "Engage learners in a nature walk to observe, identify, locate and talk about things in the environment and "
+    "their uses, and sort them into living, non-living, manmade and natural things"
+)
+OWOP_NOTE = "Note: As learners browse pictures of things in the environment, help them name the parts of the computer"
+
 CASES: dict[str, Case] = {
+    "textless": Case(
+        "textless.pdf",
+        _title("MATHEMATICS"),
+        (
+            _one_table(
+                ("Basic 1", "Strand 1: Number", "Sub-Strand 1: Counting"),
+                Row(
+                    standard=[bold("B1.1.1.1: Describe numbers and the relationship between numbers 0 to 100")],
+                    indicators=[bold("B1.1.1.1.1"), bullet("Count forwards and backwards in ones")],
+                ),
+            ),
+        ),
+    ),
+    "owop": Case(
+        "owop.pdf",
+        _title("OUR WORLD AND OUR PEOPLE"),
+        (
+            _one_table(
+                ("Basic 1", "Strand 2: ALL AROUND US", "Sub-Strand 1: The Environment and the Weather"),
+                Row(
+                    standard=[bold("B1.2.1.1"), plain("Demonstrate knowledge of things in the environment")],
+                    indicators=[bold("B1.2.1.1.1."), plain("Explore the uses of things in the environment")],
+                    exemplars=[plain(OWOP_ACTIVITY), plain(OWOP_NOTE)],
+                    competencies=[plain("Communication and Collaboration")],
+                    widths=OWOP_WIDTHS,
+                ),
+                header=OWOP_HEADER,
+                header_widths=OWOP_WIDTHS,
+            ),
+        ),
+    ),
     "spaced": Case(
         "spaced-codes.pdf",
         _title("ENGLISH LANGUAGE"),
@@ -316,7 +357,17 @@ CASES: dict[str, Case] = {
                 ("Basic 4", "Strand 1: Communication orale", "Sub-Strand 1: Écoute"),
                 Row(
                     standard=[bold(f"B4.1.1.1: {CS_FRENCH}")],
-                    indicators=[bold(f"B4.1.1.1.1. {IND_FRENCH}"), bullet("Dire bonjour au professeur le matin")],
+                    indicators=[
+                        bold(f"B4.1.1.1.1. {IND_FRENCH}"),
+                        bullet("Dire bonjour au professeur le matin"),
+                        # As Our World and Our People and French print it: the code alone in bold, the statement
+                        # in the regular face below it, then "Ex." and dialogue lines led by a dash.
+                        bold("B4.1.1.1.2 :"),
+                        plain(IND_FRENCH_ALONE),
+                        plain("Ex. Deux personnes se saluent au marché."),
+                        plain("- Bonjour, Kofi."),
+                        plain("- Bonjour, Ama. Comment vas-tu ?"),
+                    ],
                 ),
             ),
         ),
@@ -582,7 +633,32 @@ def test_a_french_curriculum_is_in_french(built: Documents) -> None:
     assert {item.in_language for item in french.view.items} == {"fr"}
     assert french.item("B4.1.1.1").description == CS_FRENCH
     assert french.item("B4.1.1.1.1").description == IND_FRENCH
+    alone = french.item("B4.1.1.1.2")
+    assert alone.description == IND_FRENCH_ALONE
+    assert alone.notes == "Ex. Deux personnes se saluent au marché.\n- Bonjour, Kofi.\n- Bonjour, Ama. Comment vas-tu ?"
     assert french.findings(warnings=True) == []
+
+
+def test_four_columns_read_the_exemplars_column_as_the_indicators_notes(built: Documents) -> None:
+    owop = built["owop"]
+    assert owop.item("B1.2.1.1").description == "Demonstrate knowledge of things in the environment"
+    indicator = owop.item("B1.2.1.1.1")
+    # The code alone in bold, the statement in the regular face below it: the statement is that text.
+    assert indicator.description == "Explore the uses of things in the environment"
+    # The exemplars column's wrapped lines are one item each; "Note:" starts the next.
+    assert indicator.notes == f"{OWOP_ACTIVITY}\n{OWOP_NOTE}"
+    assert len(owop.pdf.wrapped.get(OWOP_ACTIVITY, [])) > 1, "the activity must wrap in its cell"
+    assert owop.findings(warnings=True) == []
+
+
+def test_a_code_printed_without_its_statement_is_described_by_its_code_and_reported(built: Documents) -> None:
+    textless = built["textless"]
+    item = textless.item("B1.1.1.1.1")
+    assert item.description == "B1.1.1.1.1"
+    assert item.notes == "• Count forwards and backwards in ones"
+    assert "description" in textless.view.provenance[item.identifier]["derivedFields"]
+    (finding,) = textless.findings("source_mapping_gap")
+    assert "B1.1.1.1.1 prints no statement text" in finding["message"] and finding["location"] == "page 2"
 
 
 # -- 12. a heading printed again over a continued table ------------------------------------------------------

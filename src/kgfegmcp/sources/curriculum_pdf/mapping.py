@@ -98,11 +98,21 @@ class CurriculumPdfMapping:
             details["printedCode"] = statement.printed_code
         if statement.competencies:
             details["competencies"] = statement.competencies
+        provenance = pdf.provenance(statement.pages, statement.printed_pages, code=statement.printed_code)
+        if not statement.text:
+            # An item needs a description: the code stands in for text the document does not print, and says so.
+            provenance["derivedFields"] = {"description": "no statement text is printed with the code: its code"}
+            builder.add_finding(
+                FindingCode.SOURCE_MAPPING_GAP,
+                "warning",
+                f"{statement.code} prints no statement text on p. {statement.pages[0]}; its description is its code.",
+                f"page {statement.pages[0]}",
+            )
         identifier = builder.add_item(
             statement.key,
             description=statement.text or statement.code,
             statement_type=layout.statement_types.of(statement.level),
-            provenance=pdf.provenance(statement.pages, statement.printed_pages, code=statement.printed_code),
+            provenance=provenance,
             grades=[statement.grade],
             statement_code=statement.code,
             academic_subject=pdf.title.subject,

@@ -22,6 +22,7 @@ from kgfegmcp.sources.curriculum_pdf.pages import Line, PageHeading, PageTable, 
 MAX_LINE_GAP = 1.9
 _SPACE = re.compile(r"\s+")
 _SOFT_HYPHEN = "\u00ad"
+_PRIVATE_USE, _PRIVATE_USE_END = 0xE000, 0xF8FF
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +305,7 @@ class StatementAssembler:
         for line in row.lines("exemplar"):
             target = _owner(started, line.top) or self._indicator
             if target is not None:
-                target.exemplars.append(self._item(line.text))
+                self._add_exemplar(target, _SPACE.sub(" ", line.text).strip())
         for line in row.lines("competency"):
             target = _owner(started, line.top) or self._indicator
             if target is not None:
@@ -313,8 +314,8 @@ class StatementAssembler:
     def _strip_bullet(self, text: str) -> tuple[str, bool]:
         stripped = text.lstrip()
         had = False
-        while stripped.startswith(self._bullets):
-            stripped = stripped[1:].lstrip()
+        while (bullet := next((b for b in self._bullets if stripped.startswith(b)), None)) is not None:
+            stripped = stripped[len(bullet) :].lstrip()
             had = True
         return stripped, had
 
@@ -334,9 +335,14 @@ class StatementAssembler:
         return rest
 
     def _item(self, text: str) -> str:
-        """An exemplar line, its bullet glyph written as a bullet."""
-        body, had = self._strip_bullet(_SPACE.sub(" ", text).strip())
-        return f"• {body}" if had else body
+        """An exemplar line as printed; a bullet glyph of a symbol font (a private-use character, with no meaning
+        of its own in Unicode) is written as the bullet it shows."""
+        line = _SPACE.sub(" ", text).strip()
+        body, had = self._strip_bullet(line)
+        if not had:
+            return body
+        mark = line[: len(line) - len(body)].strip()
+        return f"{'•' if any(_PRIVATE_USE <= ord(ch) <= _PRIVATE_USE_END for ch in mark) else mark} {body}"
 
     # -- content standards -----------------------------------------------------------------------
 
@@ -450,6 +456,11 @@ class StatementAssembler:
             return
         indicator.open_text = False
         indicator.seen_on(self._page, self._printed)
+        self._add_exemplar(indicator, raw)
+
+    def _add_exemplar(self, indicator: Statement, raw: str) -> None:
+        """An exemplar line: a bullet or an example's start begins an item, any other line wraps the last one."""
+        body, bullet = self._strip_bullet(raw)
         if bullet or self._exemplar_start.match(body) or not indicator.exemplars:
             indicator.exemplars.append(self._item(raw))
         else:
@@ -459,10 +470,12 @@ class StatementAssembler:
         """Whether a line goes on with the indicator's own text (rather than starting its exemplars)."""
         if bullet or not body or self._exemplar_start.match(body):
             return False
+        if not indicator.lines:
+            # The code stood alone on its line: its text is the next line, in whatever weight it is printed.
+            indicator.bold = line.bold_upto(len(body))
+            return True
         if line.bold_upto(len(body)) != indicator.bold:
             return False
-        if not indicator.lines:
-            return True  # the code stood alone on its line: the text is the next line
         if line.page != indicator.pages[-1]:
             return True  # carried over the page break
         gap = line.top - indicator.last_bottom
