@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from e2e_support import HttpServer, http_server
-from map_host import MapHost, launch, map_host
-from playwright.sync_api import Browser, sync_playwright
+from map_host import MapHost, map_host
+from playwright.sync_api import Browser
 from test_protocol_versions import message, post
 
 from kgfegmcp.rights import RightsPolicy
@@ -34,16 +34,6 @@ LINKED_TOOLS = (
     "find_learning_progression_paths",
     "get_learning_components_for_standard",
 )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from e2e_support import HttpServer, http_server
-from map_host import launch, map_host
-from playwright.sync_api import Browser, sync_playwright
+from map_host import map_host
+from playwright.sync_api import Browser
 
 from kgfegmcp.config import SHIPPED_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -48,16 +48,6 @@ def nacca_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServe
     assert lifecycle.validate(location).result == "passed"
     with http_server(root) as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def test_the_map_draws_an_indicator_read_from_the_pdf(browser: Browser, nacca_server: HttpServer) -> None:

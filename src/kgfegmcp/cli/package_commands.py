@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -24,6 +23,7 @@ from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import DerivedProfile, ProfileRepository
+from kgfegmcp.rights import REVIEW_STATUSES
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -69,17 +69,28 @@ def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
     }
 
 
+#: The review states an operator may give a source at build time (``unreviewed`` is having given none).
+OPERATOR_REVIEW_STATES: tuple[str, ...] = tuple(state for state in REVIEW_STATUSES if state != "unreviewed")
+
+
+def _operator_review_state(value: str | None) -> str | None:
+    if value is not None and value not in OPERATOR_REVIEW_STATES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(OPERATOR_REVIEW_STATES)}.")
+    return value
+
+
 def build_command(
     source: Annotated[str, typer.Option("--source", help="Source importer: bncc, ccss, case or nacca-pdf.")],
     source_input: Annotated[Path | None, typer.Argument(help="Input file, for sources that take one.")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Graph-package root to write into.")] = None,
     profiles_dir: Annotated[Path | None, typer.Option(help="Profiles root (KGFEGMCP_PROFILES_DIR).")] = None,
     review_status: Annotated[
-        ReviewStatusOption | None,
+        str | None,
         typer.Option(
             "--review-status",
-            help="The operator's rights review of a source that states no licence (nacca-pdf): approved, "
-            "provisional_operator_approved, restricted, review_required. Without it, text is withheld.",
+            callback=_operator_review_state,
+            help="The operator's rights review of a source that states no licence (nacca-pdf): "
+            f"{', '.join(OPERATOR_REVIEW_STATES)}. Without it, text is withheld.",
         ),
     ] = None,
 ) -> None:
@@ -91,7 +102,7 @@ def build_command(
     from kgfegmcp.sources import load_importer
 
     settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
-    importer = load_importer(source, review_status=review_status.value if review_status else None)
+    importer = load_importer(source, review_status=review_status)
     profiles = ProfileRepository(*profile_roots(settings))
     with progress_bar() as progress:
         task = progress.add_task(f"reading {source}", total=None)
@@ -108,15 +119,6 @@ def build_command(
                     f"serve its text."
                 )
             )
-
-
-class ReviewStatusOption(StrEnum):
-    """The review states an operator may give a source at build time (``unreviewed`` is the absence of one)."""
-
-    APPROVED = "approved"
-    PROVISIONAL_OPERATOR_APPROVED = "provisional_operator_approved"
-    RESTRICTED = "restricted"
-    REVIEW_REQUIRED = "review_required"
 
 
 def write_pending_packages(

@@ -155,7 +155,6 @@ ARTIFACT_ROLE: Mapping[str, ArtifactRole] = {role.logical_name: role for role in
 VALIDATION_REPORTS: tuple[str, ...] = tuple(role.logical_name for role in ARTIFACT_ROLES if role.records_validation)
 #: The logical names of the 64 provenance parts, part 00 first.
 PROVENANCE_PART_ARTIFACTS: tuple[str, ...] = tuple(provenance_part_name(part) for part in range(PROVENANCE_PARTS))
-PROVENANCE_PART_ARTIFACTS_SET: frozenset[str] = frozenset(PROVENANCE_PART_ARTIFACTS)
 #: The logical names of the learning-component collection (declared iff the package has components).
 COMPONENT_ARTIFACTS: tuple[str, ...] = tuple(
     role.logical_name for role in ARTIFACT_ROLES if role.requirement == "with_components"
@@ -180,7 +179,7 @@ def declared_roles(components: int) -> tuple[ArtifactRole, ...]:
 def required_roles(components: int, declared: Collection[str]) -> tuple[ArtifactRole, ...]:
     """The roles a package that declares ``declared`` must declare: every ``always`` role, the learning-component
     collection when it has components, and all 64 provenance parts once it declares any."""
-    parts = not PROVENANCE_PART_ARTIFACTS_SET.isdisjoint(declared)
+    parts = any(name in declared for name in PROVENANCE_PART_ARTIFACTS)
     return tuple(
         role
         for role in ARTIFACT_ROLES

@@ -79,9 +79,16 @@ def _build(address: ResourceAddress) -> str:
     return FAMILY[address.family].uri(address.framework_id or "", address.snapshot_id or "", address.key or "")
 
 
-def _check_identifier(value: str, kind: str) -> None:
-    if identifier_problem(value, kind) is not None:
-        raise InvalidAddressError(f"the {kind} is not a lowercase identifier of 3-96 characters")
+def _check_framework(value: str) -> None:
+    if identifier_problem(value, "framework id") is not None:
+        raise InvalidAddressError("the framework id is not a lowercase identifier of 3-96 characters")
+
+
+def _check_snapshot(value: str) -> None:
+    if snapshot_problem(value) is not None:
+        raise InvalidAddressError(
+            "the snapshot id is not a lowercase identifier of 3-96 characters nor <framework-id>@<year>+<hex>"
+        )
 
 
 def _check_key(family: Family, value: str) -> None:
@@ -126,16 +133,13 @@ def _match(segments: list[str]) -> ResourceAddress:
     if segments[0] != "framework" or len(segments) < 2:
         raise InvalidAddressError("the URI names no supported resource family")
     framework_id = segments[1]
-    _check_identifier(framework_id, "framework id")
+    _check_framework(framework_id)
     if len(segments) == 2:
         return ResourceAddress(Family.FRAMEWORK, framework_id)
     if segments[2] != "snapshot" or len(segments) < 4:
         raise InvalidAddressError("the URI names no supported resource family under the framework")
     snapshot_id = segments[3]
-    if snapshot_problem(snapshot_id) is not None:
-        raise InvalidAddressError(
-            "the snapshot id is not a lowercase identifier of 3-96 characters nor <framework-id>@<year>+<hex>"
-        )
+    _check_snapshot(snapshot_id)
     tail = segments[4:]
     if not tail:
         return ResourceAddress(Family.SNAPSHOT, framework_id, snapshot_id)

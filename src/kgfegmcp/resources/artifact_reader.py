@@ -66,9 +66,11 @@ class VerifiedArtifactReader:
     def _whole_provenance(self, entity_id: str) -> tuple[None, ArtifactEntry, dict[str, Any] | None]:
         """The entity's record in ``entityProvenance`` (standards side), else in ``lcEntityProvenance``."""
         runtime = self._runtime
-        found: tuple[None, ArtifactEntry, dict[str, Any] | None] | None = None
-        for logical_name in ("entityProvenance", "lcEntityProvenance"):
-            entry = runtime.manifest.artifact(logical_name)
+        standards = runtime.manifest.artifact("entityProvenance")
+        if standards is None:  # validation guarantees it
+            self.refuse("entityProvenance", runtime.path, reason="not declared")
+        components = runtime.manifest.artifact("lcEntityProvenance")
+        for entry in (standards, components):
             if entry is None:
                 continue
             document = self._entities(entry)
@@ -77,10 +79,7 @@ class VerifiedArtifactReader:
             record = document["entities"].get(entity_id)
             if isinstance(record, dict):
                 return None, entry, record
-            found = found or (None, entry, None)
-        if found is None:  # validation guarantees entityProvenance
-            self.refuse("entityProvenance", runtime.path, reason="not declared")
-        return found
+        return None, standards, None
 
     def _entities(self, entry: ArtifactEntry) -> dict[str, Any]:
         """A provenance document (or part), checked, whose ``entities`` is an object; refused otherwise."""

@@ -21,8 +21,12 @@ from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.rights import ReviewStatus
 from kgfegmcp.sources.curriculum_pdf.document import CurriculumPdf
+from kgfegmcp.sources.curriculum_pdf.layout import Level
 from kgfegmcp.sources.curriculum_pdf.statements import Heading, Statement, comparable
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, slugify
+
+#: The grouping levels, in the order the counts name them.
+_GROUPS: tuple[Level, ...] = ("strand", "subStrand")
 
 
 class CurriculumPdfMapping:
@@ -35,7 +39,7 @@ class CurriculumPdfMapping:
         rights = self._profile.profile.default_rights
         self._rights = rights if review_status is None else rights.model_copy(update={"review_status": review_status})
         self._groups: dict[tuple[Any, ...], str] = {}
-        self._linked: set[tuple[Any, ...]] = set()
+        self._group_counts: Counter[Level] = Counter()
 
     def run(self) -> PackageContent:
         """The package content, in reading order."""
@@ -132,37 +136,48 @@ class CurriculumPdfMapping:
         )
         return identifier
 
-    def _grouping(self, key: tuple[Any, ...], level: str, heading: Heading | None, number: int, grade: str) -> str:
-        """The grouping node of a strand or sub-strand of one grade, made at its first content standard."""
+    def _group(
+        self,
+        key: tuple[Any, ...],
+        level: Level,
+        heading: Heading | None,
+        number: int,
+        statement: Statement,
+        parent: str,
+    ) -> str:
+        """The strand or sub-strand node of one grade, made (under ``parent``) at the first statement printed under
+        it; a group whose heading is not printed is named from the codes, and reported once."""
         found = self._groups.get(key)
         if found is not None:
-            self._builder.add_grades(found, [grade])
+            self._builder.add_grades(found, [statement.grade])
             return found
-        layout, pdf = self._layout, self._pdf
-        kind = layout.statement_types.of("strand" if level == "strand" else "subStrand")
-        if heading is None:
-            description, pages, printed, composed = f"{kind} {number}", [], [], True
-        else:
-            description, pages, printed, composed = (
-                heading.name,
-                [heading.page],
-                ([heading.printed] if heading.printed else []),
-                False,
-            )
+        pdf = self._pdf
+        kind = self._layout.statement_types.of(level)
+        pages = [heading.page] if heading else []
+        printed = [heading.printed] if heading and heading.printed else []
         provenance = pdf.provenance(pages, printed, heading=f"{kind} {number}")
-        if composed:
+        if heading is None:
             provenance["derivedFields"] = {"description": "no heading is printed: named from the codes below it"}
+            self._builder.add_finding(
+                FindingCode.SOURCE_MAPPING_GAP,
+                "warning",
+                f"No {kind.lower()} heading is printed before {statement.code}; its {kind.lower()} is named from "
+                "its code.",
+                f"page {statement.pages[0]}",
+            )
         identifier = self._builder.add_item(
             "/".join(str(part) for part in key),
-            description=description,
+            description=heading.name if heading else f"{kind} {number}",
             statement_type=kind,
             provenance=provenance,
-            grades=[grade],
+            grades=[statement.grade],
             academic_subject=pdf.title.subject,
             in_language=pdf.in_language,
             details={"curriculumPdf": {"number": number, "pages": pages}},
         )
+        self._builder.link(HAS_CHILD, parent, identifier, pdf.provenance(pages, [], field="printed under"))
         self._groups[key] = identifier
+        self._group_counts[level] += 1
         return identifier
 
     def _sub_strand(self, statement: Statement) -> str:
@@ -177,59 +192,21 @@ class CurriculumPdfMapping:
             strand_number,
             comparable(strand_heading.name) if strand_heading else "",
         )
-        if strand_heading is None:
-            self._builder.add_finding(
-                FindingCode.SOURCE_MAPPING_GAP,
-                "warning",
-                f"No strand heading is printed before {statement.code}; its strand is named from its code.",
-                f"page {statement.pages[0]}",
-            )
-        strand = self._grouping(strand_key, "strand", strand_heading, strand_number, statement.grade)
         sub_key = (*strand_key, "sub-strand", sub_number, comparable(sub_heading.name) if sub_heading else "")
-        if sub_key not in self._groups:
-            if sub_heading is None:
-                self._builder.add_finding(
-                    FindingCode.SOURCE_MAPPING_GAP,
-                    "warning",
-                    f"No sub-strand heading is printed before {statement.code}; its sub-strand is named from its code.",
-                    f"page {statement.pages[0]}",
-                )
-            sub = self._grouping(sub_key, "subStrand", sub_heading, sub_number, statement.grade)
-            self._builder.link(
-                HAS_CHILD,
-                strand,
-                sub,
-                self._pdf.provenance([sub_heading.page] if sub_heading else [], [], field="printed under"),
-            )
-            if strand_key not in self._linked:
-                self._linked.add(strand_key)
-                self._builder.link(
-                    HAS_CHILD,
-                    self._builder.root_id,
-                    strand,
-                    self._pdf.provenance([strand_heading.page] if strand_heading else [], [], field="printed under"),
-                )
-        return self._grouping(sub_key, "subStrand", sub_heading, sub_number, statement.grade)
+        strand = self._group(strand_key, "strand", strand_heading, strand_number, statement, self._builder.root_id)
+        return self._group(sub_key, "subStrand", sub_heading, sub_number, statement, strand)
 
     def _counts(self) -> str:
         """The statements read, per statement type and grade."""
         by_type: dict[str, Counter[str]] = {}
         for statement in self._pdf.document.statements:
             by_type.setdefault(self._layout.statement_types.of(statement.level), Counter())[statement.grade] += 1
-        groupings = Counter("sub-strand" if len(key) > 4 else "strand" for key in self._groups)
+        order = {g.source_label: g.order for g in self._profile.profile.grade_labels}
         parts = [
             f"{kind}: {sum(grades.values())} ("
-            + ", ".join(
-                f"{grade}: {count}" for grade, count in sorted(grades.items(), key=lambda g: _grade_order(g[0]))
-            )
+            + ", ".join(f"{grade}: {count}" for grade, count in sorted(grades.items(), key=lambda g: order[g[0]]))
             + ")"
             for kind, grades in by_type.items()
         ]
-        parts.append(f"{self._layout.statement_types.strand}: {groupings['strand']}")
-        parts.append(f"{self._layout.statement_types.sub_strand}: {groupings['sub-strand']}")
+        parts += [f"{self._layout.statement_types.of(level)}: {self._group_counts[level]}" for level in _GROUPS]
         return f"Read from {self._pdf.file_name} ({self._pdf.page_count} pages): " + "; ".join(parts) + "."
-
-
-def _grade_order(label: str) -> tuple[str, int]:
-    head, _, number = label.rpartition(" ")
-    return (head, int(number) if number.isdigit() else 0)

@@ -4,8 +4,8 @@ pdfplumber gives every word with its font and position, and finds tables by thei
 turns a page into what the layout speaks of: lines outside the tables (headings; page furniture such as
 the © line and the page number is set aside, the number kept as the printed page label), and each
 table's rows with every cell's lines under the column role its header names. A table with no header row
-continues the previous table (a table broken by a page), and takes its columns' roles. Nothing here
-knows what a code or a strand is: that is :mod:`.statements`.
+takes the columns of the table before it (a table broken by a page); whether it does continue that table is
+the assembler's to decide. Nothing here knows what a code or a strand is: that is :mod:`.statements`.
 """
 
 from __future__ import annotations
@@ -240,15 +240,13 @@ class PdfPages:
         previous: PageTable | None = None
         for page in self._pdf.pages:
             try:
-                read = self._page(page, previous)
+                read, previous = self._page(page, previous)
             finally:
                 page.close()
-            tables = [b for b in read.blocks if isinstance(b, PageTable)]
-            if tables:
-                previous = tables[-1]
             yield read
 
-    def _page(self, page: Any, previous: PageTable | None) -> PdfPage:
+    def _page(self, page: Any, previous: PageTable | None) -> tuple[PdfPage, PageTable | None]:
+        """The page, and the last table whose columns have roles so far (the one a headerless table continues)."""
         words = self._words(page)
         grids = []
         for table in page.find_tables():
@@ -280,7 +278,7 @@ class PdfPages:
             if not table.continued or previous is not None:
                 previous = table
         blocks.sort(key=lambda pair: pair[0])
-        return PdfPage(page.page_number, printed, tuple(b for _top, b in blocks))
+        return PdfPage(page.page_number, printed, tuple(b for _top, b in blocks)), previous
 
     def _outside(self, words: list[Word], number: int, height: float) -> tuple[str | None, list[PageHeading]]:
         """The printed page number and the heading lines among the words outside the tables.

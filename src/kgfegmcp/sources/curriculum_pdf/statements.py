@@ -79,6 +79,10 @@ class Statement:
         """A stable key: the level, the code, and which printing of that code it is."""
         return f"{self.level}/{self.code}" + (f"#{self.occurrence}" if self.occurrence > 1 else "")
 
+    def below(self, line: Line) -> None:
+        """Note the line just read as the statement's own: the next must follow it closely to be its text too."""
+        self.last_bottom, self.last_height = line.bottom, line.bottom - line.top
+
     def seen_on(self, page: int, printed: str | None) -> None:
         if page not in self.pages:
             self.pages.append(page)
@@ -118,7 +122,6 @@ class CurriculumDocument:
     statements: list[Statement] = field(default_factory=list)
     findings: list[SourceFinding] = field(default_factory=list)
     tables: int = 0
-    table_pages: int = 0
 
     def content_standards(self) -> list[Statement]:
         """Content standards, in reading order."""
@@ -164,16 +167,12 @@ class StatementAssembler:
         """Every page, in order."""
         for page in pages:
             self._page, self._printed = page.number, page.printed
-            has_table = False
             for block in page.blocks:
                 if isinstance(block, PageHeading):
                     self._heading_line(block.line)
                 else:
-                    has_table = True
                     self._table(block)
             self._flush()
-            if has_table:
-                self.document.table_pages += 1
         return self.document
 
     def _unplaced(self, column: str, text: str, what: str) -> None:
@@ -269,14 +268,14 @@ class StatementAssembler:
             for _role, lines in row.cells:
                 for line in lines:
                     text = self._strip_bullet(_SPACE.sub(" ", line.text).strip())[0]
-                    for pattern, level in (
+                    levels: tuple[tuple[re.Pattern[str], Level], ...] = (
                         (self._layout.indicator_code, "indicator"),
                         (self._layout.content_standard_code, "contentStandard"),
-                    ):
+                    )
+                    for pattern, level in levels:
                         match = pattern.match(text)
                         if match is not None:
-                            groups = {k: v for k, v in match.groupdict().items() if v is not None}
-                            codes.append(self._canonical(groups, level))  # type: ignore[arg-type]
+                            codes.append(self._code(match, level)[0])
                             break
         if codes:
             self._finding(
@@ -356,7 +355,7 @@ class StatementAssembler:
         if match is None:
             stray = self._layout.indicator_code.match(text)
             if stray is not None and not text[stray.end() :].strip():
-                printed = self._canonical(stray.groupdict(), "indicator")
+                printed = self._code(stray, "indicator")[0]
                 self._finding(
                     FindingCode.SOURCE_MAPPING_GAP,
                     f"The indicator code {printed} is printed alone in the content-standards column on "
@@ -371,8 +370,7 @@ class StatementAssembler:
                 self._standard.lines.append(self._continued.sub("", text))
                 self._standard.seen_on(self._page, self._printed)
             return False
-        groups = {k: v for k, v in match.groupdict().items() if v is not None}
-        code = self._canonical(groups, "contentStandard")
+        code, groups = self._code(match, "contentStandard")
         rest = self._continued.sub("", text[match.end() :]).strip()
         current = self._standard
         if current is not None and current.code == code:
@@ -410,8 +408,7 @@ class StatementAssembler:
         text = self._code_start(self._strip_bullet(raw)[0], "indicator")
         match = self._layout.indicator_code.match(text)
         if match is not None:
-            groups = {k: v for k, v in match.groupdict().items() if v is not None}
-            code = self._canonical(groups, "indicator")
+            code, groups = self._code(match, "indicator")
             rest = text[match.end() :].strip()
             known = self._by_key.get(("indicator", code))
             if known and not comparable(rest):
@@ -428,14 +425,12 @@ class StatementAssembler:
                 return repeat
             statement = self._new("indicator", code, match, groups, rest)
             statement.bold = line.bold_upto(len(raw))
-            statement.last_bottom, statement.last_height = line.bottom, line.bottom - line.top
+            statement.below(line)
             statement.parent = self._standard
-            if self._standard is not None:
-                self._standard.last_indicator = statement
-            statement.open_text = True
             if self._standard is None:
                 self._orphans.append(code)
             else:
+                self._standard.last_indicator = statement
                 self._check_extends(statement, self._standard)
             self._indicator = statement
             return statement
@@ -452,7 +447,7 @@ class StatementAssembler:
         if indicator.open_text and self._continues(indicator, line, body, bullet):
             indicator.lines.append(body)
             indicator.seen_on(self._page, self._printed)
-            indicator.last_bottom, indicator.last_height = line.bottom, line.bottom - line.top
+            indicator.below(line)
             return
         indicator.open_text = False
         indicator.seen_on(self._page, self._printed)
@@ -482,6 +477,11 @@ class StatementAssembler:
         return gap <= MAX_LINE_GAP * max(indicator.last_height, 1.0)
 
     # -- shared ----------------------------------------------------------------------------------
+
+    def _code(self, match: re.Match[str], level: Level) -> tuple[str, dict[str, str]]:
+        """A matched code written the layout's way (``B1.1.6.1``), and its groups."""
+        groups = {k: v for k, v in match.groupdict().items() if v is not None}
+        return self._canonical(groups, level), groups
 
     def _canonical(self, groups: dict[str, str], level: Level) -> str:
         template = self._layout.codes.canonical_indicator if level == "indicator" else self._layout.codes.canonical
