@@ -17,15 +17,27 @@ IDENTIFIER_MIN_LENGTH = 3
 IDENTIFIER_MAX_LENGTH = 96
 _WORDS = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _IDENTIFIER_PATTERN = re.compile(_WORDS)
-#: A snapshot as the design's construction pipeline names it: ``<framework-id>@<year>+<hex>``, its framework,
-#: the source's year and a prefix of a content digest (``ghana-nacca-…-basic-1-3@2019+e00c5329a507``). Only
-#: ``@``, ``+``, digits and lowercase hex join the words: nothing a path or a URI could read otherwise (no
-#: ``/``, ``.``, ``%``, ``?``, ``#``, ``:``, whitespace or control character).
-_SUPPLIED_SNAPSHOT = re.compile(rf"(?P<framework>{_WORDS})@(?P<year>[0-9]{{4}})\+(?P<digest>[0-9a-f]{{6,64}})")
-SNAPSHOT_MAX_LENGTH = IDENTIFIER_MAX_LENGTH + len("@2019+") + 64
+#: A snapshot as the design's construction pipeline names it: ``<framework-id>@<version>+<hex>``, its framework,
+#: the source's version token (a year, ``undated``, ``2025-proposed-draft``) and a prefix of a content digest
+#: (``ghana-nacca-…-basic-1-3@2019+e00c5329a507``). Only ``@``, ``+``, single ``-``/``_``/``.`` between words,
+#: digits and lowercase hex: nothing a path or a URI could read otherwise (no ``/``, ``..``, ``%``, ``?``, ``#``,
+#: ``:``, whitespace or control character).
+_VERSION = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
+VERSION_MAX_LENGTH = 64
+_SUPPLIED_SNAPSHOT_TEXT = rf"(?P<framework>{_WORDS})@(?P<version>{_VERSION})\+(?P<digest>[0-9a-f]{{6,64}})"
+_SUPPLIED_SNAPSHOT = re.compile(_SUPPLIED_SNAPSHOT_TEXT)
+#: A supplied graph-package id: its snapshot id, or that id with the graph type and package revision it files
+#: (``…@2019+e00c5329a507--academic-standards--p1``).
+_SUPPLIED_PACKAGE = re.compile(
+    rf"(?P<snapshot>{_SUPPLIED_SNAPSHOT_TEXT})(?:--(?P<graph_type>{_WORDS})--p(?P<revision>[1-9][0-9]{{0,5}}))?"
+)
+SNAPSHOT_MAX_LENGTH = IDENTIFIER_MAX_LENGTH + 1 + VERSION_MAX_LENGTH + 1 + 64
 #: Both snapshot forms, as a JSON Schema pattern (the request models publish it).
 _LENGTH = rf"[a-z0-9-]{{{IDENTIFIER_MIN_LENGTH},{IDENTIFIER_MAX_LENGTH}}}"
-SNAPSHOT_ID_PATTERN = rf"^(?:(?={_LENGTH}(?![a-z0-9-])){_WORDS}|(?={_LENGTH}@){_WORDS}@[0-9]{{4}}\+[0-9a-f]{{6,64}})$"
+SNAPSHOT_ID_PATTERN = (
+    rf"^(?:(?={_LENGTH}(?![a-z0-9-])){_WORDS}"
+    rf"|(?={_LENGTH}@)(?=[^@]*@[a-z0-9._-]{{1,{VERSION_MAX_LENGTH}}}\+){_WORDS}@{_VERSION}\+[0-9a-f]{{6,64}})$"
+)
 
 #: Namespace for every deterministic UUIDv5 the builders mint.
 KGFEGMCP_NAMESPACE = uuid.UUID("6f1c3c55-3f4e-5c1b-9d0e-6b7a2f1e4a10")
@@ -51,11 +63,13 @@ def snapshot_problem(value: object, kind: str = "snapshot id") -> str | None:
     if isinstance(value, str) and len(value) <= SNAPSHOT_MAX_LENGTH:
         supplied = _SUPPLIED_SNAPSHOT.fullmatch(value)
         if supplied is not None:
+            if len(supplied["version"]) > VERSION_MAX_LENGTH:
+                return f"the version part of the {kind} must be at most {VERSION_MAX_LENGTH} characters"
             return identifier_problem(supplied["framework"], f"the framework part of the {kind}")
     problem = identifier_problem(value, kind)
     if problem is None:
         return None
-    return f"{problem}, or <framework-id>@<year>+<hex digits> as supplied packages name their snapshots"
+    return f"{problem}, or <framework-id>@<version>+<hex digits> as supplied packages name their snapshots"
 
 
 def supplied_snapshot_framework(snapshot_id: str) -> str | None:
@@ -94,12 +108,30 @@ ProfileId = Annotated[str, AfterValidator(lambda v: check_identifier(v, "profile
 
 
 def graph_package_id(framework_id: str, snapshot_id: str) -> str:
-    """Compose ``<framework>@<snapshot>`` after checking both halves."""
-    return f"{check_identifier(framework_id, 'framework id')}@{check_snapshot(snapshot_id)}"
+    """The id of the package a directory pair names: ``<framework>@<snapshot>``, or a supplied snapshot id
+    itself (it already names its framework), after checking both."""
+    check_identifier(framework_id, "framework id")
+    check_snapshot(snapshot_id)
+    return snapshot_id if supplied_snapshot_framework(snapshot_id) is not None else f"{framework_id}@{snapshot_id}"
+
+
+def supplied_package_parts(value: str) -> tuple[str, str | None, int | None] | None:
+    """A supplied graph-package id's snapshot id, graph type and revision (``None`` when it has no suffix), or
+    ``None`` when ``value`` is not a supplied graph-package id."""
+    supplied = _SUPPLIED_PACKAGE.fullmatch(value)
+    if supplied is None or snapshot_problem(supplied["snapshot"]) is not None:
+        return None
+    revision = supplied["revision"]
+    return supplied["snapshot"], supplied["graph_type"], int(revision) if revision else None
 
 
 def split_graph_package_id(value: str) -> tuple[str, str]:
-    """Split and check a graph-package id; raise :class:`InvalidIdentifier` when malformed."""
+    """Split and check a graph-package id (``<framework>@<snapshot>``, or a supplied package's id, whose snapshot
+    names its framework); raise :class:`InvalidIdentifier` when malformed."""
+    supplied = supplied_package_parts(value)
+    if supplied is not None:
+        snapshot_id = supplied[0]
+        return snapshot_id.partition("@")[0], snapshot_id
     framework_id, sep, snapshot_id = value.partition("@")
     if not sep:
         raise InvalidIdentifier("graph-package id must be <framework-id>@<snapshot-id>")

@@ -32,6 +32,8 @@ from typing import Any
 from kgfegmcp.bounded_json import NOT_UTF8, BoundedJsonError, decode_bounded
 from kgfegmcp.finding_codes import FindingCode
 
+MANIFEST_FILENAME = "package_manifest.json"
+
 #: Deepest nesting of arrays and objects in any package JSON document or JSONL record (the deepest a
 #: package writes is 7: the bundle); deeper is refused before it is decoded.
 MAX_JSON_DEPTH = 64
@@ -221,3 +223,19 @@ def parse_package_json(data: bytes | str) -> Any:
         return decode_bounded(data, max_bytes=None, max_depth=MAX_JSON_DEPTH)
     except BoundedJsonError as exc:
         raise PackageJsonError(_json_problem(exc), not_utf8=exc.reason == NOT_UTF8) from None
+
+
+def path_problem(path: str) -> str | None:
+    """Why a declared artifact path is unsafe, or ``None`` when it stays inside the package."""
+    if "\\" in path:
+        return "uses a backslash"
+    if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
+        return "is absolute"
+    if "\x00" in path or any(ord(c) < 32 for c in path):
+        return "contains control characters"
+    parts = path.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return "is not a normalised relative path (empty, '.' or '..' segment)"
+    if path == MANIFEST_FILENAME:
+        return "names the manifest itself"
+    return None

@@ -20,7 +20,9 @@ REVIEW_STATUSES: tuple[ReviewStatus, ...] = (
 #: Only these states count as reviewed for rights-gated content.
 REVIEWED_STATES: frozenset[str] = frozenset({"approved", "provisional_operator_approved"})
 
-GeneratedDerivatives = Literal["allowed", "denied"]
+#: Whether hosts may run generated-derivative workflows on a package: only ``allowed`` lets them. ``prohibited``
+#: is the supplied packages' word for ``denied``; ``review_required`` is undecided, so closed until decided.
+GeneratedDerivatives = Literal["allowed", "denied", "prohibited", "review_required"]
 
 #: A Creative Commons licence or public-domain tool URI: kind, version and optional jurisdiction port.
 _CC_URI = re.compile(

@@ -28,8 +28,8 @@ from kgfegmcp.packages.manifest import (
     MANIFEST_FILENAME,
     MANIFEST_SCHEMA_VERSION,
     PackageManifest,
-    read_manifest,
 )
+from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.tree import path_problem
 from kgfegmcp.packages.validator import PackageValidator, concerns_components
 from package_factory import LC, TREE, FixtureGraph, FixtureWorld, base_graph, lc_graph
@@ -64,12 +64,24 @@ def test_the_parts_and_the_component_collection_are_rows_of_the_table() -> None:
         # ... and is declared with the other 63 or not at all (the spec's package tree draws none).
         assert (part.access_class, part.labels, part.requirement) == (whole.access_class, whole.labels, "all_or_none")
     assert tuple(r.logical_name for r in ARTIFACT_ROLES if r.requirement == "with_components") == COMPONENT_ARTIFACTS
-    assert declared_roles(0) == tuple(r for r in ARTIFACT_ROLES if r.logical_name not in COMPONENT_ARTIFACTS)
-    assert declared_roles(3) == ARTIFACT_ROLES
+    ours = tuple(r for r in ARTIFACT_ROLES if "1.0" in r.shapes)
+    assert declared_roles(0) == tuple(r for r in ours if r.logical_name not in COMPONENT_ARTIFACTS)
+    assert declared_roles(3) == ours
     parts = set(PROVENANCE_PART_ARTIFACTS)
-    assert {r.logical_name for r in required_roles(3, ())} == {r.logical_name for r in ARTIFACT_ROLES} - parts
-    assert required_roles(3, {PROVENANCE_PART_ARTIFACTS[7]}) == ARTIFACT_ROLES
-    assert required_roles(0, parts) == declared_roles(0)
+    assert {r.logical_name for r in required_roles("1.0", 3, ())} == {r.logical_name for r in ours} - parts
+    assert required_roles("1.0", 3, {PROVENANCE_PART_ARTIFACTS[7]}) == ours
+    assert required_roles("1.0", 0, parts) == declared_roles(0)
+
+
+def test_the_supplied_shape_names_its_roles_and_requires_progressions_only_where_included() -> None:
+    supplied = {r.supplied_name for r in ARTIFACT_ROLES if "1.1" in r.shapes}
+    # Every key of the reference manifests' artifact maps is a role of the table, under the pipeline's name.
+    assert {"learningComponentsBundle", "learningComponentProvenance", "learningProgressionProvenanceIndex"} <= supplied
+    assert not any(r.requirement == "all_or_none" for r in ARTIFACT_ROLES if "1.1" in r.shapes)
+    without = {r.logical_name for r in required_roles("1.1", 0, ())}
+    with_links = {r.logical_name for r in required_roles("1.1", 0, (), progressions=True)}
+    assert len(with_links - without) == 9 + 64
+    assert "lcValidationReport" not in {r.logical_name for r in required_roles("1.1", 5, ())}
 
 
 @pytest.mark.parametrize("graph", GRAPHS.values(), ids=GRAPHS.keys())
@@ -121,7 +133,7 @@ def test_the_validator_requires_exactly_the_declared_roles(
     world: FixtureWorld, graph: Callable[[], FixtureGraph]
 ) -> None:
     location = world.write(graph())
-    components = read_manifest(location.path)[0].counts.learning_components.components
+    components = read_manifest(location.path)[0].counts.components
     edit_manifest(location, lambda manifest: manifest.update(artifacts=[]))
     outcome = PackageValidator(world.profiles(), max_findings_per_code=len(ARTIFACT_ROLES)).validate(location)
     undeclared = {
@@ -130,7 +142,7 @@ def test_the_validator_requires_exactly_the_declared_roles(
         if f.code == FindingCode.MISSING_ARTIFACT and f.message == "required logical artifact is not declared"
     }
     # Declaring nothing, the package needs every role but the provenance parts (all 64 or none).
-    assert undeclared == {role.logical_name for role in required_roles(components, ())}
+    assert undeclared == {role.logical_name for role in required_roles("1.0", components, ())}
     assert undeclared == {role.logical_name for role in declared_roles(components)} - set(PROVENANCE_PART_ARTIFACTS)
 
 

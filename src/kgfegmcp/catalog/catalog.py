@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError
+from kgfegmcp.identifiers import graph_package_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,7 @@ class AcceptedCatalog:
             raise CatalogError("Two accepted packages share one graph-package id.")
         self._packages = ordered
         self._excluded = tuple(sorted(excluded, key=lambda e: e.graph_package_id))
-        self._by_id = {p.graph_package_id: p for p in ordered}
+        self._by_snapshot = {(p.framework_id, p.snapshot_id): p for p in ordered}
         digest = hashlib.sha256()
         for package in ordered:
             digest.update(package.graph_package_id.encode())
@@ -64,9 +65,9 @@ class AcceptedCatalog:
         """Distinct framework ids, sorted."""
         return tuple(sorted({p.framework_id for p in self._packages}))
 
-    def by_graph_package_id(self, graph_package_id: str) -> ServedPackage | None:
-        """Exact lookup by ``<framework>@<snapshot>``."""
-        return self._by_id.get(graph_package_id)
+    def by_snapshot(self, framework_id: str, snapshot_id: str) -> ServedPackage | None:
+        """Exact lookup by framework and snapshot id (what a resource address or a request names)."""
+        return self._by_snapshot.get((framework_id, snapshot_id))
 
     def resolve(self, framework_id: str, snapshot_id: str | None = None) -> ServedPackage:
         """Exact snapshot, or the unique current snapshot when ``snapshot_id`` is omitted."""
@@ -75,7 +76,7 @@ class AcceptedCatalog:
             for package in candidates:
                 if package.snapshot_id == snapshot_id:
                     return package
-            raise FrameworkNotFoundError(f"No accepted package {framework_id}@{snapshot_id}.")
+            raise FrameworkNotFoundError(f"No accepted package {graph_package_id(framework_id, snapshot_id)}.")
         current = [p for p in candidates if p.manifest.is_current]
         if not current:
             raise FrameworkNotFoundError(

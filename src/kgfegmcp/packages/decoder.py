@@ -289,8 +289,12 @@ def decode_relationship(line: bytes, artifact: str, line_number: int) -> Relatio
             artifact, line_number, "supports requires property supportConfidence", FindingCode.MISSING_PROPERTY
         )
     unresolved: str | None = None
-    if "unresolvedStatus" in properties:
-        unresolved = _decode_string(properties["unresolvedStatus"], "unresolvedStatus", artifact, line_number)
+    # Delivery 1.2 (the supplied shape) names the status ``resolutionStatus``; a record saying both is refused.
+    named = [wire for wire in ("unresolvedStatus", "resolutionStatus") if wire in properties]
+    if len(named) > 1:
+        _fail_property(artifact, line_number, "unresolvedStatus and resolutionStatus name one status twice")
+    if named:
+        unresolved = _decode_string(properties[named[0]], named[0], artifact, line_number)
     return RelationshipRecord(
         identifier=record["identifier"],
         label=label,

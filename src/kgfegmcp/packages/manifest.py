@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Final, Literal, get_args
+from typing import Annotated, Any, Final, Literal, get_args
 
 from pydantic import Field, model_validator
 
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import FrameworkId, SnapshotId
 from kgfegmcp.models import ContractModel
-from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass
+from kgfegmcp.package_files import (
+    MANIFEST_FILENAME as MANIFEST_FILENAME,
+)
+from kgfegmcp.package_files import (
+    PackageFile,
+    PackageFileError,
+    PackageJsonError,
+    parse_package_json,
+)
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass, PackageShape
 from kgfegmcp.profiles.model import ProfileRef
 from kgfegmcp.rights import RightsPolicy
 
-MANIFEST_FILENAME = "package_manifest.json"
-#: The schema versions this contract accepts and the writer writes.
-ManifestSchemaVersion = Literal["1.0"]
-DeliverySchemaVersion = Literal["1.1"]
+#: The schema versions this contract accepts, the writer's first: 1.0 is this server's builder, 1.1 the
+#: design's construction pipeline (read through ``supplied_manifest``, delivered in schema 1.2).
+ManifestSchemaVersion = Literal["1.0", "1.1"]
+DeliverySchemaVersion = Literal["1.1", "1.2"]
 MANIFEST_SCHEMA_VERSION: Final[ManifestSchemaVersion] = get_args(ManifestSchemaVersion)[0]
 DELIVERY_SCHEMA_VERSION: Final[DeliverySchemaVersion] = get_args(DeliverySchemaVersion)[0]
+_TIMESTAMP = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2})$"
 #: The manifest is the one package file whose size nothing declares: a larger one is refused unread.
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
@@ -87,6 +96,80 @@ class PackageCounts(ContractModel):
     unresolved_items: int = Field(ge=0)
     provenance_entities: int = Field(ge=0)
 
+    @property
+    def items(self) -> int:
+        """Standards framework items."""
+        return self.standards.items
+
+    @property
+    def components(self) -> int:
+        """Learning components."""
+        return self.learning_components.components
+
+    @property
+    def links(self) -> RelationshipCounts:
+        """Relationships per label."""
+        return self.relationships
+
+    @property
+    def unresolved(self) -> int:
+        """What the package keeps unresolved: its unresolved items."""
+        return self.unresolved_items
+
+
+class SuppliedAdditionalCounts(ContractModel):
+    """The supplied shape's further counts (exactly these three)."""
+
+    coded_items: int = Field(ge=0)
+    multi_parent_targets: int = Field(ge=0)
+    unresolved_relationships: int = Field(ge=0)
+
+
+class SuppliedCounts(ContractModel):
+    """Counts as a supplied manifest declares them; the validator recomputes each exactly."""
+
+    framework_nodes: int = Field(1, ge=1, le=1)
+    item_nodes: int = Field(ge=0)
+    learning_component_nodes: int = Field(ge=0)
+    relationships: int = Field(ge=0)
+    supports_relationships: int = Field(ge=0)
+    builds_towards_relationships: int = Field(0, ge=0)
+    relates_to_relationships: int = Field(0, ge=0)
+    additional_counts: SuppliedAdditionalCounts
+
+    @model_validator(mode="after")
+    def _labelled_within_total(self) -> SuppliedCounts:
+        labelled = self.supports_relationships + self.builds_towards_relationships + self.relates_to_relationships
+        if labelled > self.relationships:
+            raise ValueError("supports, buildsTowards and relatesTo relationships exceed relationships")
+        return self
+
+    @property
+    def items(self) -> int:
+        """Standards framework items."""
+        return self.item_nodes
+
+    @property
+    def components(self) -> int:
+        """Learning components."""
+        return self.learning_component_nodes
+
+    @property
+    def links(self) -> RelationshipCounts:
+        """Relationships per label: what is not supports or a progression link is hasChild."""
+        labelled = self.supports_relationships + self.builds_towards_relationships + self.relates_to_relationships
+        return RelationshipCounts(
+            has_child=self.relationships - labelled,
+            supports=self.supports_relationships,
+            builds_towards=self.builds_towards_relationships,
+            relates_to=self.relates_to_relationships,
+        )
+
+    @property
+    def unresolved(self) -> int:
+        """What the package keeps unresolved: its unresolved relationships."""
+        return self.additional_counts.unresolved_relationships
+
 
 class Capabilities(ContractModel):
     """What the package can truthfully support."""
@@ -97,6 +180,49 @@ class Capabilities(ContractModel):
     learning_components: bool
     learning_progressions: bool
     has_detailed_provenance: bool
+
+    @property
+    def exact_codes(self) -> bool:
+        """Whether exact code lookup is offered."""
+        return self.exact_code_search
+
+    @property
+    def prefix_codes(self) -> bool:
+        """Whether code-prefix lookup is offered."""
+        return self.prefix_code_search
+
+    def flags(self) -> dict[str, bool]:
+        """Each capability as a yes or no, by its wire name."""
+        return {name: bool(value) for name, value in self.to_wire().items()}
+
+
+class SuppliedCapabilities(ContractModel):
+    """Capabilities as a supplied manifest declares them."""
+
+    code_search: Literal["complete", "partial", "none"]
+    has_detailed_provenance: bool = False
+    has_learning_progression_provenance: bool = False
+    has_learning_progressions: bool = False
+    has_official_activities: bool = False
+    has_official_assessment_guidance: bool = False
+    has_unresolved_relationships: bool = False
+    multi_parent: bool = False
+    text_search: bool = True
+
+    @property
+    def exact_codes(self) -> bool:
+        """Exact code lookup is offered wherever the package has codes (``partial``: on the items that have one)."""
+        return self.code_search != "none"
+
+    @property
+    def prefix_codes(self) -> bool:
+        """Code-prefix lookup goes with exact lookup (the profile's code policy still decides)."""
+        return self.code_search != "none"
+
+    def flags(self) -> dict[str, bool]:
+        """Each capability as a yes or no, by its wire name (``codeSearch``: any codes at all)."""
+        wire = self.to_wire()
+        return {name: (value != "none") if name == "codeSearch" else bool(value) for name, value in wire.items()}
 
 
 GraphType = Literal["AcademicStandards", "LearningComponents", "LearningProgressions"]
@@ -136,6 +262,51 @@ class SourceInfo(ContractModel):
     upstream_checksums: tuple[UpstreamChecksum, ...] = ()
     datasets: tuple[SourceDataset, ...] = ()
 
+    @property
+    def label(self) -> str:
+        """The source in one line."""
+        return f"{self.name} {self.version}"
+
+
+class SuppliedFramework(ContractModel):
+    """What a supplied manifest says of its framework and source (kept as declared)."""
+
+    name: str = Field(min_length=1, max_length=512)
+    jurisdiction: str = Field(min_length=1, max_length=256)
+    jurisdiction_type: str | None = Field(None, max_length=64)
+    issuing_authority: str | None = Field(None, max_length=512)
+    provider: str | None = Field(None, max_length=512)
+    adoption_status: str | None = Field(None, max_length=64)
+    is_current: bool
+    languages: tuple[Annotated[str, Field(pattern=r"^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$")], ...] = Field(min_length=1)
+    local_grades_or_stages: tuple[Annotated[str, Field(min_length=1, max_length=128)], ...]
+    normalized_grades: tuple[Annotated[str, Field(min_length=1, max_length=64)], ...]
+    local_subject: str = Field(min_length=1, max_length=256)
+    normalized_subjects: tuple[Annotated[str, Field(min_length=1, max_length=256)], ...]
+    subject_mapping_status: Literal["mapped", "other", "unreviewed"]
+    subject_mapping_note: str | None = Field(None, max_length=2000)
+    source_document_sha256: str | None = Field(None, pattern=r"^sha256:[0-9a-f]{64}$")
+    source_publication_date: str | None = Field(None, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+    source_version: str | None = Field(None, max_length=64)
+
+    @property
+    def label(self) -> str:
+        """The source in one line: who issued which document, in which version."""
+        issuer = self.issuing_authority or self.jurisdiction
+        return f"{issuer}, {self.name}" + (f" ({self.source_version})" if self.source_version else "")
+
+    @model_validator(mode="after")
+    def _mapping_stated(self) -> SuppliedFramework:
+        for name in ("languages", "local_grades_or_stages", "normalized_grades", "normalized_subjects"):
+            values = getattr(self, name)
+            if len(set(values)) != len(values):
+                raise ValueError(f"{name} repeats a value")
+        if (self.subject_mapping_status == "unreviewed") != (not self.normalized_subjects):
+            raise ValueError("normalizedSubjects is empty exactly when subjectMappingStatus is unreviewed")
+        if self.subject_mapping_status == "other" and not self.subject_mapping_note:
+            raise ValueError("subjectMappingStatus other needs subjectMappingNote")
+        return self
+
 
 class FindingSummary(ContractModel):
     """Counts of validation findings by severity and code."""
@@ -150,6 +321,8 @@ class ValidationState(ContractModel):
     """Lifecycle state; terminal states carry the validator version and report hash."""
 
     status: ValidationStatus
+    #: When a supplied package's pipeline reached its verdict (its manifest records no more than that).
+    validated_at: str | None = Field(None, pattern=_TIMESTAMP)
     validator_version: str | None = None
     report_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
     seal_sha256: str | None = Field(
@@ -162,10 +335,13 @@ class ValidationState(ContractModel):
     @model_validator(mode="after")
     def _terminal_is_recorded(self) -> ValidationState:
         recorded = (self.validator_version, self.report_sha256, self.seal_sha256, self.findings)
-        if self.status == "pending" and any(v is not None for v in recorded):
+        if self.status == "pending" and any(v is not None for v in (*recorded, self.validated_at)):
             raise ValueError("a pending package carries no validation record")
-        if self.status != "pending" and any(v is None for v in recorded):
+        supplied = self.validated_at is not None
+        if self.status != "pending" and not supplied and any(v is None for v in recorded):
             raise ValueError("a terminal package records validatorVersion, reportSha256, sealSha256, findings")
+        if supplied and any(v is not None for v in recorded):
+            raise ValueError("a supplied verdict (validatedAt) carries no record of this server's validator")
         return self
 
 
@@ -181,27 +357,51 @@ class PackageManifest(ContractModel):
     profile: ProfileRef
     artifacts: tuple[ArtifactEntry, ...]
     additional_artifacts: tuple[AdditionalArtifact, ...] = ()
-    counts: PackageCounts
-    capabilities: Capabilities
+    counts: PackageCounts | SuppliedCounts
+    capabilities: Capabilities | SuppliedCapabilities
     graph_types: GraphTypes
     rights: RightsPolicy
-    source: SourceInfo
+    source: SourceInfo | SuppliedFramework
     is_current: bool
     supersedes: str | None = Field(None, max_length=193)
     validation: ValidationState
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> PackageManifest:
+        """Every part is of the manifest's own shape: this server's (1.0) or the supplied one (1.1)."""
+        ours = self.manifest_schema_version == "1.0"
+        parts = (
+            isinstance(self.counts, PackageCounts),
+            isinstance(self.capabilities, Capabilities),
+            isinstance(self.source, SourceInfo),
+            self.delivery_schema_version == "1.1",
+            self.validation.validated_at is None,
+        )
+        if any(part != ours for part in parts):
+            raise ValueError(
+                "manifestSchemaVersion 1.0 declares delivery schema 1.1, this server's counts, capabilities, "
+                "source and validation record; other shapes are read through their own manifest model"
+            )
+        return self
 
     @model_validator(mode="after")
     def _logical_names_unique(self) -> PackageManifest:
         names = [a.logical_name for a in self.artifacts] + [a.logical_name for a in self.additional_artifacts]
         if len(set(names)) != len(names):
             raise ValueError("artifact logicalName values must be unique")
-        extra = set(a.logical_name for a in self.artifacts) - ARTIFACT_ROLE.keys()
+        core = {name for name, role in ARTIFACT_ROLE.items() if not role.additional}
+        extra = set(a.logical_name for a in self.artifacts) - core
         if extra:
             raise ValueError(f"artifacts holds non-core logical names {sorted(extra)}; use additionalArtifacts")
-        clash = set(a.logical_name for a in self.additional_artifacts) & ARTIFACT_ROLE.keys()
+        clash = set(a.logical_name for a in self.additional_artifacts) & core
         if clash:
             raise ValueError(f"additionalArtifacts reuses core logical names {sorted(clash)}")
         return self
+
+    @property
+    def shape(self) -> PackageShape:
+        """Whose package format this is (``artifact_roles.PackageShape``)."""
+        return self.manifest_schema_version
 
     def all_artifacts(self) -> tuple[ArtifactEntry, ...]:
         """Core and additional artifacts, in manifest order."""
@@ -237,15 +437,6 @@ def read_manifest_json(package_dir: Path, name: str = MANIFEST_FILENAME) -> tupl
         return data, parse_package_json(data)
     except PackageJsonError as exc:
         raise PackageFileError(FindingCode.INVALID_MANIFEST, str(exc)) from None
-
-
-def read_manifest(package_dir: Path, name: str = MANIFEST_FILENAME) -> tuple[PackageManifest, bytes]:
-    """A manifest and the bytes it was read from: :func:`read_manifest_json`, then the contract.
-
-    Raises ``PackageFileError`` as :func:`read_manifest_json` does, or pydantic's ``ValidationError``.
-    """
-    data, _ = read_manifest_json(package_dir, name)
-    return PackageManifest.model_validate_json(data), data
 
 
 def manifest_document(package_dir: Path) -> Any:

@@ -27,7 +27,8 @@ from pydantic import ValidationError
 
 from kgfegmcp.package_files import PackageFileError, read_package_file
 from kgfegmcp.packages.artifact_roles import VALIDATION_REPORTS
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest, read_manifest
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
+from kgfegmcp.packages.manifest_reader import read_manifest
 
 log = logging.getLogger(__name__)
 

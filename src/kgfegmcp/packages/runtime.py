@@ -9,8 +9,13 @@ from typing import Literal
 from kgfegmcp.errors import CatalogError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.package_files import PackageFileError, read_package_file
-from kgfegmcp.packages.lc_artifacts import GenerationSummary
-from kgfegmcp.packages.manifest import PackageManifest
+from kgfegmcp.packages.lc_artifacts import (
+    ComponentProduction,
+    ComponentSourceVersion,
+    GenerationSummary,
+    GeneratorModel,
+)
+from kgfegmcp.packages.manifest import PackageManifest, SuppliedFramework
 from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode
 from kgfegmcp.packages.relationship_table import RelationshipTable
 from kgfegmcp.packages.validator import Gate
@@ -31,9 +36,10 @@ class PackageRuntime:
     accepted_from: Literal["passed", "pending"]
     manifest_sha256: str
     gate: Gate = "every_rule"
-    component_generation: GenerationSummary | None = None
-    """How this package's learning components were produced (``lcGenerationSummary``); ``None`` without
-    components. Component labels are read from here: ``production``, ``human_reviewed``, ``curator``."""
+    component_generation: ComponentProduction | None = None
+    """How this package's learning components were produced (``lcGenerationSummary``, or what a supplied
+    package's pipeline always does); ``None`` without components. Component labels are read from here:
+    ``production``, ``human_reviewed``, ``curator``."""
 
     @property
     def graph_package_id(self) -> str:
@@ -51,14 +57,26 @@ class PackageRuntime:
         return self.manifest.snapshot_id
 
 
-def read_generation_summary(path: Path, manifest: PackageManifest) -> GenerationSummary | None:
-    """The accepted package's ``lcGenerationSummary``, its bytes checked against the manifest again.
+def read_generation_summary(path: Path, manifest: PackageManifest) -> ComponentProduction | None:
+    """How the accepted package's components were produced: its ``lcGenerationSummary``, its bytes checked
+    against the manifest again; for a supplied package, what its pipeline does to every package.
 
     ``catalog_error`` (for the operator: it names the file) when it is no longer the validated file.
     """
     entry = manifest.artifact("lcGenerationSummary")
     if entry is None:
         return None
+    source = manifest.source
+    if isinstance(source, SuppliedFramework):
+        # The pipeline's summary counts its model calls but names no model: its components are model output
+        # that nobody reviewed (the spec: a learning component is model-generated content).
+        return ComponentProduction(
+            production="model_generated",
+            human_reviewed=False,
+            generator=GeneratorModel(name=f"{source.provider or source.issuing_authority or 'supplier'} pipeline"),
+            source=ComponentSourceVersion(name=source.name, version=source.source_version or "unversioned"),
+            method="Decomposed from the standards items by the supplying pipeline's language-model workflow.",
+        )
     try:
         data = read_package_file(path, entry.path, expected_bytes=entry.bytes)
     except PackageFileError as exc:
@@ -68,4 +86,7 @@ def read_generation_summary(path: Path, manifest: PackageManifest) -> Generation
         ) from None
     if sha256_hex(data) != entry.sha256:
         raise CatalogError(f"{manifest.graph_package_id}: lcGenerationSummary changed after validation.")
-    return GenerationSummary.model_validate_json(data, strict=False)
+    summary = GenerationSummary.model_validate_json(data, strict=False)
+    return ComponentProduction.model_validate(
+        summary.model_dump(include=set(ComponentProduction.model_fields)), strict=False
+    )

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from kgfegmcp.errors import KgfegmcpError, PackageValidationError
 from kgfegmcp.package_files import PackageFile, PackageFileError
 from kgfegmcp.packages.decoder import iter_nodes
-from kgfegmcp.packages.manifest import PackageManifest, read_manifest
+from kgfegmcp.packages.manifest import PackageManifest
+from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.profiles.model import InterpretationProfile
@@ -93,11 +94,15 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
     if nodes is None:
         raise PackageValidationError(f"{location.graph_package_id}: the manifest declares no nodes artifact.")
     grades: Counter[str] = Counter()
+    by_type: Counter[str] = Counter()
+    coded = 0
     try:
         with PackageFile.open(location.path, nodes.path, expected_bytes=nodes.bytes) as stream:
             for node in iter_nodes(stream, "nodes"):
                 if not isinstance(node, ItemNode):
                     continue
+                by_type[node.statement_type] += 1
+                coded += node.statement_code is not None
                 rule = profile.statement_type(node.statement_type) if profile else None
                 if rule is None or rule.role == "standard":
                     grades.update(node.grade_level)
@@ -108,7 +113,6 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
     except KgfegmcpError as exc:
         raise PackageValidationError(f"{location.graph_package_id}: unreadable nodes artifact ({exc}).") from None
     counts = manifest.counts
-    by_type = counts.standards.items_by_statement_type
     declared = [rule.source_type for rule in profile.statement_types] if profile else []
     order = [t for t in declared if t in by_type] + sorted(t for t in by_type if t not in declared)
     types = tuple(
@@ -125,29 +129,32 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
         GradeCount(g.source_label, g.display, grades[g.source_label]) for g in labels if grades[g.source_label]
     )
     grade_counts += tuple(GradeCount(g, g, grades[g]) for g in sorted(grades) if g not in known)
-    relationships = counts.relationships
+    relationships = counts.links
+    roles: Counter[str] = Counter()
+    for count in types:
+        roles[count.role] += count.items
     return PackageStatistics(
         graph_package_id=manifest.graph_package_id,
         title=manifest.title,
         status=manifest.validation.status,
         profile=f"{manifest.profile.profile_id}/{manifest.profile.version}",
-        source=f"{manifest.source.name} {manifest.source.version}",
+        source=manifest.source.label,
         source_license=manifest.rights.source_license,
         attribution=manifest.rights.attribution_statement,
-        items=counts.standards.items,
-        standards=counts.standards.standards,
-        groupings=counts.standards.groupings,
-        items_with_code=counts.standards.items_with_code,
+        items=counts.items,
+        standards=roles["standard"],
+        groupings=roles["grouping"],
+        items_with_code=coded,
         types=types,
         grades=grade_counts,
-        components=counts.learning_components.components,
+        components=counts.components,
         links={
             "hasChild": relationships.has_child,
             "supports": relationships.supports,
             "buildsTowards": relationships.builds_towards,
             "relatesTo": relationships.relates_to,
         },
-        unresolved=counts.unresolved_items,
+        unresolved=counts.unresolved,
     )
 
 

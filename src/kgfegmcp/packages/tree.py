@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from kgfegmcp.finding_codes import FindingCode, require_declared
 from kgfegmcp.identifiers import identifier_problem, snapshot_problem, supplied_snapshot_framework
+from kgfegmcp.package_files import path_problem
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.recording import is_recording_name
@@ -38,22 +39,6 @@ INTERRUPTED_RECORDING = (
     "left by an interrupted `packages validate`: run `kgfegmcp packages validate` on this package "
     "to finish or roll back its recording"
 )
-
-
-def path_problem(path: str) -> str | None:
-    """Why a declared artifact path is unsafe, or ``None`` when it stays inside the package."""
-    if "\\" in path:
-        return "uses a backslash"
-    if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
-        return "is absolute"
-    if "\x00" in path or any(ord(c) < 32 for c in path):
-        return "contains control characters"
-    parts = path.split("/")
-    if any(part in ("", ".", "..") for part in parts):
-        return "is not a normalised relative path (empty, '.' or '..' segment)"
-    if path == MANIFEST_FILENAME:
-        return "names the manifest itself"
-    return None
 
 
 def _finding(code: FindingCode, location: str, message: str, artifact: str | None = None) -> Finding:
@@ -156,7 +141,9 @@ class PackageLocation:
 
     @property
     def graph_package_id(self) -> str:
-        """``<framework-id>@<snapshot-id>`` as the directory names say."""
+        """The package id the directory names say (``<framework-id>@<snapshot-id>``, or a supplied snapshot id)."""
+        if supplied_snapshot_framework(self.snapshot_id) is not None:
+            return self.snapshot_id
         return f"{self.framework_id}@{self.snapshot_id}"
 
 

@@ -19,14 +19,21 @@ from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import snapshot_problem
 from kgfegmcp.models import canonical_bytes, sha256_hex
 from kgfegmcp.package_files import PackageFileError
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS, required_roles, role_at
+from kgfegmcp.packages.artifact_roles import (
+    ARTIFACT_ROLE,
+    COMPONENT_ARTIFACTS,
+    PROGRESSION_ARTIFACTS,
+    required_roles,
+    role_at,
+)
 from kgfegmcp.packages.artifacts import ARTIFACT_READING_CODES, ArtifactReader
-from kgfegmcp.packages.checks.checklist import PACKAGE_CHECK_CODES, run_package_checks
+from kgfegmcp.packages.checks.checklist import PACKAGE_CHECK_CODES, PACKAGE_CHECKS_BY_SHAPE, run_package_checks
 from kgfegmcp.packages.checks.context import CheckContext
 from kgfegmcp.packages.collector import MAX_FINDINGS_PER_CODE, BoundedFindings, FindingCollector
 from kgfegmcp.packages.delivery import DELIVERY_CODES, DecodedDelivery, decode_delivery
 from kgfegmcp.packages.findings import Finding, ValidationReport
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest, read_manifest_json
+from kgfegmcp.packages.manifest_reader import parse_manifest
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
@@ -224,7 +231,7 @@ class PackageValidator:
         build_findings = self._read_report(reader, manifest, out)
         if delivery.complete and verdict is None and rules:
             context = CheckContext.build(manifest, profile.profile if profile else None, content, reader)
-            run_package_checks(context, out)
+            run_package_checks(context, out, PACKAGE_CHECKS_BY_SHAPE[manifest.shape])
         reader.verify_remaining()
         self._check_recorded_state(manifest, out)
         findings = sorted(out.findings, key=Finding.sort_key)
@@ -252,7 +259,7 @@ class PackageValidator:
             out.add(exc.code, f"the manifest {exc.reason}", location=MANIFEST_FILENAME)
             return None
         try:
-            return PackageManifest.model_validate_json(data), sha256_hex(data)
+            return parse_manifest(data, location.path), sha256_hex(data)
         except ValidationError as exc:
             for error in exc.errors():
                 loc = ".".join(str(part) for part in error["loc"])
@@ -264,7 +271,7 @@ class PackageValidator:
     def _check_manifest_contract(location: PackageLocation, manifest: PackageManifest, out: FindingCollector) -> None:
         """The manifest names the package its directories name, and declares every required artifact."""
         out = out.restricted_to(MANIFEST_CONTRACT_CODES, "manifest contract")
-        if manifest.graph_package_id != f"{manifest.framework_id}@{manifest.snapshot_id}":
+        if manifest.shape == "1.0" and manifest.graph_package_id != f"{manifest.framework_id}@{manifest.snapshot_id}":
             out.add(
                 FindingCode.IDENTITY_MISMATCH,
                 "graphPackageId is not <frameworkId>@<snapshotId>",
@@ -290,10 +297,19 @@ class PackageValidator:
                     "supersedes must name an earlier snapshot of the same framework",
                     location=MANIFEST_FILENAME,
                 )
-        declared = {a.logical_name for a in manifest.artifacts}
-        components = manifest.counts.learning_components.components
-        for missing in sorted({role.logical_name for role in required_roles(components, declared)} - declared):
+        declared = {a.logical_name for a in manifest.all_artifacts()}
+        components = manifest.counts.components
+        progressions = "LearningProgressions" in manifest.graph_types.contains and manifest.shape == "1.1"
+        required = required_roles(manifest.shape, components, declared, progressions)
+        for missing in sorted({role.logical_name for role in required} - declared):
             out.add(FindingCode.MISSING_ARTIFACT, "required logical artifact is not declared", artifact=missing)
+        if not progressions:
+            for stray in sorted(declared & set(PROGRESSION_ARTIFACTS)):
+                out.add(
+                    FindingCode.MISSING_ARTIFACT,
+                    "a package without learning progressions declares none of their artifacts",
+                    artifact=stray,
+                )
         if not components:
             for stray in sorted(declared & set(COMPONENT_ARTIFACTS)):
                 out.add(
@@ -331,7 +347,8 @@ class PackageValidator:
     def _read_report(reader: ArtifactReader, manifest: PackageManifest, out: FindingCollector) -> list[Finding]:
         """The build findings of the recorded report, which must belong to this package and state."""
         out = out.restricted_to(RECORDED_STATE_CODES, "recorded report")
-        if not reader.available("validationReport"):
+        if manifest.shape != "1.0" or not reader.available("validationReport"):
+            # A supplied package's report is its pipeline's own (served as it is), not this validator's record.
             return []
         document = reader.document("validationReport")
         if document is None:
@@ -362,7 +379,7 @@ class PackageValidator:
         """A ``passed`` manifest still pins its report and its own content (the seal)."""
         out = out.restricted_to(RECORDED_STATE_CODES, "recorded state")
         state = manifest.validation
-        if state.status != "passed":
+        if state.status != "passed" or manifest.shape != "1.0":
             return
         entry = manifest.artifact("validationReport")
         if entry is not None and state.report_sha256 != entry.sha256:

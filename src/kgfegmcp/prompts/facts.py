@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.prompts.render import GradeFact, PackageFacts
 from kgfegmcp.resources import uris
@@ -17,15 +19,15 @@ def package_facts(runtime: PackageRuntime) -> PackageFacts:
     undeclared = sorted(used - {g.source_label for g in declared})
     grades = [GradeFact(g.source_label, g.facet, g.display) for g in declared]
     grades += [GradeFact(label, None, None) for label in undeclared]
-    by_type = manifest.counts.standards.items_by_statement_type
+    by_type = Counter(item.statement_type for item in runtime.items)
     types: list[tuple[str, str, int]] = []
     for rule in profile.statement_types:
         if by_type.get(rule.source_type):
             types.append((rule.source_type, rule.role, by_type[rule.source_type]))
     types += [(t, "undeclared", n) for t, n in sorted(by_type.items()) if profile.statement_type(t) is None and n]
-    caps = manifest.capabilities.to_wire()
+    caps = manifest.capabilities.flags()
     rights = manifest.rights
-    relationships = manifest.counts.relationships
+    relationships = manifest.counts.links
     return PackageFacts(
         graph_package_id=runtime.graph_package_id,
         framework_id=runtime.framework_id,
@@ -36,14 +38,14 @@ def package_facts(runtime: PackageRuntime) -> PackageFacts:
         is_current=manifest.is_current,
         manifest_uri=uris.manifest_uri(runtime.framework_id, runtime.snapshot_id),
         unresolved_uri=uris.unresolved_uri(runtime.framework_id, runtime.snapshot_id),
-        capabilities=tuple((name, bool(caps[name])) for name in sorted(caps)),
-        standards_items=manifest.counts.standards.items,
+        capabilities=tuple((name, caps[name]) for name in sorted(caps)),
+        standards_items=manifest.counts.items,
         statement_types=tuple(types),
-        learning_components=manifest.counts.learning_components.components,
+        learning_components=manifest.counts.components,
         builds_towards=relationships.builds_towards,
         relates_to=relationships.relates_to,
         supports=relationships.supports,
-        unresolved_items=manifest.counts.unresolved_items,
+        unresolved_items=manifest.counts.unresolved,
         code_pattern=profile.code_policy.pattern,
         grade_labels=tuple(grades),
         disclosures=tuple((d.disclosure_id, d.text) for d in profile.disclosures),

@@ -56,13 +56,6 @@ class ResourceAddress:
     key: str | None = None
 
     @property
-    def graph_package_id(self) -> str | None:
-        """``<framework>@<snapshot>`` for package-level addresses."""
-        if self.framework_id is None or self.snapshot_id is None:
-            return None
-        return f"{self.framework_id}@{self.snapshot_id}"
-
-    @property
     def part(self) -> int:
         """The provenance part number of a ``provenance-part`` address."""
         if self.family is not Family.PROVENANCE_PART or self.key is None:

@@ -18,7 +18,8 @@ from kgfegmcp.errors import ResourceAccessDeniedError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.package_files import PackageFile, PackageFileError, parse_package_json
 from kgfegmcp.packages.artifact_roles import provenance_part_name
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry, PackageManifest
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry
+from kgfegmcp.packages.manifest_reader import parse_manifest
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.resources.policy import SizePolicy
@@ -115,7 +116,7 @@ class VerifiedArtifactReader:
         try:
             data = self._read_file(path, f"The manifest of {runtime.graph_package_id}")
             parse_package_json(data)  # a repeated key would say two things where the model keeps one
-            unchanged = PackageManifest.model_validate_json(data) == runtime.manifest
+            unchanged = parse_manifest(data, runtime.path) == runtime.manifest
         except PackageFileError as exc:
             self.refuse(MANIFEST_ARTIFACT, path, error=exc.reason)
         except ValueError:

@@ -29,7 +29,7 @@ def artifact_access(manifest: PackageManifest, logical_name: str) -> AccessClass
     parts have their own family), or an additional artifact's explicit exposure contract.
     """
     role = ARTIFACT_ROLE.get(logical_name)
-    if role is not None:
+    if role is not None and manifest.shape in role.shapes:
         return role.access_class if role.by_logical_name else None
     for entry in manifest.additional_artifacts:
         if entry.logical_name == logical_name:

@@ -12,7 +12,7 @@ from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.errors import FrameworkNotFoundError, InvalidRequestError, echo
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
-from kgfegmcp.packages.manifest import Capabilities, SourceInfo
+from kgfegmcp.packages.manifest import Capabilities, SourceInfo, SuppliedCapabilities, SuppliedFramework
 from kgfegmcp.packages.records import SUPPORTS
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
@@ -130,9 +130,9 @@ class FrameworkDetail(ResultModel):
 
     framework: FrameworkSummary
     description: str | None = None
-    source: SourceInfo
+    source: SourceInfo | SuppliedFramework
     rights: RightsPolicy
-    capabilities: Capabilities
+    capabilities: Capabilities | SuppliedCapabilities
     validation: dict[str, str | None] = Field(
         description="status, acceptedFrom, validatorVersion (null when the manifest names none), reportUri."
     )
@@ -144,7 +144,7 @@ class FrameworkDetail(ResultModel):
 class PackageCapabilities(PackageRef):
     """What one package supports, straight from its validated manifest and bound profile."""
 
-    capabilities: Capabilities
+    capabilities: Capabilities | SuppliedCapabilities
     hierarchy_rule: str
     max_hierarchy_depth: int
     code_policy: dict[str, str | bool | None] = Field(
@@ -230,7 +230,7 @@ def _graph_types(package: ServedPackage) -> GraphTypesView:
 def framework_summary(package: ServedPackage, number: int = 1) -> FrameworkSummary:
     """The catalog entry of one package (the ``number``-th of its answer)."""
     manifest, framework = package.manifest, package.framework
-    relationships = manifest.counts.relationships
+    relationships = manifest.counts.links
     return FrameworkSummary.of(
         package,
         number,
@@ -242,15 +242,15 @@ def framework_summary(package: ServedPackage, number: int = 1) -> FrameworkSumma
         in_language=framework.in_language,
         is_current=manifest.is_current,
         graph_types=_graph_types(package),
-        standards_items=manifest.counts.standards.items,
-        learning_components=manifest.counts.learning_components.components,
+        standards_items=manifest.counts.items,
+        learning_components=manifest.counts.components,
         learning_progression_links=relationships.builds_towards + relationships.relates_to,
     )
 
 
 def _links_held(package: ServedPackage) -> LinkMention | None:
     """What an answer describing ``package`` whole says of its progression links: their label, when it has any."""
-    links = package.manifest.counts.relationships
+    links = package.manifest.counts.links
     return "held" if links.builds_towards + links.relates_to else None
 
 
@@ -449,30 +449,35 @@ class FrameworkService:
                 }
             )
         counts = package.manifest.counts
+        links = counts.links
         supported = store.nodes_reached_by(SUPPORTS)
+        roles: Counter[str] = Counter()
+        for source_type, count in by_type.items():
+            rule = profile.statement_type(source_type)
+            roles[rule.role if rule is not None else "unknown"] += count
         return StatisticsResult(
             package=PackageRef.of(package, links=_links_held(package)),
             standards=StandardsStatistics(
-                items=counts.standards.items,
-                standards=counts.standards.standards,
-                groupings=counts.standards.groupings,
-                items_with_code=counts.standards.items_with_code,
+                items=counts.items,
+                standards=roles["standard"],
+                groupings=roles["grouping"],
+                items_with_code=sum(1 for item in store.items if item.statement_code is not None),
                 by_statement_type=types,
                 standards_by_grade_level=grades,
-                has_child_relationships=counts.relationships.has_child,
+                has_child_relationships=links.has_child,
                 multi_parent_items=multi_parent,
                 hierarchy_rule=profile.hierarchy.rule,
             ),
             learning_components=ComponentStatistics(
-                components=counts.learning_components.components,
-                supports_relationships=counts.relationships.supports,
+                components=counts.components,
+                supports_relationships=links.supports,
                 standards_with_components=supported,
             ),
             learning_progressions=ProgressionStatistics(
-                builds_towards=counts.relationships.builds_towards,
-                relates_to=counts.relationships.relates_to,
+                builds_towards=links.builds_towards,
+                relates_to=links.relates_to,
             ),
-            unresolved_items=counts.unresolved_items,
+            unresolved_items=counts.unresolved,
         )
 
 

@@ -145,10 +145,11 @@ class PromptService:
     def _render(self, spec: WorkflowSpec, values: ArgumentValues) -> RenderedWorkflow:
         packages = self._select(spec, values)
         for package in packages:
-            if package.manifest.rights.allow_generated_derivatives == "denied":
+            derivatives = package.manifest.rights.allow_generated_derivatives
+            if derivatives != "allowed":
                 raise PromptAccessDeniedError(
                     f"The rights policy of package {package.graph_package_id} does not allow generated-derivative "
-                    "workflows (allowGeneratedDerivatives is 'denied').",
+                    f"workflows (allowGeneratedDerivatives is {derivatives!r}).",
                     hint="Use the evidence tools and resources directly; they are governed by their own rights gates.",
                 )
         common = self.registry.common
@@ -195,9 +196,7 @@ class PromptService:
         # that has it, must pin at least one, and no framework may be pinned twice.
         pinned: dict[str, str] = {}
         for snapshot_id in wanted:
-            owners = [
-                fid for fid in framework_ids if self.catalog.by_graph_package_id(f"{fid}@{snapshot_id}") is not None
-            ]
+            owners = [fid for fid in framework_ids if self.catalog.by_snapshot(fid, snapshot_id) is not None]
             if not owners:
                 raise InvalidComparisonSelectionError(
                     f"snapshotId {snapshot_id!r} is not an accepted snapshot of any selected framework.",

@@ -20,6 +20,7 @@ from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.epistemic import SERVER_BUILT, UNRESOLVED_REFERENCE
 from kgfegmcp.errors import ResourceNotFoundError
+from kgfegmcp.identifiers import graph_package_id
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, provenance_part_name
 from kgfegmcp.packages.manifest import ArtifactEntry
@@ -154,10 +155,11 @@ class ResourceService:
     # -- resolution and policy -------------------------------------------------------------------
 
     def _runtime(self, address: ResourceAddress) -> ServedPackage:
-        package_id = address.graph_package_id
-        package = self._catalog.by_graph_package_id(package_id) if package_id else None
+        framework_id, snapshot_id = address.framework_id, address.snapshot_id
+        package = self._catalog.by_snapshot(framework_id, snapshot_id) if framework_id and snapshot_id else None
         if package is None:
-            raise ResourceNotFoundError(f"No accepted package {package_id}.", hint=_NOT_FOUND_HINT)
+            named = graph_package_id(framework_id, snapshot_id) if framework_id and snapshot_id else "at this address"
+            raise ResourceNotFoundError(f"No accepted package {named}.", hint=_NOT_FOUND_HINT)
         return package
 
     @staticmethod

@@ -21,7 +21,7 @@ from pydantic_core import CoreSchema, core_schema
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.epistemic import EpistemicLabel, ProductionMethod, SourceLabel, component_label
 from kgfegmcp.errors import FULL_TEXT_NOT_PERMITTED
-from kgfegmcp.packages.lc_artifacts import GenerationSummary
+from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
 from kgfegmcp.rights import license_name
@@ -202,7 +202,7 @@ class ComponentsLabel(ResultModel):
     source: str = Field(description="The curator or generator.")
 
 
-def components_label(summary: GenerationSummary) -> ComponentsLabel:
+def components_label(summary: ComponentProduction) -> ComponentsLabel:
     """The declared production of a package's components and the label it gives them."""
     generator = summary.generator.name if summary.generator is not None else None
     return ComponentsLabel(

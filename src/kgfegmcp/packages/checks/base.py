@@ -10,7 +10,7 @@ from typing import ClassVar
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.context import CheckContext
 from kgfegmcp.packages.collector import FindingCollector
-from kgfegmcp.packages.manifest import PackageManifest
+from kgfegmcp.packages.manifest import Capabilities, PackageCounts, PackageManifest
 from kgfegmcp.packages.records import DecodedPackage, NodeRecord
 from kgfegmcp.profiles.model import InterpretationProfile
 
@@ -32,6 +32,20 @@ class PackageCheck(ABC):
     def manifest(self) -> PackageManifest:
         """The package's manifest."""
         return self.context.manifest
+
+    @property
+    def own_counts(self) -> PackageCounts:
+        """The counts of a package in this server's shape (the checks of that shape alone ask)."""
+        counts = self.context.manifest.counts
+        assert isinstance(counts, PackageCounts), "a check of this server's package shape ran on another shape"
+        return counts
+
+    @property
+    def own_capabilities(self) -> Capabilities:
+        """The capabilities of a package in this server's shape."""
+        capabilities = self.context.manifest.capabilities
+        assert isinstance(capabilities, Capabilities), "a check of this server's package shape ran on another shape"
+        return capabilities
 
     @property
     def profile(self) -> InterpretationProfile | None:

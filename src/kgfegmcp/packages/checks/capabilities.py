@@ -14,7 +14,7 @@ class CapabilityCheck(PackageCheck):
     codes = (FindingCode.CAPABILITY_MISMATCH,)
 
     def run(self) -> None:
-        caps, content = self.manifest.capabilities, self.content
+        caps, content = self.own_capabilities, self.content
         links = sum(1 for rel in content.relationships if rel.label in (BUILDS_TOWARDS, RELATES_TO))
         has_codes = any(i.statement_code is not None for i in content.items)
         policy = self.profile.code_policy if self.profile else None

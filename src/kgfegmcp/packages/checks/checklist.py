@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.packages.artifact_roles import PackageShape
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.capabilities import CapabilityCheck
 from kgfegmcp.packages.checks.code_policy import CodePolicyCheck
@@ -22,6 +23,8 @@ from kgfegmcp.packages.checks.identity import NodeIdentityCheck
 from kgfegmcp.packages.checks.learning_components import LearningComponentArtifactCheck
 from kgfegmcp.packages.checks.relationships import RelationshipCheck
 from kgfegmcp.packages.checks.statement_terms import StatementTermCheck
+from kgfegmcp.packages.checks.supplied_declarations import SuppliedCapabilityCheck, SuppliedCountCheck
+from kgfegmcp.packages.checks.supplied_progressions import SuppliedProgressionCheck
 from kgfegmcp.packages.checks.unresolved_items import UnresolvedItemsCheck
 from kgfegmcp.packages.collector import FindingCollector
 
@@ -44,13 +47,34 @@ PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
 )
 
 
+#: A supplied package: the same topology and profile rules, its own declarations, and its progression
+#: evidence. Its other detailed artifacts are the pipeline's own records, in the pipeline's format: they are
+#: pinned by SHA-256 and served as they are, not compared field by field (docs/packages.md).
+SUPPLIED_PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
+    NodeIdentityCheck,
+    StatementTermCheck,
+    RelationshipCheck,
+    HierarchyCheck,
+    ComponentSupportCheck,
+    CodePolicyCheck,
+    SuppliedCountCheck,
+    SuppliedCapabilityCheck,
+    SuppliedProgressionCheck,
+)
+#: The checks each package shape runs (``artifact_roles.PackageShape``).
+PACKAGE_CHECKS_BY_SHAPE: dict[PackageShape, tuple[type[PackageCheck], ...]] = {
+    "1.0": PACKAGE_CHECKS,
+    "1.1": SUPPLIED_PACKAGE_CHECKS,
+}
+
+
 def codes_declared_by(checks: Iterable[type[PackageCheck]]) -> frozenset[FindingCode]:
     """Every finding code any of ``checks`` may emit."""
     return frozenset(code for check in checks for code in check.codes)
 
 
 #: Every finding code the package checks may emit.
-PACKAGE_CHECK_CODES = codes_declared_by(PACKAGE_CHECKS)
+PACKAGE_CHECK_CODES = codes_declared_by((*PACKAGE_CHECKS, *SUPPLIED_PACKAGE_CHECKS))
 
 
 def run_package_checks(

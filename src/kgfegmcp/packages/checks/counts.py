@@ -16,7 +16,7 @@ class CountCheck(PackageCheck):
     codes = (FindingCode.COUNT_MISMATCH,)
 
     def run(self) -> None:
-        content, declared = self.content, self.manifest.counts
+        content, declared = self.content, self.own_counts
         by_label = Counter(rel.label for rel in content.relationships)
         by_type = Counter(item.statement_type for item in content.items)
         roles = (

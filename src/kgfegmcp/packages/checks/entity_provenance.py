@@ -59,10 +59,10 @@ class ProvenanceCheck(DetailedArtifactCheck):
                 return
             entities += self._tallied("lcEntityProvenance", components, component_tally)
             tallies.append(component_tally)
-        if entities != self.manifest.counts.provenance_entities:
+        if entities != self.own_counts.provenance_entities:
             self.out.add(
                 FindingCode.COUNT_MISMATCH,
-                f"counts.provenanceEntities declares {self.manifest.counts.provenance_entities}, "
+                f"counts.provenanceEntities declares {self.own_counts.provenance_entities}, "
                 f"the artifact has {entities}",
                 location=MANIFEST_FILENAME,
             )

@@ -47,10 +47,9 @@ class UnresolvedItemsCheck(DetailedArtifactCheck):
                     artifact="unresolvedItems",
                     location=entry["unresolvedId"],
                 )
-        if len(entries) != self.manifest.counts.unresolved_items:
+        if len(entries) != self.own_counts.unresolved_items:
             self.out.add(
                 FindingCode.COUNT_MISMATCH,
-                f"counts.unresolvedItems declares {self.manifest.counts.unresolved_items}, "
-                f"the artifact has {len(entries)}",
+                f"counts.unresolvedItems declares {self.own_counts.unresolved_items}, the artifact has {len(entries)}",
                 location=MANIFEST_FILENAME,
             )

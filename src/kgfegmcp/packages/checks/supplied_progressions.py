@@ -1,0 +1,143 @@
+"""A supplied package's learning-progression evidence: its link files, their provenance and its 64 shards
+agree with the links the delivery holds, so each link's evidence can be read from one shard alone."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS, progression_shard_name
+from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, LINE_CODES, DetailedArtifactCheck
+from kgfegmcp.packages.records import BUILDS_TOWARDS, PROGRESSION_LABELS, RELATES_TO, RelationshipRecord
+
+#: The link files, one per label.
+LINK_FILES: dict[str, str] = {
+    BUILDS_TOWARDS: "learningProgressionBuildsTowards",
+    RELATES_TO: "learningProgressionRelatesTo",
+}
+PROVENANCE = "learningProgressionProvenance"
+INDEX = "learningProgressionProvenanceIndex"
+PARTITION_ALGORITHM = "SHA256(UTF8(relationship_id))[0] modulo 64"
+
+
+def progression_shard(relationship_id: str) -> int:
+    """The shard holding a link's provenance: the first byte of the SHA-256 of its id, mod 64."""
+    return hashlib.sha256(relationship_id.encode("utf-8")).digest()[0] % PROGRESSION_SHARDS
+
+
+class SuppliedProgressionCheck(DetailedArtifactCheck):
+    """Every progression link has exactly one line in its link file and one provenance entry, in the shard
+    its id names; the index pins each shard's bytes and size; judgement confidences lie in 0..1."""
+
+    codes = (*DOCUMENT_CODES, *LINE_CODES, FindingCode.CROSS_ARTIFACT_MISMATCH)
+
+    def run(self) -> None:
+        if "LearningProgressions" not in self.manifest.graph_types.contains:
+            return
+        links = {rel.identifier: rel for rel in self.content.relationships if rel.label in PROGRESSION_LABELS}
+        for label, logical_name in LINK_FILES.items():
+            self._link_lines(label, logical_name, links)
+        provenance = self.document(PROVENANCE)
+        if provenance is not None:
+            self._same_links(PROVENANCE, set(provenance), links)
+            self._judgements(PROVENANCE, provenance)
+        shards = {
+            name: document
+            for name in (progression_shard_name(shard) for shard in range(PROGRESSION_SHARDS))
+            if (document := self.document(name)) is not None
+        }
+        self._index(shards)
+        held: dict[str, Any] = {}
+        for shard in range(PROGRESSION_SHARDS):
+            name = progression_shard_name(shard)
+            document = shards.get(name)
+            if document is None:
+                continue
+            strays = sorted(rid for rid in document if progression_shard(rid) != shard)
+            if strays:
+                self.mismatch(name, f"{len(strays)} entries belong in another shard", strays[0])
+            held.update(document)
+        if len(held) or provenance is not None:
+            self._same_links("the shards", set(held), links)
+            if provenance is not None and held != provenance:
+                self.mismatch(PROVENANCE, "the shards together differ from the provenance map")
+
+    def _link_lines(self, label: str, logical_name: str, links: dict[str, RelationshipRecord]) -> None:
+        seen: set[str] = set()
+        endpoints = {node.identifier: getattr(node, "case_identifier_uuid", None) for node in self.content.items}
+
+        def on_record(_: int, record: dict[str, Any]) -> None:
+            rid = str(record["identifier"])
+            link = links.get(rid)
+            if rid in seen or link is None or link.label != label or record.get("relationship_type") != label:
+                self.mismatch(logical_name, f"line {rid} is not a {label} link of the delivery, once", rid)
+                return
+            seen.add(rid)
+            ends = (endpoints.get(link.source_identifier), endpoints.get(link.target_identifier))
+            if (record.get("source_entity_value"), record.get("target_entity_value")) != ends:
+                self.differs(link, "endpoints", logical_name, "relationships")
+
+        if self.line_records(logical_name, "identifier", on_record):
+            missing = sorted(rid for rid, link in links.items() if link.label == label and rid not in seen)
+            if missing:
+                self.mismatch(logical_name, f"{len(missing)} {label} links of the delivery have no line", missing[0])
+
+    def _same_links(self, where: str, ids: set[str], links: dict[str, RelationshipRecord]) -> None:
+        missing, strays = sorted(set(links) - ids), sorted(ids - set(links))
+        if missing:
+            self.mismatch(PROVENANCE, f"{where}: {len(missing)} links have no provenance entry", missing[0])
+        if strays:
+            self.mismatch(PROVENANCE, f"{where}: {len(strays)} entries name no link of the delivery", strays[0])
+
+    def _judgements(self, logical_name: str, provenance: dict[str, Any]) -> None:
+        for rid, entry in sorted(provenance.items()):
+            confidence = _judgement(entry).get("confidence")
+            if confidence is not None and not (
+                isinstance(confidence, (int, float)) and not isinstance(confidence, bool) and 0 <= confidence <= 1
+            ):
+                self.mismatch(logical_name, "claim.judgment.confidence must be a number from 0 to 1", rid)
+
+    def _index(self, shards: dict[str, dict[str, Any]]) -> None:
+        index = self.document(INDEX)
+        if index is None:
+            return
+        expected: dict[str, Any] = {
+            "formatVersion": "1.0",
+            "originalProvenanceLogicalName": PROVENANCE,
+            "partitionAlgorithm": PARTITION_ALGORITHM,
+            "partitionCount": PROGRESSION_SHARDS,
+        }
+        provenance = self.manifest.artifact(PROVENANCE)
+        if provenance is not None:
+            expected["originalProvenanceSha256"] = f"sha256:{provenance.sha256}"
+        for key, value in expected.items():
+            if index.get(key) != value:
+                self.mismatch(INDEX, f"{key} must be {value!r}")
+        partitions = index.get("partitions")
+        names = [progression_shard_name(shard) for shard in range(PROGRESSION_SHARDS)]
+        if not isinstance(partitions, dict) or sorted(partitions) != names:
+            self.mismatch(INDEX, f"partitions must name exactly the {PROGRESSION_SHARDS} shards")
+            return
+        for name in names:
+            entry, declared = partitions[name], self.manifest.artifact(name)
+            if declared is None or not isinstance(entry, dict):
+                continue
+            pinned = (entry.get("artifactPath"), entry.get("sha256"))
+            if pinned != (declared.path, f"sha256:{declared.sha256}"):
+                self.mismatch(INDEX, f"{name}: artifactPath and sha256 must be the manifest's", name)
+            shard = shards.get(name)
+            if shard is not None and entry.get("entryCount") != len(shard):
+                self.mismatch(
+                    INDEX, f"{name}: entryCount {entry.get('entryCount')} but the shard holds {len(shard)}", name
+                )
+
+
+def _judgement(entry: object) -> dict[str, Any]:
+    """A provenance entry's model judgement (``claim.judgment``), or an empty one."""
+    if isinstance(entry, dict):
+        claim = entry.get("claim")
+        if isinstance(claim, dict) and isinstance(claim.get("judgment"), dict):
+            judgement: dict[str, Any] = claim["judgment"]
+            return judgement
+    return {}

@@ -1,0 +1,323 @@
+"""A package in the supplied shape (manifest 1.1, delivery 1.2, progression shards) validates, is served by
+every tool and resource family, and is refused when tampered with, as this server's own packages are."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp import Client
+
+from kgfegmcp.bootstrap import AppState
+from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.packages.manifest_reader import read_manifest
+from kgfegmcp.packages.tree import PackageLocation, discover_packages
+from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.resources import uris
+from package_factory import FixtureWorld, base_graph, lc_graph, state_for
+from served_apps import SERVED
+from supplied_package import SuppliedPackageWriter, shard_of
+from tool_calls import call
+
+LINKED = "fixture-supplied-lc"
+PLAIN = "fixture-supplied-tree"
+REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "data" / "supplied-package-shape"
+
+
+def _world(base: Path) -> tuple[FixtureWorld, dict[str, PackageLocation]]:
+    world = FixtureWorld(base)
+    writer = SuppliedPackageWriter(world)
+    lc = writer.write(lc_graph(LINKED), writer.profile(LINKED, rule="multiParentDag", max_parents=2))
+    tree = writer.write(base_graph(PLAIN), writer.profile(PLAIN))
+    return world, {LINKED: lc, PLAIN: tree}
+
+
+@pytest.fixture(scope="module")
+def supplied(tmp_path_factory: pytest.TempPathFactory) -> tuple[FixtureWorld, dict[str, PackageLocation]]:
+    return _world(tmp_path_factory.mktemp("supplied"))
+
+
+@pytest.fixture(scope="module")
+def supplied_state(supplied: tuple[FixtureWorld, dict[str, PackageLocation]]) -> AppState:
+    return state_for(supplied[0])
+
+
+@pytest.fixture
+async def client(supplied_state: AppState) -> AsyncIterator[Client[Any]]:
+    async with SERVED.client(supplied_state) as connected:
+        yield connected
+
+
+@pytest.fixture
+def copy(tmp_path: Path, supplied: tuple[FixtureWorld, dict[str, PackageLocation]]) -> Iterator[PackageLocation]:
+    """A private copy of the linked package (and its profile), to tamper with."""
+    world, locations = supplied
+    shutil.copytree(world.base, tmp_path / "world")
+    source = locations[LINKED]
+    yield PackageLocation(
+        source.framework_id, source.snapshot_id, tmp_path / "world" / source.path.relative_to(world.base)
+    )
+
+
+def _validate(location: PackageLocation) -> set[str]:
+    profiles = FixtureWorld(location.path.parents[2]).profiles()
+    outcome = PackageValidator(profiles).validate(location)
+    return {f.code for f in outcome.findings if f.severity == "error"} | set(outcome.omitted)
+
+
+# -- the layout is the reference manifests' --------------------------------------------------------------
+
+
+def test_the_fixture_is_laid_out_as_the_reference_manifests(supplied: tuple[FixtureWorld, dict[str, Any]]) -> None:
+    location = supplied[1][LINKED]
+    ours = json.loads((location.path / "package_manifest.json").read_text())
+    assert location.snapshot_id.startswith(f"{LINKED}@2026+") and len(location.snapshot_id.rsplit("+")[1]) == 12
+    if not REFERENCE.is_dir():
+        pytest.skip("../shared/data/supplied-package-shape is not on this machine")
+    reference = json.loads(
+        next(REFERENCE.glob("ghana-nacca-primary-mathematics-basic-4-6/*/package_manifest.json")).read_text()
+    )
+    assert sorted(ours) == sorted(reference)
+    for block in ("capabilities", "counts", "framework", "profile", "rights", "validation"):
+        assert sorted(ours[block]) == sorted(reference[block]), block
+    # The same roles, less the learning-component ones the tree fixture lacks none of here.
+    assert sorted(ours["artifacts"]) == sorted(reference["artifacts"])
+    assert sorted(ours["artifacts"]["additionalArtifacts"].items()) == sorted(
+        reference["artifacts"]["additionalArtifacts"].items()
+    )
+
+
+@pytest.mark.parametrize("package", sorted(REFERENCE.glob("*/*/package_manifest.json")) if REFERENCE.is_dir() else [])
+def test_each_reference_manifest_is_read_by_the_one_manifest_model(package: Path) -> None:
+    manifest, _ = read_manifest(package.parent)
+    assert manifest.shape == "1.1" and manifest.graph_package_id.endswith("--academic-standards--p1")
+    assert len(manifest.additional_artifacts) == 64
+    assert all(a.exposure is not None for a in manifest.additional_artifacts)
+    assert manifest.artifact("learningComponentBundle") is not None  # the pipeline's learningComponentsBundle
+    found = discover_packages(package.parents[2])  # the reference folder also holds its README files
+    assert package.parent.name in {p.snapshot_id for p in found.packages}
+    assert not [f for f in found.root_findings if f.code == FindingCode.IDENTITY_MISMATCH]
+
+
+# -- validation and tampering ------------------------------------------------------------------------------
+
+
+def test_both_fixture_packages_pass_every_rule(supplied: tuple[FixtureWorld, dict[str, PackageLocation]]) -> None:
+    world, locations = supplied
+    for location in locations.values():
+        outcome = PackageValidator(world.profiles()).validate(location)
+        assert outcome.passed, [f"{f.code}: {f.message}" for f in outcome.findings]
+        assert outcome.gate == "every_rule"
+
+
+def _edit_manifest(location: PackageLocation, edit: Callable[[dict[str, Any]], None]) -> None:
+    path = location.path / "package_manifest.json"
+    manifest = json.loads(path.read_text())
+    edit(manifest)
+    path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+
+
+def _shard_path(location: PackageLocation) -> Path:
+    index = json.loads((location.path / "detailed/lp_relationship_provenance_index.json").read_text())
+    filled = [p for p in index["partitions"].values() if p["entryCount"]]
+    return location.path / filled[0]["artifactPath"]
+
+
+def _reseal(location: PackageLocation, relative: str) -> None:
+    """Make the manifest pin a file's new bytes (a consistent forgery, not a stray edit)."""
+    digest = "sha256:" + hashlib.sha256((location.path / relative).read_bytes()).hexdigest()
+    _edit_manifest(location, lambda m: m["checksums"].__setitem__(relative, digest))
+
+
+TAMPERING: dict[str, tuple[Callable[[PackageLocation], None], str]] = {
+    "changed delivery bytes": (
+        lambda loc: (loc.path / "delivery" / f"as_lc_lp_nodes_{LINKED}.jsonl").write_bytes(
+            (loc.path / "delivery" / f"as_lc_lp_nodes_{LINKED}.jsonl").read_bytes().replace(b"Partition", b"Partitio")
+        ),
+        FindingCode.CHECKSUM_MISMATCH,
+    ),
+    "undeclared file": (
+        lambda loc: (loc.path / "detailed" / "notes.txt").write_text("x"),
+        FindingCode.UNDECLARED_ENTRY,
+    ),
+    "deleted shard": (lambda loc: _shard_path(loc).unlink(), FindingCode.MISSING_ARTIFACT),
+    "shard entry moved and resealed": (
+        lambda loc: _move_entry(loc),
+        FindingCode.DETAILED_ARTIFACT_MISMATCH,
+    ),
+    "wrong item count": (
+        lambda loc: _edit_manifest(loc, lambda m: m["counts"].__setitem__("itemNodes", m["counts"]["itemNodes"] + 1)),
+        FindingCode.COUNT_MISMATCH,
+    ),
+    "foreign profile digest": (
+        lambda loc: _edit_manifest(loc, lambda m: m["profile"].__setitem__("sha256", "sha256:" + "0" * 64)),
+        FindingCode.PROFILE_BINDING_MISMATCH,
+    ),
+    "checksum map misses a path": (
+        lambda loc: _edit_manifest(loc, lambda m: m["checksums"].pop("detailed/lp_final_claims.json")),
+        FindingCode.INVALID_MANIFEST,
+    ),
+    "escaping artifact path": (
+        lambda loc: _edit_manifest(loc, lambda m: _repath(m, "unresolvedItems", "../outside.json")),
+        FindingCode.UNSAFE_PATH,
+    ),
+    "progression role dropped": (
+        lambda loc: _edit_manifest(loc, lambda m: _drop(m, "learningProgressionProvenanceIndex")),
+        FindingCode.MISSING_ARTIFACT,
+    ),
+    "false capability": (
+        lambda loc: _edit_manifest(loc, lambda m: m["capabilities"].__setitem__("codeSearch", "none")),
+        FindingCode.CAPABILITY_MISMATCH,
+    ),
+    "graph package id names another revision": (
+        lambda loc: _edit_manifest(
+            loc, lambda m: m.__setitem__("graphPackageId", m["snapshotId"] + "--academic-standards--p2")
+        ),
+        FindingCode.INVALID_MANIFEST,
+    ),
+}
+
+
+def _repath(manifest: dict[str, Any], role: str, path: str) -> None:
+    old = manifest["artifacts"][role]
+    manifest["artifacts"][role] = path
+    manifest["checksums"][path] = manifest["checksums"].pop(old)
+
+
+def _drop(manifest: dict[str, Any], role: str) -> None:
+    manifest["checksums"].pop(manifest["artifacts"].pop(role))
+
+
+def _move_entry(location: PackageLocation) -> None:
+    """Move one link's provenance into the next shard and pin both shards anew: every byte is as declared,
+    but the link's evidence is no longer where its id says (nor where the index counts it)."""
+    index = json.loads((location.path / "detailed/lp_relationship_provenance_index.json").read_text())
+    source = _shard_path(location)
+    entries = json.loads(source.read_text())
+    rid = next(iter(entries))
+    target_name = f"additional/lp_relationship_provenance_shard_{(shard_of(rid) + 1) % 64:02d}.json"
+    target = location.path / target_name
+    moved = json.loads(target.read_text())
+    moved[rid] = entries.pop(rid)
+    source.write_text(json.dumps(entries, sort_keys=True) + "\n")
+    target.write_text(json.dumps(moved, sort_keys=True) + "\n")
+    for path in (source, target):
+        _reseal(location, str(path.relative_to(location.path)))
+    assert index["partitionCount"] == 64
+
+
+@pytest.mark.parametrize("case", sorted(TAMPERING))
+def test_tampering_is_refused(copy: PackageLocation, case: str) -> None:
+    tamper, expected = TAMPERING[case]
+    tamper(copy)
+    assert expected in _validate(copy)
+
+
+# -- served by every tool and resource family --------------------------------------------------------------
+
+
+async def _snapshot(client: Client[Any]) -> str:
+    """The linked package's snapshot id, read from its resource URI as a client would."""
+    result = await call(client, "get_framework", {"frameworkId": LINKED})
+    uri: str = result.structured_content["framework"]["uri"]  # type: ignore[index]
+    return uri.rsplit("/snapshot/", 1)[1]
+
+
+async def _node(client: Client[Any], code: str) -> str:
+    result = await call(client, "get_standard", {"frameworkId": LINKED, "statementCode": code})
+    node: str = result.structured_content["standard"]["nodeId"]  # type: ignore[index]
+    return node
+
+
+async def test_every_tool_serves_the_supplied_packages(client: Client[Any]) -> None:
+    listed = {tool.name for tool in await client.list_tools()}
+    frameworks = (await call(client, "list_frameworks", {})).structured_content
+    ids = {f["graphPackageId"] for f in frameworks["frameworks"]}  # type: ignore[index]
+    assert {i.split("@")[0] for i in ids} == {LINKED, PLAIN}
+    assert all(i.endswith("--academic-standards--p1") for i in ids)
+    component = (
+        await call(client, "get_learning_components_for_standard", {"frameworkId": LINKED, "statementCode": "NBT.A.1"})
+    ).structured_content
+    component_id = component["supports"][0]["component"]["nodeId"]  # type: ignore[index]
+    links = (
+        await call(client, "get_standard_progressions", {"frameworkId": LINKED, "statementCode": "NBT.A.1"})
+    ).structured_content
+    link_id = links["links"][0]["relationshipId"]  # type: ignore[index]
+    snapshot = await _snapshot(client)
+    node = await _node(client, "NBT.A.1")
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("list_frameworks", {}),
+        ("get_framework", {"frameworkId": LINKED}),
+        ("get_capabilities", {}),
+        ("get_framework_statistics", {"frameworkId": LINKED}),
+        ("search_standards", {"query": "three-digit number", "frameworkIds": [LINKED]}),
+        ("get_standard", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
+        ("get_standard_context", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
+        ("compare_framework_evidence", {"query": "number", "frameworkIds": [LINKED, PLAIN]}),
+        ("search_learning_components", {"query": "digit", "frameworkIds": [LINKED]}),
+        ("get_learning_component", {"frameworkId": LINKED, "nodeId": component_id}),
+        ("get_learning_components_for_standard", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
+        ("get_standards_for_learning_component", {"frameworkId": LINKED, "nodeId": component_id}),
+        ("get_standard_progressions", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
+        ("search_learning_progressions", {"frameworkId": LINKED, "query": "number"}),
+        ("get_learning_progression", {"frameworkId": LINKED, "progressionId": link_id}),
+        ("traverse_learning_progressions", {"frameworkId": LINKED, "statementCode": "NBT.1"}),
+        (
+            "find_learning_progression_paths",
+            {
+                "from": {"frameworkId": LINKED, "statementCode": "NBT.1"},
+                "to": {"frameworkId": LINKED, "statementCode": "NBT.A.2"},
+            },
+        ),
+        ("read_evidence", {"uri": uris.standard_uri(LINKED, snapshot, node)}),
+        ("get_workflow_instructions", {"workflow": "practice_item_set", "frameworkId": LINKED, "topic": "number"}),
+    ]
+    assert {tool for tool, _ in calls} == listed
+    for tool, request in calls:
+        await call(client, tool, request)
+
+
+async def test_every_resource_family_reads_a_supplied_package(client: Client[Any]) -> None:
+    links = (
+        await call(client, "get_standard_progressions", {"frameworkId": LINKED, "statementCode": "NBT.A.1"})
+    ).structured_content
+    snapshot = await _snapshot(client)
+    link_id = links["links"][0]["relationshipId"]  # type: ignore[index]
+    node = await _node(client, "NBT.A.1")
+    addresses = [
+        uris.framework_uri(LINKED),
+        uris.snapshot_uri(LINKED, snapshot),
+        uris.manifest_uri(LINKED, snapshot),
+        uris.standard_uri(LINKED, snapshot, node),
+        uris.validation_uri(LINKED, snapshot),
+        uris.profile_uri(LINKED, snapshot),
+        uris.unresolved_uri(LINKED, snapshot),
+        uris.artifact_uri(LINKED, snapshot, "learningProgressionProvenanceIndex"),
+        uris.artifact_uri(LINKED, snapshot, f"learningProgressionProvenanceShard{shard_of(link_id):02d}"),
+    ]
+    for address in addresses:
+        contents = await client.read_resource(address)
+        assert contents, address
+    manifest = await client.read_resource(uris.manifest_uri(LINKED, snapshot))
+    assert "--academic-standards--p1" in manifest[0].text  # type: ignore[union-attr]
+
+
+@pytest.mark.xfail(strict=True, reason="the supplied as_entity_provenance.json layout is not read yet")
+async def test_a_standard_provenance_reads_the_supplied_entity_provenance(client: Client[Any]) -> None:
+    snapshot = await _snapshot(client)
+    node = await _node(client, "NBT.A.1")
+    links = (
+        await call(client, "get_standard_progressions", {"frameworkId": LINKED, "statementCode": "NBT.A.1"})
+    ).structured_content
+    link_id = links["links"][0]["relationshipId"]  # type: ignore[index]
+    for address in (
+        uris.standard_provenance_uri(LINKED, snapshot, node),
+        uris.relationship_uri(LINKED, snapshot, link_id),
+        uris.learning_progression_uri(LINKED, snapshot, link_id),
+    ):
+        assert await client.read_resource(address)
