@@ -14,7 +14,7 @@ from kgfegmcp.app import create_app
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS
-from kgfegmcp.packages.lc_artifacts import DedupGroup, dedup_groups, grouped_twice
+from kgfegmcp.packages.lc_artifacts import DedupGroup, GenerationSummary, dedup_groups, grouped_twice
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import SUPPORTS, ComponentNode
 from kgfegmcp.packages.validator import PackageValidator
@@ -65,7 +65,10 @@ def test_the_model_generated_collection_passes_and_is_served(world: FixtureWorld
     generation = served.runtime.component_generation
     assert generation is not None
     assert generation.production == "model_generated" and not generation.human_reviewed
-    assert generation.counts.components == len(served.runtime.components)
+    entry = served.manifest.artifact("lcGenerationSummary")
+    assert entry is not None
+    summary = GenerationSummary.model_validate_json((served.runtime.path / entry.path).read_bytes(), strict=False)
+    assert summary.counts.components == len(served.runtime.components)
 
 
 def test_a_package_without_components_carries_no_lc_artifact(world: FixtureWorld) -> None:

@@ -28,7 +28,16 @@ SUPPLIED = f"{TREE}@2019+e00c5329a507"
 
 @pytest.mark.parametrize(
     "value",
-    ["2026-01", "dados-2026-07-1", SUPPLIED, "ghana-nacca-primary-english-language-basic-1-3@2019+e00c5329a507"],
+    [
+        "2026-01",
+        "dados-2026-07-1",
+        SUPPLIED,
+        "ghana-nacca-primary-english-language-basic-1-3@2019+e00c5329a507",
+        # The pipeline's version tokens besides a year.
+        f"{TREE}@undated+e00c5329a507",
+        f"{TREE}@2025-proposed-draft+e00c5329a507",
+        f"{TREE}@v1.2_b+e00c5329a507",
+    ],
 )
 def test_both_forms_are_snapshot_ids(value: str) -> None:
     assert check_snapshot(value) == value
@@ -40,7 +49,10 @@ def test_both_forms_are_snapshot_ids(value: str) -> None:
         "../x",
         f"{TREE}@2019+e00c5329a507/..",
         f"{TREE}@2019+E00C5329A507",  # uppercase hex
-        f"{TREE}@19+e00c5329a507",  # not a year
+        f"{TREE}@2019..1+e00c5329a507",  # a doubled separator in the version
+        f"{TREE}@.2019+e00c5329a507",  # a version starting with a separator
+        f"{TREE}@2019-+e00c5329a507",  # or ending with one
+        f"{TREE}@{'9' * 65}+e00c5329a507",  # a version over 64 characters
         f"{TREE}@2019+xyz",  # not hex
         f"{TREE}@2019+e00c5",  # too short a digest
         f"{TREE}@2019+e00c5329a507\n",
@@ -61,6 +73,8 @@ def test_anything_a_path_or_uri_could_misread_is_refused(value: str) -> None:
 
 def test_a_graph_package_id_splits_at_its_first_at_sign() -> None:
     assert split_graph_package_id(f"{TREE}@{SUPPLIED}") == (TREE, SUPPLIED)
+    assert split_graph_package_id(SUPPLIED) == (TREE, SUPPLIED)
+    assert split_graph_package_id(f"{SUPPLIED}--academic-standards--p1") == (TREE, SUPPLIED)
 
 
 def test_a_supplied_snapshot_under_another_framework_is_refused(tmp_path: Path) -> None:
@@ -106,7 +120,7 @@ async def test_tools_take_the_snapshot_id(state: Any) -> None:
             )
         )
         assert exact["standard"]["nodeId"] == item.identifier
-        assert exact["package"]["graphPackageId"] == f"{TREE}@{SUPPLIED}"
+        assert exact["package"]["graphPackageId"] == SUPPLIED  # a supplied snapshot id names its package
         found = structured(
             await call(
                 client,

@@ -35,6 +35,7 @@ class AcceptedCatalog:
             raise CatalogError("Two accepted packages share one graph-package id.")
         self._packages = ordered
         self._excluded = tuple(sorted(excluded, key=lambda e: e.graph_package_id))
+        self._by_id = {p.graph_package_id: p for p in ordered}
         self._by_snapshot = {(p.framework_id, p.snapshot_id): p for p in ordered}
         digest = hashlib.sha256()
         for package in ordered:
@@ -64,6 +65,10 @@ class AcceptedCatalog:
     def framework_ids(self) -> tuple[str, ...]:
         """Distinct framework ids, sorted."""
         return tuple(sorted({p.framework_id for p in self._packages}))
+
+    def by_graph_package_id(self, graph_package_id: str) -> ServedPackage | None:
+        """Exact lookup by the graph-package id an answer names."""
+        return self._by_id.get(graph_package_id)
 
     def by_snapshot(self, framework_id: str, snapshot_id: str) -> ServedPackage | None:
         """Exact lookup by framework and snapshot id (what a resource address or a request names)."""

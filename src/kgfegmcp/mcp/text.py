@@ -170,7 +170,7 @@ def get_framework(result: FrameworkDetail) -> str:
     rights = result.rights
     lines = [
         *package_detail_lines(result.framework, _holds(result.framework)),
-        f"Source: {result.source.label}",
+        f"Source: {result.source.name} {result.source.version}",
         f"Source licence: {rights.source_license}",
         f"Validation: {result.validation.get('status')} (validator {result.validation.get('validatorVersion')})",
         *(disclosure_lines(result.disclosures)),

@@ -181,20 +181,6 @@ class Capabilities(ContractModel):
     learning_progressions: bool
     has_detailed_provenance: bool
 
-    @property
-    def exact_codes(self) -> bool:
-        """Whether exact code lookup is offered."""
-        return self.exact_code_search
-
-    @property
-    def prefix_codes(self) -> bool:
-        """Whether code-prefix lookup is offered."""
-        return self.prefix_code_search
-
-    def flags(self) -> dict[str, bool]:
-        """Each capability as a yes or no, by its wire name."""
-        return {name: bool(value) for name, value in self.to_wire().items()}
-
 
 class SuppliedCapabilities(ContractModel):
     """Capabilities as a supplied manifest declares them."""
@@ -208,21 +194,6 @@ class SuppliedCapabilities(ContractModel):
     has_unresolved_relationships: bool = False
     multi_parent: bool = False
     text_search: bool = True
-
-    @property
-    def exact_codes(self) -> bool:
-        """Exact code lookup is offered wherever the package has codes (``partial``: on the items that have one)."""
-        return self.code_search != "none"
-
-    @property
-    def prefix_codes(self) -> bool:
-        """Code-prefix lookup goes with exact lookup (the profile's code policy still decides)."""
-        return self.code_search != "none"
-
-    def flags(self) -> dict[str, bool]:
-        """Each capability as a yes or no, by its wire name (``codeSearch``: any codes at all)."""
-        wire = self.to_wire()
-        return {name: (value != "none") if name == "codeSearch" else bool(value) for name, value in wire.items()}
 
 
 GraphType = Literal["AcademicStandards", "LearningComponents", "LearningProgressions"]
@@ -262,11 +233,6 @@ class SourceInfo(ContractModel):
     upstream_checksums: tuple[UpstreamChecksum, ...] = ()
     datasets: tuple[SourceDataset, ...] = ()
 
-    @property
-    def label(self) -> str:
-        """The source in one line."""
-        return f"{self.name} {self.version}"
-
 
 class SuppliedFramework(ContractModel):
     """What a supplied manifest says of its framework and source (kept as declared)."""
@@ -291,9 +257,8 @@ class SuppliedFramework(ContractModel):
 
     @property
     def label(self) -> str:
-        """The source in one line: who issued which document, in which version."""
-        issuer = self.issuing_authority or self.jurisdiction
-        return f"{issuer}, {self.name}" + (f" ({self.source_version})" if self.source_version else "")
+        """Who issued which document."""
+        return f"{self.issuing_authority or self.jurisdiction}, {self.name}"
 
     @model_validator(mode="after")
     def _mapping_stated(self) -> SuppliedFramework:
@@ -402,6 +367,31 @@ class PackageManifest(ContractModel):
     def shape(self) -> PackageShape:
         """Whose package format this is (``artifact_roles.PackageShape``)."""
         return self.manifest_schema_version
+
+    @property
+    def capabilities_view(self) -> Capabilities:
+        """What the package supports, in this server's terms (a supplied manifest's flags translated: code
+        lookup wherever ``codeSearch`` is not ``none``, the profile's code policy still deciding)."""
+        caps = self.capabilities
+        if isinstance(caps, Capabilities):
+            return caps
+        codes = caps.code_search != "none"
+        return Capabilities(
+            text_search=caps.text_search,
+            exact_code_search=codes,
+            prefix_code_search=codes,
+            learning_components=self.counts.components > 0,
+            learning_progressions=caps.has_learning_progressions,
+            has_detailed_provenance=caps.has_detailed_provenance,
+        )
+
+    @property
+    def source_view(self) -> SourceInfo:
+        """Where the content came from, in this server's terms (a supplied manifest: its document and version)."""
+        source = self.source
+        if isinstance(source, SourceInfo):
+            return source
+        return SourceInfo(name=source.label, version=source.source_version or "unversioned")
 
     def all_artifacts(self) -> tuple[ArtifactEntry, ...]:
         """Core and additional artifacts, in manifest order."""

@@ -138,7 +138,7 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
         title=manifest.title,
         status=manifest.validation.status,
         profile=f"{manifest.profile.profile_id}/{manifest.profile.version}",
-        source=manifest.source.label,
+        source=f"{manifest.source_view.name} {manifest.source_view.version}",
         source_license=manifest.rights.source_license,
         attribution=manifest.rights.attribution_statement,
         items=counts.items,

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import snapshot_problem
+from kgfegmcp.identifiers import graph_package_id, snapshot_problem
 from kgfegmcp.models import canonical_bytes, sha256_hex
 from kgfegmcp.package_files import PackageFileError
 from kgfegmcp.packages.artifact_roles import (
@@ -271,10 +271,12 @@ class PackageValidator:
     def _check_manifest_contract(location: PackageLocation, manifest: PackageManifest, out: FindingCollector) -> None:
         """The manifest names the package its directories name, and declares every required artifact."""
         out = out.restricted_to(MANIFEST_CONTRACT_CODES, "manifest contract")
-        if manifest.shape == "1.0" and manifest.graph_package_id != f"{manifest.framework_id}@{manifest.snapshot_id}":
+        # A supplied manifest's own model checks its id (its snapshot, with its graph type and revision).
+        own_id = graph_package_id(manifest.framework_id, manifest.snapshot_id)
+        if manifest.shape == "1.0" and manifest.graph_package_id != own_id:
             out.add(
                 FindingCode.IDENTITY_MISMATCH,
-                "graphPackageId is not <frameworkId>@<snapshotId>",
+                "graphPackageId is not <frameworkId>@<snapshotId> (or, for a supplied snapshot id, that id)",
                 location=MANIFEST_FILENAME,
             )
         if manifest.framework_id != location.framework_id:

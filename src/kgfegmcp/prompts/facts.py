@@ -25,7 +25,7 @@ def package_facts(runtime: PackageRuntime) -> PackageFacts:
         if by_type.get(rule.source_type):
             types.append((rule.source_type, rule.role, by_type[rule.source_type]))
     types += [(t, "undeclared", n) for t, n in sorted(by_type.items()) if profile.statement_type(t) is None and n]
-    caps = manifest.capabilities.flags()
+    caps = manifest.capabilities_view.to_wire()
     rights = manifest.rights
     relationships = manifest.counts.links
     return PackageFacts(
@@ -38,7 +38,7 @@ def package_facts(runtime: PackageRuntime) -> PackageFacts:
         is_current=manifest.is_current,
         manifest_uri=uris.manifest_uri(runtime.framework_id, runtime.snapshot_id),
         unresolved_uri=uris.unresolved_uri(runtime.framework_id, runtime.snapshot_id),
-        capabilities=tuple((name, caps[name]) for name in sorted(caps)),
+        capabilities=tuple((name, bool(caps[name])) for name in sorted(caps)),
         standards_items=manifest.counts.items,
         statement_types=tuple(types),
         learning_components=manifest.counts.components,

@@ -117,13 +117,13 @@ class PackageSearchIndex:
         #: The most this package can match: every match is one item, found by code or by text.
         self.documents = len(runtime.items)
         policy = runtime.profile.profile.code_policy
-        caps = runtime.manifest.capabilities
+        caps = runtime.manifest.capabilities_view
         self.codes = (
             CodeIndex(
                 ((i.statement_code, store.item_order(i.identifier)) for i in runtime.items if i.statement_code),
                 policy.normalization,
             )
-            if caps.exact_codes and policy.exact_search
+            if caps.exact_code_search and policy.exact_search
             else None
         )
         facets = FacetCache(runtime)
@@ -137,7 +137,7 @@ class PackageSearchIndex:
             frozenset({facet_term("role", "standard")}), lambda position: self.facets(position).role == "standard"
         )
 
-        self.prefix_allowed = bool(self.codes is not None and caps.prefix_codes and policy.prefix_search)
+        self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
         self.partial_codes = policy.codes_present != "allStandards"
         self.derived_separator = policy.derived_parent_separator
 

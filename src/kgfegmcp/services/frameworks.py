@@ -12,7 +12,7 @@ from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.cursors import CursorCodec
 from kgfegmcp.errors import FrameworkNotFoundError, InvalidRequestError, echo
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
-from kgfegmcp.packages.manifest import Capabilities, SourceInfo, SuppliedCapabilities, SuppliedFramework
+from kgfegmcp.packages.manifest import Capabilities, SourceInfo
 from kgfegmcp.packages.records import SUPPORTS
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
@@ -130,9 +130,9 @@ class FrameworkDetail(ResultModel):
 
     framework: FrameworkSummary
     description: str | None = None
-    source: SourceInfo | SuppliedFramework
+    source: SourceInfo
     rights: RightsPolicy
-    capabilities: Capabilities | SuppliedCapabilities
+    capabilities: Capabilities
     validation: dict[str, str | None] = Field(
         description="status, acceptedFrom, validatorVersion (null when the manifest names none), reportUri."
     )
@@ -144,7 +144,7 @@ class FrameworkDetail(ResultModel):
 class PackageCapabilities(PackageRef):
     """What one package supports, straight from its validated manifest and bound profile."""
 
-    capabilities: Capabilities | SuppliedCapabilities
+    capabilities: Capabilities
     hierarchy_rule: str
     max_hierarchy_depth: int
     code_policy: dict[str, str | bool | None] = Field(
@@ -326,9 +326,9 @@ class FrameworkService:
         return FrameworkDetail(
             framework=framework_summary(package),
             description=package.framework.description,
-            source=manifest.source,
+            source=manifest.source_view,
             rights=manifest.rights,
-            capabilities=manifest.capabilities,
+            capabilities=manifest.capabilities_view,
             validation={
                 "status": manifest.validation.status,
                 "acceptedFrom": package.runtime.accepted_from,
@@ -396,7 +396,7 @@ class FrameworkService:
             package,
             number,
             links=_links_held(package),
-            capabilities=package.manifest.capabilities,
+            capabilities=package.manifest.capabilities_view,
             hierarchy_rule=profile.hierarchy.rule,
             max_hierarchy_depth=profile.hierarchy.max_depth,
             code_policy={
