@@ -187,6 +187,9 @@ class SuppliedPackageWriter:
                         "pdf_name": "fixture.pdf",
                     },
                     "items": {i.identifier: {"source_page_indexes": [n]} for n, i in enumerate(graph.items)},
+                    "relationships_has_child": {
+                        r["identifier"]: {"relationship_type": HAS_CHILD, "metadata": r["metadata"]} for r in has_child
+                    },
                 }
             ),
         )

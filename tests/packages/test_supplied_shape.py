@@ -294,6 +294,9 @@ async def test_every_resource_family_reads_a_supplied_package(client: Client[Any
         uris.snapshot_uri(LINKED, snapshot),
         uris.manifest_uri(LINKED, snapshot),
         uris.standard_uri(LINKED, snapshot, node),
+        uris.standard_provenance_uri(LINKED, snapshot, node),
+        uris.relationship_uri(LINKED, snapshot, link_id),
+        uris.learning_progression_uri(LINKED, snapshot, link_id),
         uris.validation_uri(LINKED, snapshot),
         uris.profile_uri(LINKED, snapshot),
         uris.unresolved_uri(LINKED, snapshot),
@@ -307,17 +310,23 @@ async def test_every_resource_family_reads_a_supplied_package(client: Client[Any
     assert "--academic-standards--p1" in manifest[0].text  # type: ignore[union-attr]
 
 
-@pytest.mark.xfail(strict=True, reason="the supplied as_entity_provenance.json layout is not read yet")
-async def test_a_standard_provenance_reads_the_supplied_entity_provenance(client: Client[Any]) -> None:
+async def test_a_link_is_served_with_the_judgement_its_shard_records(client: Client[Any]) -> None:
     snapshot = await _snapshot(client)
-    node = await _node(client, "NBT.A.1")
     links = (
         await call(client, "get_standard_progressions", {"frameworkId": LINKED, "statementCode": "NBT.A.1"})
     ).structured_content
     link_id = links["links"][0]["relationshipId"]  # type: ignore[index]
-    for address in (
-        uris.standard_provenance_uri(LINKED, snapshot, node),
-        uris.relationship_uri(LINKED, snapshot, link_id),
-        uris.learning_progression_uri(LINKED, snapshot, link_id),
-    ):
-        assert await client.read_resource(address)
+    (content,) = await client.read_resource(uris.learning_progression_uri(LINKED, snapshot, link_id))
+    document = json.loads(content.text)  # type: ignore[union-attr]
+    judgement = document["provenance"]["record"]["claim"]["judgment"]
+    assert 0 <= judgement["confidence"] <= 1 and judgement["rationale"].startswith("Fixture rationale")
+    assert content.meta is not None and "llm_inferred" in json.dumps(content.meta)
+
+
+def test_entity_provenance_must_cover_every_standard(copy: PackageLocation) -> None:
+    path = copy.path / "detailed/as_entity_provenance.json"
+    document = json.loads(path.read_text())
+    document["items"].pop(next(iter(document["items"])))
+    path.write_text(json.dumps(document, sort_keys=True) + "\n")
+    _reseal(copy, "detailed/as_entity_provenance.json")
+    assert FindingCode.PROVENANCE_MISMATCH in _validate(copy)

@@ -17,11 +17,12 @@ from typing import Any, NoReturn
 from kgfegmcp.errors import ResourceAccessDeniedError
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.package_files import PackageFile, PackageFileError, parse_package_json
-from kgfegmcp.packages.artifact_roles import provenance_part_name
+from kgfegmcp.packages.artifact_roles import progression_shard_name, provenance_part_name
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry
 from kgfegmcp.packages.manifest_reader import parse_manifest
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.runtime import PackageRuntime
+from kgfegmcp.packages.supplied_provenance import entity_records, progression_shard, shard_records
 from kgfegmcp.resources.policy import SizePolicy
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,8 @@ class VerifiedArtifactReader:
         spec draws it, without them) from the provenance documents themselves, part ``None``.
         """
         runtime = self._runtime
+        if runtime.manifest.shape == "1.1":
+            return self._supplied_provenance(entity_id)
         part = provenance_part_of(entity_id)
         entry = runtime.manifest.artifact(provenance_part_name(part))
         if entry is None:
@@ -81,6 +84,34 @@ class VerifiedArtifactReader:
             if isinstance(record, dict):
                 return None, entry, record
         return None, standards, None
+
+    def _supplied_provenance(self, entity_id: str) -> tuple[None, ArtifactEntry, dict[str, Any] | None]:
+        """A supplied package's record of the entity: a progression link's from the one shard its id names,
+        anything else's from the provenance documents (``supplied_provenance``)."""
+        runtime = self._runtime
+        shard = runtime.manifest.artifact(progression_shard_name(progression_shard(entity_id)))
+        documents = [(shard, shard_records)] if shard is not None else []
+        for name in ("entityProvenance", "lcEntityProvenance"):
+            entry = runtime.manifest.artifact(name)
+            if entry is not None:
+                documents.append((entry, entity_records))
+        for entry, read in documents:
+            records = read(self._document(entry))
+            if records is None:
+                self.refuse(entry.logical_name, runtime.path / entry.path, reason="not a provenance document")
+            if entity_id in records:
+                return None, entry, records[entity_id]
+        standards = runtime.manifest.artifact("entityProvenance")
+        if standards is None:  # validation guarantees it
+            self.refuse("entityProvenance", runtime.path, reason="not declared")
+        return None, standards, None
+
+    def _document(self, entry: ArtifactEntry) -> Any:
+        """A checked JSON artifact, parsed (``None`` when it is not JSON)."""
+        try:
+            return json.loads(self.artifact(entry))
+        except ValueError:
+            return None
 
     def _entities(self, entry: ArtifactEntry) -> dict[str, Any]:
         """A provenance document (or part), checked, whose ``entities`` is an object; refused otherwise."""

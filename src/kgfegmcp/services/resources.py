@@ -509,9 +509,13 @@ class ResourceService:
             "package": package_identity(package).to_wire(),
         }
         status = record.get("epistemicStatus") if record is not None else None
+        # A record read from a supplied package's progression shard is the model's judgement (its role says so).
+        role = ARTIFACT_ROLE.get(entry.logical_name)
+        judged = role.labels if role is not None and role.requirement == "with_progressions" else ()
         labels = epistemic_labels(
             "deterministic_derived",
             status if isinstance(status, str) else None,
+            *judged,
             "unresolved" if rel.unresolved_status else None,
         )
         evidence = [self._evidence(package, self._declared(package, "relationships")), self._evidence(package, entry)]

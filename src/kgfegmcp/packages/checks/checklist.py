@@ -24,6 +24,7 @@ from kgfegmcp.packages.checks.learning_components import LearningComponentArtifa
 from kgfegmcp.packages.checks.relationships import RelationshipCheck
 from kgfegmcp.packages.checks.statement_terms import StatementTermCheck
 from kgfegmcp.packages.checks.supplied_declarations import SuppliedCapabilityCheck, SuppliedCountCheck
+from kgfegmcp.packages.checks.supplied_entity_provenance import SuppliedEntityProvenanceCheck
 from kgfegmcp.packages.checks.supplied_progressions import SuppliedProgressionCheck
 from kgfegmcp.packages.checks.unresolved_items import UnresolvedItemsCheck
 from kgfegmcp.packages.collector import FindingCollector
@@ -59,6 +60,7 @@ SUPPLIED_PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
     CodePolicyCheck,
     SuppliedCountCheck,
     SuppliedCapabilityCheck,
+    SuppliedEntityProvenanceCheck,
     SuppliedProgressionCheck,
 )
 #: The checks each package shape runs (``artifact_roles.PackageShape``).

@@ -3,13 +3,13 @@ agree with the links the delivery holds, so each link's evidence can be read fro
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS, progression_shard_name
 from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, LINE_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.records import BUILDS_TOWARDS, PROGRESSION_LABELS, RELATES_TO, RelationshipRecord
+from kgfegmcp.packages.supplied_provenance import progression_shard, shard_records
 
 #: The link files, one per label.
 LINK_FILES: dict[str, str] = {
@@ -19,11 +19,6 @@ LINK_FILES: dict[str, str] = {
 PROVENANCE = "learningProgressionProvenance"
 INDEX = "learningProgressionProvenanceIndex"
 PARTITION_ALGORITHM = "SHA256(UTF8(relationship_id))[0] modulo 64"
-
-
-def progression_shard(relationship_id: str) -> int:
-    """The shard holding a link's provenance: the first byte of the SHA-256 of its id, mod 64."""
-    return hashlib.sha256(relationship_id.encode("utf-8")).digest()[0] % PROGRESSION_SHARDS
 
 
 class SuppliedProgressionCheck(DetailedArtifactCheck):
@@ -53,6 +48,9 @@ class SuppliedProgressionCheck(DetailedArtifactCheck):
             name = progression_shard_name(shard)
             document = shards.get(name)
             if document is None:
+                continue
+            if shard_records(document) is None:
+                self.mismatch(name, "a shard maps each link id to its provenance record (an object)")
                 continue
             strays = sorted(rid for rid in document if progression_shard(rid) != shard)
             if strays:

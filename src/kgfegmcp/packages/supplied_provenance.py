@@ -1,0 +1,51 @@
+"""Where a supplied package records each entity's provenance, read as its pipeline lays it out.
+
+The standards side (``entityProvenance``) holds the framework's record under ``framework`` and one map per
+kind of entity (``items``, and the relationships') from id to record; the component side
+(``lcEntityProvenance``) holds ``learning_components``; a progression link's record is in the shard its id
+names (``supplied_progressions.progression_shard``). Validation checks this layout, so serving reads one
+entity's record without knowing more of the pipeline's format than this.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS
+
+#: The member holding the framework's own record.
+FRAMEWORK_MEMBER = "framework"
+
+
+def progression_shard(relationship_id: str) -> int:
+    """The shard holding a link's provenance: the first byte of the SHA-256 of its id, mod 64."""
+    return hashlib.sha256(relationship_id.encode("utf-8")).digest()[0] % PROGRESSION_SHARDS
+
+
+def shard_records(document: object) -> dict[str, dict[str, Any]] | None:
+    """A progression shard's records by link id, or ``None`` when it is not a map from id to record."""
+    if not isinstance(document, dict) or not all(isinstance(record, dict) for record in document.values()):
+        return None
+    return document
+
+
+def entity_records(document: object) -> dict[str, dict[str, Any]] | None:
+    """A provenance document's records by entity id, or ``None`` when it is not laid out as the pipeline lays
+    provenance out (an object whose members are the framework's record or maps from id to record)."""
+    if not isinstance(document, dict):
+        return None
+    records: dict[str, dict[str, Any]] = {}
+    for member, value in document.items():
+        if not isinstance(value, dict):
+            continue  # a document key, a file name: what the records were made from
+        if member == FRAMEWORK_MEMBER:
+            framework_id = value.get("case_identifier_uuid")
+            if not isinstance(framework_id, str):
+                return None
+            records[framework_id] = value
+        elif all(isinstance(record, dict) for record in value.values()):
+            records.update(value)
+        else:
+            return None
+    return records
