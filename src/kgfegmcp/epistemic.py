@@ -39,6 +39,9 @@ ProductionMethod = Literal["curated", "model_generated"]
 
 #: What a source can say about its own text: published as is, or cut by a builder from a larger text.
 SourceLabel = Literal["source_asserted", "source_extracted"]
+#: What a package's progression links are: its source's (as its profile declares), or a model's judgement
+#: (a supplied package's links, made by its pipeline's language model).
+LinkLabel = Literal["source_asserted", "source_extracted", "llm_inferred"]
 
 
 class ClaimLabels(ContractModel):

@@ -330,3 +330,44 @@ def test_entity_provenance_must_cover_every_standard(copy: PackageLocation) -> N
     path.write_text(json.dumps(document, sort_keys=True) + "\n")
     _reseal(copy, "detailed/as_entity_provenance.json")
     assert FindingCode.PROVENANCE_MISMATCH in _validate(copy)
+
+
+# -- progression evidence as supplied, in both host views --------------------------------------------------
+
+PROGRESSION_CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("get_standard_progressions", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
+    ("search_learning_progressions", {"frameworkId": LINKED, "query": "number"}),
+    ("traverse_learning_progressions", {"frameworkId": LINKED, "statementCode": "NBT.1"}),
+    (
+        "find_learning_progression_paths",
+        {
+            "from": {"frameworkId": LINKED, "statementCode": "NBT.1"},
+            "to": {"frameworkId": LINKED, "statementCode": "NBT.A.2"},
+        },
+    ),
+)
+
+
+def _recorded_judgements(location: PackageLocation) -> dict[str, dict[str, Any]]:
+    """Each link's judgement as the package on disk records it (never read from an answer)."""
+    provenance = json.loads((location.path / "detailed/lp_relationship_provenance.json").read_text())
+    return {rid: entry["claim"]["judgment"] for rid, entry in provenance.items()}
+
+
+@pytest.mark.parametrize(("tool", "request_"), PROGRESSION_CALLS, ids=[c[0] for c in PROGRESSION_CALLS])
+async def test_links_are_llm_inferred_with_their_judgement_in_each_view_alone(
+    client: Client[Any], supplied: tuple[FixtureWorld, dict[str, PackageLocation]], tool: str, request_: dict[str, Any]
+) -> None:
+    recorded = _recorded_judgements(supplied[1][LINKED])
+    result = await client.call_tool_mcp(tool, {"request": request_})
+    structured = result.structured_content
+    text = "\n".join(block.text for block in result.content if block.type == "text")
+    assert structured is not None and not result.is_error
+    judged = [(rid, j) for rid, j in recorded.items() if rid in json.dumps(structured)]
+    assert judged, "the answer carries no link of the package"
+    for view in (json.dumps(structured, ensure_ascii=False), text):
+        assert '"llm_inferred"' in view or "llm_inferred" in view
+        assert "model_link_judgement" in view
+        for rid, judgement in judged:
+            assert rid in view
+            assert judgement["rationale"] in view and str(judgement["confidence"]) in view

@@ -19,7 +19,7 @@ from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import read_manifest_json
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.relationship_table import RelationshipTable
-from kgfegmcp.packages.runtime import PackageRuntime, read_generation_summary
+from kgfegmcp.packages.runtime import PackageRuntime, read_generation_summary, read_link_judgements
 from kgfegmcp.packages.tree import Discovery, PackageLocation, discover_packages
 from kgfegmcp.packages.validator import VALIDATOR_VERSION, PackageValidator, ValidationOutcome
 from kgfegmcp.profiles.repository import ProfileRepository
@@ -204,4 +204,5 @@ def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
         manifest_sha256=outcome.manifest_sha256,
         gate=outcome.gate,
         component_generation=read_generation_summary(outcome.location.path, manifest),
+        link_judgements=read_link_judgements(outcome.location.path, manifest),
     )

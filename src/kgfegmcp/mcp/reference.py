@@ -64,7 +64,9 @@ refused call is an `isError` result without `structuredContent`, which clients d
 - **Epistemic labels once, per package.** `labels.standards` says how the package's standards text is
   stated (`source_asserted`, or `source_extracted` where a builder cut it from a larger text) and
   `labels.links`, in answers carrying progression links, how its resolved links are (as the profile's
-  `claimLabels` declare, held to every entity's provenance at validation). Component answers add
+  `claimLabels` declare, held to every entity's provenance at validation; `llm_inferred` for a package whose
+  links a language model made, each link then carrying the model's `judgement`: `confidence` and
+  `rationale`). Component answers add
   `components`: `production` (`curated` or `model_generated`), `epistemicStatus` (`source_asserted`:
   asserted by the named curator; `llm_inferred`; `human_reviewed`) and `source`, from the package's
   generation summary. A link or notice the source left unresolved carries `epistemicStatus: unresolved`;

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -18,6 +20,7 @@ from kgfegmcp.packages.lc_artifacts import (
 from kgfegmcp.packages.manifest import PackageManifest, SuppliedFramework
 from kgfegmcp.packages.records import ComponentNode, FrameworkNode, ItemNode
 from kgfegmcp.packages.relationship_table import RelationshipTable
+from kgfegmcp.packages.supplied_provenance import LinkJudgement, link_judgements
 from kgfegmcp.packages.validator import Gate
 from kgfegmcp.profiles.repository import LoadedProfile
 
@@ -40,6 +43,9 @@ class PackageRuntime:
     """How this package's learning components were produced (``lcGenerationSummary``, or what a supplied
     package's pipeline always does); ``None`` without components. Component labels are read from here:
     ``production``, ``human_reviewed``, ``curator``."""
+    link_judgements: Mapping[str, LinkJudgement] = field(default_factory=dict)
+    """The model's judgement of each progression link, by link id, where the package records one (a supplied
+    package's progression provenance); empty otherwise."""
 
     @property
     def graph_package_id(self) -> str:
@@ -90,3 +96,21 @@ def read_generation_summary(path: Path, manifest: PackageManifest) -> ComponentP
     return ComponentProduction.model_validate(
         summary.model_dump(include=set(ComponentProduction.model_fields)), strict=False
     )
+
+
+def read_link_judgements(path: Path, manifest: PackageManifest) -> Mapping[str, LinkJudgement]:
+    """The accepted package's progression-link judgements, its provenance map checked against the manifest again
+    (``catalog_error`` when it is no longer the validated file); empty when the package records none."""
+    entry = manifest.artifact("learningProgressionProvenance")
+    if entry is None:
+        return {}
+    try:
+        data = read_package_file(path, entry.path, expected_bytes=entry.bytes)
+    except PackageFileError as exc:
+        raise CatalogError(
+            f"{manifest.graph_package_id}: learningProgressionProvenance ({path / entry.path}) {exc.reason} "
+            f"({exc.code}) after validation."
+        ) from None
+    if sha256_hex(data) != entry.sha256:
+        raise CatalogError(f"{manifest.graph_package_id}: learningProgressionProvenance changed after validation.")
+    return link_judgements(json.loads(data))

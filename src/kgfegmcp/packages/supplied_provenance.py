@@ -10,9 +10,14 @@ entity's record without knowing more of the pipeline's format than this.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
 
 from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS
+
+#: How much of a link's rationale an answer carries (the whole is in the link's provenance resource).
+RATIONALE_EXCERPT: Final = 512
 
 #: The member holding the framework's own record.
 FRAMEWORK_MEMBER = "framework"
@@ -49,3 +54,33 @@ def entity_records(document: object) -> dict[str, dict[str, Any]] | None:
         else:
             return None
     return records
+
+
+@dataclass(frozen=True, slots=True)
+class LinkJudgement:
+    """What the model that made a progression link said of it: its confidence and (the start of) its reason."""
+
+    confidence: float | None
+    rationale: str | None
+    rationale_excerpted: bool
+
+
+def link_judgements(provenance: object) -> Mapping[str, LinkJudgement]:
+    """Each link's judgement (``claim.judgment``) from a supplied package's progression provenance map."""
+    judgements: dict[str, LinkJudgement] = {}
+    for rid, record in (shard_records(provenance) or {}).items():
+        claim = record.get("claim")
+        judgment = claim.get("judgment") if isinstance(claim, dict) else None
+        if not isinstance(judgment, dict):
+            continue
+        confidence = judgment.get("confidence")
+        rationale = judgment.get("rationale")
+        text = rationale if isinstance(rationale, str) and rationale else None
+        judgements[rid] = LinkJudgement(
+            confidence=float(confidence)
+            if isinstance(confidence, (int, float)) and not isinstance(confidence, bool)
+            else None,
+            rationale=text[:RATIONALE_EXCERPT] if text else None,
+            rationale_excerpted=bool(text and len(text) > RATIONALE_EXCERPT),
+        )
+    return judgements

@@ -10,6 +10,7 @@ from kgfegmcp.epistemic import UNRESOLVED_REFERENCE
 from kgfegmcp.packages.records import RELATES_TO, RelationshipLabel, RelationshipRecord
 from kgfegmcp.packages.unresolved import UnresolvedReference
 from kgfegmcp.services.progression_views import MAX_COVERAGE_NOTICES, NoticeSummary, ProgressionNotice
+from kgfegmcp.services.views import link_label
 
 
 def progression_notices(
@@ -22,7 +23,21 @@ def progression_notices(
     """Judgement warnings for the link kinds present; coverage notices about the returned standards."""
     present = {rel.label for rel in links}
     judgements: list[ProgressionNotice] = []
-    if present:
+    if present and link_label(package) == "llm_inferred":
+        judgements.append(
+            ProgressionNotice(
+                code="model_link_judgement",
+                category="judgement_warning",
+                message=(
+                    "Each link was made by a language model in the pipeline that built this package, not by the "
+                    "curriculum's publisher: a hypothesis to check, not the source's judgement. Its confidence is "
+                    "the model's, not a calibrated probability; buildsTowards is support for success, not a "
+                    "mandatory prerequisite. The server infers no link itself and never links standards across "
+                    "packages; each link's provenance resource holds the model's whole record."
+                ),
+            )
+        )
+    elif present:
         judgements.append(
             ProgressionNotice(
                 code="stored_link_judgement",

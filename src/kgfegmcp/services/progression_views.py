@@ -35,11 +35,24 @@ PageStop = Literal["limit", "exhausted", "byte_limit", "candidate_limit"]
 NoticeCategory = Literal["judgement_warning", "coverage_notice"]
 
 
+class LinkJudgementView(ResultModel):
+    """What the model that made a link said of it, as its package records it (``llm_inferred`` links only)."""
+
+    confidence: float | None = Field(
+        None, description="The model's confidence, 0..1: a judgement, not a calibrated probability."
+    )
+    rationale: str | None = Field(None, description="The model's reason (its first 512 characters).")
+    rationale_excerpted: bool | None = Field(
+        None, description="True when the reason is longer; the link's provenance resource holds it whole."
+    )
+
+
 class _LabelledLink(ResultModel):
     """A link is labelled as its package declares (``package.labels.links``) unless it is unresolved."""
 
     unresolved_status: str | None = None
     epistemic_status: Literal["unresolved"] | None = None
+    judgement: LinkJudgementView | None = None
 
     @model_validator(mode="before")
     @classmethod

@@ -49,6 +49,7 @@ from kgfegmcp.services.progression_views import (
     FollowedLinkView,
     FrontierView,
     LearningProgressionResult,
+    LinkJudgementView,
     PageStop,
     PathCounters,
     PathLimitsView,
@@ -95,18 +96,15 @@ class ProgressionService:
 
     # -- views ---------------------------------------------------------------------------------
 
-    @staticmethod
-    def _link_fields(rel: RelationshipRecord) -> dict[str, str | None]:
-        return {
-            "relationship_id": rel.identifier,
-            "link_type": rel.label,
-            "source_node_id": rel.source_identifier,
-            "target_node_id": rel.target_identifier,
-            "unresolved_status": rel.unresolved_status,
-        }
-
-    def _link(self, rel: RelationshipRecord) -> ProgressionLinkView:
-        return ProgressionLinkView.model_validate(self._link_fields(rel))
+    def _link(self, package: ServedPackage, rel: RelationshipRecord) -> ProgressionLinkView:
+        return ProgressionLinkView(
+            relationship_id=rel.identifier,
+            link_type=rel.label,
+            source_node_id=rel.source_identifier,
+            target_node_id=rel.target_identifier,
+            unresolved_status=rel.unresolved_status,
+            judgement=link_judgement(package, rel),
+        )
 
     def _records(self, package: ServedPackage, node_ids: Iterable[str]) -> list[StandardRecord]:
         """Each standard once, in first-mention order: links refer to these by node id."""
@@ -140,7 +138,7 @@ class ProgressionService:
             )
         source, target = self._item(store, rel.source_identifier), self._item(store, rel.target_identifier)
         result = LearningProgressionResult(
-            link=self._link(rel),
+            link=self._link(package, rel),
             provenance_part_uri=provenance_part_uri(package.manifest, provenance_part_of(rel.identifier)),
             standards=[StandardRecord.of(package, source), StandardRecord.of(package, target)],
             warnings=progression_notices(package, [rel], [source.identifier, target.identifier], (rel.label,)),
@@ -167,7 +165,7 @@ class ProgressionService:
         budget = min(request.limit, MAX_CANDIDATES)
         steps = list(islice(incident_links(store, item.identifier, kinds, request.direction), offset, offset + budget))
         coverage = coverage_notices(package, kinds)
-        views = [self._link(step.relationship) for step in steps]
+        views = [self._link(package, step.relationship) for step in steps]
 
         def build(count: int) -> StandardProgressionsResult:
             shown = steps[:count]
@@ -265,7 +263,7 @@ class ProgressionService:
             academic_subjects=request.academic_subjects,
             link_types=list(kinds),
         )
-        views = [self._link(rel) for _, rel in found]
+        views = [self._link(package, rel) for _, rel in found]
 
         def build(count: int) -> SearchProgressionsResult:
             shown = found[:count]
@@ -348,6 +346,7 @@ class ProgressionService:
                     to=e.relationship.target_identifier if e.direction == "out" else e.relationship.source_identifier,
                     direction=e.direction if both else None,
                     unresolved_status=e.relationship.unresolved_status,
+                    judgement=link_judgement(package, e.relationship),
                 ),
             )
             for e in run.edges
@@ -461,7 +460,7 @@ class ProgressionService:
                     records[node] = StandardRecord.of(package, self._item(store, node))
             for rel in path.relationships:
                 if rel.identifier not in links:
-                    links[rel.identifier] = self._link(rel)
+                    links[rel.identifier] = self._link(package, rel)
 
         def build(count: int) -> PathsResult:
             return self._paths_result(package, request, search, count, ends, coverage, records, links)
@@ -542,3 +541,15 @@ class ProgressionService:
     @staticmethod
     def _path_view(path: ProgressionPath) -> PathView:
         return PathView(node_ids=list(path.node_ids), relationship_ids=[rel.identifier for rel in path.relationships])
+
+
+def link_judgement(package: ServedPackage, rel: RelationshipRecord) -> LinkJudgementView | None:
+    """The judgement the package records for a link (a supplied package's model judgements), or ``None``."""
+    judgement = package.runtime.link_judgements.get(rel.identifier)
+    if judgement is None:
+        return None
+    return LinkJudgementView(
+        confidence=judgement.confidence,
+        rationale=judgement.rationale,
+        rationale_excerpted=True if judgement.rationale_excerpted else None,
+    )

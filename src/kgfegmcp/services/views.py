@@ -19,8 +19,9 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.epistemic import EpistemicLabel, ProductionMethod, SourceLabel, component_label
+from kgfegmcp.epistemic import EpistemicLabel, LinkLabel, ProductionMethod, SourceLabel, component_label
 from kgfegmcp.errors import FULL_TEXT_NOT_PERMITTED
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.resources import uris
@@ -218,7 +219,7 @@ class AnswerLabels(ResultModel):
     # Said once per package (a record carries its own label only when it is unresolved); the schema
     # stays bare because every tool's outputSchema repeats it.
     standards: SourceLabel
-    links: SourceLabel | None = None
+    links: LinkLabel | None = None
 
 
 class TextWithheld(ResultModel):
@@ -319,7 +320,7 @@ class PackageRef(ResultModel):
             license=license_name(manifest.rights),
             attribution=manifest.rights.attribution_statement,
             disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
-            labels=AnswerLabels(standards=declared.standards, links=declared.progression_links if links else None),
+            labels=AnswerLabels(standards=declared.standards, links=link_label(package) if links else None),
             text_withheld=text_withheld(package),
             link_provenance=uri + LINK_PROVENANCE_RULE if links == "carried" else None,
             **extra,
@@ -517,6 +518,17 @@ class ComponentPackageRef(PackageRef):
         """A package's compact identity, its components' label, and the component provenance it cites."""
         production = declared_production(package)
         return super().of(package, number, cites_components=production is not None, components=production, **extra)
+
+
+def link_label(package: ServedPackage) -> LinkLabel:
+    """What ``package``'s progression links are: the label of the progression evidence it declares (a
+    supplied package's model judgements: ``llm_inferred``), else what its profile declares of its links."""
+    evidence = ARTIFACT_ROLE["learningProgressionProvenance"]
+    if package.manifest.artifact(evidence.logical_name) is not None:
+        (label,) = evidence.labels
+        assert label == "llm_inferred"
+        return label
+    return package.profile.profile.claim_labels.progression_links
 
 
 def declared_production(package: ServedPackage) -> ComponentsLabel | None:
