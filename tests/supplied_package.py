@@ -26,7 +26,7 @@ from kgfegmcp.packages.records import (
     RelationshipRecord,
 )
 from kgfegmcp.packages.tree import PackageLocation
-from package_factory import RIGHTS, FixtureGraph, FixtureWorld, profile_document, write_profile
+from package_factory import RIGHTS, FixtureGraph, FixtureWorld
 
 PROFILE_VERSION = "2.0"
 VERSION_TOKEN = "2026"
@@ -61,15 +61,115 @@ def _snapshot_digest(checksums: dict[str, str]) -> str:
     return hashlib.sha256(joined.encode()).hexdigest()[:12]
 
 
+def _statement_type(name: str, role: str, parents: list[str], max_count: int | None) -> dict[str, Any]:
+    return {
+        "aliases": [],
+        "allowedParents": [{"maxCount": max_count, "minCount": 0, "parentStatementType": p} for p in parents],
+        "controlledValues": [],
+        "description": f"The fixture's {name} level.",
+        "identityScope": [],
+        "isGraphNode": True,
+        "normalizedStatementType": role,
+        "sourceStatementType": name,
+    }
+
+
+def pipeline_profile_document(framework_id: str) -> dict[str, Any]:
+    """A complete profile in the pipeline's schema (1.1) for the fixture graphs: Domain → Cluster → Standard,
+    a Standard under a Cluster, a Domain or (in the DAG fixture) both. The pipeline's single-parent rule bounds
+    a type's parents to one in all, which cannot say "one parent, a Domain or a Cluster", so the fixtures'
+    profile allows several (as the pipeline's CBSE profile does)."""
+    standard = _statement_type("Standard", "Standard", ["Domain", "Cluster"], None)
+    return {
+        "codeSearchPolicy": {
+            "allowPrefixSearch": True,
+            "availability": "complete",
+            "canonicalizationNotes": [],
+            "caseSensitive": False,
+            "codeParentRules": [],
+            "codeTypes": [
+                {
+                    "codeType": "standard",
+                    "patterns": ["\\b[A-Z]+(\\.[A-Z0-9]+)+\\b"],
+                    "scopeStatementTypes": [],
+                    "statementTypes": ["Standard"],
+                }
+            ],
+            "codesAreUniqueIdentifiers": True,
+            "prefixDelimiters": ["."],
+            "punctuationNormalization": False,
+            "whitespaceNormalization": True,
+        },
+        "comparisonDimensions": ["wording", "scope"],
+        "educationStageMappings": [],
+        "frameworkIds": [framework_id],
+        "gradeLevelStatementTypes": [],
+        "gradeMappings": [
+            {"aliases": [f"Grade {n}", f"G{n}"], "localLabel": f"YEAR {n}", "normalizedGrades": [str(n)]}
+            for n in (1, 2, 3)
+        ],
+        "hierarchy": {
+            "allowMultiParent": True,
+            "relationshipType": "hasChild",
+            "rootStatementTypes": ["Domain"],
+            "statementTypeOrder": ["Domain", "Cluster", "Standard"],
+        },
+        "knownSourceAnomalies": [
+            {
+                "anomalyId": "fixture_anomaly",
+                "description": "The fixture's known anomaly.",
+                "requiredDisclosure": "Some fixture relationships are the test suite's own.",
+            }
+        ],
+        "languagePolicy": {
+            "allowBilingualPairing": False,
+            "languages": ["en"],
+            "notes": [],
+            "preserveSourceTerminology": True,
+        },
+        "localSubject": "Mathematics",
+        "normalizedSubjects": ["Mathematics"],
+        "profileId": framework_id,
+        "profileSchemaVersion": "1.1",
+        "profileVersion": PROFILE_VERSION,
+        "requiredDisclosures": ["Normalized grades are retrieval facets and do not establish grade equivalence."],
+        "rights": dict(RIGHTS),
+        "sourceRoleCapabilities": {
+            "hasOfficialActivities": False,
+            "hasOfficialAssessmentGuidance": False,
+            "hasOfficialResources": False,
+            "roleNotes": [],
+        },
+        "statementTypes": [
+            _statement_type("Domain", "Standard Grouping", [], None),
+            _statement_type("Cluster", "Standard Grouping", ["Domain"], 1),
+            standard,
+        ],
+        "subjectAliases": [],
+        "subjectMappingNote": None,
+        "subjectMappingStatus": "mapped",
+        "subjectVocabulary": {
+            "unmatchedValue": "Other",
+            "values": ["Mathematics", "Other"],
+            "vocabularyId": "learning-commons-academic-subject",
+            "vocabularyVersion": "2026-07-21",
+        },
+    }
+
+
 class SuppliedPackageWriter:
     """Writes one fixture graph as a supplied package (and its profile, bound by the SHA-256 of its bytes)."""
 
     def __init__(self, world: FixtureWorld) -> None:
         self.world = world
 
-    def profile(self, framework_id: str, **overrides: Any) -> str:
-        document = profile_document(framework_id, **{"version": PROFILE_VERSION, **overrides})
-        path = write_profile(self.world.profiles_root, document)
+    def profile(self, framework_id: str) -> str:
+        """The fixture frameworks' profile in the pipeline's own format and layout
+        (``<profiles>/<id>/2.0/profile.json``, tab-indented, sorted keys), bound by the SHA-256 of its bytes."""
+        document = pipeline_profile_document(framework_id)
+        path = self.world.profiles_root / framework_id / PROFILE_VERSION / "profile.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes((json.dumps(document, indent="\t", sort_keys=True, ensure_ascii=False) + "\n").encode())
         return hashlib.sha256(path.read_bytes()).hexdigest()
 
     def write(self, graph: FixtureGraph, profile_sha256: str) -> PackageLocation:

@@ -32,7 +32,7 @@ REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "data" / "supplied-
 def _world(base: Path) -> tuple[FixtureWorld, dict[str, PackageLocation]]:
     world = FixtureWorld(base)
     writer = SuppliedPackageWriter(world)
-    lc = writer.write(lc_graph(LINKED), writer.profile(LINKED, rule="multiParentDag", max_parents=2))
+    lc = writer.write(lc_graph(LINKED), writer.profile(LINKED))
     tree = writer.write(base_graph(PLAIN), writer.profile(PLAIN))
     return world, {LINKED: lc, PLAIN: tree}
 
@@ -371,3 +371,93 @@ async def test_links_are_llm_inferred_with_their_judgement_in_each_view_alone(
         for rid, judgement in judged:
             assert rid in view
             assert judgement["rationale"] in view and str(judgement["confidence"]) in view
+
+
+# -- the profile in the pipeline's own format ---------------------------------------------------------------
+
+
+def _profile_file(world: FixtureWorld, framework_id: str) -> Path:
+    return world.profiles_root / framework_id / "2.0" / "profile.json"
+
+
+def test_the_pipeline_profile_is_read_in_this_servers_terms(
+    supplied: tuple[FixtureWorld, dict[str, PackageLocation]],
+) -> None:
+    world, locations = supplied
+    loaded = world.profiles().load(LINKED, "2.0")
+    manifest, _ = read_manifest(locations[LINKED].path)
+    assert (
+        loaded.sha256
+        == manifest.profile.sha256
+        == hashlib.sha256(_profile_file(world, LINKED).read_bytes()).hexdigest()
+    )
+    profile = loaded.profile
+    assert [(g.source_label, g.display) for g in profile.grade_labels] == [
+        ("1", "YEAR 1"),
+        ("2", "YEAR 2"),
+        ("3", "YEAR 3"),
+    ]
+    assert "Grade 2" in profile.grade_labels[1].aliases
+    assert {(r.source_type, r.role) for r in profile.statement_types} == {
+        ("Domain", "grouping"),
+        ("Cluster", "grouping"),
+        ("Standard", "standard"),
+    }
+    hierarchy = profile.hierarchy
+    assert (hierarchy.rule, hierarchy.max_depth) == ("multiParentDag", 3)
+    assert {(e.parent_type, e.child_type) for e in hierarchy.allowed_edges or ()} == {
+        ("StandardsFramework", "Domain"),
+        ("Domain", "Cluster"),
+        ("Domain", "Standard"),
+        ("Cluster", "Standard"),
+    }
+    assert (profile.code_policy.codes_present, profile.code_policy.prefix_search) == ("allStandards", True)
+    assert profile.framework_ids == (LINKED,)
+    assert [d.disclosure_id for d in profile.disclosures] == ["required-1", "fixture-anomaly"]
+
+
+async def test_the_profile_resource_serves_the_pipeline_file_byte_for_byte(
+    client: Client[Any], supplied: tuple[FixtureWorld, dict[str, PackageLocation]]
+) -> None:
+    snapshot = await _snapshot(client)
+    (content,) = await client.read_resource(uris.profile_uri(LINKED, snapshot))
+    assert content.text.encode() == _profile_file(supplied[0], LINKED).read_bytes()  # type: ignore[union-attr]
+
+
+def _edit_profile(location: PackageLocation, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Change the copied world's profile file and bind the manifest to its new bytes (a consistent forgery)."""
+    path = location.path.parents[2] / "profiles" / LINKED / "2.0" / "profile.json"
+    document = json.loads(path.read_text())
+    edit(document)
+    path.write_text(json.dumps(document, indent="\t", sort_keys=True) + "\n")
+    digest = "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    _edit_manifest(location, lambda m: m["profile"].__setitem__("sha256", digest))
+
+
+def test_a_changed_profile_file_is_refused(copy: PackageLocation) -> None:
+    path = copy.path.parents[2] / "profiles" / LINKED / "2.0" / "profile.json"
+    path.write_bytes(path.read_bytes().replace(b"YEAR 1", b"YEAR 9"))
+    assert FindingCode.PROFILE_BINDING_MISMATCH in _validate(copy)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(
+            lambda d: d.__setitem__("frameworkIds", ["another-framework"]), id="profile for another framework"
+        ),
+        pytest.param(lambda d: d.__setitem__("profileSchemaVersion", "1.0"), id="another profile schema"),
+        pytest.param(
+            lambda d: d["statementTypes"][0]["allowedParents"].append(
+                {"maxCount": 1, "minCount": 0, "parentStatementType": "Cluster"}
+            ),
+            id="a root with a parent",
+        ),
+        pytest.param(lambda d: d.__setitem__("unknownKey", True), id="a key the pipeline's model does not have"),
+    ],
+)
+def test_a_profile_the_pipeline_would_refuse_is_refused(
+    copy: PackageLocation, edit: Callable[[dict[str, Any]], None]
+) -> None:
+    _edit_profile(copy, edit)
+    assert FindingCode.PROFILE_BINDING_MISMATCH in _validate(copy)

@@ -336,6 +336,14 @@ class PackageValidator:
                 location="profile",
             )
             return None
+        named = loaded.profile.framework_ids
+        if named is not None and manifest.framework_id not in named:
+            out.add(
+                FindingCode.PROFILE_BINDING_MISMATCH,
+                f"profile {ref.profile_id}/{ref.version} is for frameworks {list(named)}, not {manifest.framework_id}",
+                location="profile",
+            )
+            return None
         return loaded
 
     @staticmethod

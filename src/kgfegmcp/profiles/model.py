@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from kgfegmcp.epistemic import ClaimLabels
-from kgfegmcp.identifiers import ProfileId
+from kgfegmcp.identifiers import FrameworkId, ProfileId
 from kgfegmcp.models import ContractModel
 from kgfegmcp.rights import RightsPolicy
 
@@ -131,6 +131,8 @@ class InterpretationProfile(ContractModel):
     #: Bound packages were read page by page (a PDF): each item's provenance locator states its ``file`` and
     #: ``pages``, which ``get_standard`` reads to cite the page. Other packages' provenance is never read there.
     page_locators: bool = False
+    #: The frameworks the profile may be bound to (a supplied profile names them; this server's profiles do not).
+    framework_ids: tuple[FrameworkId, ...] | None = None
 
     @model_validator(mode="after")
     def _unique_vocabularies(self) -> InterpretationProfile:

@@ -16,8 +16,11 @@ from kgfegmcp.identifiers import identifier_problem
 from kgfegmcp.models import sha256_hex
 from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN, InterpretationProfile, ProfileRef
+from kgfegmcp.profiles.pipeline_profile import PipelineProfile, is_pipeline_profile
 
 MAX_PROFILE_BYTES = 1024 * 1024
+#: The file name of a profile in the construction pipeline's layout, ``<profile-id>/<version>/profile.json``.
+PIPELINE_PROFILE_FILE = "profile.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +50,17 @@ class DerivedProfile(LoadedProfile):
 
 
 def parse_profile(data: bytes, source: str = "profile") -> InterpretationProfile:
-    """Validate profile bytes; the error names every offending field, or the key the JSON repeats."""
+    """Validate profile bytes, this server's or the construction pipeline's (read as this server's); the error
+    names every offending field, or the key the JSON repeats."""
     try:
-        parse_package_json(data)
+        document = parse_package_json(data)
     except PackageJsonError as exc:
         raise ProfileValidationError(
             f"Profile {source} is invalid: the document {exc}.", hint="Correct the profile file."
         ) from None
     try:
+        if is_pipeline_profile(document):
+            return PipelineProfile.model_validate_json(data).interpretation()
         return InterpretationProfile.model_validate_json(data)
     except ValidationError as exc:
         problems = []
@@ -90,9 +96,17 @@ class ProfileRepository:
         return (self._root,) if self._derived_root is None else (self._root, self._derived_root)
 
     def path_of(self, profile_id: str, version: str) -> Path:
-        """The file of one profile version: in the first root that holds it, else where the profiles root would."""
-        relative = Path(profile_id) / f"{version}.json"
-        return next((root / relative for root in self.roots if (root / relative).is_file()), self._root / relative)
+        """The file of one profile version (see :meth:`_located`)."""
+        root, relative = self._located(profile_id, version)
+        return root / relative
+
+    def _located(self, profile_id: str, version: str) -> tuple[Path, str]:
+        """The root and relative path of one profile version: in the first root that holds it, this server's
+        layout (``<id>/<version>.json``) before the pipeline's (``<id>/<version>/profile.json``), else where the
+        profiles root would hold it in this server's layout."""
+        layouts = (f"{profile_id}/{version}.json", f"{profile_id}/{version}/{PIPELINE_PROFILE_FILE}")
+        found = ((root, relative) for root in self.roots for relative in layouts if (root / relative).is_file())
+        return next(found, (self._root, layouts[0]))
 
     def load(self, profile_id: str, version: str) -> LoadedProfile:
         """Load one exact profile version; raise ``profile_validation_error`` when unusable."""
@@ -103,8 +117,8 @@ class ProfileRepository:
         if identifier_problem(profile_id, "profile id") or not re.fullmatch(PROFILE_VERSION_PATTERN, version):
             raise ProfileValidationError(f"No valid profile reference {profile_id}/{version}.")
         try:
-            path = self.path_of(profile_id, version)
-            with PackageFile.open(path.parents[1], f"{profile_id}/{version}.json") as handle:
+            root, relative = self._located(profile_id, version)
+            with PackageFile.open(root, relative) as handle:
                 if handle.size > MAX_PROFILE_BYTES:
                     raise ProfileValidationError(f"Profile {profile_id}/{version} exceeds 1 MiB.")
                 data = handle.read_all()
