@@ -16,9 +16,12 @@ from fastmcp import Client
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.manifest_reader import read_manifest
+from kgfegmcp.packages.supplied_manifest import checksum_set_digest
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.resources import uris
+from kgfegmcp.resources.policy import artifact_access
+from mcp import MCPError
 from package_factory import FixtureWorld, base_graph, lc_graph, state_for
 from served_apps import SERVED
 from supplied_package import SuppliedPackageWriter, shard_of
@@ -99,6 +102,8 @@ def test_each_reference_manifest_is_read_by_the_one_manifest_model(package: Path
     assert len(manifest.additional_artifacts) == 64
     assert all(a.exposure is not None for a in manifest.additional_artifacts)
     assert manifest.artifact("learningComponentBundle") is not None  # the pipeline's learningComponentsBundle
+    # The snapshot id ends with the digest of the declared checksums: it pins the whole file set.
+    assert checksum_set_digest(manifest).startswith(manifest.snapshot_id.rpartition("+")[2])
     found = discover_packages(package.parents[2])  # the reference folder also holds its README files
     assert package.parent.name in {p.snapshot_id for p in found.packages}
     assert not [f for f in found.root_findings if f.code == FindingCode.IDENTITY_MISMATCH]
@@ -170,6 +175,10 @@ TAMPERING: dict[str, tuple[Callable[[PackageLocation], None], str]] = {
         lambda loc: _edit_manifest(loc, lambda m: _drop(m, "learningProgressionProvenanceIndex")),
         FindingCode.MISSING_ARTIFACT,
     ),
+    "file changed and its checksum re-pinned": (
+        lambda loc: _repin(loc, "detailed/lp_final_claims.json"),
+        FindingCode.IDENTITY_MISMATCH,
+    ),
     "false capability": (
         lambda loc: _edit_manifest(loc, lambda m: m["capabilities"].__setitem__("codeSearch", "none")),
         FindingCode.CAPABILITY_MISMATCH,
@@ -181,6 +190,13 @@ TAMPERING: dict[str, tuple[Callable[[PackageLocation], None], str]] = {
         FindingCode.INVALID_MANIFEST,
     ),
 }
+
+
+def _repin(location: PackageLocation, relative: str) -> None:
+    """Change a file and pin its new bytes in the manifest: only the snapshot id still names the old set."""
+    path = location.path / relative
+    path.write_bytes(path.read_bytes().replace(b"Fixture rationale", b"Forged rationale"))
+    _reseal(location, relative)
 
 
 def _repath(manifest: dict[str, Any], role: str, path: str) -> None:
@@ -289,7 +305,14 @@ async def test_every_resource_family_reads_a_supplied_package(client: Client[Any
     snapshot = await _snapshot(client)
     link_id = links["links"][0]["relationshipId"]  # type: ignore[index]
     node = await _node(client, "NBT.A.1")
+    component = (
+        await call(client, "get_learning_components_for_standard", {"frameworkId": LINKED, "statementCode": "NBT.A.1"})
+    ).structured_content
+    component_id = component["supports"][0]["component"]["nodeId"]  # type: ignore[index]
     addresses = [
+        uris.CATALOG_URI,
+        uris.learning_component_uri(LINKED, snapshot, component_id),
+        uris.learning_component_provenance_uri(LINKED, snapshot, component_id),
         uris.framework_uri(LINKED),
         uris.snapshot_uri(LINKED, snapshot),
         uris.manifest_uri(LINKED, snapshot),
@@ -308,6 +331,10 @@ async def test_every_resource_family_reads_a_supplied_package(client: Client[Any
         assert contents, address
     manifest = await client.read_resource(uris.manifest_uri(LINKED, snapshot))
     assert "--academic-standards--p1" in manifest[0].text  # type: ignore[union-attr]
+    # A supplied package has no provenance parts (its shards take their place): that family serves nothing
+    # (refused by the rights gate first here, as for any package whose rights withhold bulk content).
+    with pytest.raises(MCPError, match="resource_access_denied|resource_not_found"):
+        await client.read_resource(uris.provenance_part_uri(LINKED, snapshot, 0))
 
 
 async def test_a_link_is_served_with_the_judgement_its_shard_records(client: Client[Any]) -> None:
@@ -461,3 +488,25 @@ def test_a_profile_the_pipeline_would_refuse_is_refused(
 ) -> None:
     _edit_profile(copy, edit)
     assert FindingCode.PROFILE_BINDING_MISMATCH in _validate(copy)
+
+
+def test_an_additional_artifact_without_an_exposure_contract_is_checked_and_never_served(tmp_path: Path) -> None:
+    _, locations = _world(tmp_path)
+    location = locations[LINKED]
+    notes = location.path / "additional" / "operator_notes.json"
+    notes.write_text('{"note": "kept by the operator"}\n')
+
+    def declare(manifest: dict[str, Any]) -> None:
+        manifest["artifacts"]["additionalArtifacts"]["operatorNotes"] = "additional/operator_notes.json"
+        manifest["checksums"]["additional/operator_notes.json"] = (
+            "sha256:" + hashlib.sha256(notes.read_bytes()).hexdigest()
+        )
+
+    _edit_manifest(location, declare)
+    manifest, _ = read_manifest(location.path)
+    (entry,) = [a for a in manifest.additional_artifacts if a.logical_name == "operatorNotes"]
+    assert entry.exposure is None
+    # Declared and pinned, so the closed tree holds (the snapshot id then names another file set).
+    codes = _validate(location)
+    assert FindingCode.UNDECLARED_ENTRY not in codes and FindingCode.CHECKSUM_MISMATCH not in codes
+    assert artifact_access(manifest, "operatorNotes") is None

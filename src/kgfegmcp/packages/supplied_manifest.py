@@ -10,6 +10,7 @@ makes then proves those bytes, so a size is never taken on trust).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -257,3 +258,10 @@ def _measured_size(package_dir: Path, path: str) -> int:
     except (OSError, ValueError):
         return 0
     return info.st_size if stat.S_ISREG(info.st_mode) else 0
+
+
+def checksum_set_digest(manifest: PackageManifest) -> str:
+    """The pipeline's digest of a package's declared files, which names its snapshot: the SHA-256 of every
+    ``sha256:<hex>`` checksum, sorted, one per line (its snapshot id ends with a prefix of it)."""
+    checksums = sorted(f"sha256:{entry.sha256}" for entry in manifest.all_artifacts())
+    return hashlib.sha256("".join(f"{value}\n" for value in checksums).encode()).hexdigest()

@@ -35,6 +35,7 @@ from kgfegmcp.packages.findings import Finding, ValidationReport
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest, read_manifest_json
 from kgfegmcp.packages.manifest_reader import parse_manifest
 from kgfegmcp.packages.records import DecodedPackage
+from kgfegmcp.packages.supplied_manifest import checksum_set_digest
 from kgfegmcp.packages.tree import DISCOVERY_CODES, TREE_SCAN_CODES, PackageLocation, scan_package_tree
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 
@@ -279,6 +280,15 @@ class PackageValidator:
                 "graphPackageId is not <frameworkId>@<snapshotId> (or, for a supplied snapshot id, that id)",
                 location=MANIFEST_FILENAME,
             )
+        if manifest.shape == "1.1":
+            digest = manifest.snapshot_id.rpartition("+")[2]
+            if not checksum_set_digest(manifest).startswith(digest):
+                out.add(
+                    FindingCode.IDENTITY_MISMATCH,
+                    f"snapshotId ends with {digest}, but the declared files' checksums digest to "
+                    f"{checksum_set_digest(manifest)[: len(digest)]}: a file was changed and its checksum re-pinned",
+                    location=MANIFEST_FILENAME,
+                )
         if manifest.framework_id != location.framework_id:
             out.add(
                 FindingCode.IDENTITY_MISMATCH,
