@@ -12,13 +12,18 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
+from test_cli import kgfegmcp
 
 from kgfegmcp.bootstrap import AppState
+from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.supplied_manifest import checksum_set_digest
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.policy import artifact_access
 from mcp import MCPError
@@ -333,7 +338,7 @@ async def test_every_resource_family_reads_a_supplied_package(client: Client[Any
     assert "--academic-standards--p1" in manifest[0].text  # type: ignore[union-attr]
     # A supplied package has no provenance parts (its shards take their place): that family serves nothing
     # (refused by the rights gate first here, as for any package whose rights withhold bulk content).
-    with pytest.raises(MCPError, match="resource_access_denied|resource_not_found"):
+    with pytest.raises(MCPError, match=r"resource_access_denied|resource_not_found"):
         await client.read_resource(uris.provenance_part_uri(LINKED, snapshot, 0))
 
 
@@ -510,3 +515,31 @@ def test_an_additional_artifact_without_an_exposure_contract_is_checked_and_neve
     codes = _validate(location)
     assert FindingCode.UNDECLARED_ENTRY not in codes and FindingCode.CHECKSUM_MISMATCH not in codes
     assert artifact_access(manifest, "operatorNotes") is None
+
+
+def test_validate_judges_a_supplied_package_and_never_writes_to_it(copy: PackageLocation) -> None:
+    _edit_manifest(copy, lambda m: m.__setitem__("validation", {"status": "pending"}))
+    before = {p: p.read_bytes() for p in copy.path.rglob("*") if p.is_file()}
+    profiles = FixtureWorld(copy.path.parents[2]).profiles()
+    lifecycle = PackageLifecycle(PackageValidator(profiles), PackageWriter(), InvalidPackagePolicy.FAIL)
+    result = lifecycle.validate(copy)
+    assert (result.result, result.recorded) == ("passed", False)
+    assert {p: p.read_bytes() for p in copy.path.rglob("*") if p.is_file()} == before
+    with pytest.raises(ManifestBuildError):
+        PackageWriter().record_validation(result.outcome, "passed")
+
+
+def test_the_operator_commands_read_a_supplied_package(
+    supplied: tuple[FixtureWorld, dict[str, PackageLocation]],
+) -> None:
+    world, locations = supplied
+    snapshot = locations[LINKED].snapshot_id
+    validate = kgfegmcp("packages", "validate", str(world.packages), "--json", world=world)
+    assert validate.returncode == 0, validate.stderr
+    reports = {r["graphPackageId"]: r for r in map(json.loads, validate.stdout.splitlines())}
+    assert reports[f"{snapshot}--academic-standards--p1"]["status"] == "passed"
+    listing = kgfegmcp("packages", "list", world=world)
+    assert "unreadable" not in listing.stdout and snapshot in listing.stdout
+    doctor = kgfegmcp("doctor", world=world)
+    assert "supplied package" in doctor.stdout and "Rebuild it" not in doctor.stdout
+    assert "no profile under" not in doctor.stdout

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Group, RenderableType
@@ -260,17 +260,7 @@ def list_command(
     for location in discovery.packages:
         manifest = manifest_document(location.path)
         try:
-            counts = manifest["counts"]
-            relationships = counts["relationships"]
-            table.add_row(
-                location.graph_package_id,
-                manifest["validation"]["status"],
-                "yes" if manifest.get("isCurrent") else "no",
-                str(counts["standards"]["items"]),
-                str(counts["learningComponents"]["components"]),
-                str(relationships["buildsTowards"] + relationships["relatesTo"]),
-                manifest.get("title", ""),
-            )
+            table.add_row(location.graph_package_id, *_listing(manifest))
         except (KeyError, TypeError, AttributeError):
             table.add_row(location.graph_package_id, "[red]unreadable manifest[/]", "", "", "", "", "")
     for finding in discovery.root_findings:
@@ -278,6 +268,32 @@ def list_command(
     out.print(table)
     if not discovery.packages:
         err.print(f"No packages under {settings.graph_packages_dir}.")
+
+
+def _listing(manifest: Any) -> tuple[str, ...]:
+    """State, current, items, components, links and title from a manifest document of either shape (read as
+    recorded, unchecked: a listing still names a package whose manifest is broken)."""
+    counts = manifest["counts"]
+    if "manifestVersion" in manifest:  # as the construction pipeline supplies it
+        framework = manifest["framework"]
+        links = counts["buildsTowardsRelationships"] + counts["relatesToRelationships"]
+        return (
+            manifest["validation"]["status"],
+            "yes" if framework.get("isCurrent") else "no",
+            str(counts["itemNodes"]),
+            str(counts["learningComponentNodes"]),
+            str(links),
+            framework.get("name", ""),
+        )
+    relationships = counts["relationships"]
+    return (
+        manifest["validation"]["status"],
+        "yes" if manifest.get("isCurrent") else "no",
+        str(counts["standards"]["items"]),
+        str(counts["learningComponents"]["components"]),
+        str(relationships["buildsTowards"] + relationships["relatesTo"]),
+        manifest.get("title", ""),
+    )
 
 
 def stats_command(

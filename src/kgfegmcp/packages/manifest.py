@@ -340,9 +340,9 @@ class PackageManifest(ContractModel):
             isinstance(self.capabilities, Capabilities),
             isinstance(self.source, SourceInfo),
             self.delivery_schema_version == "1.1",
-            self.validation.validated_at is None,
         )
-        if any(part != ours for part in parts):
+        # This server records its own validator's verdict; only a supplied manifest dates its pipeline's.
+        if any(part != ours for part in parts) or (ours and self.validation.validated_at is not None):
             raise ValueError(
                 "manifestSchemaVersion 1.0 declares delivery schema 1.1, this server's counts, capabilities, "
                 "source and validation record; other shapes are read through their own manifest model"

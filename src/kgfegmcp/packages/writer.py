@@ -170,6 +170,8 @@ class PackageWriter:
         manifest = outcome.manifest
         if manifest is None or status == "pending":
             raise ManifestBuildError("Only a readable manifest can record a terminal validation state.")
+        if manifest.shape != "1.0":
+            raise ManifestBuildError("A supplied package is never written to: its pipeline recorded its state.")
         report = outcome.report(status)
         reports = {"validationReport": report, "lcValidationReport": outcome.component_report(status)}
         written: dict[str, bytes] = {}

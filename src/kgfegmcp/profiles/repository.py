@@ -193,4 +193,5 @@ class ProfileRepository:
                 for folder in root.iterdir():
                     if folder.is_dir():
                         found.update((folder.name, f.stem) for f in folder.glob("*.json"))
+                        found.update((folder.name, f.parent.name) for f in folder.glob(f"*/{PIPELINE_PROFILE_FILE}"))
         return sorted(found)
