@@ -42,12 +42,17 @@ from readme_runs import (
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
+from package_factory import FixtureWorld, lc_graph
+from supplied_package import SuppliedPackageWriter
 
 pytestmark = pytest.mark.slow
 
 #: The README block that builds a package from NaCCA's English Basic 1-3 PDF.
 PDF_BLOCK = ".venv/bin/kgfegmcp packages build --source nacca-pdf"
 NACCA_PDF = REPOSITORY_ROOT.parent / "shared" / "data" / "ghana-nacca-2019" / "ENGLISH-LOWER-PRIMARY-B1-B3.pdf"
+
+#: The README block that puts supplied packages and their profiles in place and validates them.
+SUPPLIED_BLOCK = "mkdir -p data/graph_packages config/profiles"
 
 #: README blocks this module runs, by how they start, each with the test that runs it.
 RUN = {
@@ -58,6 +63,7 @@ RUN = {
     WHEEL_BLOCK: "test_the_wheel_block_installs_inits_checks_and_serves",
     "uv tool install": "test_the_uv_block_installs_inits_and_serves",
     PDF_BLOCK: "test_the_pdf_block_builds_and_validates_the_english_curriculum",
+    SUPPLIED_BLOCK: "test_the_supplied_block_puts_a_pipeline_package_in_place_and_validates_it",
 }
 #: README blocks not run here, by how they start, and why.
 NOT_RUN = {
@@ -101,6 +107,22 @@ def test_the_pdf_block_builds_and_validates_the_english_curriculum(tmp_path: Pat
     assert "ghana-nacca-primary-english-language-basic-1-3" in run.stdout and "passed" in run.stdout
     (manifest,) = (tmp_path / "data" / "graph_packages").glob(f"*/*/{MANIFEST_FILENAME}")
     assert '"reviewStatus": "provisional_operator_approved"' in manifest.read_text(encoding="utf-8")
+
+
+def test_the_supplied_block_puts_a_pipeline_package_in_place_and_validates_it(tmp_path: Path) -> None:
+    """The block verbatim, where a user unpacked what the pipeline handed over into ``supplied/``."""
+    (block,) = [b for b in fenced_blocks(README.read_text(encoding="utf-8")) if b.text.startswith(SUPPLIED_BLOCK)]
+    (tmp_path / ".venv").symlink_to(REPOSITORY_ROOT / ".venv")
+    handed = FixtureWorld(tmp_path / "handed-over")
+    writer = SuppliedPackageWriter(handed)
+    location = writer.write(lc_graph("fixture-supplied-lc"), writer.profile("fixture-supplied-lc"))
+    shutil.copytree(handed.packages, tmp_path / "supplied" / "packages")
+    shutil.copytree(handed.profiles_root, tmp_path / "supplied" / "profiles")
+    run = run_command(block.text, tmp_path, {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")})
+    assert run.returncode == 0, run.stderr
+    assert "passed" in run.stdout  # and the exit status says every package was accepted
+    assert (tmp_path / "data" / "graph_packages" / location.framework_id / location.snapshot_id).is_dir()
+    assert (tmp_path / "config" / "profiles" / "fixture-supplied-lc" / "2.0" / "profile.json").is_file()
 
 
 async def serve_and_call(command: str, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
