@@ -327,7 +327,7 @@ class SuppliedPackageWriter:
                 "approved_by": PROVIDER,
                 "claim": {
                     "judgment": {
-                        "confidence": round(0.55 + 0.1 * n, 2),
+                        "confidence": round(0.55 + 0.1 * (n % 5), 2),
                         "decision": rel.label,
                         "direction": "first_to_second" if rel.label == BUILDS_TOWARDS else None,
                         "rationale": f"Fixture rationale {n}: the two statements share a skill.",

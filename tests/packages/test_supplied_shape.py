@@ -543,3 +543,31 @@ def test_the_operator_commands_read_a_supplied_package(
     doctor = kgfegmcp("doctor", world=world)
     assert "supplied package" in doctor.stdout and "Rebuild it" not in doctor.stdout
     assert "no profile under" not in doctor.stdout
+
+
+def test_a_judgement_confidence_outside_0_to_1_is_refused_even_when_every_file_agrees(copy: PackageLocation) -> None:
+    root = copy.path
+    provenance_path = root / "detailed/lp_relationship_provenance.json"
+    provenance = json.loads(provenance_path.read_text())
+    rid = next(iter(provenance))
+    provenance[rid]["claim"]["judgment"]["confidence"] = 1.5
+    shard_relative = f"additional/lp_relationship_provenance_shard_{shard_of(rid):02d}.json"
+    shard = json.loads((root / shard_relative).read_text())
+    shard[rid] = provenance[rid]
+    provenance_path.write_text(json.dumps(provenance, sort_keys=True) + "\n")
+    (root / shard_relative).write_text(json.dumps(shard, sort_keys=True) + "\n")
+    index_path = root / "detailed/lp_relationship_provenance_index.json"
+    index = json.loads(index_path.read_text())
+    digest = lambda relative: "sha256:" + hashlib.sha256((root / relative).read_bytes()).hexdigest()  # noqa: E731
+    index["originalProvenanceSha256"] = digest("detailed/lp_relationship_provenance.json")
+    index["partitions"][f"learningProgressionProvenanceShard{shard_of(rid):02d}"]["sha256"] = digest(shard_relative)
+    index_path.write_text(json.dumps(index, sort_keys=True) + "\n")
+    for relative in (
+        "detailed/lp_relationship_provenance.json",
+        shard_relative,
+        "detailed/lp_relationship_provenance_index.json",
+    ):
+        _reseal(copy, relative)
+    outcome = PackageValidator(FixtureWorld(root.parents[2]).profiles()).validate(copy)
+    mismatches = [f.message for f in outcome.findings if f.code == FindingCode.DETAILED_ARTIFACT_MISMATCH]
+    assert mismatches == ["claim.judgment.confidence must be a number from 0 to 1"]
