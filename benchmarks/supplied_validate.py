@@ -14,7 +14,6 @@ Results go to benchmarks/results/supplied_validate.json; docs/performance.md rep
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import platform
 import sys
@@ -26,27 +25,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
 from package_factory import FixtureWorld
 from supplied_package import SuppliedPackageWriter
-from validate import GENERATED, generated_graph, generated_package
-
-
-def floor_seconds(location: PackageLocation) -> float:
-    """Read, SHA-256 and JSON-parse every declared file: the work no validator can skip."""
-    started = time.perf_counter()
-    manifest, _ = read_manifest(location.path)
-    for artifact in manifest.all_artifacts():
-        data = (location.path / artifact.path).read_bytes()
-        hashlib.sha256(data).hexdigest()
-        if artifact.path.endswith(".jsonl"):
-            for line in data.splitlines():
-                json.loads(line)
-        else:
-            json.loads(data)
-    return time.perf_counter() - started
+from validate import GENERATED, floor_seconds, generated_graph, generated_package
 
 
 def validate_seconds(world: FixtureWorld, location: PackageLocation) -> tuple[float, bool]:

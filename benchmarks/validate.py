@@ -24,7 +24,8 @@ from kgfegmcp.config import SHIPPED_PROFILES_DIR
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME
+from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
     HAS_CHILD,
@@ -128,7 +129,7 @@ def generated_package(scratch: Path, items: int) -> tuple[FixtureWorld, PackageL
 def floor_seconds(location: PackageLocation) -> float:
     """Read, SHA-256 and JSON-parse every declared artifact: the work no validator can skip."""
     started = time.perf_counter()
-    manifest = PackageManifest.model_validate_json((location.path / MANIFEST_FILENAME).read_bytes())
+    manifest, _ = read_manifest(location.path)
     for artifact in manifest.all_artifacts():
         data = (location.path / artifact.path).read_bytes()
         hashlib.sha256(data).hexdigest()

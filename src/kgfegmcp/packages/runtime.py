@@ -63,14 +63,30 @@ class PackageRuntime:
         return self.manifest.snapshot_id
 
 
-def read_generation_summary(path: Path, manifest: PackageManifest) -> ComponentProduction | None:
-    """How the accepted package's components were produced: its ``lcGenerationSummary``, its bytes checked
-    against the manifest again; for a supplied package, what its pipeline does to every package.
+def _validated_bytes(path: Path, manifest: PackageManifest, logical_name: str) -> bytes | None:
+    """An accepted package's artifact, its bytes checked against the manifest again (``None`` when undeclared).
 
     ``catalog_error`` (for the operator: it names the file) when it is no longer the validated file.
     """
-    entry = manifest.artifact("lcGenerationSummary")
+    entry = manifest.artifact(logical_name)
     if entry is None:
+        return None
+    try:
+        data = read_package_file(path, entry.path, expected_bytes=entry.bytes)
+    except PackageFileError as exc:
+        raise CatalogError(
+            f"{manifest.graph_package_id}: {logical_name} ({path / entry.path}) {exc.reason} "
+            f"({exc.code}) after validation."
+        ) from None
+    if sha256_hex(data) != entry.sha256:
+        raise CatalogError(f"{manifest.graph_package_id}: {logical_name} changed after validation.")
+    return data
+
+
+def read_generation_summary(path: Path, manifest: PackageManifest) -> ComponentProduction | None:
+    """How the accepted package's components were produced: its ``lcGenerationSummary`` (checked again); for a
+    supplied package, what its pipeline does to every package."""
+    if manifest.artifact("lcGenerationSummary") is None:
         return None
     source = manifest.source
     if isinstance(source, SuppliedFramework):
@@ -83,15 +99,8 @@ def read_generation_summary(path: Path, manifest: PackageManifest) -> ComponentP
             source=ComponentSourceVersion(name=source.name, version=source.source_version or "unversioned"),
             method="Decomposed from the standards items by the supplying pipeline's language-model workflow.",
         )
-    try:
-        data = read_package_file(path, entry.path, expected_bytes=entry.bytes)
-    except PackageFileError as exc:
-        raise CatalogError(
-            f"{manifest.graph_package_id}: lcGenerationSummary ({path / entry.path}) {exc.reason} "
-            f"({exc.code}) after validation."
-        ) from None
-    if sha256_hex(data) != entry.sha256:
-        raise CatalogError(f"{manifest.graph_package_id}: lcGenerationSummary changed after validation.")
+    data = _validated_bytes(path, manifest, "lcGenerationSummary")
+    assert data is not None
     summary = GenerationSummary.model_validate_json(data, strict=False)
     return ComponentProduction.model_validate(
         summary.model_dump(include=set(ComponentProduction.model_fields)), strict=False
@@ -99,18 +108,7 @@ def read_generation_summary(path: Path, manifest: PackageManifest) -> ComponentP
 
 
 def read_link_judgements(path: Path, manifest: PackageManifest) -> Mapping[str, LinkJudgement]:
-    """The accepted package's progression-link judgements, its provenance map checked against the manifest again
-    (``catalog_error`` when it is no longer the validated file); empty when the package records none."""
-    entry = manifest.artifact("learningProgressionProvenance")
-    if entry is None:
-        return {}
-    try:
-        data = read_package_file(path, entry.path, expected_bytes=entry.bytes)
-    except PackageFileError as exc:
-        raise CatalogError(
-            f"{manifest.graph_package_id}: learningProgressionProvenance ({path / entry.path}) {exc.reason} "
-            f"({exc.code}) after validation."
-        ) from None
-    if sha256_hex(data) != entry.sha256:
-        raise CatalogError(f"{manifest.graph_package_id}: learningProgressionProvenance changed after validation.")
-    return link_judgements(json.loads(data))
+    """The accepted package's progression-link judgements from its provenance map (checked again); empty when
+    the package records none."""
+    data = _validated_bytes(path, manifest, "learningProgressionProvenance")
+    return link_judgements(json.loads(data)) if data is not None else {}

@@ -30,13 +30,17 @@ from kgfegmcp.packages.checks.unresolved_items import UnresolvedItemsCheck
 from kgfegmcp.packages.collector import FindingCollector
 
 #: Topology and profile rules first, then the detailed artifacts against the delivery records.
-PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
+#: The rules of the delivery records and the profile, whichever shape carries them.
+RECORD_CHECKS: tuple[type[PackageCheck], ...] = (
     NodeIdentityCheck,
     StatementTermCheck,
     RelationshipCheck,
     HierarchyCheck,
     ComponentSupportCheck,
     CodePolicyCheck,
+)
+PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
+    *RECORD_CHECKS,
     CountCheck,
     CapabilityCheck,
     FrameworkDocumentCheck,
@@ -52,12 +56,7 @@ PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
 #: evidence. Its other detailed artifacts are the pipeline's own records, in the pipeline's format: they are
 #: pinned by SHA-256 and served as they are, not compared field by field (docs/packages.md).
 SUPPLIED_PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
-    NodeIdentityCheck,
-    StatementTermCheck,
-    RelationshipCheck,
-    HierarchyCheck,
-    ComponentSupportCheck,
-    CodePolicyCheck,
+    *RECORD_CHECKS,
     SuppliedCountCheck,
     SuppliedCapabilityCheck,
     SuppliedEntityProvenanceCheck,

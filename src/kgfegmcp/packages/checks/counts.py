@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
+from kgfegmcp.packages.collector import FindingCollector
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, SUPPORTS
 
@@ -49,10 +51,15 @@ class CountCheck(PackageCheck):
         if roles is not None:
             actual.append(("standards.standards", declared.standards.standards, roles["standard"]))
             actual.append(("standards.groupings", declared.standards.groupings, roles["grouping"]))
-        for name, expected, found in actual:
-            if expected != found:
-                self.out.add(
-                    FindingCode.COUNT_MISMATCH,
-                    f"counts.{name} declares {expected}, the package has {found}",
-                    location=MANIFEST_FILENAME,
-                )
+        report_count_mismatches(self.out, actual)
+
+
+def report_count_mismatches(out: FindingCollector, counts: Iterable[tuple[str, object, object]]) -> None:
+    """One ``count_mismatch`` for each (name, declared, found) whose two counts differ."""
+    for name, expected, found in counts:
+        if expected != found:
+            out.add(
+                FindingCode.COUNT_MISMATCH,
+                f"counts.{name} declares {expected}, the package has {found}",
+                location=MANIFEST_FILENAME,
+            )

@@ -6,6 +6,7 @@ from collections import Counter
 
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
+from kgfegmcp.packages.checks.counts import report_count_mismatches
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, SuppliedCapabilities, SuppliedCounts
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, PROGRESSION_LABELS, RELATES_TO, SUPPORTS
 
@@ -44,13 +45,7 @@ class SuppliedCountCheck(PackageCheck):
                 sum(1 for rel in content.relationships if rel.unresolved_status is not None),
             ),
         ]
-        for name, expected, found in actual:
-            if expected != found:
-                self.out.add(
-                    FindingCode.COUNT_MISMATCH,
-                    f"counts.{name} declares {expected}, the package has {found}",
-                    location=MANIFEST_FILENAME,
-                )
+        report_count_mismatches(self.out, actual)
 
 
 class SuppliedCapabilityCheck(PackageCheck):

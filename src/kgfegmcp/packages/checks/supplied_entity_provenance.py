@@ -42,17 +42,11 @@ class SuppliedEntityProvenanceCheck(DetailedArtifactCheck):
             return
         missing = [entity for entity in required if entity not in records]
         strays = sorted(set(records) - set(required) - allowed)
-        if missing:
-            self.out.add(
-                FindingCode.PROVENANCE_MISMATCH,
-                f"{len(missing)} entities of the package have no provenance record",
-                artifact=logical_name,
-                location=missing[0],
-            )
-        if strays:
-            self.out.add(
-                FindingCode.PROVENANCE_MISMATCH,
-                f"{len(strays)} records name no entity of the package",
-                artifact=logical_name,
-                location=strays[0],
-            )
+        for found, what in (
+            (missing, "entities of the package have no provenance record"),
+            (strays, "records name no entity of the package"),
+        ):
+            if found:
+                self.out.add(
+                    FindingCode.PROVENANCE_MISMATCH, f"{len(found)} {what}", artifact=logical_name, location=found[0]
+                )
