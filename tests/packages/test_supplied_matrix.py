@@ -146,3 +146,38 @@ def test_a_re_pinned_delivery_corruption_yields_its_code(tmp_path: Path, case: s
     _rewrite_delivery(location, old, new)
     codes = {f.code for f in PackageValidator(world.profiles()).validate(location).findings if f.severity == "error"}
     assert {code, "identity_mismatch"} <= codes
+
+
+def _root_fallback(graph: FixtureGraph, code: str = "NF.2") -> None:
+    """The source gave ``code`` no parent it could defend: the package hangs it from the root, saying so."""
+    target = _code(graph, code)
+    graph.relationships = [
+        r for r in graph.relationships if not (r.label == HAS_CHILD and r.target_identifier == target)
+    ]
+    graph.link(HAS_CHILD, graph.framework.identifier, target, unresolved_status="unresolvedRootFallback")
+
+
+def test_a_root_fallback_is_kept_unresolved_not_refused_as_an_edge_type(tmp_path: Path) -> None:
+    """The supplied packages hang standards the source left without a parent from the root, marked
+    ``unresolvedRootFallback``: the edge's type is not the profile's structure, so it is no violation of it."""
+    world = FixtureWorld(tmp_path)
+    writer = SuppliedPackageWriter(world)
+    graph = lc_graph(FRAMEWORK)
+    _root_fallback(graph)
+    location = writer.write(graph, writer.profile(FRAMEWORK))
+    outcome = PackageValidator(world.profiles()).validate(location)
+    assert outcome.passed, [f.to_wire() for f in outcome.findings]
+
+
+def test_only_the_root_fallback_status_excuses_a_root_edge(tmp_path: Path) -> None:
+    world = FixtureWorld(tmp_path)
+    writer = SuppliedPackageWriter(world)
+    graph = lc_graph(FRAMEWORK)
+    target = _code(graph, "NF.2")
+    graph.relationships = [
+        r for r in graph.relationships if not (r.label == HAS_CHILD and r.target_identifier == target)
+    ]
+    graph.link(HAS_CHILD, graph.framework.identifier, target, unresolved_status="unresolvedAmbiguous")
+    location = writer.write(graph, writer.profile(FRAMEWORK))
+    codes = {f.code for f in PackageValidator(world.profiles()).validate(location).findings}
+    assert "hierarchy_edge_type" in codes

@@ -752,3 +752,12 @@ def test_unreadable_manifest_is_reported(world: FixtureWorld, tmp_path: Path) ->
     (location.path / "package_manifest.json").write_text("{not json")
     outcome = PackageValidator(world.profiles()).validate(location)
     assert error_codes(outcome.findings) == {"invalid_manifest"}
+
+
+def test_a_root_fallback_passes_in_this_servers_shape_too(world: FixtureWorld) -> None:
+    graph = base_graph(TREE)
+    target = _items_by_code(graph)["NBT.1"].identifier
+    graph.relationships = [r for r in graph.relationships if r.target_identifier != target]
+    graph.link(HAS_CHILD, graph.framework.identifier, target, unresolved_status="unresolvedRootFallback")
+    outcome = PackageValidator(world.profiles()).validate(world.write(graph))
+    assert outcome.passed, [f.to_wire() for f in outcome.findings]

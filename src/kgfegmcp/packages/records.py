@@ -31,9 +31,11 @@ RELATIONSHIP_LABELS: Final[tuple[RelationshipLabel, ...]] = (
 )
 PROGRESSION_LABELS: Final = (BUILDS_TOWARDS, RELATES_TO)
 
+#: A hasChild from the framework root standing in for a parent the source did not give.
+ROOT_FALLBACK: Final = "unresolvedRootFallback"
 #: Supported values of a relationship's ``unresolvedStatus`` and of unresolved-item statuses.
 UNRESOLVED_STATUSES: Final = frozenset(
-    {"unresolvedRootFallback", "unresolvedExternalReference", "unresolvedMissingTarget", "unresolvedAmbiguous"}
+    {ROOT_FALLBACK, "unresolvedExternalReference", "unresolvedMissingTarget", "unresolvedAmbiguous"}
 )
 
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.hierarchy_depths import depths_from_root
-from kgfegmcp.packages.records import HAS_CHILD, ItemNode
+from kgfegmcp.packages.records import HAS_CHILD, ROOT_FALLBACK, ItemNode
 from kgfegmcp.profiles.model import FRAMEWORK_PARENT_TYPE
 
 
@@ -30,11 +30,14 @@ class HierarchyCheck(PackageCheck):
             return
         children: dict[str, list[str]] = defaultdict(list)
         parents: dict[str, list[str]] = defaultdict(list)
+        fallbacks: set[str] = set()
         for rel in self.context.relationships.valid:
             if rel.label == HAS_CHILD:
                 children[rel.source_identifier].append(rel.target_identifier)
                 parents[rel.target_identifier].append(rel.source_identifier)
-        self._check_parents(parents)
+                if rel.unresolved_status == ROOT_FALLBACK and rel.source_identifier == framework.identifier:
+                    fallbacks.add(rel.target_identifier)
+        self._check_parents(parents, {(framework.identifier, child) for child in fallbacks})
         depth, stuck = depths_from_root(framework.identifier, children, {n: len(p) for n, p in parents.items()})
         if stuck:
             self.out.add(
@@ -55,8 +58,10 @@ class HierarchyCheck(PackageCheck):
                     location=too_deep[0],
                 )
 
-    def _check_parents(self, parents: dict[str, list[str]]) -> None:
-        """Every item has a parent, no more than the profile allows, each of an allowed statement type."""
+    def _check_parents(self, parents: dict[str, list[str]], fallbacks: set[tuple[str, str]]) -> None:
+        """Every item has a parent, no more than the profile allows, each of an allowed statement type, except
+        the framework root where the package says, by ``unresolvedRootFallback``, that the source gave no parent
+        it could defend (kept explicitly unresolved, never read as the profile's structure)."""
         rules = self.profile.hierarchy if self.profile else None
         allowed = (
             {(e.parent_type, e.child_type) for e in rules.allowed_edges}
@@ -81,6 +86,8 @@ class HierarchyCheck(PackageCheck):
                 )
             if allowed is not None:
                 for parent_id in item_parents:
+                    if (parent_id, item.identifier) in fallbacks:
+                        continue
                     parent = self.nodes[parent_id]
                     parent_type = parent.statement_type if isinstance(parent, ItemNode) else FRAMEWORK_PARENT_TYPE
                     if (parent_type, item.statement_type) not in allowed:
