@@ -221,6 +221,10 @@ class SuppliedPackageWriter:
             wire["properties"]["author"] = LLM_AUTHOR
         if isinstance(node, ItemNode):
             wire["properties"]["adoptionStatus"] = "Adopted"
+            # As the pipeline delivers items: the Learning Commons classification, not the profile's facet.
+            wire["properties"]["normalizedStatementType"] = (
+                "Standard" if node.statement_type == "Standard" else "Standard Grouping"
+            )
         return wire
 
     @staticmethod
@@ -290,6 +294,8 @@ class SuppliedPackageWriter:
                     "relationships_has_child": {
                         r["identifier"]: {"relationship_type": HAS_CHILD, "metadata": r["metadata"]} for r in has_child
                     },
+                    # The run's own record beside the entities' (an object of objects naming no entity).
+                    "kg_run_manifest": {"inputs": {"fixture.pdf": {"pages": 1}}, "outputs": {"items": {"count": 0}}},
                 }
             ),
         )

@@ -35,25 +35,33 @@ def shard_records(document: object) -> dict[str, dict[str, Any]] | None:
     return document
 
 
-def entity_records(document: object) -> dict[str, dict[str, Any]] | None:
-    """A provenance document's records by entity id, or ``None`` when it is not laid out as the pipeline lays
-    provenance out (an object whose members are the framework's record or maps from id to record)."""
+def record_maps(document: object) -> dict[str, dict[str, dict[str, Any]]] | None:
+    """A provenance document's maps from id to record, by member (the framework's record as a map of one), or
+    ``None`` when it is not an object or names no framework record. Members that are no such map (a document
+    key, a file name, a run's own summary) say what the records were made from; they hold no record."""
     if not isinstance(document, dict):
         return None
-    records: dict[str, dict[str, Any]] = {}
+    maps: dict[str, dict[str, dict[str, Any]]] = {}
     for member, value in document.items():
         if not isinstance(value, dict):
-            continue  # a document key, a file name: what the records were made from
+            continue
         if member == FRAMEWORK_MEMBER:
             framework_id = value.get("case_identifier_uuid")
             if not isinstance(framework_id, str):
                 return None
-            records[framework_id] = value
+            maps[member] = {framework_id: value}
         elif all(isinstance(record, dict) for record in value.values()):
-            records.update(value)
-        else:
-            return None
-    return records
+            maps[member] = value
+    return maps
+
+
+def entity_records(document: object) -> dict[str, dict[str, Any]] | None:
+    """A provenance document's records by entity id (every map's, merged: ids do not repeat across kinds), or
+    ``None`` when it is not laid out as the pipeline lays provenance out (see :func:`record_maps`)."""
+    maps = record_maps(document)
+    if maps is None:
+        return None
+    return {entity: record for records in maps.values() for entity, record in records.items()}
 
 
 @dataclass(frozen=True, slots=True)

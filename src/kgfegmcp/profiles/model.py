@@ -50,6 +50,9 @@ class StatementTypeRule(ContractModel):
     source_type: str = Field(min_length=1, max_length=128)
     normalized: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)
     role: Literal["standard", "grouping"]
+    #: The Learning Commons classification items of this type carry as ``normalizedStatementType`` where a
+    #: package's builder gives that rather than ``normalized`` (the construction pipeline does).
+    classification: Literal["Standard", "Standard Grouping"] | None = None
 
 
 class HierarchyEdgeRule(ContractModel):

@@ -212,6 +212,7 @@ class PipelineProfile(ContractModel):
                     source_type=t.source_statement_type,
                     normalized=_slug(t.source_statement_type),
                     role="standard" if t.normalized_statement_type == "Standard" else "grouping",
+                    classification=t.normalized_statement_type,
                 )
                 for t in self.statement_types
             ),

@@ -24,11 +24,11 @@ class StatementTermCheck(PackageCheck):
                     artifact="nodes",
                     location=item.identifier,
                 )
-            elif item.normalized_statement_type is not None and item.normalized_statement_type != rule.normalized:
+            elif item.normalized_statement_type not in (None, rule.normalized, rule.classification):
+                said = " or ".join(repr(v) for v in (rule.normalized, rule.classification) if v is not None)
                 self.out.add(
                     FindingCode.UNKNOWN_STATEMENT_TYPE,
-                    f"normalizedStatementType {item.normalized_statement_type!r} differs from the profile's "
-                    f"{rule.normalized!r}",
+                    f"normalizedStatementType {item.normalized_statement_type!r} differs from the profile's {said}",
                     artifact="nodes",
                     location=item.identifier,
                 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.records import PROGRESSION_LABELS
-from kgfegmcp.packages.supplied_provenance import entity_records
+from kgfegmcp.packages.supplied_provenance import record_maps
 
 STANDARDS = "entityProvenance"
 COMPONENTS = "lcEntityProvenance"
@@ -32,20 +32,26 @@ class SuppliedEntityProvenanceCheck(DetailedArtifactCheck):
         document = self.document(logical_name)
         if document is None:
             return
-        records = entity_records(document)
-        if records is None:
+        maps = record_maps(document)
+        if maps is None:
             self.out.add(
                 FindingCode.PROVENANCE_MISMATCH,
                 "not laid out as a supplied provenance document (the framework's record and maps from id to record)",
                 artifact=logical_name,
             )
             return
-        missing = [entity for entity in required if entity not in records]
-        strays = sorted(set(records) - set(required) - allowed)
-        for found, what in (
+        known = set(required) | allowed
+        # A map naming no entity of the package is the run's own metadata; one naming any holds records, all
+        # of which must then be the package's.
+        held = [records for records in maps.values() if known.intersection(records)]
+        recorded = {entity for records in held for entity in records}
+        missing = [entity for entity in required if entity not in recorded]
+        strays = sorted(recorded - known)
+        problems = (
             (missing, "entities of the package have no provenance record"),
             (strays, "records name no entity of the package"),
-        ):
+        )
+        for found, what in problems:
             if found:
                 self.out.add(
                     FindingCode.PROVENANCE_MISMATCH, f"{len(found)} {what}", artifact=logical_name, location=found[0]
