@@ -415,7 +415,15 @@ class SuppliedPackageWriter:
         put(
             "learningProgressionNormalization",
             "detailed/lp_normalization_receipt.json",
-            _document({"formatVersion": "1.0", "frameworkId": graph.framework_id, "outputSha256": outputs}),
+            _document(
+                {
+                    "buildsTowardsRelationships": counts["buildsTowards"],
+                    "formatVersion": "1.0",
+                    "frameworkId": graph.framework_id,
+                    "outputSha256": outputs,
+                    "relatesToRelationships": counts["relatesTo"],
+                }
+            ),
         )
         return additional
 

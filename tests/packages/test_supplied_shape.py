@@ -19,8 +19,10 @@ from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.lifecycle import PackageLifecycle
+from kgfegmcp.packages.manifest import SuppliedCounts
 from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.supplied_manifest import checksum_set_digest
+from kgfegmcp.packages.supplied_provenance import receipt_problems
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -184,6 +186,7 @@ TAMPERING: dict[str, tuple[Callable[[PackageLocation], None], str]] = {
         lambda loc: _repin(loc, "detailed/lp_final_claims.json"),
         FindingCode.IDENTITY_MISMATCH,
     ),
+    "receipt pins other bytes": (lambda loc: _forge_receipt(loc), FindingCode.DETAILED_ARTIFACT_MISMATCH),
     "false capability": (
         lambda loc: _edit_manifest(loc, lambda m: m["capabilities"].__setitem__("codeSearch", "none")),
         FindingCode.CAPABILITY_MISMATCH,
@@ -195,6 +198,14 @@ TAMPERING: dict[str, tuple[Callable[[PackageLocation], None], str]] = {
         FindingCode.INVALID_MANIFEST,
     ),
 }
+
+
+def _forge_receipt(location: PackageLocation) -> None:
+    relative = "detailed/lp_normalization_receipt.json"
+    receipt = json.loads((location.path / relative).read_text())
+    receipt["outputSha256"]["detailed/as_kg_bundle.json"] = "sha256:" + "0" * 64
+    (location.path / relative).write_text(json.dumps(receipt, sort_keys=True) + "\n")
+    _reseal(location, relative)
 
 
 def _repin(location: PackageLocation, relative: str) -> None:
@@ -562,12 +573,33 @@ def test_a_judgement_confidence_outside_0_to_1_is_refused_even_when_every_file_a
     index["originalProvenanceSha256"] = digest("detailed/lp_relationship_provenance.json")
     index["partitions"][f"learningProgressionProvenanceShard{shard_of(rid):02d}"]["sha256"] = digest(shard_relative)
     index_path.write_text(json.dumps(index, sort_keys=True) + "\n")
-    for relative in (
+    changed = (
         "detailed/lp_relationship_provenance.json",
         shard_relative,
         "detailed/lp_relationship_provenance_index.json",
-    ):
+    )
+    receipt_path = root / "detailed/lp_normalization_receipt.json"
+    receipt = json.loads(receipt_path.read_text())
+    receipt["outputSha256"].update({relative: digest(relative) for relative in changed})
+    receipt_path.write_text(json.dumps(receipt, sort_keys=True) + "\n")
+    for relative in (*changed, "detailed/lp_normalization_receipt.json"):
         _reseal(copy, relative)
     outcome = PackageValidator(FixtureWorld(root.parents[2]).profiles()).validate(copy)
     mismatches = [f.message for f in outcome.findings if f.code == FindingCode.DETAILED_ARTIFACT_MISMATCH]
     assert mismatches == ["claim.judgment.confidence must be a number from 0 to 1"]
+
+
+@pytest.mark.skipif(not REFERENCE.is_dir(), reason="../shared/data/supplied-package-shape is not on this machine")
+def test_the_real_normalization_receipt_pins_its_packages_other_files() -> None:
+    """Rwanda's real receipt against its real manifest: what the receipt rule holds every supplied package to."""
+    (directory,) = REFERENCE.glob("rwanda-reb-mathematics-lower-primary-1-3/*/")
+    manifest, _ = read_manifest(directory)
+    receipt = json.loads((directory / "detailed/lp_normalization_receipt.json").read_text())
+    assert isinstance(manifest.counts, SuppliedCounts)
+    links = {
+        "buildsTowards": manifest.counts.builds_towards_relationships,
+        "relatesTo": manifest.counts.relates_to_relationships,
+    }
+    assert receipt_problems(receipt, manifest, links) == []
+    receipt["outputSha256"]["detailed/as_kg_bundle.json"] = "sha256:" + "0" * 64
+    assert receipt_problems(receipt, manifest, links) != []

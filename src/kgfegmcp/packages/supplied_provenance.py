@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS
+from kgfegmcp.packages.manifest import PackageManifest
 
 #: How much of a link's rationale an answer carries (the whole is in the link's provenance resource).
 RATIONALE_EXCERPT: Final = 512
@@ -92,3 +93,29 @@ def link_judgements(provenance: object) -> Mapping[str, LinkJudgement]:
             rationale_excerpted=bool(text and len(text) > RATIONALE_EXCERPT),
         )
     return judgements
+
+
+#: The logical name of the receipt of a supplied package's progression files.
+NORMALIZATION_RECEIPT = "learningProgressionNormalization"
+
+
+def receipt_problems(receipt: object, manifest: PackageManifest, links: Mapping[str, int]) -> list[str]:
+    """What a supplied package's normalization receipt says otherwise than its manifest and its delivery: it
+    names the framework, pins every other declared file by the manifest's checksum, and counts the links by
+    label (``links``: the delivery's count of each)."""
+    if not isinstance(receipt, dict):
+        return ["the receipt is not a JSON object"]
+    problems = []
+    if receipt.get("frameworkId") != manifest.framework_id:
+        problems.append(f"frameworkId is {receipt.get('frameworkId')!r}, not the manifest's")
+    declared = {
+        entry.path: f"sha256:{entry.sha256}"
+        for entry in manifest.all_artifacts()
+        if entry.logical_name != NORMALIZATION_RECEIPT
+    }
+    if receipt.get("outputSha256") != declared:
+        problems.append("outputSha256 does not pin exactly the manifest's other files by their checksums")
+    for key, label in (("buildsTowardsRelationships", "buildsTowards"), ("relatesToRelationships", "relatesTo")):
+        if key in receipt and receipt[key] != links.get(label, 0):
+            problems.append(f"{key} is {receipt[key]!r}, the delivery holds {links.get(label, 0)}")
+    return problems

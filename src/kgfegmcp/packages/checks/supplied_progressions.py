@@ -3,13 +3,19 @@ agree with the links the delivery holds, so each link's evidence can be read fro
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS, progression_shard_name
 from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, LINE_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.records import BUILDS_TOWARDS, PROGRESSION_LABELS, RELATES_TO, RelationshipRecord
-from kgfegmcp.packages.supplied_provenance import progression_shard, shard_records
+from kgfegmcp.packages.supplied_provenance import (
+    NORMALIZATION_RECEIPT,
+    progression_shard,
+    receipt_problems,
+    shard_records,
+)
 
 #: The link files, one per label.
 LINK_FILES: dict[str, str] = {
@@ -43,6 +49,11 @@ class SuppliedProgressionCheck(DetailedArtifactCheck):
             if (document := self.document(name)) is not None
         }
         self._index(shards)
+        receipt = self.document(NORMALIZATION_RECEIPT)
+        if receipt is not None:
+            counts: Counter[str] = Counter(str(link.label) for link in links.values())
+            for problem in receipt_problems(receipt, self.manifest, counts):
+                self.mismatch(NORMALIZATION_RECEIPT, problem)
         held: dict[str, Any] = {}
         for shard in range(PROGRESSION_SHARDS):
             name = progression_shard_name(shard)
