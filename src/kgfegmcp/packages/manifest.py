@@ -29,7 +29,8 @@ ManifestSchemaVersion = Literal["1.0", "1.1"]
 DeliverySchemaVersion = Literal["1.1", "1.2"]
 MANIFEST_SCHEMA_VERSION: Final[ManifestSchemaVersion] = get_args(ManifestSchemaVersion)[0]
 DELIVERY_SCHEMA_VERSION: Final[DeliverySchemaVersion] = get_args(DeliverySchemaVersion)[0]
-_TIMESTAMP = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2})$"
+#: An ISO 8601 timestamp with its offset (a supplied manifest dates its creation and verdict so).
+TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2})$"
 #: The manifest is the one package file whose size nothing declares: a larger one is refused unread.
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
@@ -287,7 +288,7 @@ class ValidationState(ContractModel):
 
     status: ValidationStatus
     #: When a supplied package's pipeline reached its verdict (its manifest records no more than that).
-    validated_at: str | None = Field(None, pattern=_TIMESTAMP)
+    validated_at: str | None = Field(None, pattern=TIMESTAMP_PATTERN)
     validator_version: str | None = None
     report_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
     seal_sha256: str | None = Field(

@@ -19,11 +19,12 @@ from typing import Any, Final, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from kgfegmcp.identifiers import FrameworkId, SnapshotId, supplied_package_parts, supplied_snapshot_framework
+from kgfegmcp.identifiers import FrameworkId, ProfileId, SnapshotId, supplied_package_parts, supplied_snapshot_framework
 from kgfegmcp.models import ContractModel
 from kgfegmcp.package_files import path_problem
-from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS, SUPPLIED_ROLE, progression_shard_name
+from kgfegmcp.packages.artifact_roles import SUPPLIED_ROLE
 from kgfegmcp.packages.manifest import (
+    TIMESTAMP_PATTERN,
     AdditionalArtifact,
     ArtifactEntry,
     ExposureContract,
@@ -36,10 +37,9 @@ from kgfegmcp.packages.manifest import (
     ValidationState,
     ValidationStatus,
 )
-from kgfegmcp.profiles.model import ProfileRef
+from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN, ProfileRef
 from kgfegmcp.rights import RightsPolicy
 
-SUPPLIED_MANIFEST_VERSION: Final = "1.1"
 _DIGEST = r"^sha256:[0-9a-f]{64}$"
 _ARTIFACT_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,99}$"
 #: The pipeline's graph types, and the name this server files each under.
@@ -54,8 +54,8 @@ SuppliedGraphType = Literal["academic_standards", "learning_components", "learni
 class SuppliedProfileBinding(ContractModel):
     """The exact profile file a supplied package was built and validated against."""
 
-    profile_id: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", min_length=3, max_length=200)
-    profile_version: str = Field(pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?$")
+    profile_id: ProfileId
+    profile_version: str = Field(pattern=PROFILE_VERSION_PATTERN)
     sha256: str = Field(pattern=_DIGEST)
 
 
@@ -63,7 +63,7 @@ class SuppliedValidation(ContractModel):
     """The pipeline's verdict: a terminal state says when it was reached, a pending one does not."""
 
     status: ValidationStatus
-    validated_at: str | None = Field(None, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2})$")
+    validated_at: str | None = Field(None, pattern=TIMESTAMP_PATTERN)
 
     @model_validator(mode="after")
     def _terminal_is_dated(self) -> SuppliedValidation:
@@ -92,7 +92,7 @@ class SuppliedManifest(ContractModel):
     graph_type: Literal["academic_standards"]
     included_graph_types: tuple[SuppliedGraphType, ...] = Field(min_length=1)
     package_revision: int = Field(1, ge=1)
-    created_at: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2})$")
+    created_at: str = Field(pattern=TIMESTAMP_PATTERN)
     framework: SuppliedFramework
     profile: SuppliedProfileBinding
     artifacts: dict[str, Any]
@@ -229,11 +229,6 @@ class SuppliedManifest(ContractModel):
             is_current=self.framework.is_current,
             validation=ValidationState(status=self.validation.status, validated_at=self.validation.validated_at),
         )
-
-
-def progression_shard_names() -> tuple[str, ...]:
-    """The additional-artifact names of the 64 shards, shard 00 first."""
-    return tuple(progression_shard_name(shard) for shard in range(PROGRESSION_SHARDS))
 
 
 def _name(name: object) -> str:

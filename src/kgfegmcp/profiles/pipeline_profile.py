@@ -22,6 +22,7 @@ from kgfegmcp.epistemic import ClaimLabels
 from kgfegmcp.identifiers import FrameworkId, ProfileId
 from kgfegmcp.models import ContractModel
 from kgfegmcp.profiles.model import (
+    PROFILE_VERSION_PATTERN,
     CodePolicy,
     Disclosure,
     GradeLabel,
@@ -153,7 +154,7 @@ class PipelineProfile(ContractModel):
 
     profile_schema_version: Literal["1.1"]
     profile_id: ProfileId
-    profile_version: Annotated[str, Field(pattern=r"^[0-9]+\.[0-9]+(\.[0-9]+)?$")]
+    profile_version: Annotated[str, Field(pattern=PROFILE_VERSION_PATTERN)]
     framework_ids: tuple[FrameworkId, ...] = Field(min_length=1)
     code_search_policy: CodeSearchPolicy
     comparison_dimensions: tuple[Text, ...] = ()
