@@ -22,7 +22,7 @@ from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import SuppliedCounts
 from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.supplied_manifest import checksum_set_digest
-from kgfegmcp.packages.supplied_provenance import receipt_problems
+from kgfegmcp.packages.supplied_provenance import index_problems, receipt_problems
 from kgfegmcp.packages.tree import PackageLocation, discover_packages
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -603,3 +603,16 @@ def test_the_real_normalization_receipt_pins_its_packages_other_files() -> None:
     assert receipt_problems(receipt, manifest, links) == []
     receipt["outputSha256"]["detailed/as_kg_bundle.json"] = "sha256:" + "0" * 64
     assert receipt_problems(receipt, manifest, links) != []
+
+
+@pytest.mark.skipif(not REFERENCE.is_dir(), reason="../shared/data/supplied-package-shape is not on this machine")
+def test_the_real_provenance_index_pins_its_packages_shards() -> None:
+    """Ghana English's real index against its real manifest: what the index rule holds every supplied package to."""
+    (directory,) = REFERENCE.glob("ghana-nacca-primary-english-language-basic-1-3/*/")
+    manifest, _ = read_manifest(directory)
+    index = json.loads((directory / "detailed/lp_relationship_provenance_index.json").read_text())
+    counts = {name: part["entryCount"] for name, part in index["partitions"].items()}
+    assert index_problems(index, manifest, counts) == []
+    assert sum(counts.values()) == 250 + 801  # its buildsTowards and relatesTo links, one entry each
+    index["partitions"]["learningProgressionProvenanceShard07"]["sha256"] = "sha256:" + "0" * 64
+    assert [where for _, where in index_problems(index, manifest, counts)] == ["learningProgressionProvenanceShard07"]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS
+from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS, progression_shard_name
 from kgfegmcp.packages.manifest import PackageManifest
 
 #: How much of a link's rationale an answer carries (the whole is in the link's provenance resource).
@@ -95,8 +95,43 @@ def link_judgements(provenance: object) -> Mapping[str, LinkJudgement]:
     return judgements
 
 
-#: The logical name of the receipt of a supplied package's progression files.
+#: The logical names of a supplied package's progression provenance: the map, its index, the receipt.
+PROVENANCE = "learningProgressionProvenance"
+INDEX = "learningProgressionProvenanceIndex"
 NORMALIZATION_RECEIPT = "learningProgressionNormalization"
+PARTITION_ALGORITHM = "SHA256(UTF8(relationship_id))[0] modulo 64"
+
+
+def index_problems(
+    index: Mapping[str, Any], manifest: PackageManifest, entries: Mapping[str, int]
+) -> list[tuple[str, str | None]]:
+    """What a provenance index says otherwise than the manifest: its format, algorithm and count, the map's
+    checksum, and for each of the 64 shards its path and checksum (and its entry count, for the shards in
+    ``entries``), each problem with the shard it concerns."""
+    problems: list[tuple[str, str | None]] = []
+    expected: dict[str, Any] = {
+        "formatVersion": "1.0",
+        "originalProvenanceLogicalName": PROVENANCE,
+        "partitionAlgorithm": PARTITION_ALGORITHM,
+        "partitionCount": PROGRESSION_SHARDS,
+    }
+    provenance = manifest.artifact(PROVENANCE)
+    if provenance is not None:
+        expected["originalProvenanceSha256"] = f"sha256:{provenance.sha256}"
+    problems += [(f"{key} must be {value!r}", None) for key, value in expected.items() if index.get(key) != value]
+    partitions = index.get("partitions")
+    names = [progression_shard_name(shard) for shard in range(PROGRESSION_SHARDS)]
+    if not isinstance(partitions, dict) or sorted(partitions) != names:
+        return [*problems, (f"partitions must name exactly the {PROGRESSION_SHARDS} shards", None)]
+    for name in names:
+        entry, declared = partitions[name], manifest.artifact(name)
+        if declared is None or not isinstance(entry, dict):
+            continue
+        if (entry.get("artifactPath"), entry.get("sha256")) != (declared.path, f"sha256:{declared.sha256}"):
+            problems.append((f"{name}: artifactPath and sha256 must be the manifest's", name))
+        if name in entries and entry.get("entryCount") != entries[name]:
+            problems.append((f"{name}: entryCount {entry.get('entryCount')} but the shard holds {entries[name]}", name))
+    return problems
 
 
 def receipt_problems(receipt: object, manifest: PackageManifest, links: Mapping[str, int]) -> list[str]:

@@ -11,7 +11,10 @@ from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS, progression_sha
 from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, LINE_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.records import BUILDS_TOWARDS, PROGRESSION_LABELS, RELATES_TO, RelationshipRecord
 from kgfegmcp.packages.supplied_provenance import (
+    INDEX,
     NORMALIZATION_RECEIPT,
+    PROVENANCE,
+    index_problems,
     progression_shard,
     receipt_problems,
     shard_records,
@@ -22,9 +25,6 @@ LINK_FILES: dict[str, str] = {
     BUILDS_TOWARDS: "learningProgressionBuildsTowards",
     RELATES_TO: "learningProgressionRelatesTo",
 }
-PROVENANCE = "learningProgressionProvenance"
-INDEX = "learningProgressionProvenanceIndex"
-PARTITION_ALGORITHM = "SHA256(UTF8(relationship_id))[0] modulo 64"
 
 
 class SuppliedProgressionCheck(DetailedArtifactCheck):
@@ -111,35 +111,9 @@ class SuppliedProgressionCheck(DetailedArtifactCheck):
         index = self.document(INDEX)
         if index is None:
             return
-        expected: dict[str, Any] = {
-            "formatVersion": "1.0",
-            "originalProvenanceLogicalName": PROVENANCE,
-            "partitionAlgorithm": PARTITION_ALGORITHM,
-            "partitionCount": PROGRESSION_SHARDS,
-        }
-        provenance = self.manifest.artifact(PROVENANCE)
-        if provenance is not None:
-            expected["originalProvenanceSha256"] = f"sha256:{provenance.sha256}"
-        for key, value in expected.items():
-            if index.get(key) != value:
-                self.mismatch(INDEX, f"{key} must be {value!r}")
-        partitions = index.get("partitions")
-        names = [progression_shard_name(shard) for shard in range(PROGRESSION_SHARDS)]
-        if not isinstance(partitions, dict) or sorted(partitions) != names:
-            self.mismatch(INDEX, f"partitions must name exactly the {PROGRESSION_SHARDS} shards")
-            return
-        for name in names:
-            entry, declared = partitions[name], self.manifest.artifact(name)
-            if declared is None or not isinstance(entry, dict):
-                continue
-            pinned = (entry.get("artifactPath"), entry.get("sha256"))
-            if pinned != (declared.path, f"sha256:{declared.sha256}"):
-                self.mismatch(INDEX, f"{name}: artifactPath and sha256 must be the manifest's", name)
-            shard = shards.get(name)
-            if shard is not None and entry.get("entryCount") != len(shard):
-                self.mismatch(
-                    INDEX, f"{name}: entryCount {entry.get('entryCount')} but the shard holds {len(shard)}", name
-                )
+        counts = {name: len(shard) for name, shard in shards.items()}
+        for problem, where in index_problems(index, self.manifest, counts):
+            self.mismatch(INDEX, problem, where)
 
 
 def _judgement(entry: object) -> dict[str, Any]:
