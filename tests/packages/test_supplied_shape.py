@@ -16,7 +16,7 @@ from test_cli import kgfegmcp
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.errors import CatalogError, ManifestBuildError
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import SuppliedCounts
@@ -616,3 +616,19 @@ def test_the_real_provenance_index_pins_its_packages_shards() -> None:
     assert sum(counts.values()) == 250 + 801  # its buildsTowards and relatesTo links, one entry each
     index["partitions"]["learningProgressionProvenanceShard07"]["sha256"] = "sha256:" + "0" * 64
     assert [where for _, where in index_problems(index, manifest, counts)] == ["learningProgressionProvenanceShard07"]
+
+
+def test_a_supplied_package_starts_from_the_cache_once_every_rule_passed_it(
+    tmp_path: Path, validator_gates: list[str]
+) -> None:
+    world, locations = _world(tmp_path / "world")
+    cache = tmp_path / "cache"
+    state_for(world, cache_dir=cache)  # cold: every rule, then entries are stored
+    assert validator_gates == ["every_rule"] * 2
+    validator_gates.clear()
+    state_for(world, cache_dir=cache)  # warm: the entries' verdicts, bytes still verified
+    assert validator_gates == ["cached_verdict"] * 2
+    validator_gates.clear()
+    _repin(locations[LINKED], "detailed/lp_final_claims.json")  # another manifest: no entry, every rule refuses it
+    with pytest.raises(CatalogError, match="no longer validates"):
+        state_for(world, cache_dir=cache)

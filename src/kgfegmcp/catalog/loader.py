@@ -171,19 +171,21 @@ def _waiting(directory: Path) -> None:
 
 
 def _sealed_manifest_sha256(location: PackageLocation) -> str | None:
-    """The manifest's SHA-256 when it claims ``passed`` by this validator version (the key of its cache entry).
+    """The manifest's SHA-256 when it claims ``passed`` by this validator version, or is a supplied manifest its
+    pipeline passed (the key of its cache entry; the entry exists only if this code passed it through every rule).
 
     ``None`` for any manifest that cannot be read as strict JSON: the gate then reports why.
     """
     try:
         data, document = read_manifest_json(location.path)
         state = document.get("validation", {})
-    except (PackageFileError, AttributeError):
+        supplied = "manifestVersion" in document
+    except (PackageFileError, AttributeError, TypeError):
         return None
     sealed = (
         isinstance(state, dict)
         and state.get("status") == "passed"
-        and state.get("validatorVersion") == VALIDATOR_VERSION
+        and (supplied or state.get("validatorVersion") == VALIDATOR_VERSION)
     )
     return hashlib.sha256(data).hexdigest() if sealed else None
 

@@ -66,17 +66,21 @@ def derivation_fingerprint() -> str:
 
 
 def cacheable(runtime: PackageRuntime) -> bool:
-    """Only packages this validator version sealed, and this process passed through every rule, get entries.
+    """Only packages this validator version sealed (or a supplied package its pipeline passed), and this process
+    passed through every rule, get entries.
 
     An entry is the verdict a later start trusts instead of re-deriving the rules, so it is written
-    only from a full gate, never from records that themselves came from an entry.
+    only from a full gate, never from records that themselves came from an entry. Its key is the exact
+    manifest bytes and this code (``derivation_fingerprint``, which holds the validator version): a supplied
+    manifest pins every file's checksum as this server's does, so the same bytes name the same package.
     """
     return _sealed(runtime) and runtime.gate == "every_rule"
 
 
 def _sealed(runtime: PackageRuntime) -> bool:
-    validation = runtime.manifest.validation
-    return runtime.accepted_from == "passed" and validation.validator_version == VALIDATOR_VERSION
+    manifest = runtime.manifest
+    ours = manifest.validation.validator_version == VALIDATOR_VERSION
+    return runtime.accepted_from == "passed" and (ours or manifest.shape != "1.0")
 
 
 class _LedgeredFile(BaseModel):
@@ -250,8 +254,12 @@ class DerivedIndexCache:
     def _verify(directory: Path, graph_package_id: str, manifest_sha256: str) -> tuple[int, str]:
         """Check the ledger and every index file against it; returns the records file's listed digest."""
         ledger = CacheLedger.model_validate_json((directory / LEDGER).read_bytes())
-        expected = (CACHE_FORMAT, graph_package_id, manifest_sha256, derivation_fingerprint())
-        if (ledger.format, ledger.graph_package_id, ledger.manifest_sha256, ledger.derivation) != expected:
+        # One package, whichever way it is named (a supplied package's id adds its graph type and revision to
+        # the snapshot id its directory bears): compare the framework and snapshot each id names.
+        package = split_graph_package_id(graph_package_id)
+        expected = (CACHE_FORMAT, package, manifest_sha256, derivation_fingerprint())
+        recorded = (ledger.format, split_graph_package_id(ledger.graph_package_id))
+        if (*recorded, ledger.manifest_sha256, ledger.derivation) != expected:
             raise ValueError("the ledger belongs to another package, manifest or code")
         listed = {f.path: (f.bytes, f.sha256) for f in ledger.files}
         present = {p.relative_to(directory).as_posix(): p for p in _ledgered_files(directory)}
