@@ -102,7 +102,18 @@ def test_the_fixture_is_laid_out_as_the_reference_manifests(supplied: tuple[Fixt
     )
 
 
-@pytest.mark.parametrize("package", sorted(REFERENCE.glob("*/*/package_manifest.json")) if REFERENCE.is_dir() else [])
+REFERENCE_MANIFESTS = (
+    sorted(REFERENCE.glob("*/*/package_manifest.json"))
+    if REFERENCE.is_dir()
+    else [
+        pytest.param(
+            None, marks=pytest.mark.skip(reason="../shared/data/supplied-package-shape is not on this machine")
+        )
+    ]
+)
+
+
+@pytest.mark.parametrize("package", REFERENCE_MANIFESTS)
 def test_each_reference_manifest_is_read_by_the_one_manifest_model(package: Path) -> None:
     manifest, _ = read_manifest(package.parent)
     assert manifest.shape == "1.1" and manifest.graph_package_id.endswith("--academic-standards--p1")
