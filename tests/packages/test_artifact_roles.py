@@ -18,6 +18,7 @@ from kgfegmcp.packages.artifact_roles import (
     COMPONENT_ARTIFACTS,
     PROVENANCE_PART_ARTIFACTS,
     PROVENANCE_PARTS,
+    SUPPLIED_ROLE,
     declared_roles,
     required_roles,
     role_at,
@@ -74,7 +75,7 @@ def test_the_parts_and_the_component_collection_are_rows_of_the_table() -> None:
 
 
 def test_the_supplied_shape_names_its_roles_and_requires_progressions_only_where_included() -> None:
-    supplied = {r.supplied_name for r in ARTIFACT_ROLES if "1.1" in r.shapes}
+    supplied = set(SUPPLIED_ROLE)
     # Every key of the reference manifests' artifact maps is a role of the table, under the pipeline's name.
     assert {"learningComponentsBundle", "learningComponentProvenance", "learningProgressionProvenanceIndex"} <= supplied
     assert not any(r.requirement == "all_or_none" for r in ARTIFACT_ROLES if "1.1" in r.shapes)

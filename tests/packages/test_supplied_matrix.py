@@ -14,7 +14,7 @@ import pytest
 from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, SUPPORTS, ComponentNode
 from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.validator import PackageValidator, ValidationOutcome
 from package_factory import FixtureGraph, FixtureWorld, base_graph, lc_graph
 from supplied_package import SuppliedPackageWriter
 
@@ -90,6 +90,16 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureGraph], None]]] = {
     "unknown_statement_type": [unknown_type],
     "unresolved_without_status": [relationship_with_unknown_status],
 }
+
+
+def _validated(base: Path, graph: FixtureGraph) -> ValidationOutcome:
+    """``graph`` written in the supplied shape under ``base`` (with its profile), through every rule."""
+    world = FixtureWorld(base)
+    writer = SuppliedPackageWriter(world)
+    location = writer.write(graph, writer.profile(graph.framework_id))
+    return PackageValidator(world.profiles()).validate(location)
+
+
 CASES = [(code, corruption) for code, corruptions in CORRUPTIONS.items() for corruption in corruptions]
 
 
@@ -97,12 +107,9 @@ CASES = [(code, corruption) for code, corruptions in CORRUPTIONS.items() for cor
 def test_a_corrupted_supplied_package_yields_its_code(
     tmp_path: Path, code: str, corruption: Callable[[FixtureGraph], None]
 ) -> None:
-    world = FixtureWorld(tmp_path)
-    writer = SuppliedPackageWriter(world)
     graph = lc_graph(FRAMEWORK)
     corruption(graph)
-    location = writer.write(graph, writer.profile(FRAMEWORK))
-    outcome = PackageValidator(world.profiles()).validate(location)
+    outcome = _validated(tmp_path, graph)
     assert code in {f.code for f in outcome.findings if f.severity == "error"}, [f.to_wire() for f in outcome.findings]
     assert not outcome.passed
 
@@ -148,36 +155,26 @@ def test_a_re_pinned_delivery_corruption_yields_its_code(tmp_path: Path, case: s
     assert {code, "identity_mismatch"} <= codes
 
 
-def _root_fallback(graph: FixtureGraph, code: str = "NF.2") -> None:
-    """The source gave ``code`` no parent it could defend: the package hangs it from the root, saying so."""
+def _hung_from_root(graph: FixtureGraph, status: str, code: str = "NF.2") -> None:
+    """``code``'s parent edge replaced by one from the root, marked ``status``."""
     target = _code(graph, code)
     graph.relationships = [
         r for r in graph.relationships if not (r.label == HAS_CHILD and r.target_identifier == target)
     ]
-    graph.link(HAS_CHILD, graph.framework.identifier, target, unresolved_status="unresolvedRootFallback")
+    graph.link(HAS_CHILD, graph.framework.identifier, target, unresolved_status=status)
 
 
 def test_a_root_fallback_is_kept_unresolved_not_refused_as_an_edge_type(tmp_path: Path) -> None:
     """The supplied packages hang standards the source left without a parent from the root, marked
     ``unresolvedRootFallback``: the edge's type is not the profile's structure, so it is no violation of it."""
-    world = FixtureWorld(tmp_path)
-    writer = SuppliedPackageWriter(world)
     graph = lc_graph(FRAMEWORK)
-    _root_fallback(graph)
-    location = writer.write(graph, writer.profile(FRAMEWORK))
-    outcome = PackageValidator(world.profiles()).validate(location)
+    _hung_from_root(graph, "unresolvedRootFallback")
+    outcome = _validated(tmp_path, graph)
     assert outcome.passed, [f.to_wire() for f in outcome.findings]
 
 
 def test_only_the_root_fallback_status_excuses_a_root_edge(tmp_path: Path) -> None:
-    world = FixtureWorld(tmp_path)
-    writer = SuppliedPackageWriter(world)
     graph = lc_graph(FRAMEWORK)
-    target = _code(graph, "NF.2")
-    graph.relationships = [
-        r for r in graph.relationships if not (r.label == HAS_CHILD and r.target_identifier == target)
-    ]
-    graph.link(HAS_CHILD, graph.framework.identifier, target, unresolved_status="unresolvedAmbiguous")
-    location = writer.write(graph, writer.profile(FRAMEWORK))
-    codes = {f.code for f in PackageValidator(world.profiles()).validate(location).findings}
+    _hung_from_root(graph, "unresolvedAmbiguous")
+    codes = {f.code for f in _validated(tmp_path, graph).findings}
     assert "hierarchy_edge_type" in codes

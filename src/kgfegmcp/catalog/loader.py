@@ -180,7 +180,7 @@ def _sealed_manifest_sha256(location: PackageLocation) -> str | None:
         data, document = read_manifest_json(location.path)
         state = document.get("validation", {})
         supplied = "manifestVersion" in document
-    except (PackageFileError, AttributeError, TypeError):
+    except (PackageFileError, AttributeError):
         return None
     sealed = (
         isinstance(state, dict)

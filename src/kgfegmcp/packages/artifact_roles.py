@@ -58,8 +58,8 @@ class ArtifactRole:
     by_logical_name: bool = True
     #: A validation report: the validator records each verdict in it (``recording.py``).
     records_validation: bool = False
-    #: The role's key in a supplied manifest (``artifacts`` map, or ``additionalArtifacts`` when ``additional``),
-    #: or ``None`` when the supplied shape has no such file.
+    #: The role's key in a supplied manifest (``artifacts`` map, or ``additionalArtifacts`` when ``additional``)
+    #: where it is not its logical name (a role whose ``shapes`` lack ``1.1`` has none).
     supplied_name: str | None = None
     #: Which shapes hold the role.
     shapes: frozenset[PackageShape] = frozenset({"1.0", "1.1"})
@@ -79,18 +79,8 @@ _OURS: frozenset[PackageShape] = frozenset({"1.0"})
 _SUPPLIED: frozenset[PackageShape] = frozenset({"1.1"})
 
 _ENTITY_PROVENANCE = ArtifactRole(
-    "entityProvenance",
-    "detailed/as_entity_provenance.json",
-    JSON,
-    "bulk_content",
-    _SOURCE,
-    supplied_name="entityProvenance",
+    "entityProvenance", "detailed/as_entity_provenance.json", JSON, "bulk_content", _SOURCE
 )
-
-
-def _same_name(role: ArtifactRole) -> ArtifactRole:
-    """A role the supplied shape declares under the same logical name."""
-    return replace(role, supplied_name=role.logical_name)
 
 
 def provenance_part_name(part: int) -> str:
@@ -107,7 +97,6 @@ def _provenance_part(part: int) -> ArtifactRole:
         path=f"detailed/entity_provenance_parts/as_entity_provenance_part_{part:02d}.json",
         requirement="all_or_none",
         by_logical_name=False,
-        supplied_name=None,
         shapes=_OURS,
     )
 
@@ -121,9 +110,7 @@ def _progression_role(
     name: str, path: str, media_type: str, access: AccessClass, labels: tuple[EpistemicLabel, ...]
 ) -> ArtifactRole:
     """One artifact of the learning-progression collection a supplied package carries (its own names)."""
-    return ArtifactRole(
-        name, path, media_type, access, labels, requirement="with_progressions", supplied_name=name, shapes=_SUPPLIED
-    )
+    return ArtifactRole(name, path, media_type, access, labels, requirement="with_progressions", shapes=_SUPPLIED)
 
 
 def _progression_shard(shard: int) -> ArtifactRole:
@@ -141,47 +128,27 @@ def _progression_shard(shard: int) -> ArtifactRole:
 #: Every role, in the order a manifest declares them: the standards side, the 64 provenance parts,
 #: then the learning-component collection.
 ARTIFACT_ROLES: tuple[ArtifactRole, ...] = (
-    _same_name(
-        ArtifactRole(
-            "nodes", "delivery/as_lc_nodes_{subject}.jsonl", JSONL, "bulk_content", _SOURCE, carries_components=True
-        )
+    ArtifactRole(
+        "nodes", "delivery/as_lc_nodes_{subject}.jsonl", JSONL, "bulk_content", _SOURCE, carries_components=True
     ),
-    _same_name(
-        ArtifactRole("relationships", "delivery/as_lc_relationships_{subject}.jsonl", JSONL, "bulk_content", _SOURCE)
+    ArtifactRole("relationships", "delivery/as_lc_relationships_{subject}.jsonl", JSONL, "bulk_content", _SOURCE),
+    ArtifactRole("relationshipsHasChild", "detailed/as_relationships_has_child.jsonl", JSONL, "bulk_content", _SOURCE),
+    ArtifactRole("standardsFramework", "detailed/as_standards_framework.json", JSON, "bulk_content", _SOURCE),
+    ArtifactRole(
+        "standardsFrameworkItems", "detailed/as_standards_framework_items.jsonl", JSONL, "bulk_content", _SOURCE
     ),
-    _same_name(
-        ArtifactRole(
-            "relationshipsHasChild", "detailed/as_relationships_has_child.jsonl", JSONL, "bulk_content", _SOURCE
-        )
-    ),
-    _same_name(
-        ArtifactRole("standardsFramework", "detailed/as_standards_framework.json", JSON, "bulk_content", _SOURCE)
-    ),
-    _same_name(
-        ArtifactRole(
-            "standardsFrameworkItems", "detailed/as_standards_framework_items.jsonl", JSONL, "bulk_content", _SOURCE
-        )
-    ),
-    _same_name(ArtifactRole("academicStandardsBundle", "detailed/as_kg_bundle.json", JSON, "bulk_content", _SOURCE)),
+    ArtifactRole("academicStandardsBundle", "detailed/as_kg_bundle.json", JSON, "bulk_content", _SOURCE),
     _ENTITY_PROVENANCE,
-    _same_name(
-        ArtifactRole(
-            "unresolvedItems",
-            "detailed/as_unresolved_items.json",
-            JSON,
-            "full_text",
-            ("source_extracted", "unresolved"),
-        )
+    ArtifactRole(
+        "unresolvedItems", "detailed/as_unresolved_items.json", JSON, "full_text", ("source_extracted", "unresolved")
     ),
-    _same_name(
-        ArtifactRole(
-            "validationReport",
-            "detailed/as_validation_report.json",
-            JSON,
-            "public_metadata",
-            _DERIVED,
-            records_validation=True,
-        )
+    ArtifactRole(
+        "validationReport",
+        "detailed/as_validation_report.json",
+        JSON,
+        "public_metadata",
+        _DERIVED,
+        records_validation=True,
     ),
     *(_provenance_part(part) for part in range(PROVENANCE_PARTS)),
     ArtifactRole(
@@ -335,5 +302,5 @@ def required_roles(
 
 #: Each role a supplied manifest may declare, by the key it declares it under.
 SUPPLIED_ROLE: Mapping[str, ArtifactRole] = {
-    role.supplied_name: role for role in ARTIFACT_ROLES if role.supplied_name is not None
+    role.supplied_name or role.logical_name: role for role in ARTIFACT_ROLES if "1.1" in role.shapes
 }

@@ -117,6 +117,11 @@ class PackageCounts(ContractModel):
         """What the package keeps unresolved: its unresolved items."""
         return self.unresolved_items
 
+    @property
+    def coded_items(self) -> int:
+        """Items with a statement code."""
+        return self.standards.items_with_code
+
 
 class SuppliedAdditionalCounts(ContractModel):
     """The supplied shape's further counts (exactly these three)."""
@@ -170,6 +175,11 @@ class SuppliedCounts(ContractModel):
     def unresolved(self) -> int:
         """What the package keeps unresolved: its unresolved relationships."""
         return self.additional_counts.unresolved_relationships
+
+    @property
+    def coded_items(self) -> int:
+        """Items with a statement code."""
+        return self.additional_counts.coded_items
 
 
 class Capabilities(ContractModel):

@@ -95,14 +95,12 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
         raise PackageValidationError(f"{location.graph_package_id}: the manifest declares no nodes artifact.")
     grades: Counter[str] = Counter()
     by_type: Counter[str] = Counter()
-    coded = 0
     try:
         with PackageFile.open(location.path, nodes.path, expected_bytes=nodes.bytes) as stream:
             for node in iter_nodes(stream, "nodes"):
                 if not isinstance(node, ItemNode):
                     continue
                 by_type[node.statement_type] += 1
-                coded += node.statement_code is not None
                 rule = profile.statement_type(node.statement_type) if profile else None
                 if rule is None or rule.role == "standard":
                     grades.update(node.grade_level)
@@ -144,7 +142,7 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
         items=counts.items,
         standards=roles["standard"],
         groupings=roles["grouping"],
-        items_with_code=coded,
+        items_with_code=counts.coded_items,
         types=types,
         grades=grade_counts,
         components=counts.components,

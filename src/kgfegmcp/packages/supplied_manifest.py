@@ -156,16 +156,15 @@ class SuppliedManifest(ContractModel):
                 if not isinstance(value, dict):
                     raise ValueError("artifacts.additionalArtifacts must be a map from name to path")
                 for name, path in value.items():
+                    known = SUPPLIED_ROLE.get(name)
+                    if known is not None and not known.additional:
+                        raise ValueError(f"additionalArtifacts reuses the artifact role {name!r}")
                     declared.append((_name(name), _path(path, name), True))
                 continue
             role = SUPPLIED_ROLE.get(key)
             if role is None or role.additional:
                 raise ValueError(f"artifacts.{key} is not an artifact role of the supplied shape")
             declared.append((key, _path(value, key), False))
-        for key, _, additional in declared:
-            role = SUPPLIED_ROLE.get(key)
-            if additional and role is not None and not role.additional:
-                raise ValueError(f"additionalArtifacts reuses the artifact role {key!r}")
         return declared
 
     def view(self, package_dir: Path) -> PackageManifest:
@@ -195,7 +194,7 @@ class SuppliedManifest(ContractModel):
                     access_class=role.access_class,
                     description="Provenance of the learning-progression links whose id falls in this shard.",
                 )
-                if role is not None and role.additional
+                if role is not None  # declared_paths refused any other role here
                 else None
             )
             media = role.media_type if role is not None else "application/octet-stream"

@@ -74,13 +74,19 @@ class LinkJudgement:
     rationale_excerpted: bool
 
 
+def judgement_of(record: object) -> dict[str, Any]:
+    """A link's provenance record's model judgement (``claim.judgment``), or an empty one."""
+    claim = record.get("claim") if isinstance(record, dict) else None
+    judgment = claim.get("judgment") if isinstance(claim, dict) else None
+    return judgment if isinstance(judgment, dict) else {}
+
+
 def link_judgements(provenance: object) -> Mapping[str, LinkJudgement]:
     """Each link's judgement (``claim.judgment``) from a supplied package's progression provenance map."""
     judgements: dict[str, LinkJudgement] = {}
     for rid, record in (shard_records(provenance) or {}).items():
-        claim = record.get("claim")
-        judgment = claim.get("judgment") if isinstance(claim, dict) else None
-        if not isinstance(judgment, dict):
+        judgment = judgement_of(record)
+        if not judgment:
             continue
         confidence = judgment.get("confidence")
         rationale = judgment.get("rationale")

@@ -281,12 +281,12 @@ class PackageValidator:
                 location=MANIFEST_FILENAME,
             )
         if manifest.shape == "1.1":
-            digest = manifest.snapshot_id.rpartition("+")[2]
-            if not checksum_set_digest(manifest).startswith(digest):
+            named, found = manifest.snapshot_id.rpartition("+")[2], checksum_set_digest(manifest)
+            if not found.startswith(named):
                 out.add(
                     FindingCode.IDENTITY_MISMATCH,
-                    f"snapshotId ends with {digest}, but the declared files' checksums digest to "
-                    f"{checksum_set_digest(manifest)[: len(digest)]}: a file was changed and its checksum re-pinned",
+                    f"snapshotId ends with {named}, but the declared files' checksums digest to "
+                    f"{found[: len(named)]}: a file was changed and its checksum re-pinned",
                     location=MANIFEST_FILENAME,
                 )
         if manifest.framework_id != location.framework_id:

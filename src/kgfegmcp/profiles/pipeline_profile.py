@@ -22,6 +22,7 @@ from kgfegmcp.epistemic import ClaimLabels
 from kgfegmcp.identifiers import FrameworkId, ProfileId
 from kgfegmcp.models import ContractModel
 from kgfegmcp.profiles.model import (
+    FRAMEWORK_PARENT_TYPE,
     PROFILE_VERSION_PATTERN,
     CodePolicy,
     Disclosure,
@@ -35,7 +36,6 @@ from kgfegmcp.rights import RightsPolicy
 
 Text = Annotated[str, Field(min_length=1, max_length=4000)]
 ConfigurationKey = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=100)]
-ROOT_PARENT = "StandardsFramework"
 _CODES_PRESENT: dict[str, Literal["allStandards", "some", "none"]] = {
     "complete": "allStandards",
     "partial": "some",
@@ -257,7 +257,8 @@ class PipelineProfile(ContractModel):
     def _hierarchy(self) -> HierarchyRules:
         policies = {t.source_statement_type: t for t in self.statement_types if t.is_graph_node}
         edges = [
-            HierarchyEdgeRule(parent_type=ROOT_PARENT, child_type=root) for root in self.hierarchy.root_statement_types
+            HierarchyEdgeRule(parent_type=FRAMEWORK_PARENT_TYPE, child_type=root)
+            for root in self.hierarchy.root_statement_types
         ]
         edges += [
             HierarchyEdgeRule(parent_type=parent.parent_statement_type, child_type=name)

@@ -12,14 +12,18 @@ from kgfegmcp.resources import uris
 def package_facts(runtime: PackageRuntime) -> PackageFacts:
     """Deterministic facts about one package: manifest counts and capabilities, profile vocabulary."""
     manifest, profile = runtime.manifest, runtime.profile.profile
-    used = {label for item in runtime.items for label in item.grade_level}
+    # One pass: items repeat a handful of (type, grades) pairs, from which both the grades and the types count.
+    pairs = Counter((item.statement_type, item.grade_level) for item in runtime.items)
+    used = {label for _, labels in pairs for label in labels}
     declared = [
         g for g in sorted(profile.grade_labels, key=lambda g: (g.order, g.source_label)) if g.source_label in used
     ]
     undeclared = sorted(used - {g.source_label for g in declared})
     grades = [GradeFact(g.source_label, g.facet, g.display) for g in declared]
     grades += [GradeFact(label, None, None) for label in undeclared]
-    by_type = Counter(item.statement_type for item in runtime.items)
+    by_type: Counter[str] = Counter()
+    for (statement_type, _), count in pairs.items():
+        by_type[statement_type] += count
     types: list[tuple[str, str, int]] = []
     for rule in profile.statement_types:
         if by_type.get(rule.source_type):

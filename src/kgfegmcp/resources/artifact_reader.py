@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -21,6 +22,7 @@ from kgfegmcp.packages.artifact_roles import progression_shard_name, provenance_
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry
 from kgfegmcp.packages.manifest_reader import parse_manifest
 from kgfegmcp.packages.provenance import provenance_part_of
+from kgfegmcp.packages.records import PROGRESSION_LABELS
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.supplied_provenance import entity_records, progression_shard, shard_records
 from kgfegmcp.resources.policy import SizePolicy
@@ -89,8 +91,12 @@ class VerifiedArtifactReader:
         """A supplied package's record of the entity: a progression link's from the one shard its id names,
         anything else's from the provenance documents (``supplied_provenance``)."""
         runtime = self._runtime
-        shard = runtime.manifest.artifact(progression_shard_name(progression_shard(entity_id)))
-        documents = [(shard, shard_records)] if shard is not None else []
+        documents: list[tuple[ArtifactEntry, Callable[[object], dict[str, dict[str, Any]] | None]]] = []
+        position = runtime.relationships.position(entity_id)
+        if position is not None and runtime.relationships.label_at(position) in PROGRESSION_LABELS:
+            shard = runtime.manifest.artifact(progression_shard_name(progression_shard(entity_id)))
+            if shard is not None:
+                documents.append((shard, shard_records))
         for name in ("entityProvenance", "lcEntityProvenance"):
             entry = runtime.manifest.artifact(name)
             if entry is not None:
@@ -115,10 +121,7 @@ class VerifiedArtifactReader:
 
     def _entities(self, entry: ArtifactEntry) -> dict[str, Any]:
         """A provenance document (or part), checked, whose ``entities`` is an object; refused otherwise."""
-        try:
-            document = json.loads(self.artifact(entry))
-        except ValueError:
-            document = None
+        document = self._document(entry)
         if not isinstance(document, dict) or not isinstance(document.get("entities"), dict):
             self.refuse(entry.logical_name, self._runtime.path / entry.path, reason="not a provenance document")
         return document

@@ -461,7 +461,7 @@ class FrameworkService:
                 items=counts.items,
                 standards=roles["standard"],
                 groupings=roles["grouping"],
-                items_with_code=sum(1 for item in store.items if item.statement_code is not None),
+                items_with_code=counts.coded_items,
                 by_statement_type=types,
                 standards_by_grade_level=grades,
                 has_child_relationships=links.has_child,

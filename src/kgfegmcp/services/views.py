@@ -21,9 +21,9 @@ from pydantic_core import CoreSchema, core_schema
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.epistemic import EpistemicLabel, LinkLabel, ProductionMethod, SourceLabel, component_label
 from kgfegmcp.errors import FULL_TEXT_NOT_PERMITTED
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
+from kgfegmcp.packages.supplied_provenance import PROVENANCE
 from kgfegmcp.resources import uris
 from kgfegmcp.rights import license_name
 
@@ -523,11 +523,8 @@ class ComponentPackageRef(PackageRef):
 def link_label(package: ServedPackage) -> LinkLabel:
     """What ``package``'s progression links are: the label of the progression evidence it declares (a
     supplied package's model judgements: ``llm_inferred``), else what its profile declares of its links."""
-    evidence = ARTIFACT_ROLE["learningProgressionProvenance"]
-    if package.manifest.artifact(evidence.logical_name) is not None:
-        (label,) = evidence.labels
-        assert label == "llm_inferred"
-        return label
+    if package.manifest.artifact(PROVENANCE) is not None:
+        return "llm_inferred"  # as the role table labels that evidence: a model's judgement of each link
     return package.profile.profile.claim_labels.progression_links
 
 

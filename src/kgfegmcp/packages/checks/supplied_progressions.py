@@ -15,6 +15,7 @@ from kgfegmcp.packages.supplied_provenance import (
     NORMALIZATION_RECEIPT,
     PROVENANCE,
     index_problems,
+    judgement_of,
     progression_shard,
     receipt_problems,
     shard_records,
@@ -74,7 +75,7 @@ class SuppliedProgressionCheck(DetailedArtifactCheck):
 
     def _link_lines(self, label: str, logical_name: str, links: dict[str, RelationshipRecord]) -> None:
         seen: set[str] = set()
-        endpoints = {node.identifier: getattr(node, "case_identifier_uuid", None) for node in self.content.items}
+        endpoints = {node.identifier: node.case_identifier_uuid for node in self.content.items}
 
         def on_record(_: int, record: dict[str, Any]) -> None:
             rid = str(record["identifier"])
@@ -101,7 +102,7 @@ class SuppliedProgressionCheck(DetailedArtifactCheck):
 
     def _judgements(self, logical_name: str, provenance: dict[str, Any]) -> None:
         for rid, entry in sorted(provenance.items()):
-            confidence = _judgement(entry).get("confidence")
+            confidence = judgement_of(entry).get("confidence")
             if confidence is not None and not (
                 isinstance(confidence, (int, float)) and not isinstance(confidence, bool) and 0 <= confidence <= 1
             ):
@@ -114,13 +115,3 @@ class SuppliedProgressionCheck(DetailedArtifactCheck):
         counts = {name: len(shard) for name, shard in shards.items()}
         for problem, where in index_problems(index, self.manifest, counts):
             self.mismatch(INDEX, problem, where)
-
-
-def _judgement(entry: object) -> dict[str, Any]:
-    """A provenance entry's model judgement (``claim.judgment``), or an empty one."""
-    if isinstance(entry, dict):
-        claim = entry.get("claim")
-        if isinstance(claim, dict) and isinstance(claim.get("judgment"), dict):
-            judgement: dict[str, Any] = claim["judgment"]
-            return judgement
-    return {}
