@@ -643,3 +643,11 @@ def test_a_supplied_package_starts_from_the_cache_once_every_rule_passed_it(
     _repin(locations[LINKED], "detailed/lp_final_claims.json")  # another manifest: no entry, every rule refuses it
     with pytest.raises(CatalogError, match="no longer validates"):
         state_for(world, cache_dir=cache)
+
+
+async def test_get_framework_says_who_validated_a_supplied_package_in_each_view(client: Client[Any]) -> None:
+    result = await client.call_tool_mcp("get_framework", {"request": {"frameworkId": LINKED}})
+    text = "\n".join(getattr(block, "text", "") for block in result.content)
+    assert "validator None" not in text
+    assert "Validation: passed (by its supplying pipeline, 2026-10-01T23:43:34Z" in text
+    assert result.structured_content["validation"]["validatedAt"] == "2026-10-01T23:43:34Z"  # type: ignore[index]

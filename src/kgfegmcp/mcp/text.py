@@ -172,12 +172,19 @@ def get_framework(result: FrameworkDetail) -> str:
         *package_detail_lines(result.framework, _holds(result.framework)),
         f"Source: {result.source.name} {result.source.version}",
         f"Source licence: {rights.source_license}",
-        f"Validation: {result.validation.get('status')} (validator {result.validation.get('validatorVersion')})",
+        f"Validation: {result.validation.get('status')} ({_validated_by(result.validation)})",
         *(disclosure_lines(result.disclosures)),
         *withheld_lines([result.framework]),
         *_filter_value_lines(result.filter_values),
     ]
     return "\n".join(lines)
+
+
+def _validated_by(validation: dict[str, str | None]) -> str:
+    """Who reached the recorded verdict: this server's validator, or a supplying pipeline (then when)."""
+    if validation.get("validatorVersion") is None and validation.get("validatedAt"):
+        return f"by its supplying pipeline, {validation['validatedAt']}; every rule here at load"
+    return f"validator {validation.get('validatorVersion')}"
 
 
 def _filter_value_lines(values: FilterValuesView) -> list[str]:

@@ -134,7 +134,8 @@ class FrameworkDetail(ResultModel):
     rights: RightsPolicy
     capabilities: Capabilities
     validation: dict[str, str | None] = Field(
-        description="status, acceptedFrom, validatorVersion (null when the manifest names none), reportUri."
+        description="status, acceptedFrom, validatorVersion (null when the manifest names none), reportUri, and "
+        "validatedAt for a supplied package (its pipeline's verdict)."
     )
     supersedes: str | None = None
     disclosures: list[DisclosureView]
@@ -334,6 +335,8 @@ class FrameworkService:
                 "acceptedFrom": package.runtime.accepted_from,
                 "validatorVersion": manifest.validation.validator_version,
                 "reportUri": uris.validation_uri(package.framework_id, package.snapshot_id),
+                # A supplied package's verdict is its pipeline's, dated; this server's record names no version.
+                **({"validatedAt": manifest.validation.validated_at} if manifest.validation.validated_at else {}),
             },
             supersedes=manifest.supersedes,
             disclosures=disclosures(package),
