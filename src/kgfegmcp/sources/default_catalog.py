@@ -1,14 +1,17 @@
-"""The default catalog: every registry source built, written and validated in one call.
+"""The default catalog: every default source built, written and validated in one call.
 
 ``kgfegmcp catalog init`` (and so ``scripts/setup.sh``), the bundle build, tests and benchmarks all
-call it, so they agree on what "default" is.
+call it, so they agree on what "default" is. Two kinds of source make it: pinned registry packages
+(BNCC, CCSS) and official files shipped inside this package under their licences
+(``shipped/sources/``: MEXT's code tables, ACARA's ASN document), each with its SOURCES.md.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.config import SHIPPED_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
@@ -17,8 +20,35 @@ from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources import load_importer
 from kgfegmcp.sources.importer import ProgressCallback
 
-#: Sources whose data ships in pinned registry packages (no input file needed).
-DEFAULT_SOURCES: tuple[str, ...] = ("bncc", "ccss")
+#: Official source files shipped with the project, read by the default catalog's file sources.
+SHIPPED_SOURCES_DIR = SHIPPED_DIR / "sources"
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultSource:
+    """One source of the default catalog, with the shipped files it reads (none: a registry package)."""
+
+    source: str
+    inputs: tuple[str, ...] = ()
+
+    def input_paths(self) -> list[Path | None]:
+        """Each input as a path in this installation, or one ``None`` for a source that takes no file."""
+        return [SHIPPED_SOURCES_DIR / name for name in self.inputs] or [None]
+
+
+#: Every source of the default catalog, in build order.
+DEFAULT_SOURCES: tuple[DefaultSource, ...] = (
+    DefaultSource("bncc"),
+    DefaultSource("ccss"),
+    DefaultSource(
+        "mext-code-table",
+        (
+            "japan-mext/82V11-elementary.xlsx",
+            "japan-mext/83V11-lower-secondary.xlsx",
+            "japan-mext/84V10-upper-secondary.xlsx",
+        ),
+    ),
+)
 
 
 def write_default_catalog(
@@ -36,11 +66,13 @@ def _write(
     batch: PackageBatch, profiles: ProfileRepository, progress: ProgressCallback | None
 ) -> list[PackageLocation]:
     locations: list[PackageLocation] = []
-    for source in DEFAULT_SOURCES:
-        for content in load_importer(source).build(None, profiles, progress):
-            if progress is not None:
-                progress(f"writing {content.framework_id}@{content.snapshot_id}")
-            locations.append(batch.write(content))
+    for default in DEFAULT_SOURCES:
+        importer = load_importer(default.source)
+        for source_input in default.input_paths():
+            for content in importer.build(source_input, profiles, progress):
+                if progress is not None:
+                    progress(f"writing {content.framework_id}@{content.snapshot_id}")
+                locations.append(batch.write(content))
     return locations
 
 

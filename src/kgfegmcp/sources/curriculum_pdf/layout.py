@@ -11,33 +11,17 @@ from __future__ import annotations
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, Field, ValidationError
+from pydantic import Field
 
-from kgfegmcp.config import SHIPPED_DIR
-from kgfegmcp.errors import ConfigurationError
 from kgfegmcp.models import ContractModel
-
-LAYOUTS_DIR = SHIPPED_DIR / "layouts"
-MAX_LAYOUT_BYTES = 256 * 1024
+from kgfegmcp.sources.layout_files import Regex, load_layout_file
 
 #: What a table column holds.
 ColumnRole = Literal["contentStandard", "indicator", "exemplar", "competency"]
 #: The levels a layout names statement types for, in hierarchy order below the framework.
 Level = Literal["strand", "subStrand", "contentStandard", "indicator"]
-
-
-def _compiles(value: str) -> str:
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(f"not a valid regular expression: {exc}") from None
-    return value
-
-
-#: A regular expression, refused at load time when it does not compile.
-Regex = Annotated[str, AfterValidator(_compiles)]
 
 
 class ProfileBinding(ContractModel):
@@ -172,19 +156,4 @@ class CurriculumPdfLayout(ContractModel):
 
 def load_layout(name_or_path: str | Path) -> CurriculumPdfLayout:
     """A shipped layout by id (``nacca-2019``) or a layout file; ``configuration_error`` when unusable."""
-    path = Path(name_or_path) if isinstance(name_or_path, Path) else LAYOUTS_DIR / f"{name_or_path}.json"
-    try:
-        data = path.read_bytes()
-    except OSError:
-        raise ConfigurationError(
-            f"Layout {path.name} cannot be read.", hint="Name a shipped layout (nacca-2019) or a readable JSON file."
-        ) from None
-    if len(data) > MAX_LAYOUT_BYTES:
-        raise ConfigurationError(f"Layout {path.name} exceeds {MAX_LAYOUT_BYTES // 1024} KiB.")
-    try:
-        return CurriculumPdfLayout.model_validate_json(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in error['loc']) or '(document)'}: {error['msg']}" for error in exc.errors()[:10]
-        )
-        raise ConfigurationError(f"Layout {path.name} is invalid: {problems}") from None
+    return load_layout_file(name_or_path, CurriculumPdfLayout)
