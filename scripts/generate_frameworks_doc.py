@@ -3,8 +3,8 @@
 Run: .venv/bin/python scripts/generate_frameworks_doc.py [--root data/graph_packages] [--check]
 
 Without --root it builds and validates the default catalog into a temporary directory first, so
-the page depends only on the pinned registry packages and the profiles. The page is the output of
-`kgfegmcp packages stats --markdown` (same code: kgfegmcp.packages.stats.render_markdown).
+the page depends only on the pinned registry packages, the shipped source files and the profiles. The
+page is the output of `kgfegmcp packages stats --markdown` (same code: kgfegmcp.packages.stats.render_markdown).
 --check exits 1 when the committed page differs instead of writing it.
 """
 

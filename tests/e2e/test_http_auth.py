@@ -35,6 +35,8 @@ from fastmcp.server.auth.providers.jwt import RSAKeyPair
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
+from default_catalog_ids import DEFAULT_PACKAGES
+
 pytestmark = pytest.mark.slow
 
 TOKEN = "kgfegmcp-test-token-7f3a9c2e51d04b8e"
@@ -77,7 +79,7 @@ def test_static_tokens_guard_the_mcp_endpoint_and_are_never_logged(default_catal
         assert request(f"{base}/healthz", body=None)[:1] == (200,)
         status, _, ready = request(f"{base}/readyz", body=None)
         document = json.loads(ready)
-        assert status == 200 and document["status"] == "ready" and document["packages"] == 5
+        assert status == 200 and document["status"] == "ready" and document["packages"] == len(DEFAULT_PACKAGES)
         assert set(document) == {"status", "catalogFingerprint", "packages"}
         log = server.log.read_text(encoding="utf-8")
     assert TOKEN not in log and "not-the-token" not in log

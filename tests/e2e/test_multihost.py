@@ -40,6 +40,8 @@ from e2e_support import REPOSITORY_ROOT
 from netns import Host, Network, namespaces_unavailable, remove_stale_namespaces, tail, wait_for
 from systemd_unit import ServiceCommand, read_unit, service_command
 
+from default_catalog_ids import DEFAULT_PACKAGES
+
 pytestmark = pytest.mark.slow
 
 UNIT = REPOSITORY_ROOT / "deploy" / "systemd" / "kgfegmcp.service"
@@ -358,7 +360,7 @@ def test_probes_tokens_and_hosts_through_the_balancer(cluster: Cluster) -> None:
     assert healthz["status"] == 200 and json.loads(healthz["body"]) == {"status": "alive"}, healthz
     assert healthz["headers"]["server"].startswith("nginx"), healthz  # the balancer answered, not a replica
     ready = json.loads(readyz["body"])
-    assert readyz["status"] == 200 and ready["status"] == "ready" and ready["packages"] == 5, readyz
+    assert readyz["status"] == 200 and ready["status"] == "ready" and ready["packages"] == len(DEFAULT_PACKAGES), readyz
     # The MCP endpoint: 401 with a Bearer challenge and no data, unless the token is valid.
     for refused in (anonymous, wrong):
         assert refused["status"] == 401, refused

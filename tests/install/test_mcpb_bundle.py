@@ -25,6 +25,7 @@ from install_support import MCPB, REPOSITORY_ROOT, user_env
 from mcp.client import advertise
 from readme_runs import Built, succeeded
 
+from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp.mcp.curriculum_map import MAP_URI, map_document
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
@@ -82,7 +83,7 @@ def test_the_bundle_holds_the_server_the_catalog_and_the_lock(bundle: Path, defa
     catalog = {
         p.relative_to(default_catalog_root).as_posix() for p in default_catalog_root.glob(f"*/*/{MANIFEST_FILENAME}")
     }
-    assert len(catalog) == 5 and {f"graph_packages/{name}" for name in catalog} <= names
+    assert len(catalog) == len(DEFAULT_PACKAGES) and {f"graph_packages/{name}" for name in catalog} <= names
     assert not [name for name in names if "__pycache__" in name or name.startswith(".venv")]
 
 
@@ -116,7 +117,7 @@ async def test_the_unpacked_bundle_serves_its_catalog_as_a_host_starts_it(unpack
         listed = await call(client, "list_frameworks", {})
         search = await call(client, "search_standards", {"query": "main idea", "frameworkIds": [CCSS], "limit": 3})
         view = (await client.read_resource_mcp(MAP_URI)).contents
-    assert len(listed["frameworks"]) == 5
+    assert len(listed["frameworks"]) == len(DEFAULT_PACKAGES)
     assert [getattr(content, "text", None) for content in view] == [map_document()]
     assert search["hits"][0]["statementCode"] == "RI.3.2"  # "Determine the main idea of a text; …"
     # The next start reads the bytecode this one wrote, for the server and for its dependencies, instead

@@ -39,6 +39,7 @@ from readme_runs import (
     run_command,
 )
 
+from default_catalog_ids import DEFAULT_PACKAGES as DEFAULT_CATALOG
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
@@ -75,7 +76,7 @@ DATA_LANGUAGES = frozenset({"json", "toml", "yaml"})
 #: The languages of command blocks (none given counts as one: a reader may type it).
 COMMAND_LANGUAGES = frozenset({"", "sh", "bash", "shell", "console", "zsh"})
 #: The packages of the default catalog (the README's table).
-DEFAULT_PACKAGES = 5
+DEFAULT_PACKAGES = len(DEFAULT_CATALOG)
 VERSION = tomllib.loads((REPOSITORY_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 EF06MA07 = {"frameworkId": "brazil-bncc-ensino-fundamental", "statementCode": "EF06MA07"}
 

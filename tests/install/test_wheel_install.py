@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from readme_runs import HINT, Built, PipUser, WheelUser, run_command, succeeded
 
+from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp.config import SHIPPED_DIR
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
@@ -108,7 +109,7 @@ def test_install_sources_installs_with_pip_where_the_environment_has_it(pip_user
     )
     installed = " ".join(f"{source.distribution}-{source.version}" for source in SOURCE_DISTRIBUTIONS)
     assert f"Successfully installed {installed}\n" in built.stdout, built.stdout
-    assert len(list(pip_user.catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == 5
+    assert len(list(pip_user.catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == len(DEFAULT_PACKAGES)
 
     # The command init named is that same install, into that same environment: run as printed, it finds
     # every pinned package already there.

@@ -8,6 +8,7 @@ from fastmcp import Client
 from mcp.types import ResourceLink
 from standards_worlds import NOCODE, NOTEXT, TWIN
 
+from default_catalog_ids import DEFAULT_FRAMEWORKS
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.resources import uris
 from kgfegmcp.services.views import PackageRef
@@ -16,13 +17,6 @@ from tool_calls import call, error, error_code, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"
 CCSS = "us-ccss-ela-literacy-grades-2-4"
-DEFAULT_FRAMEWORKS = [
-    "brazil-bncc-computacao",
-    "brazil-bncc-educacao-infantil",
-    "brazil-bncc-ensino-fundamental",
-    "brazil-bncc-ensino-medio",
-    "us-ccss-ela-literacy-grades-2-4",
-]
 
 
 def identity_of(state: AppState, framework_id: str, snapshot_id: str | None = None, number: int = 1) -> dict[str, Any]:
@@ -68,8 +62,8 @@ def disclosure_ids(state: AppState, framework_id: str, snapshot_id: str | None =
 async def test_list_frameworks_default_catalog(default_client: Client[Any], default_state: AppState) -> None:
     result = await call(default_client, "list_frameworks", {})
     body = structured(result)
-    assert [framework_of(f) for f in body["frameworks"]] == DEFAULT_FRAMEWORKS
-    assert body["total"] == 5
+    assert [framework_of(f) for f in body["frameworks"]] == list(DEFAULT_FRAMEWORKS)
+    assert body["total"] == len(DEFAULT_FRAMEWORKS)
     assert body["page"] == {"hasMore": False, "nextCursor": None}
     assert body["catalogFingerprint"] == default_state.catalog.fingerprint
     for number, entry in enumerate(body["frameworks"], start=1):
@@ -85,7 +79,8 @@ async def test_list_frameworks_default_catalog(default_client: Client[Any], defa
     ef = next(f for f in body["frameworks"] if framework_of(f) == EF)
     assert ef["graphTypes"]["contains"] == ["AcademicStandards", "LearningComponents", "LearningProgressions"]
     (summary,) = texts(result)
-    assert summary.startswith("5 of 5 accepted packages (more: False).")
+    count = len(DEFAULT_FRAMEWORKS)
+    assert summary.startswith(f"{count} of {count} accepted packages (more: False).")
     lines = summary.splitlines()
     for entry in body["frameworks"]:
         # One line per package: what it holds, its licence, link, manifest, files and disclosure ids; then its
@@ -196,7 +191,7 @@ async def test_get_capabilities_server_and_every_package(default_client: Client[
     server = body["server"]
     assert server["readOnly"] is True and server["callsModels"] is False
     assert server["semanticSearch"] is False and server["embeddings"] is False
-    assert server["acceptedPackages"] == 5
+    assert server["acceptedPackages"] == len(DEFAULT_FRAMEWORKS)
     assert server["catalogFingerprint"] == default_state.catalog.fingerprint
     assert server["limits"]["searchStandardsLimit"] == {"min": 1, "max": 100, "default": 25}
     assert server["limits"]["listFrameworksLimit"] == {"min": 1, "max": 100, "default": 25}
@@ -214,7 +209,7 @@ async def test_get_capabilities_server_and_every_package(default_client: Client[
         assert package["disclosureIds"] == disclosure_ids(default_state, runtime.framework_id)
     ccss = next(p for p in body["packages"] if p["graphPackageId"].startswith(CCSS))
     assert ccss["codePolicy"]["unique"] is False and ccss["codePolicy"]["derivedParentSeparator"] == "."
-    assert "5 accepted packages" in texts(result)[0]
+    assert f"{len(DEFAULT_FRAMEWORKS)} accepted packages" in texts(result)[0]
 
 
 async def test_get_capabilities_is_truthful_per_fixture_package(fixture_client: Client[Any]) -> None:

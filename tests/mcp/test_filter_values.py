@@ -9,6 +9,7 @@ from typing import Any
 
 from fastmcp import Client
 
+from default_catalog_ids import DEFAULT_PACKAGES
 from tool_calls import call, error, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -30,7 +31,9 @@ async def test_an_unknown_grade_label_is_refused_naming_the_accepted_ones(defaul
     assert "'quinto ano' is how a query writes '5º ano'" in quinto
     # Across every package: no package uses "5", so it is refused too (the message stays bounded).
     everywhere = await error(default_client, "search_standards", {"query": "frações", "gradeLevels": ["5"]})
-    assert everywhere.startswith("invalid_request: gradeLevels: '5' is not a grade label of any of the 5 packages")
+    assert everywhere.startswith(
+        f"invalid_request: gradeLevels: '5' is not a grade label of any of the {len(DEFAULT_PACKAGES)} packages"
+    )
     assert "2 more package(s)" in everywhere and len(everywhere) < 2000
 
 

@@ -10,17 +10,11 @@ import json
 import re
 from typing import Any
 
+from default_catalog_ids import DEFAULT_FRAMEWORKS
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.prompts.workflows import WORKFLOWS, ArgumentSpec
 
-DEFAULT_FRAMEWORKS: tuple[str, ...] = (
-    "brazil-bncc-computacao",
-    "brazil-bncc-educacao-infantil",
-    "brazil-bncc-ensino-fundamental",
-    "brazil-bncc-ensino-medio",
-    "us-ccss-ela-literacy-grades-2-4",
-)
 PROMPTS: tuple[str, ...] = tuple(WORKFLOWS)
 TOOL_WORKFLOWS: tuple[str, ...] = tuple(name for name, spec in WORKFLOWS.items() if spec.served_as_tool)
 MAX_RENDERED_BYTES = 64 * 1024

@@ -1,4 +1,4 @@
-"""Resources over the real default catalog (BNCC, Mapa de Foco, CCSS), as shipped rights allow.
+"""Resources over the real default catalog (BNCC, Mapa de Foco, CCSS, MEXT, ACARA), as shipped rights allow.
 
 Every supplied package declares provisional_operator_approved with allowFullText and
 allowStandardResources but not allowBulkResource: standards, provenance and relationships resolve,

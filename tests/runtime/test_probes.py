@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import httpx2 as httpx
 
+from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp.app import create_app
 from kgfegmcp.config import BackendSettings
 
@@ -20,6 +21,10 @@ async def test_readiness_is_503_until_the_catalog_is_built(default_settings: Bac
         async with app.router.lifespan_context(app):
             ready = await client.get("/readyz")
             document = ready.json()
-            assert ready.status_code == 200 and document["status"] == "ready" and document["packages"] == 5
+            assert (
+                ready.status_code == 200
+                and document["status"] == "ready"
+                and document["packages"] == len(DEFAULT_PACKAGES)
+            )
             assert set(document) == {"status", "catalogFingerprint", "packages"}
             assert str(default_settings.graph_packages_dir) not in ready.text

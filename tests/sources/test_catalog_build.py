@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from package_view import tree_digest
 
+from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.stats import package_statistics, render_markdown
 from kgfegmcp.packages.tree import discover_packages
@@ -21,19 +22,11 @@ from kgfegmcp.sources.default_catalog import build_default_catalog, write_defaul
 
 pytestmark = pytest.mark.slow
 
-DEFAULT_PACKAGES = [
-    "brazil-bncc-computacao@dados-2026-07-1",
-    "brazil-bncc-educacao-infantil@dados-2026-07-1",
-    "brazil-bncc-ensino-fundamental@dados-2026-07-1",
-    "brazil-bncc-ensino-medio@dados-2026-07-1",
-    "us-ccss-ela-literacy-grades-2-4@chiron-0-1-0",
-]
-
 
 def test_every_default_package_passes_the_validator(default_catalog_root: Path, profiles_root: Path) -> None:
     discovery = discover_packages(default_catalog_root)
     assert not discovery.root_findings
-    assert [p.graph_package_id for p in discovery.packages] == DEFAULT_PACKAGES
+    assert [p.graph_package_id for p in discovery.packages] == list(DEFAULT_PACKAGES)
     validator = PackageValidator(ProfileRepository(profiles_root))
     for location in discovery.packages:
         outcome = validator.validate(location)

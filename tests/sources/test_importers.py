@@ -23,8 +23,8 @@ def test_every_registered_source_is_an_importer_under_its_own_name(name: str) ->
 
 
 def test_an_unknown_source_names_the_known_ones() -> None:
-    with pytest.raises(ConfigurationError, match="Use one of: bncc, case, ccss"):
-        load_importer("asn")
+    with pytest.raises(ConfigurationError, match="Use one of: asn, bncc, case, ccss, mext-code-table, nacca-pdf"):
+        load_importer("edufi")
 
 
 @pytest.mark.parametrize("name", ["bncc", "ccss"])

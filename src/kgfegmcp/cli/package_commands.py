@@ -80,7 +80,9 @@ def _operator_review_state(value: str | None) -> str | None:
 
 
 def build_command(
-    source: Annotated[str, typer.Option("--source", help="Source importer: bncc, ccss, case or nacca-pdf.")],
+    source: Annotated[
+        str, typer.Option("--source", help="Source importer: bncc, ccss, case, nacca-pdf, mext-code-table or asn.")
+    ],
     source_input: Annotated[Path | None, typer.Argument(help="Input file, for sources that take one.")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Graph-package root to write into.")] = None,
     profiles_dir: Annotated[Path | None, typer.Option(help="Profiles root (KGFEGMCP_PROFILES_DIR).")] = None,
@@ -96,8 +98,8 @@ def build_command(
 ) -> None:
     """Build pending packages from a source; run `packages validate` to accept them.
 
-    A CASE package with no profile named after its framework in the profiles root binds a profile
-    derived from the package, written there; the output lists what was derived, for review.
+    A CASE or ASN package with no profile named after its framework in the profiles root binds a
+    profile derived from the package, written there; the output lists what was derived, for review.
     """
     from kgfegmcp.sources import load_importer
 

@@ -203,7 +203,8 @@ def render_markdown(all_stats: Sequence[PackageStatistics]) -> str:
         "",
         GENERATED_NOTICE,
         "",
-        "Counts per graph package, as built by `scripts/setup.sh` from the pinned registry packages. "
+        "Counts per graph package, as built by `scripts/setup.sh` from the pinned registry packages and the "
+        "official files shipped with the project (`src/kgfegmcp/shipped/sources/`, with their SOURCES.md). "
         "Standards are items whose statement type has the standard role in the package's interpretation "
         "profile; groupings organise them. Learning components and progression links (`buildsTowards`, "
         "`relatesTo`) are counted separately from standards.",

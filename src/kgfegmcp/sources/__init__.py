@@ -18,6 +18,7 @@ SOURCE_IMPORTERS: dict[str, str] = {
     "ccss": "kgfegmcp.sources.ccss:CcssSource",
     "case": "kgfegmcp.sources.case:CaseSource",
     "nacca-pdf": "kgfegmcp.sources.curriculum_pdf.importer:NaccaPdfSource",
+    "asn": "kgfegmcp.sources.asn:AsnSource",
     "mext-code-table": "kgfegmcp.sources.code_table:MextCodeTableSource",
 }
 

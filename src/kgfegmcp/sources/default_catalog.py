@@ -48,6 +48,7 @@ DEFAULT_SOURCES: tuple[DefaultSource, ...] = (
             "japan-mext/84V10-upper-secondary.xlsx",
         ),
     ),
+    DefaultSource("asn", ("australia-acara-v9/MAT.jsonld",)),
 )
 
 
