@@ -2,9 +2,10 @@
 
 Run: .venv/bin/python benchmarks/build.py [--repeat 5] [--out benchmarks/results/build.json]
 
-Per round, in one process: (1) the read floor: read the bytes of every registry data file the
-adapters use and parse them (json for bncc, csv for the Mapa de Foco CSV, one SELECT over the
-chiron SQLite table); (2) the build: adapters → package contents; (3) the write of pending
+Per round, in one process: (1) the read floor: read the bytes of every data file the adapters use
+and parse them with the standard library (json for bncc and the ACARA JSON-LD, csv for the Mapa de
+Foco CSV, one SELECT over the chiron SQLite table, zipfile + ElementTree for MEXT's .xlsx tables);
+(2) the build: adapters → package contents; (3) the write of pending
 packages; (4) validation to a terminal state. Best-of-N times are reported with the ratio of
 build + write + validate to the read floor. Never part of the test suite.
 """
@@ -19,9 +20,11 @@ import platform
 import sqlite3
 import tempfile
 import time
+import zipfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -29,7 +32,7 @@ from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources import load_importer
-from kgfegmcp.sources.default_catalog import DEFAULT_SOURCES
+from kgfegmcp.sources.default_catalog import DEFAULT_SOURCES, SHIPPED_SOURCES_DIR
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 BNCC_FILES = (
@@ -48,6 +51,7 @@ def source_files() -> list[Path]:
     files = [Path(str(bncc / name)) for name in BNCC_FILES]
     files.append(Path(str(resources.files("bncc_mcp") / "data" / "bncc_habilidades.csv")))
     files.append(Path(str(resources.files("chiron_standards") / "data" / "standards.db")))
+    files += [SHIPPED_SOURCES_DIR / name for default in DEFAULT_SOURCES for name in default.inputs]
     return files
 
 
@@ -58,8 +62,13 @@ def read_floor(files: list[Path]) -> tuple[float, int]:
     for path in files:
         data = path.read_bytes()
         size += len(data)
-        if path.suffix == ".json":
+        if path.suffix in (".json", ".jsonld"):
             json.loads(data)
+        elif path.suffix == ".xlsx":
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                for name in archive.namelist():
+                    if name == "xl/sharedStrings.xml" or name.startswith("xl/worksheets/sheet"):
+                        ElementTree.fromstring(archive.read(name))
         elif path.suffix == ".csv":
             list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"), newline="")))
         else:
@@ -75,7 +84,12 @@ def build_round(profiles: ProfileRepository) -> tuple[dict[str, float], list[Pac
     """One timed build → write → validate of the default catalog into a temporary root."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
-    contents = [content for source in DEFAULT_SOURCES for content in load_importer(source).build(None, profiles)]
+    contents = [
+        content
+        for default in DEFAULT_SOURCES
+        for source_input in default.input_paths()
+        for content in load_importer(default.source).build(source_input, profiles)
+    ]
     timings["build"] = time.perf_counter() - start
     with tempfile.TemporaryDirectory(prefix="kgfegmcp-bench-") as temporary:
         root = Path(temporary)

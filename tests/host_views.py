@@ -129,6 +129,10 @@ def cursor_of(structured: Any) -> tuple[bool, dict[str, Any] | None]:
 # -- what the packages on disk say ---------------------------------------------------------------
 
 
+#: The shortest statement text whose presence in a view counts as showing it.
+MIN_SHOWN_STATEMENT = 12
+
+
 @dataclass(frozen=True)
 class PackageFacts:
     """What a package's manifest and nodes artifact say, read from disk."""
@@ -256,7 +260,14 @@ def structured_view_problems(
     problems = []
     every = "\x00".join(strings(structured))
     named = package_ids(structured)
-    shown = {statement for package in named for statement in facts[package].statements if statement in text}
+    # A statement is shown when its text is in the view; one of a few characters (MEXT's lists hold single kanji
+    # and terms such as "lim") is in any text, shown or not, so it says nothing.
+    shown = {
+        statement
+        for package in named
+        for statement in facts[package].statements
+        if len(statement) >= MIN_SHOWN_STATEMENT and statement in text
+    }
     problems.extend(
         f"structured view lacks a statement the text view shows: {s[:70]!r}" for s in sorted(shown) if s not in every
     )

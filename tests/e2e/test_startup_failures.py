@@ -15,6 +15,7 @@ from e2e_support import KGFEGMCP, PROFILES_ROOT, PROMPTS_ROOT, REPOSITORY_ROOT, 
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
+from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
@@ -107,7 +108,7 @@ async def test_a_subset_of_the_catalog_starts_with_the_shipped_prompts(
     stderr = log.read_text(errors="replace")
     skipped = [line for line in stderr.splitlines() if "skipped prompt overlay" in line]
     others = sorted(p.name for p in (PROMPTS_ROOT / "overlays").iterdir() if p.name != COMPUTACAO)
-    assert len(skipped) == len(others) == 4, stderr[-2000:]
+    assert len(skipped) == len(others) == len(DEFAULT_PACKAGES) - 1, stderr[-2000:]
     for framework_id in others:
         (line,) = [line for line in skipped if f"framework {framework_id} " in line]
         assert " WARNING " in line and str((PROMPTS_ROOT / "overlays" / framework_id).resolve()) in line

@@ -18,6 +18,8 @@ from kgfegmcp.prompts.workflows import WORKFLOWS, ArgumentSpec
 PROMPTS: tuple[str, ...] = tuple(WORKFLOWS)
 TOOL_WORKFLOWS: tuple[str, ...] = tuple(name for name, spec in WORKFLOWS.items() if spec.served_as_tool)
 MAX_RENDERED_BYTES = 64 * 1024
+#: Default-catalog frameworks the upper-edge argument sets select.
+MAX_REAL = 5
 
 #: One tool call shape per line in the rendered text: four spaces, then {"request": …}.
 SHAPE_LINE = re.compile(r'^    (\{"request": .*\})$', re.MULTILINE)
@@ -111,8 +113,13 @@ def edge_arguments(state: AppState, workflow: str, framework_id: str, edge: str)
         elif name == "snapshot_id":
             args[name] = runtime(state, framework_id).snapshot_id
         elif name == "framework_ids":
-            # The default catalog has five frameworks; the upper edge (8) is exercised with fixture packages.
-            chosen = [framework_id, other_framework(framework_id)] if edge == "min" else list(DEFAULT_FRAMEWORKS)
+            # Five real frameworks with every text argument at its maximum stay under the rendering cap; the
+            # upper edge of 8 is exercised with fixture packages (test_prompt_fixture_catalog.py), and 8 real
+            # ones with short arguments by test_prompt_rendering.py.
+            others = [f for f in DEFAULT_FRAMEWORKS if f != framework_id]
+            chosen = (
+                [framework_id, other_framework(framework_id)] if edge == "min" else [framework_id, *others][:MAX_REAL]
+            )
             args[name] = json.dumps(chosen)
         elif name == "snapshot_ids":
             args[name] = json.dumps([runtime(state, framework_id).snapshot_id])

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from default_catalog_ids import DEFAULT_FRAMEWORKS
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, load_settings
 from kgfegmcp.errors import PromptConfigurationError
@@ -47,7 +48,7 @@ def test_only_computacao_starts_with_the_shipped_prompts(
     assert state.catalog.framework_ids() == (COMPUTACAO,)
     assert list(state.prompts.registry.overlays) == [COMPUTACAO]
     others = sorted(p.name for p in (SHIPPED / "overlays").iterdir() if p.name != COMPUTACAO)
-    assert len(others) == 4
+    assert len(others) == len(DEFAULT_FRAMEWORKS) - 1  # every other default framework has its overlay
     lines = skipped_overlays(caplog)
     assert sorted(lines) == others
     for framework_id, line in lines.items():

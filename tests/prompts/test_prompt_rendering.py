@@ -162,3 +162,14 @@ async def test_unknown_grade_labels_are_flagged_not_mapped(default_client: Clien
     )
     assert "Requested grade value(s) `grade_levels[1]` (see Request) match no grade label" in text
     assert '"03"' in text and 'gradeLevels": ["03"]' in text
+
+
+async def test_a_comparison_of_eight_default_frameworks_renders_within_the_cap(default_client: Client[Any]) -> None:
+    """Each framework adds its guidance, profile facts and disclosures: eight of the real ones, with a topic, fit."""
+    chosen = list(DEFAULT_FRAMEWORKS[:8])
+    text = await _render(
+        default_client, "cross_framework_comparison", {"framework_ids": json.dumps(chosen), "topic": "fractions"}
+    )
+    assert len(text.encode("utf-8")) <= MAX_RENDERED_BYTES
+    for framework_id in chosen:
+        assert f"## Framework guidance for `{framework_id}`" in text
