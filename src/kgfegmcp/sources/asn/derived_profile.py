@@ -20,14 +20,12 @@ by the mapping, which reports what was derived as a ``profile_derived`` finding.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kgfegmcp.models import canonical_bytes, pretty_json_bytes
-from kgfegmcp.packages.hierarchy_depths import depths_from_root
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.rights import RightsPolicy
@@ -35,30 +33,13 @@ from kgfegmcp.sources.asn.document import DCTERMS, AsnGraph
 from kgfegmcp.sources.asn.hierarchy import AsnStructure
 from kgfegmcp.sources.asn.vocabulary import AsnVocabulary, EducationLevel, Publisher
 from kgfegmcp.sources.case.derived_profile import derived_profile_id
+from kgfegmcp.sources.derived_rules import OPEN_CODE_POLICY, code_policy, hierarchy_shape
 from kgfegmcp.sources.graph_builder import slugify
 
 _STRUCTURAL_DISCLOSURE = "roles-from-structure"
 LICENSE = DCTERMS + "license"
 RIGHTS = DCTERMS + "rights"
 HOLDER_PREDICATES = (DCTERMS + "rightsHolder", DCTERMS + "publisher", DCTERMS + "creator")
-_MAX_SHAPES = 12
-_MAX_PATTERN_CHARS = 512
-_OPEN_CODE_POLICY = {
-    "codesPresent": "some",
-    "unique": False,
-    "normalization": "casefold",
-    "exactSearch": True,
-    "prefixSearch": True,
-}
-_NO_CODES = {
-    "codesPresent": "none",
-    "unique": False,
-    "normalization": "exact",
-    "exactSearch": False,
-    "prefixSearch": False,
-}
-_CODE_RUNS = re.compile(r"(?P<upper>[A-Z]+)|(?P<lower>[a-z]+)|(?P<digit>[0-9]+)|.", re.DOTALL)
-_RUN_PATTERNS = {"upper": "[A-Z]+", "lower": "[a-z]+", "digit": "[0-9]+"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +155,7 @@ def vocabulary_profile(
             {"sourceType": name, "normalized": normalized[name], "role": roles[name]} for name in sorted(roles)
         ],
         "hierarchy": {"rule": "multiParentDag", "maxDepth": 64, "maxParents": 64},
-        "codePolicy": _OPEN_CODE_POLICY,
+        "codePolicy": OPEN_CODE_POLICY,
         "searchFacets": list(parts.search_facets),
         "progressionLabels": [],
         "disclosures": disclosures,
@@ -236,15 +217,9 @@ def final_profile(
             children[rel.source_identifier].append(rel.target_identifier)
             parents[rel.target_identifier] += 1
     roles = {rule.source_type: rule.role for rule in step.profile.statement_types}
-    code_policy, code_basis = _code_policy(items, roles)
-    most_parents = max(parents.values(), default=1)
-    depth, _stuck = depths_from_root(root_id, children, parents)
-    hierarchy = {
-        "rule": "tree" if most_parents <= 1 else "multiParentDag",
-        "maxDepth": min(max(max(depth.values(), default=1), 1), 64),
-        "maxParents": min(max(most_parents, 1), 64),
-    }
-    wire = {**step.wire, "codePolicy": code_policy, "hierarchy": hierarchy}
+    policy, code_basis = code_policy(items, roles, "asn:statementNotation")
+    hierarchy = hierarchy_shape(children, parents, root_id)
+    wire = {**step.wire, "codePolicy": policy, "hierarchy": hierarchy}
     wire["version"] = f"1.0.{int(hashlib.sha256(canonical_bytes(wire)).hexdigest()[:8], 16)}"
     _validated(wire)
     derivation = (
@@ -257,40 +232,3 @@ def final_profile(
         ),
     )
     return DerivedProfileFile(pretty_json_bytes(wire), derivation)
-
-
-def _code_shape(code: str) -> str:
-    """The code as a pattern of its character runs: ``AC9E3LA01`` → ``[A-Z]+[0-9]+[A-Z]+[0-9]+``."""
-    return "".join(
-        _RUN_PATTERNS.get(run.lastgroup or "") or re.escape(run.group()) for run in _CODE_RUNS.finditer(code)
-    )
-
-
-def _code_policy(items: list[ItemNode], roles: Mapping[str, str]) -> tuple[dict[str, Any], str]:
-    """Whether items carry codes (every standard, some, none), whether they repeat, and their shapes."""
-    codes = [item.statement_code for item in items if item.statement_code is not None]
-    if not codes:
-        return _NO_CODES, f"no item has an asn:statementNotation used as a code (of {len(items)})"
-    standards = [item for item in items if roles[item.statement_type] == "standard"]
-    every_standard = bool(standards) and all(item.statement_code is not None for item in standards)
-    casefold_unique = len({code.casefold() for code in codes}) == len(set(codes))
-    normalization = "casefold" if casefold_unique else "exact"
-    keys = [code.casefold() if casefold_unique else code for code in codes]
-    unique = len(set(keys)) == len(keys)
-    shapes = sorted({_code_shape(code) for code in codes})
-    joined = "|".join(f"(?:{shape})" for shape in shapes) if len(shapes) > 1 else shapes[0]
-    policy: dict[str, Any] = {
-        "codesPresent": "allStandards" if every_standard else "some",
-        "unique": unique,
-        "normalization": normalization,
-        "exactSearch": True,
-        "prefixSearch": True,
-    }
-    if len(shapes) <= _MAX_SHAPES and len(joined) <= _MAX_PATTERN_CHARS:
-        policy["pattern"] = joined
-    basis = (
-        f"asn:statementNotation on {len(codes)} of {len(items)} items: codesPresent {policy['codesPresent']}; "
-        f"{'unique' if unique else 'repeated'} codes; "
-        + (f"pattern {policy['pattern']}" if "pattern" in policy else f"no pattern ({len(shapes)} shapes)")
-    )
-    return policy, basis

@@ -18,13 +18,14 @@ import string
 from functools import cache
 from typing import Annotated, Literal, TypeVar
 
-from pydantic import AfterValidator, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from kgfegmcp.config import SHIPPED_DIR
 from kgfegmcp.errors import ConfigurationError
 from kgfegmcp.models import ContractModel
 from kgfegmcp.profiles.model import Disclosure, SearchFacet
 from kgfegmcp.rights import RightsPolicy
+from kgfegmcp.sources.layout_files import Regex
 
 ASN_DATA_DIR = SHIPPED_DIR / "asn"
 #: Which predicate holds a statement's text: ASN's ``dcterms:description`` or MRAC's ``dcterms:title``.
@@ -32,14 +33,6 @@ TextPredicate = Literal["description", "title"]
 #: What a publisher's id and title templates may name besides the named groups of its IRI pattern.
 TEMPLATE_FIELDS = frozenset({"subject", "subjectTitle"})
 _Model = TypeVar("_Model", bound=ContractModel)
-
-
-def _compiles(value: str) -> str:
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(f"not a valid regular expression: {exc}") from None
-    return value
 
 
 class LabelRole(ContractModel):
@@ -73,7 +66,7 @@ class Publisher(ContractModel):
 
     publisher_id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
     name: str = Field(min_length=1, max_length=256)
-    iri_pattern: Annotated[str, AfterValidator(_compiles)]
+    iri_pattern: Regex
     framework_id: str = Field(min_length=1, max_length=200)
     snapshot_id: str = Field(min_length=1, max_length=200)
     title: str = Field(min_length=1, max_length=400)

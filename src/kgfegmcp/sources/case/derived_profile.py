@@ -32,10 +32,10 @@ from typing import Any
 from kgfegmcp.errors import ManifestBuildError, echo
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH
 from kgfegmcp.models import canonical_bytes, pretty_json_bytes
-from kgfegmcp.packages.hierarchy_depths import depths_from_root
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.sources.case.document import CaseDocument, nonblank
+from kgfegmcp.sources.derived_rules import OPEN_CODE_POLICY, code_policy, hierarchy_shape
 from kgfegmcp.sources.graph_builder import slugify
 
 DERIVED_SUFFIX = "-derived"
@@ -54,24 +54,7 @@ _LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 _MAX_TYPE_CHARS = 128
 _MAX_LEVEL_CHARS = 64
 _MAX_LABELS = 1000
-_MAX_SHAPES = 12
-_MAX_PATTERN_CHARS = 512
 _LISTED = 12  # values named in one review line
-#: The code policy of step 1 (codes not looked at yet) and of a package without codes.
-_OPEN_CODE_POLICY = {
-    "codesPresent": "some",
-    "unique": False,
-    "normalization": "casefold",
-    "exactSearch": True,
-    "prefixSearch": True,
-}
-_NO_CODES = {
-    "codesPresent": "none",
-    "unique": False,
-    "normalization": "exact",
-    "exactSearch": False,
-    "prefixSearch": False,
-}
 
 
 @dataclass(slots=True)
@@ -227,7 +210,7 @@ def _wire(
         "gradeLabels": _grade_labels(base, facets),
         "statementTypes": [{"sourceType": t, "normalized": normalized[t], "role": roles[t]} for t in sorted(roles)],
         "hierarchy": hierarchy,
-        "codePolicy": code_policy or _OPEN_CODE_POLICY,
+        "codePolicy": code_policy or OPEN_CODE_POLICY,
         "searchFacets": list(base.search_facets),
         "progressionLabels": list(base.progression_labels),
         "disclosures": disclosures,
@@ -296,9 +279,9 @@ def derive_profile(
         derivation.append(("grade labels", "none (no CFItem has an educationLevel)"))
     language = vocabulary.profile.in_language
     derivation.append(("language", f"{language} ({vocabulary.language_basis})"))
-    code_policy, code_basis = _code_policy(items, roles)
+    policy, code_basis = code_policy(items, roles, "humanCodingScheme")
     derivation.append(("code policy", code_basis))
-    hierarchy = _hierarchy(children, parents, root_id)
+    hierarchy = hierarchy_shape(children, parents, root_id)
     derivation.append(
         (
             "hierarchy",
@@ -310,7 +293,7 @@ def derive_profile(
     if unused:
         derivation.append(("CFDefinitions.CFItemTypes", f"defined but used by no item, not declared: {_named(unused)}"))
     wire = _wire(
-        base, vocabulary.profile_id, document, language, vocabulary.normalized, roles, facets, hierarchy, code_policy
+        base, vocabulary.profile_id, document, language, vocabulary.normalized, roles, facets, hierarchy, policy
     )
     content_hash = hashlib.sha256(canonical_bytes(wire)).hexdigest()
     wire["version"] = f"1.0.{int(content_hash[:8], 16)}"
@@ -322,61 +305,3 @@ def derive_profile(
 def _named(values: list[str]) -> str:
     shown = ", ".join(repr(echo(value, 80)) for value in values[:_LISTED])
     return shown + (f" and {len(values) - _LISTED} more" if len(values) > _LISTED else "")
-
-
-def _hierarchy(children: Mapping[str, list[str]], parents: Counter[str], root_id: str) -> dict[str, Any]:
-    """Rule, depth and parents as the built package has them (the longest path from the root, as validated)."""
-    most_parents = max(parents.values(), default=1)
-    depth, _stuck = depths_from_root(root_id, children, parents)
-    deepest = max(depth.values(), default=1)
-    return {
-        "rule": "tree" if most_parents <= 1 else "multiParentDag",
-        "maxDepth": min(max(deepest, 1), 64),
-        "maxParents": min(max(most_parents, 1), 64),
-    }
-
-
-#: A code's character runs: ASCII capitals, small letters, digits, or any other single character.
-_CODE_RUNS = re.compile(r"(?P<upper>[A-Z]+)|(?P<lower>[a-z]+)|(?P<digit>[0-9]+)|.", re.DOTALL)
-_RUN_PATTERNS = {"upper": "[A-Z]+", "lower": "[a-z]+", "digit": "[0-9]+"}
-
-
-def _code_shape(code: str) -> str:
-    """The code as a pattern of its character runs: ``K.CC.1`` → ``[A-Z]+\\.[A-Z]+\\.[0-9]+``."""
-    return "".join(
-        _RUN_PATTERNS.get(run.lastgroup or "") or re.escape(run.group()) for run in _CODE_RUNS.finditer(code)
-    )
-
-
-def _code_policy(items: list[ItemNode], roles: Mapping[str, str]) -> tuple[dict[str, Any], str]:
-    """Whether items carry codes (every standard, some, none), whether they repeat, and their shapes."""
-    codes = [item.statement_code for item in items if item.statement_code is not None]
-    standards = [item for item in items if roles[item.statement_type] == "standard"]
-    if not codes:
-        return _NO_CODES, f"no item has a humanCodingScheme (of {len(items)}): codesPresent none, no code search"
-    every_standard = bool(standards) and all(item.statement_code is not None for item in standards)
-    folded = Counter(code.casefold() for code in codes)
-    exact = len(set(codes))
-    normalization = "casefold" if len(folded) == exact else "exact"
-    keys = folded if normalization == "casefold" else Counter(codes)
-    unique = all(count == 1 for count in keys.values())
-    shapes = sorted({_code_shape(code) for code in codes})
-    joined = "|".join(f"(?:{shape})" for shape in shapes) if len(shapes) > 1 else shapes[0]
-    pattern = joined if len(shapes) <= _MAX_SHAPES and len(joined) <= _MAX_PATTERN_CHARS else None
-    policy = {
-        "codesPresent": "allStandards" if every_standard else "some",
-        "unique": unique,
-        "normalization": normalization,
-        "exactSearch": True,
-        "prefixSearch": True,
-    }
-    if pattern is not None:
-        policy["pattern"] = pattern
-    coded_standards = sum(1 for item in standards if item.statement_code is not None)
-    basis = (
-        f"humanCodingScheme on {len(codes)} of {len(items)} items ({coded_standards} of {len(standards)} standards): "
-        f"codesPresent {policy['codesPresent']}; {'unique' if unique else 'repeated'} codes, compared "
-        f"{'ignoring case' if normalization == 'casefold' else 'exactly (two differ only by case)'}; "
-        + (f"pattern {pattern}" if pattern is not None else f"no pattern ({len(shapes)} shapes)")
-    )
-    return policy, basis

@@ -1,0 +1,95 @@
+"""The parts of a derived profile read from a built package, whatever its source: code policy and hierarchy.
+
+A CASE package and an ASN document without an operator's profile get one derived from what was built
+(:mod:`kgfegmcp.sources.case.derived_profile`, :mod:`kgfegmcp.sources.asn.derived_profile`). How codes and
+the hierarchy are described does not depend on the source; only the name of the field codes come from does,
+so each says it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from kgfegmcp.packages.hierarchy_depths import depths_from_root
+from kgfegmcp.packages.records import ItemNode
+
+MAX_SHAPES = 12
+MAX_PATTERN_CHARS = 512
+#: The code policy of a profile's first step (codes not looked at yet).
+OPEN_CODE_POLICY: dict[str, Any] = {
+    "codesPresent": "some",
+    "unique": False,
+    "normalization": "casefold",
+    "exactSearch": True,
+    "prefixSearch": True,
+}
+#: The code policy of a package without codes.
+NO_CODES: dict[str, Any] = {
+    "codesPresent": "none",
+    "unique": False,
+    "normalization": "exact",
+    "exactSearch": False,
+    "prefixSearch": False,
+}
+#: A code's character runs: ASCII capitals, small letters, digits, or any other single character.
+_CODE_RUNS = re.compile(r"(?P<upper>[A-Z]+)|(?P<lower>[a-z]+)|(?P<digit>[0-9]+)|.", re.DOTALL)
+_RUN_PATTERNS = {"upper": "[A-Z]+", "lower": "[a-z]+", "digit": "[0-9]+"}
+
+
+def code_shape(code: str) -> str:
+    """The code as a pattern of its character runs: ``K.CC.1`` → ``[A-Z]+\\.[A-Z]+\\.[0-9]+``."""
+    return "".join(
+        _RUN_PATTERNS.get(run.lastgroup or "") or re.escape(run.group()) for run in _CODE_RUNS.finditer(code)
+    )
+
+
+def code_policy(items: list[ItemNode], roles: Mapping[str, str], field: str) -> tuple[dict[str, Any], str]:
+    """Whether items carry codes (every standard, some, none), whether they repeat, and their shapes.
+
+    ``field`` names where the codes came from (``humanCodingScheme``, ``asn:statementNotation``) in the basis.
+    """
+    codes = [item.statement_code for item in items if item.statement_code is not None]
+    standards = [item for item in items if roles[item.statement_type] == "standard"]
+    if not codes:
+        return NO_CODES, f"no item has a {field} (of {len(items)}): codesPresent none, no code search"
+    every_standard = bool(standards) and all(item.statement_code is not None for item in standards)
+    folded = Counter(code.casefold() for code in codes)
+    exact = len(set(codes))
+    normalization = "casefold" if len(folded) == exact else "exact"
+    keys = folded if normalization == "casefold" else Counter(codes)
+    unique = all(count == 1 for count in keys.values())
+    shapes = sorted({code_shape(code) for code in codes})
+    joined = "|".join(f"(?:{shape})" for shape in shapes) if len(shapes) > 1 else shapes[0]
+    pattern = joined if len(shapes) <= MAX_SHAPES and len(joined) <= MAX_PATTERN_CHARS else None
+    policy: dict[str, Any] = {
+        "codesPresent": "allStandards" if every_standard else "some",
+        "unique": unique,
+        "normalization": normalization,
+        "exactSearch": True,
+        "prefixSearch": True,
+    }
+    if pattern is not None:
+        policy["pattern"] = pattern
+    coded_standards = sum(1 for item in standards if item.statement_code is not None)
+    basis = (
+        f"{field} on {len(codes)} of {len(items)} items ({coded_standards} of {len(standards)} standards): "
+        f"codesPresent {policy['codesPresent']}; {'unique' if unique else 'repeated'} codes, compared "
+        f"{'ignoring case' if normalization == 'casefold' else 'exactly (two differ only by case)'}; "
+        + (f"pattern {pattern}" if pattern is not None else f"no pattern ({len(shapes)} shapes)")
+    )
+    return policy, basis
+
+
+def hierarchy_shape(children: Mapping[str, list[str]], parents: Counter[str], root_id: str) -> dict[str, Any]:
+    """Rule, depth and parents as the built package has them (the longest path from the root, as validated)."""
+    most_parents = max(parents.values(), default=1)
+    depth, _stuck = depths_from_root(root_id, children, parents)
+    deepest = max(depth.values(), default=1)
+    return {
+        "rule": "tree" if most_parents <= 1 else "multiParentDag",
+        "maxDepth": min(max(deepest, 1), 64),
+        "maxParents": min(max(most_parents, 1), 64),
+    }
