@@ -87,6 +87,9 @@ STAGES = {
     "brazil-bncc-ensino-fundamental": "EF",
     "brazil-bncc-ensino-medio": "EM",
     "us-ccss-ela-literacy-grades-2-4": "ELA 2-4",
+    "japan-mext-course-of-study-elementary": "小学校",
+    "japan-mext-course-of-study-lower-secondary": "中学校",
+    "australia-acara-v9-mathematics": "AC9 Maths",
 }
 #: ``bncc.buscar`` etapa per framework; frameworks not listed have no peer.
 BNCC_ETAPA = {"brazil-bncc-ensino-fundamental": "EF", "brazil-bncc-ensino-medio": "EM"}

@@ -444,3 +444,22 @@ async def test_dag_standard_is_returned_once(fixture_client: Client[Any]) -> Non
     ids = [hit["nodeId"] for hit in body["hits"]]
     assert len(ids) == len(set(ids)) == body["total"]
     assert ids[0] == stable_uuid(DAG, "item", "NF.2")
+
+
+async def test_a_grouping_is_found_by_its_own_text_never_by_the_heading_above_it(default_client: Client[Any]) -> None:
+    """ACARA's achievement standard components sit under the year's paragraph: a word of the paragraph must not
+    make every component of that year a hit (a grouping's text is its name; only standards take context)."""
+    body = structured(
+        await call(
+            default_client,
+            "search_standards",
+            {"query": "percentage", "frameworkIds": ["australia-acara-v9-mathematics"], "limit": 100},
+        )
+    )
+    hits = body["hits"]
+    assert hits
+    for hit in hits:
+        if hit["statementType"] == "Achievement Standard Component":
+            assert "percentage" in hit["description"].casefold(), hit["statementCode"]
+    # A content description still matches through its own text.
+    assert "AC9M6N07" in {hit.get("statementCode") for hit in hits}

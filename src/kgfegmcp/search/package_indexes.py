@@ -79,14 +79,21 @@ def _index_terms(facets: Facets) -> list[str]:
 
 
 def _standards_documents(store: GraphStore) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Each item's code and text, its parents' names as context, and its facet terms.
+
+    A grouping's own text is its name and it takes no context: a heading found through the heading above it
+    is noise (an achievement standard's paragraph would otherwise be the context of each of its components,
+    and every component would match whatever the paragraph says).
+    """
     facets = FacetCache(store.runtime)
     for item in store.runtime.items:
-        parents = (store.item(p) for p in store.parents(item.identifier))
+        found = facets(item)
+        parents = () if found.role == "grouping" else (store.item(p) for p in store.parents(item.identifier))
         yield (
             _position(store, item.identifier),
             f"{item.statement_code or ''} {item.description}",
             " ".join(parent.description for parent in parents if parent),
-            _index_terms(facets(item)),
+            _index_terms(found),
         )
 
 
