@@ -35,6 +35,8 @@ from host_views import (
 EF = "brazil-bncc-ensino-fundamental"
 EM = "brazil-bncc-ensino-medio"
 CCSS = "us-ccss-ela-literacy-grades-2-4"
+JP = "japan-mext-course-of-study-elementary"
+AU = "australia-acara-v9-mathematics"
 MAX_PAGES = 10
 
 
@@ -82,6 +84,21 @@ HOST_CALLS: tuple[tuple[str, dict[str, Any], bool], ...] = (
     ("read_evidence standard EF05MA03", {"uri": Ref("uri", EF, "EF05MA03")}, False),
     ("read_evidence standard EF05MA03 window 1024", {"uri": Ref("uri", EF, "EF05MA03"), "windowBytes": 1024}, True),
     ("get_workflow_instructions practice", {"workflow": "practice_item_set", "frameworkId": EF, "topic": "frações"}, False),
+    # The curricula read from official files: MEXT's Course of Study (Japanese, codes of 16 characters) and ACARA.
+    ("get_framework MEXT", {"frameworkId": JP}, False),
+    ("get_framework_statistics ACARA", {"frameworkId": AU}, False),
+    ("search_standards 分数 MEXT limit 10", {"query": "分数", "frameworkIds": [JP], "limit": 10}, True),
+    ("search_standards 第3学年 分数 MEXT", {"query": "第3学年 分数", "frameworkIds": [JP], "limit": 10}, False),
+    ("search_standards 'Year 3 fractions' ACARA", {"query": "Year 3 fractions", "frameworkIds": [AU], "limit": 10}, False),
+    ("search_standards code AC9M3N02", {"query": "AC9M3N02", "frameworkIds": [AU], "searchMode": "code"}, False),
+    ("get_standard MEXT 8250233161200000", {"frameworkId": JP, "statementCode": "8250233161200000"}, False),
+    ("get_standard ACARA AC9M3N02", {"frameworkId": AU, "statementCode": "AC9M3N02"}, False),
+    ("get_standard_context MEXT 8250233161200000", {"frameworkId": JP, "statementCode": "8250233161200000"}, False),
+    ("get_standard_context ACARA AC9M3N02", {"frameworkId": AU, "statementCode": "AC9M3N02"}, False),
+    ("get_standard_progressions ACARA AC9M3N02", {"frameworkId": AU, "statementCode": "AC9M3N02"}, False),
+    ("compare_framework_evidence BNCC+CCSS+ACARA+MEXT", {"frameworkIds": [EF, CCSS, AU, JP], "queries": {EF: "frações", CCSS: "fractions", AU: "fractions", JP: "分数"}}, False),
+    ("read_evidence standard MEXT", {"uri": Ref("uri", JP, "8250233161200000")}, False),
+    ("get_workflow_instructions MEXT lesson", {"workflow": "practice_item_set", "frameworkId": JP, "topic": "分数"}, False),
 )  # fmt: skip
 
 
