@@ -299,3 +299,39 @@ def test_the_same_view_shows_text_the_rights_permit(browser: Browser, rights_ser
         host.view.locator('.node.r-focus[data-group="map"]').focus()
         shown = host.view.content()
     assert "Understand that the three digits" in shown
+
+
+@pytest.mark.parametrize(
+    ("request_", "code", "grade", "statement", "source"),
+    [
+        (
+            {"frameworkId": "japan-mext-course-of-study-elementary", "statementCode": "8250233161200000"},
+            "8250233161200000",
+            "第３学年",
+            "分数が単位分数の幾つ分かで表すことができることを知ること。",
+            "文部科学省",
+        ),
+        (
+            {"frameworkId": "australia-acara-v9-mathematics", "statementCode": "AC9M3N02"},
+            "AC9M3N02",
+            "Year 3",
+            "recognise and represent unit fractions",
+            "ACARA",
+        ),
+    ],
+    ids=["mext", "acara"],
+)
+def test_the_map_draws_the_curricula_read_from_official_files(
+    host: MapHost, request_: dict[str, str], code: str, grade: str, statement: str, source: str
+) -> None:
+    """A Course-of-Study provision (Japanese, a 16-character code) and an ACARA content description: the focus
+    with its code and grade as the curriculum writes them, its statement in full, and the attribution."""
+    host.show("get_standard_context", request_)
+    host.wait_rendered(1)
+    view = host.view
+    focus = view.locator('.node.r-focus[data-group="map"]')
+    assert focus.count() == 1
+    assert code in focus.inner_text() and grade in focus.inner_text()
+    focus.focus()
+    assert statement in view.locator("#detail-body").inner_text()
+    assert source in view.locator("#sources").inner_text()
