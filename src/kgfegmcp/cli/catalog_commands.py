@@ -73,7 +73,8 @@ def init_command(
         typer.Option("--install-sources", help="First install the pinned source packages (--no-deps; pip, else uv)."),
     ] = False,
 ) -> None:
-    """Build and validate the default catalog (BNCC, CCSS ELA) from the pinned registry packages.
+    """Build and validate the default catalog (BNCC, CCSS ELA, MEXT, ACARA) from the pinned registry packages
+    and the official files shipped with the project.
 
     Running it again rebuilds the same bytes and revalidates them. Exit code 0 only when every package passed.
     """
