@@ -9,12 +9,12 @@ so each says it.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Mapping
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kgfegmcp.packages.hierarchy_depths import depths_from_root
-from kgfegmcp.packages.records import ItemNode
+from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
 
 MAX_SHAPES = 12
 MAX_PATTERN_CHARS = 512
@@ -81,6 +81,17 @@ def code_policy(items: list[ItemNode], roles: Mapping[str, str], field: str) -> 
         + (f"pattern {pattern}" if pattern is not None else f"no pattern ({len(shapes)} shapes)")
     )
     return policy, basis
+
+
+def has_child_edges(relationships: Iterable[RelationshipRecord]) -> tuple[dict[str, list[str]], Counter[str]]:
+    """Each node's children and each node's number of parents, from the ``hasChild`` edges."""
+    children: dict[str, list[str]] = defaultdict(list)
+    parents: Counter[str] = Counter()
+    for rel in relationships:
+        if rel.label == HAS_CHILD:
+            children[rel.source_identifier].append(rel.target_identifier)
+            parents[rel.target_identifier] += 1
+    return children, parents
 
 
 def hierarchy_shape(children: Mapping[str, list[str]], parents: Counter[str], root_id: str) -> dict[str, Any]:

@@ -20,20 +20,19 @@ by the mapping, which reports what was derived as a ``profile_derived`` finding.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kgfegmcp.models import canonical_bytes, pretty_json_bytes
-from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
+from kgfegmcp.packages.records import ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.asn.document import DCTERMS, AsnGraph
 from kgfegmcp.sources.asn.hierarchy import AsnStructure
 from kgfegmcp.sources.asn.vocabulary import AsnVocabulary, EducationLevel, Publisher
 from kgfegmcp.sources.case.derived_profile import derived_profile_id
-from kgfegmcp.sources.derived_rules import OPEN_CODE_POLICY, code_policy, hierarchy_shape
+from kgfegmcp.sources.derived_rules import OPEN_CODE_POLICY, code_policy, has_child_edges, hierarchy_shape
 from kgfegmcp.sources.graph_builder import slugify
 
 _STRUCTURAL_DISCLOSURE = "roles-from-structure"
@@ -210,12 +209,7 @@ def final_profile(
 ) -> DerivedProfileFile:
     """Step 2: the code policy and hierarchy of the built package; the versioned file bytes."""
     items = list(items)
-    children: dict[str, list[str]] = defaultdict(list)
-    parents: Counter[str] = Counter()
-    for rel in relationships:
-        if rel.label == HAS_CHILD:
-            children[rel.source_identifier].append(rel.target_identifier)
-            parents[rel.target_identifier] += 1
+    children, parents = has_child_edges(relationships)
     roles = {rule.source_type: rule.role for rule in step.profile.statement_types}
     policy, code_basis = code_policy(items, roles, "asn:statementNotation")
     hierarchy = hierarchy_shape(children, parents, root_id)

@@ -32,10 +32,10 @@ from typing import Any
 from kgfegmcp.errors import ManifestBuildError, echo
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH
 from kgfegmcp.models import canonical_bytes, pretty_json_bytes
-from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
+from kgfegmcp.packages.records import ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.sources.case.document import CaseDocument, nonblank
-from kgfegmcp.sources.derived_rules import OPEN_CODE_POLICY, code_policy, hierarchy_shape
+from kgfegmcp.sources.derived_rules import OPEN_CODE_POLICY, code_policy, has_child_edges, hierarchy_shape
 from kgfegmcp.sources.graph_builder import slugify
 
 DERIVED_SUFFIX = "-derived"
@@ -242,12 +242,7 @@ def derive_profile(
 ) -> DerivedProfileFile:
     """Step 2: the final profile of the built package (roles, hierarchy, codes), as file bytes."""
     items = list(items)
-    children: dict[str, list[str]] = defaultdict(list)
-    parents: Counter[str] = Counter()
-    for rel in relationships:
-        if rel.label == HAS_CHILD:
-            children[rel.source_identifier].append(rel.target_identifier)
-            parents[rel.target_identifier] += 1
+    children, parents = has_child_edges(relationships)
     per_type: dict[str, list[ItemNode]] = defaultdict(list)
     for item in items:
         per_type[item.statement_type].append(item)
