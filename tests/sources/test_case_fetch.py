@@ -661,3 +661,50 @@ def test_control_characters_from_an_error_response_are_escaped(server: CaseServe
     assert not has_unprintable(text), repr(text)
     assert "HTTP 503 \\x1b[31mDown\\x1b]8;;https://evil.test/\\x07here" in text  # shown, escaped
     assert "\\x1b[31mred\\x1b[0m" in text and "\\x9b2J" in text and "\\u202eevil" in text
+
+
+#: Room for a first gzip member that inflates past one inflate step (256 KiB).
+ROOMY = CaseFetchOptions(timeout_seconds=2, deadline_seconds=10, max_bytes=2 * 1024 * 1024, max_redirects=3)
+
+
+def _finishes(action: Any, seconds: float = 30) -> Any:
+    """``action()``'s result, or a failure when it runs past ``seconds`` (an inflate loop that never awaits)."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = action()
+        except BaseException as exc:  # handed back to the test below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"still running after {seconds} s"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def test_a_gzip_body_of_several_members_is_inflated_whole(
+    server: CaseServer, profiles_root: Path, tmp_path: Path
+) -> None:
+    body = b" " * 300_000 + body_of(kitchen_science())  # JSON may start with white space
+    compressed = gzip.compress(body[:300_100]) + gzip.compress(body[300_100:])  # RFC 1952 allows members in a row
+    headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    url = server.serve("/ims/case/v1p0/CFPackages/members", Reply(body=compressed, headers=headers))
+    fetched, received = _finishes(lambda: fetch(url, ROOMY))
+    assert received == body and (fetched.size, fetched.sha256) == (len(body), hashlib.sha256(body).hexdigest())
+    (content,) = CaseSource().build_bytes(
+        received, CaseInputOrigin.fetched(fetched.url, fetched.retrieved_url), ProfileRepository(profiles_root)
+    )
+    assert write_and_validate(content, profiles_root, tmp_path).accepted
+
+
+@pytest.mark.parametrize("after", [b"garbage", b"\x1f"], ids=["bytes", "half-a-header"])
+def test_bytes_after_a_gzip_body_are_refused_at_once(server: CaseServer, after: bytes) -> None:
+    compressed = gzip.compress(b" " * 300_000 + body_of(kitchen_science())) + after
+    headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    url = server.serve(f"/ims/case/v1p0/CFPackages/trailing-{len(after)}", Reply(body=compressed, headers=headers))
+    refused = _finishes(lambda: fetch_error(url, ROOMY))
+    assert f"sent {len(after)}" in refused.public_message and "after the end of its gzip body" in refused.public_message

@@ -65,6 +65,8 @@ ACCEPTED_ENCODINGS = "gzip, deflate"
 _CHUNK_BYTES = 64 * 1024
 #: Decoded bytes one inflation step of a compressed body may produce (and so hold in memory).
 _INFLATE_STEP_BYTES = 256 * 1024
+#: The first bytes of a gzip member: what may follow a finished member in a gzip body.
+_GZIP_MAGIC = b"\x1f\x8b"
 #: Leading body bytes examined to tell a page of markup (a sign-in or error page) from JSON.
 _SNIFF_BYTES = 4096
 _JSON_SPACE = b" \t\r\n"
@@ -461,15 +463,36 @@ class _Decoder:
                 "`kgfegmcp packages build --source case FILE.json`.",
             )
         inflater: Any = None
+        carried = b""  # the start of what follows a finished member, too short to tell yet
         try:
             async for chunk in raw:
                 self.compressed += len(chunk)
-                if inflater is None:
-                    inflater = zlib.decompressobj(_window_bits(self.encoding, chunk))
-                data = chunk
+                data = carried + chunk
+                carried = b""
                 while data:
+                    if inflater is not None and inflater.eof:
+                        # A member ended and bytes follow: another gzip member (RFC 1952 allows several), or
+                        # bytes that belong to no member. zlib keeps the latter as an unconsumed tail for ever.
+                        if len(data) < len(_GZIP_MAGIC) and _GZIP_MAGIC.startswith(data) and "gzip" in self.encoding:
+                            carried = data
+                            break
+                        if "gzip" not in self.encoding or not data.startswith(_GZIP_MAGIC):
+                            raise SourceFetchError(
+                                f"{host} sent {len(data):,} bytes after the end of its {self.encoding} body; a "
+                                "compressed body holds nothing else.",
+                                hint="The provider's compression is broken: ask it to fix it, or download the "
+                                "CFPackage with its tools and run `kgfegmcp packages build --source case FILE.json`.",
+                            )
+                        inflater = None
+                    if inflater is None:
+                        inflater = zlib.decompressobj(_window_bits(self.encoding, data))
                     yield inflater.decompress(data, _INFLATE_STEP_BYTES)
-                    data = inflater.unconsumed_tail
+                    data = inflater.unused_data if inflater.eof else inflater.unconsumed_tail
+            if carried:
+                raise SourceFetchError(
+                    f"{host} sent {len(carried)} byte(s) after the end of its {self.encoding} body; a compressed "
+                    "body holds nothing else."
+                )
             if inflater is not None:
                 yield inflater.flush()
         except zlib.error as exc:
