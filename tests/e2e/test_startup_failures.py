@@ -16,6 +16,7 @@ from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
 from default_catalog_ids import DEFAULT_PACKAGES
+from kgfegmcp import __version__
 from kgfegmcp.config import InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
@@ -190,3 +191,9 @@ def test_a_package_start_up_cannot_read_is_one_coded_line_from_every_entry_point
     line = stderr.strip().splitlines()[-1]
     coded = line.startswith("catalog_error: ") or (line.startswith("internal_error: ") and "; incident " in line)
     assert coded and " Next action: " in line, line
+
+
+def test_the_console_script_says_its_version() -> None:
+    """An operator's first check (the wheel's version), answered without reading any catalog."""
+    done = subprocess.run([KGFEGMCP, "--version"], capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"kgfegmcp {__version__}\n", "")

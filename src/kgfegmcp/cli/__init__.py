@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
+from kgfegmcp import __version__
 from kgfegmcp.cli import catalog_commands, diff_command, fetch_command, package_commands
 from kgfegmcp.cli.doctor_command import doctor_command
 from kgfegmcp.cli.serve_command import serve_command
@@ -16,6 +19,24 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"kgfegmcp {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Read-only MCP server over validated curriculum graph packages."""
+
+
 packages_app = typer.Typer(help="Build, validate and inspect graph packages.", no_args_is_help=True)
 app.add_typer(packages_app, name="packages")
 catalog_app = typer.Typer(help="The default catalog in the user's data directory.", no_args_is_help=True)
