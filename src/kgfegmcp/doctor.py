@@ -23,12 +23,15 @@ from kgfegmcp.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_setti
 from kgfegmcp.cursor_secret import read_secret_file, secret_file
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.errors import KgfegmcpError, filesystem_error
+from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.validator import VALIDATOR_VERSION
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import OVERLAYS_DIR, PromptConfigRepository
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS, install_command
 
 MIN_PYTHON = (3, 11)
+#: Where ``scripts/setup.sh`` builds a checkout's catalog (relative to the checkout, where it is run).
+CHECKOUT_ROOT = Path("data") / "graph_packages"
 
 
 class CheckStatus(StrEnum):
@@ -184,9 +187,15 @@ def _packages(settings: BackendSettings) -> list[DoctorCheck]:
     except Exception as exc:  # what stops start-up here (no root, an empty one, an unreadable one) fails this check
         failure = _gate_failure(exc, "package root")
         if not root.is_dir():
-            failure = failure.model_copy(
-                update={"fix": f"Run `{init}`, or set KGFEGMCP_GRAPH_PACKAGES_DIR to your packages."}
-            )
+            fix = f"Run `{init}`, or set KGFEGMCP_GRAPH_PACKAGES_DIR to your packages."
+            if root.resolve() != CHECKOUT_ROOT.resolve() and any(CHECKOUT_ROOT.glob(f"*/*/{MANIFEST_FILENAME}")):
+                # In a checkout after scripts/setup.sh: its catalog is here, not in the user data directory.
+                fix = (
+                    f"This directory holds the catalog scripts/setup.sh built: pass `--root {CHECKOUT_ROOT}` (to "
+                    f"doctor and serve) or set KGFEGMCP_GRAPH_PACKAGES_DIR={CHECKOUT_ROOT}; `{init}` would build a "
+                    "second catalog."
+                )
+            failure = failure.model_copy(update={"fix": fix})
         return [failure]
     checks = [
         DoctorCheck(

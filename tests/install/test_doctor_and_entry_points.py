@@ -63,6 +63,14 @@ def test_doctor_reports_a_missing_root_bad_settings_and_a_disabled_cache(
     assert missing.status is CheckStatus.FAIL and missing.fix is not None
     assert f"kgfegmcp catalog init --root {tmp_path / 'nowhere'}" in missing.fix
 
+    # In a checkout after scripts/setup.sh, the catalog it built is named instead of a second `catalog init`.
+    monkeypatch.chdir(tmp_path)
+    manifest = tmp_path / "data" / "graph_packages" / "some-framework" / "some-snapshot" / "package_manifest.json"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text("{}", encoding="utf-8")
+    checkout = by_area(run_checks({"graph_packages_dir": tmp_path / "nowhere"}))["package root"]
+    assert checkout.fix is not None and "pass `--root data/graph_packages`" in checkout.fix
+
     monkeypatch.setenv("KGFEGMCP_CACHE_DIR", "")
     cache = by_area(run_checks({"graph_packages_dir": tmp_path}))["cache"]
     assert cache.status is CheckStatus.WARN and "disabled" in cache.detail
@@ -99,3 +107,21 @@ def test_the_pinned_sources_are_the_ones_pyproject_and_setup_install() -> None:
     install = (REPOSITORY_ROOT / "scripts" / "install.sh").read_text(encoding="utf-8")
     for source in SOURCE_DISTRIBUTIONS[1:]:
         assert f"'{source.requirement}'" in install
+
+
+def test_catalog_init_names_the_command_as_it_can_be_typed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a checkout the console script is not on PATH: the hint names `.venv/bin/kgfegmcp`, not `kgfegmcp`."""
+    from kgfegmcp.cli.catalog_commands import this_command
+
+    script = tmp_path / ".venv" / "bin" / "kgfegmcp"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n", encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", [str(script), "catalog", "init"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert this_command() == ".venv/bin/kgfegmcp"
+    monkeypatch.setenv("PATH", str(script.parent))  # installed: PATH finds this very script
+    assert this_command() == "kgfegmcp"

@@ -9,7 +9,9 @@ from __future__ import annotations
 import importlib.util
 import os
 import shlex
+import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -107,4 +109,21 @@ def init_command(
         err.print("Some packages did not validate; `kgfegmcp packages validate --json ROOT` lists the findings.")
         raise typer.Exit(1)
     hint = "" if root is None else f" --root {target}"
-    err.print(f"done in {time.monotonic() - started:.0f} s; serve it with `kgfegmcp serve{hint}`", markup=False)
+    err.print(
+        f"done in {time.monotonic() - started:.0f} s; serve it with `{this_command()} serve{hint}` (STDIO, as an MCP "
+        "host starts it; add `--transport http` to serve HTTP)",
+        markup=False,
+    )
+
+
+def this_command() -> str:
+    """How to type this command again: ``kgfegmcp`` when that is what PATH finds, else its path as run
+    (``.venv/bin/kgfegmcp`` in a checkout, where the console script is not on PATH)."""
+    running = Path(sys.argv[0])
+    found = shutil.which("kgfegmcp")
+    if found is not None and Path(found).resolve() == running.resolve():
+        return "kgfegmcp"
+    try:
+        return running.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(running)
