@@ -53,11 +53,12 @@ async def test_unknown_tool_names_are_coded_and_bounded(
     default_client: Client[Any], caplog: pytest.LogCaptureFixture
 ) -> None:
     for name in ("no_such_tool", "t" * HUGE, "bad\nname"):
-        with all_records(caplog):
-            result = await default_client.call_tool(name, {}, raise_on_error=False)
-        assert result.is_error
-        (block,) = result.content
-        message = getattr(block, "text", "")
+        # MCP: an unknown tool is a JSON-RPC error (-32602, invalid params), not a tool result.
+        with all_records(caplog), pytest.raises(MCPError) as refused:
+            await default_client.call_tool(name, {}, raise_on_error=False)
+        assert refused.value.error.code == -32602
+        assert refused.value.error.data == {"errorCode": "invalid_request"}
+        message = refused.value.error.message
         assert_bounded(message)
         assert message.startswith("invalid_request: Unknown tool ")
         assert "Next action: Call tools/list" in message

@@ -47,7 +47,10 @@ def fields(record: logging.LogRecord) -> dict[str, Any]:
 
 def tool(name: str, request: dict[str, Any]) -> Operation:
     async def run(client: Client[Any]) -> object:
-        return await client.call_tool(name, {"request": request}, raise_on_error=False)
+        try:
+            return await client.call_tool(name, {"request": request}, raise_on_error=False)
+        except MCPError as refused:  # an unknown tool is a protocol error, not a tool result
+            return refused
 
     return run
 
@@ -142,7 +145,7 @@ async def test_every_request_is_one_info_line_with_its_outcome(
 async def test_a_hostile_name_is_logged_clipped_on_one_line(
     default_client: Client[Any], caplog: pytest.LogCaptureFixture
 ) -> None:
-    with all_records(caplog):
+    with all_records(caplog), pytest.raises(MCPError):
         await default_client.call_tool("x\n" * 500_000, {"request": {}}, raise_on_error=False)
     (line,) = request_lines(caplog, "tools/call")
     assert fields(line)["outcome"] == "invalid_request"

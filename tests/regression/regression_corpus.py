@@ -248,9 +248,9 @@ async def replay_catalog(
             except UnresolvedReference as exc:
                 payload = {"unresolvedReference": str(exc)}
             results[(call.catalog, call.key)] = payload
-            if call.kind == "tool":
+            if call.kind == "tool" and "error" not in payload:
                 code = _tool_code(payload)
-            elif "error" in payload:
+            elif "error" in payload:  # a refused resource or prompt, or a tool name the server lacks
                 error = payload["error"]
                 code = (error.get("data") or {}).get("errorCode") or f"(jsonrpc {error.get('code')})"
             else:

@@ -223,11 +223,12 @@ class ErrorBoundary(Middleware):
         except _Unjudged as unjudged:
             raise self.judged("tool", unjudged.component, unjudged.__cause__) from None
         except NotFoundError:
+            # MCP: an unknown tool is a protocol error (-32602), not a tool's result.
             unknown = InvalidRequestError(
                 f"Unknown tool '{echo(context.message.name)}'.",
                 hint="Call tools/list to see the tools this server offers.",
             )
-            raise ToolError(unknown.public_message) from None
+            raise public_error(unknown) from None
         except ValidationError as exc:
             raise _rejected_arguments(exc) from None
 
