@@ -194,7 +194,9 @@ async def test_http_debug_keeps_access_lines_in_the_one_format_and_bounds_every_
         huge = {"name": "x\n" * 500_000, "arguments": {}}
         reply = post(server.url, {"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": huge})
         log = server.log.read_text()
-    assert reply is not None and reply["result"]["content"][0]["text"].startswith("invalid_request: ")
+    # An unknown tool (this name) is a JSON-RPC error, bounded and coded like every refusal.
+    assert reply is not None and reply["error"]["code"] == -32602
+    assert reply["error"]["message"].startswith("invalid_request: ") and len(reply["error"]["message"]) < 2000
     assert_one_text_format(log)  # the per-request chatter is there, at DEBUG, in the same format
     assert re.search(r" DEBUG mcp\.server\.streamable_http: Terminating session: None$", log, re.MULTILINE)
     assert max(len(line) for line in log.splitlines()) <= LONGEST_LINE
