@@ -1,9 +1,9 @@
-"""The parts of a derived profile read from a built package, whatever its source: code policy and hierarchy.
+"""What deriving a profile, or binding the operator's, does the same whatever the source document.
 
 A CASE package and an ASN document without an operator's profile get one derived from what was built
 (:mod:`kgfegmcp.sources.case.derived_profile`, :mod:`kgfegmcp.sources.asn.derived_profile`). How codes and
-the hierarchy are described does not depend on the source; only the name of the field codes come from does,
-so each says it.
+the hierarchy are described, how the file is checked and stored, and how an operator's profile that lacks the
+document's vocabulary is refused do not depend on the source; only the names of its fields do, so each says them.
 """
 
 from __future__ import annotations
@@ -11,10 +11,15 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from kgfegmcp.errors import ManifestBuildError, echo
+from kgfegmcp.models import canonical_bytes
 from kgfegmcp.packages.hierarchy_depths import depths_from_root
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
+from kgfegmcp.profiles.model import InterpretationProfile
+from kgfegmcp.profiles.repository import DerivedProfile, LoadedProfile, ProfileRepository
 
 MAX_SHAPES = 12
 MAX_PATTERN_CHARS = 512
@@ -104,3 +109,54 @@ def hierarchy_shape(children: Mapping[str, list[str]], parents: Counter[str], ro
         "maxDepth": min(max(deepest, 1), 64),
         "maxParents": min(max(most_parents, 1), 64),
     }
+
+
+def validated(wire: Mapping[str, Any]) -> InterpretationProfile:
+    """The profile a derived wire form stands for; a derivation that breaks the model fails here, at build."""
+    return InterpretationProfile.model_validate_json(canonical_bytes(wire))
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedProfileFile:
+    """The derived profile's file bytes and what each part was derived from (for the operator's review)."""
+
+    data: bytes
+    derivation: tuple[tuple[str, str], ...]
+
+    def store(self, profiles: ProfileRepository) -> DerivedProfile:
+        """Written to the profiles root (kept when the same bytes are there) and bound like any other profile."""
+        loaded, path, written = profiles.store(self.data)
+        return DerivedProfile(
+            profile=loaded.profile, sha256=loaded.sha256, path=path, written=written, derivation=self.derivation
+        )
+
+
+def refuse_undeclared(
+    source: str,
+    profile: LoadedProfile,
+    types: Counter[str],
+    grades: Counter[str],
+    names: tuple[str, str],
+    derived_from: str,
+    counted: str = "",
+) -> None:
+    """``manifest_build_error`` naming every statement type and level the operator's profile does not declare.
+
+    ``names`` are the source's words for the two (``CFItemType``, ``educationLevel``); ``derived_from`` is what a
+    derived profile would be read from, should the operator remove theirs; ``counted`` follows each count
+    (`` items``).
+    """
+    if not types and not grades:
+        return
+    rules = profile.profile
+    problems = [
+        f"{name} values " + ", ".join(f"{echo(value)!r} ({n}{counted})" for value, n in sorted(counts.items())[:20])
+        for name, counts in zip(names, (types, grades), strict=True)
+        if counts
+    ]
+    raise ManifestBuildError(
+        f"{source} uses {' and '.join(problems)} that profile {rules.profile_id}/{rules.version} does not declare.",
+        hint=f"Declare them in {rules.profile_id}/{rules.version}.json (the profile named after the framework in "
+        "your profiles directory, KGFEGMCP_PROFILES_DIR or --profiles-dir) with whether each type is a standard or "
+        f"a grouping, or remove that profile so that the build derives one from {derived_from}.",
+    )

@@ -32,7 +32,14 @@ from kgfegmcp.sources.asn.document import DCTERMS, AsnGraph
 from kgfegmcp.sources.asn.hierarchy import AsnStructure
 from kgfegmcp.sources.asn.vocabulary import AsnVocabulary, EducationLevel, Publisher
 from kgfegmcp.sources.case.derived_profile import derived_profile_id
-from kgfegmcp.sources.derived_rules import OPEN_CODE_POLICY, code_policy, has_child_edges, hierarchy_shape
+from kgfegmcp.sources.derived_rules import (
+    OPEN_CODE_POLICY,
+    DerivedProfileFile,
+    code_policy,
+    has_child_edges,
+    hierarchy_shape,
+    validated,
+)
 from kgfegmcp.sources.graph_builder import slugify
 
 _STRUCTURAL_DISCLOSURE = "roles-from-structure"
@@ -50,24 +57,12 @@ class TypeUse:
 
 
 @dataclass(frozen=True, slots=True)
-class DerivedProfileFile:
-    """The derived profile's file bytes and what each part was derived from (for the operator's review)."""
-
-    data: bytes
-    derivation: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True, slots=True)
 class VocabularyProfile:
     """Step 1: the profile items are placed with, and its wire form for step 2."""
 
     wire: dict[str, Any]
     profile: InterpretationProfile
     derivation: tuple[tuple[str, str], ...]
-
-
-def _validated(wire: Mapping[str, Any]) -> InterpretationProfile:
-    return InterpretationProfile.model_validate_json(canonical_bytes(wire))
 
 
 def _roles(
@@ -160,7 +155,7 @@ def vocabulary_profile(
         "disclosures": disclosures,
         "defaultRights": rights.to_wire(),
     }
-    return VocabularyProfile(wire, _validated(wire), tuple(derivation))
+    return VocabularyProfile(wire, validated(wire), tuple(derivation))
 
 
 def _normalized(names: Iterable[str]) -> dict[str, str]:
@@ -215,7 +210,7 @@ def final_profile(
     hierarchy = hierarchy_shape(children, parents, root_id)
     wire = {**step.wire, "codePolicy": policy, "hierarchy": hierarchy}
     wire["version"] = f"1.0.{int(hashlib.sha256(canonical_bytes(wire)).hexdigest()[:8], 16)}"
-    _validated(wire)
+    validated(wire)
     derivation = (
         *step.derivation,
         ("code policy", code_basis),

@@ -25,14 +25,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError, echo
+from kgfegmcp.errors import echo
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import identifier_problem, stable_uuid
 from kgfegmcp.models import canonical_bytes, sha256_hex
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
 from kgfegmcp.packages.records import HAS_CHILD, ROOT_FALLBACK, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
-from kgfegmcp.profiles.repository import DerivedProfile, LoadedProfile, ProfileRepository
+from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.asn.derived_profile import (
     TypeUse,
@@ -69,6 +69,7 @@ from kgfegmcp.sources.asn.identity import AsnIdentity, package_identity
 from kgfegmcp.sources.asn.text import language_tag, statement_literal
 from kgfegmcp.sources.asn.vocabulary import AsnVocabulary, EducationLevel, load_vocabulary
 from kgfegmcp.sources.case.identity import parse_datetime
+from kgfegmcp.sources.derived_rules import refuse_undeclared
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, Provenance, slugify
 
 _GAP = FindingCode.SOURCE_MAPPING_GAP
@@ -329,22 +330,13 @@ class AsnMapping:
             if rules.statement_type(statement.statement_type) is None:
                 types[statement.statement_type] += 1
             grades.update(label for label, _entry in statement.levels if rules.grade_label(label) is None)
-        if not types and not grades:
-            return
-        problems = []
-        if types:
-            problems.append(
-                "statement labels " + ", ".join(f"{echo(t)!r} ({n})" for t, n in sorted(types.items())[:20])
-            )
-        if grades:
-            problems.append(
-                "education levels " + ", ".join(f"{echo(g)!r} ({n})" for g, n in sorted(grades.items())[:20])
-            )
-        raise ManifestBuildError(
-            f"{self.graph.source.name} uses {' and '.join(problems)} that profile "
-            f"{rules.profile_id}/{rules.version} does not declare.",
-            hint=f"Declare them in {rules.profile_id}/{rules.version}.json (the profile named after the framework), "
-            "or remove that profile so that the build derives one from the document.",
+        refuse_undeclared(
+            self.graph.source.name,
+            profile,
+            types,
+            grades,
+            ("asn:statementLabel", "dcterms:educationLevel"),
+            "the document",
         )
 
     # -- the package ---------------------------------------------------------------------------
@@ -402,15 +394,12 @@ class AsnMapping:
         if vocabulary_step is None:
             return content
         derived = final_profile(vocabulary_step, root_id, content.items, content.relationships)
-        loaded, path, written = self.profiles.store(derived.data)
-        stored = DerivedProfile(
-            profile=loaded.profile, sha256=loaded.sha256, path=path, written=written, derivation=derived.derivation
-        )
+        stored = derived.store(self.profiles)
         listed = "; ".join(f"{part}: {how}" for part, how in derived.derivation)
         builder.add_finding(
             FindingCode.PROFILE_DERIVED,
             "info",
-            f"Profile {loaded.profile.profile_id}/{loaded.profile.version} was derived from this ASN document (the "
+            f"Profile {stored.profile.profile_id}/{stored.profile.version} was derived from this ASN document (the "
             f"profiles root has no profile named {identity.framework_id}); review it: {listed}",
             location="profile",
         )

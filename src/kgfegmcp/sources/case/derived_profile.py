@@ -35,7 +35,14 @@ from kgfegmcp.models import canonical_bytes, pretty_json_bytes
 from kgfegmcp.packages.records import ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.sources.case.document import CaseDocument, nonblank
-from kgfegmcp.sources.derived_rules import OPEN_CODE_POLICY, code_policy, has_child_edges, hierarchy_shape
+from kgfegmcp.sources.derived_rules import (
+    OPEN_CODE_POLICY,
+    DerivedProfileFile,
+    code_policy,
+    has_child_edges,
+    hierarchy_shape,
+    validated,
+)
 from kgfegmcp.sources.graph_builder import slugify
 
 DERIVED_SUFFIX = "-derived"
@@ -168,7 +175,7 @@ def vocabulary_profile(
     roles = dict.fromkeys(vocabulary.item_types, "standard")
     hierarchy = {"rule": "multiParentDag", "maxDepth": 64, "maxParents": 64}  # read from the package in step 2
     wire = _wire(base, profile_id, document, language, normalized, roles, facets, hierarchy, None)
-    return VocabularyProfile(profile_id, wire, _validated(wire), normalized, facets, language_basis)
+    return VocabularyProfile(profile_id, wire, validated(wire), normalized, facets, language_basis)
 
 
 def _grade_labels(base: InterpretationProfile, facets: Mapping[str, str]) -> list[dict[str, Any]]:
@@ -217,18 +224,6 @@ def _wire(
         "defaultRights": base.default_rights.to_wire(),
         "claimLabels": base.claim_labels.to_wire(),
     }
-
-
-def _validated(wire: dict[str, Any]) -> InterpretationProfile:
-    return InterpretationProfile.model_validate_json(canonical_bytes(wire))
-
-
-@dataclass(frozen=True, slots=True)
-class DerivedProfileFile:
-    """The derived profile's file bytes and what each part was derived from (for the operator's review)."""
-
-    data: bytes
-    derivation: tuple[tuple[str, str], ...]
 
 
 def derive_profile(
@@ -293,7 +288,7 @@ def derive_profile(
     content_hash = hashlib.sha256(canonical_bytes(wire)).hexdigest()
     wire["version"] = f"1.0.{int(content_hash[:8], 16)}"
     data = pretty_json_bytes(wire)
-    _validated(wire)
+    validated(wire)
     return DerivedProfileFile(data, tuple(derivation))
 
 

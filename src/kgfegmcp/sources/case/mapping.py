@@ -41,6 +41,7 @@ from kgfegmcp.sources.case.derived_profile import (
 )
 from kgfegmcp.sources.case.document import CaseDocument, CaseItem, canonical_uuid, nonblank
 from kgfegmcp.sources.case.identity import GENERIC_PROFILE, package_identity
+from kgfegmcp.sources.derived_rules import refuse_undeclared
 from kgfegmcp.sources.graph_builder import PackageGraphBuilder, slugify
 
 DEFAULT_ITEM_TYPE = "Item"
@@ -276,27 +277,14 @@ class CaseMapping:
                 f"{uncoded} CFItems have no humanCodingScheme; they carry no statement code (found by text only).",
                 location="CFItems.humanCodingScheme",
             )
-        self._refuse_vocabulary(unknown_types, unknown_grades)
-
-    def _refuse_vocabulary(self, types: Counter[str], grades: Counter[str]) -> None:
-        if not types and not grades:
-            return
-        profile = self.profile.profile
-        problems = []
-        if types:
-            problems.append(
-                "CFItemType values " + ", ".join(f"{echo(t)!r} ({n} items)" for t, n in sorted(types.items())[:20])
-            )
-        if grades:
-            problems.append(
-                "educationLevel values " + ", ".join(f"{echo(g)!r} ({n} items)" for g, n in sorted(grades.items())[:20])
-            )
-        raise ManifestBuildError(
-            f"{self.label} uses {' and '.join(problems)} that profile "
-            f"{profile.profile_id}/{profile.version} does not declare.",
-            hint=f"Declare them in {profile.profile_id}/{profile.version}.json (the profile named after the "
-            "framework in your profiles directory, KGFEGMCP_PROFILES_DIR or --profiles-dir) with whether each type "
-            "is a standard or a grouping, or remove that profile so that the build derives one from the package.",
+        refuse_undeclared(
+            self.label,
+            self.profile,
+            unknown_types,
+            unknown_grades,
+            ("CFItemType", "educationLevel"),
+            "the package",
+            counted=" items",
         )
 
     def _unknown_fields(self, builder: PackageGraphBuilder) -> None:
@@ -414,10 +402,7 @@ class CaseMapping:
         derived = derive_profile(
             base, self.vocabulary, self.document, root_id, content.items, content.relationships, self.defined_types
         )
-        loaded, path, written = self.profiles.store(derived.data)
-        return DerivedProfile(
-            profile=loaded.profile, sha256=loaded.sha256, path=path, written=written, derivation=derived.derivation
-        )
+        return derived.store(self.profiles)
 
     def _root_fallback(self, builder: PackageGraphBuilder) -> None:
         orphans = builder.items_without_parent()
