@@ -263,6 +263,11 @@ class UvUser:
     def catalog(self) -> Path:
         return self.home / ".local" / "share" / "kgfegmcp" / "graph_packages"
 
+    @property
+    def venv(self) -> Path:
+        """The environment `uv tool install` made for the tool."""
+        return self.home / ".local" / "share" / "uv" / "tools" / "kgfegmcp"
+
 
 @dataclass
 class WheelUser:
@@ -311,3 +316,18 @@ class PipUser:
 
 #: The key of the run of the command `catalog init` named, in ``PipUser.runs``.
 HINT = "the command `kgfegmcp catalog init` named"
+
+
+def distributions(venv: Path) -> set[str]:
+    """The distributions an environment holds, by normalised name (the installers' own tools left out)."""
+    listing = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import importlib.metadata as m; print(*(d.name for d in m.distributions()))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {name.lower().replace("_", "-") for name in listing.stdout.split()} - {"pip", "setuptools", "wheel"}

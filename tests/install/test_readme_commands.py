@@ -35,6 +35,7 @@ from readme_runs import (
     UvUser,
     WheelUser,
     bash_arguments,
+    distributions,
     fenced_blocks,
     run_command,
 )
@@ -172,6 +173,12 @@ async def test_the_uv_block_installs_inits_and_serves(uv_user: UvUser, fresh_clo
     assert len(list(uv_user.catalog.glob(f"*/*/{MANIFEST_FILENAME}"))) == DEFAULT_PACKAGES
     answer = await serve_and_call(uv_user.serve, fresh_clone, uv_user.env)  # uvx needs no data package
     assert answer["standard"]["statementCode"] == "EF06MA07"
+
+
+def test_the_uv_route_installs_no_more_than_pipx(uv_user: UvUser, pipx_user: WheelUser) -> None:
+    """The data packages' own dependencies (numpy, openai, …) are never read, so neither route installs them."""
+    assert distributions(uv_user.venv) == distributions(pipx_user.venv)
+    assert not {"numpy", "openai"} & distributions(uv_user.venv)
 
 
 def test_the_bundle_command_builds_the_bundle_it_names(readme_bundle: Built) -> None:
