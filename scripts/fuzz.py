@@ -32,7 +32,10 @@ Every response must hold these invariants (any breach is printed and makes the e
 The class ``package-tampering`` fuzzes the packages instead of the requests: after the surface classes it
 damages and forges copies of real packages of the same catalog and runs ``doctor``, the start-up gate and
 ``packages validate`` on each (``fuzzing/tampering.py``: its invariants and matrix; ``fuzzing/scenarios.py``:
-its scenarios).
+its scenarios). The class ``hostile-sources`` then builds and fetches hostile CASE inputs (a 120 MB code, long
+CJK statements, control characters, repeated members, colliding framework ids, gzip bodies with more than one
+member) as real processes, each held to a deadline and a memory bound (``fuzzing/hostile_sources.py``;
+``--source-scale`` writes them smaller).
 """
 
 from __future__ import annotations
@@ -43,9 +46,9 @@ import time
 from pathlib import Path
 
 from fuzzing.checks import Limits
-from fuzzing.classes import CLASSES, TAMPERING
+from fuzzing.classes import CLASSES, REQUEST_CLASSES, SOURCES, TAMPERING
 from fuzzing.report import Tally, report
-from fuzzing.runner import run_package_tampering, run_surface
+from fuzzing.runner import run_hostile_sources, run_package_tampering, run_surface
 from fuzzing.server import REPOSITORY_ROOT
 
 
@@ -60,10 +63,12 @@ def run(args: argparse.Namespace) -> int:
     violations: list[str] = []
     started = time.monotonic()
     log_size, longest_wait = 0, 0.0
-    if classes - {TAMPERING}:
+    if classes & set(REQUEST_CLASSES):
         log_size, longest_wait = run_surface(args, classes, limits, packages, tallies, violations, started)
     if TAMPERING in classes:
         run_package_tampering(args, packages, tallies[TAMPERING], violations, started)
+    if SOURCES in classes:
+        run_hostile_sources(args, tallies[SOURCES], violations, started)
     elapsed = time.monotonic() - started
     report(tallies, violations, elapsed, args, log_size, longest_wait)
     return 1 if violations else 0
@@ -81,6 +86,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--package-cases", type=int, default=None, help="with --cases: this many tampered packages (default: --cases)"
     )
+    parser.add_argument(
+        "--source-cases",
+        type=int,
+        default=None,
+        help="with --cases: this many hostile source inputs (default: --cases)",
+    )
+    parser.add_argument(
+        "--source-scale",
+        type=float,
+        default=1.0,
+        help="hostile source inputs at this fraction of the size that was found to hurt (1.0: 120 MB codes)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--classes", default="", help=f"comma-separated subset of: {', '.join(CLASSES)}")
     parser.add_argument("--graph-packages-dir", default=str(REPOSITORY_ROOT / "data" / "graph_packages"))
@@ -92,12 +109,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cases is not None and args.budget_seconds is not None:
         parser.error("--cases and --budget-seconds exclude each other: a run is bounded by a count or by a clock")
-    if args.package_cases is not None and args.cases is None:
-        parser.error("--package-cases goes with --cases")
-    if any(count is not None and count < 0 for count in (args.cases, args.package_cases)):
-        parser.error("--cases and --package-cases count cases: 0 or more")
+    if (args.package_cases is not None or args.source_cases is not None) and args.cases is None:
+        parser.error("--package-cases and --source-cases go with --cases")
+    if any(count is not None and count < 0 for count in (args.cases, args.package_cases, args.source_cases)):
+        parser.error("--cases, --package-cases and --source-cases count cases: 0 or more")
+    if not 0 < args.source_scale <= 1:
+        parser.error("--source-scale is a fraction: more than 0, at most 1")
     if args.cases is not None and args.package_cases is None:
         args.package_cases = args.cases
+    if args.cases is not None and args.source_cases is None:
+        args.source_cases = args.cases
     if args.budget_seconds is None:
         args.budget_seconds = 0.0 if args.cases is not None else 30.0
     return run(args)

@@ -1,10 +1,10 @@
-"""The fuzz classes by name, in the order a run reports them: the request classes, then package tampering."""
+"""The fuzz classes by name, in the order a run reports them: the request classes, then package tampering, then
+hostile sources."""
 
 from __future__ import annotations
 
-#: The class that fuzzes packages instead of requests (``tampering.py``).
-TAMPERING = "package-tampering"
-CLASSES = (
+#: The classes that send requests to a running server (``strategies.py``).
+REQUEST_CLASSES = (
     "huge-names",
     "unknown-names",
     "argument-names",
@@ -13,5 +13,9 @@ CLASSES = (
     "prompt-arguments",
     "resource-addresses",
     "value-abuse",
-    TAMPERING,
 )
+#: The class that fuzzes packages instead of requests (``tampering.py``).
+TAMPERING = "package-tampering"
+#: The class that fuzzes what builds read instead of requests (``hostile_sources.py``).
+SOURCES = "hostile-sources"
+CLASSES = (*REQUEST_CLASSES, TAMPERING, SOURCES)

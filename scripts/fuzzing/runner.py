@@ -14,7 +14,8 @@ from pathlib import Path
 
 from .cases import Case
 from .checks import Limits, check
-from .classes import TAMPERING
+from .classes import SOURCES, TAMPERING
+from .hostile_sources import run_sources, table
 from .report import Tally
 from .rpc import post, tool_call
 from .server import REPOSITORY_ROOT, serve
@@ -145,3 +146,26 @@ def run_package_tampering(
             violations.append(f"[{TAMPERING}] {describe(outcome)}"[:800])
     if args.matrix:
         print(matrix(outcomes))
+
+
+def run_hostile_sources(args: argparse.Namespace, tally: Tally, violations: list[str], started: float) -> None:
+    """The named hostile source inputs, then random ones until the budget is spent or the count is reached
+    (``hostile_sources.py``)."""
+    remaining = max(0.0, args.budget_seconds - (time.monotonic() - started))
+    outcomes = run_sources(
+        budget_seconds=remaining,
+        cases=args.source_cases,
+        seed=args.seed,
+        case_timeout=args.case_timeout,
+        scale=args.source_scale,
+        log=print,
+    )
+    for outcome in outcomes:
+        tally.cases += 1
+        tally.outcomes[outcome.runs[0].code() if len(outcome.runs) == 1 else outcome.runs[-1].code()] += 1
+        tally.slowest = max([tally.slowest, *(run.seconds for run in outcome.runs)])
+        if outcome.violations:
+            tally.violations += 1
+            violations.append(f"[{SOURCES}] {outcome.name}: {'; '.join(outcome.violations)}"[:800])
+    if args.matrix:
+        print(table(outcomes))

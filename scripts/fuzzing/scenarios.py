@@ -148,6 +148,22 @@ def _long_line(package: Path, rng: random.Random) -> None:
     _rewrite(package, "nodes", b"[" + b" " * (64 << 20) + b"]")
 
 
+def _blank_lines(package: Path, rng: random.Random) -> None:
+    """The nodes followed by 1 GiB of empty lines, checksum and size refreshed, resealed: a finding per line
+    would be a billion findings."""
+    path = _path(package, "nodes")
+    digest = hashlib.sha256(path.read_bytes())
+    block = b"\n" * (1 << 20)
+    with path.open("ab") as handle:
+        for _ in range(GIB // len(block)):
+            handle.write(block)
+            digest.update(block)
+    manifest = _manifest(package)
+    entry = _entry(manifest, "nodes")
+    entry["sha256"], entry["bytes"] = digest.hexdigest(), path.stat().st_size
+    _write_manifest(package, manifest)
+
+
 def _deep_manifest(package: Path, rng: random.Random) -> None:
     depth = 100_000
     (package / MANIFEST_FILENAME).write_text('{"a":' * depth + "1" + "}" * depth, encoding="utf-8")
@@ -276,6 +292,12 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     Scenario("artifact-huge", "the nodes replaced by 1 GiB of NULs, no newline", SMALL, _huge_nuls),
     Scenario("artifact-long-line", "the nodes one 64 MiB line, checksum refreshed, resealed", SMALL, _long_line),
+    Scenario(
+        "artifact-blank-lines",
+        "the nodes followed by 1 GiB of empty lines, checksum refreshed, resealed",
+        SMALL,
+        _blank_lines,
+    ),
     Scenario("manifest-deep", "a manifest nested 100,000 deep", SMALL, _deep_manifest),
     Scenario("artifact-unreadable", "the relationships not readable", SMALL, _unreadable, unprivileged=True),
     Scenario("artifact-missing", "a declared artifact removed", SMALL, _missing),

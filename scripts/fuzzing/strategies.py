@@ -25,7 +25,7 @@ from .cases import (
     prompt_values,
     typed_values,
 )
-from .classes import CLASSES, TAMPERING
+from .classes import REQUEST_CLASSES
 from .cursors import cursor_sweep, random_cursor
 from .rpc import RAW, nested, prompt_get, resource_read, tool_call
 from .surface import Surface
@@ -164,7 +164,7 @@ def value_abuse(surface: Surface, rng: random.Random, tool: str) -> Case:
 
 def random_case(surface: Surface, rng: random.Random, cls: str | None = None) -> Case:
     """One seeded random case of ``cls``, or of any class."""
-    cls = cls or rng.choice(CLASSES)
+    cls = cls or rng.choice(REQUEST_CLASSES)
     tool = rng.choice(sorted(surface.tools))
     prompt = rng.choice(sorted(surface.prompts))
     if cls == "huge-names":
@@ -215,7 +215,7 @@ def counted(surface: Surface, rng: random.Random, classes: set[str], per_class: 
     in sweep order. A class whose sweep is shorter is topped up with seeded random cases of that class.
     """
     picker = random.Random(f"sample-{seed}")
-    kept: dict[str, list[tuple[int, Case]]] = {cls: [] for cls in CLASSES if cls in classes and cls != TAMPERING}
+    kept: dict[str, list[tuple[int, Case]]] = {cls: [] for cls in REQUEST_CLASSES if cls in classes}
     seen: collections.Counter[str] = collections.Counter()
     for index, case in enumerate(sweep(surface, rng)):
         if case.cls not in kept:

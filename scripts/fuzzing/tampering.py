@@ -17,7 +17,7 @@ The invariants, for every case:
 Named scenarios always run first (the sweep), in a fixed order; seeded random tampering fills the
 rest of the budget, so a seed always replays the same cases. Bounded by a count instead (``--package-cases``
 of ``scripts/fuzz.py``), a run takes a seeded sample of that many named scenarios, in their order, and
-tops it up with random tampering beyond the 24. ``--matrix`` prints the sweep as the markdown table in
+tops it up with random tampering beyond the named ones. ``--matrix`` prints the sweep as the markdown table in
 docs/reliability.md.
 """
 

@@ -27,29 +27,34 @@ pytestmark = pytest.mark.slow
 FUZZ = REPOSITORY_ROOT / "scripts" / "fuzz.sh"
 sys.path.insert(0, str(REPOSITORY_ROOT / "scripts"))  # the fuzz script's package, beside it
 #: The fuzz script's own list of classes, so the test follows it: every one must have run.
-from fuzzing.classes import CLASSES, TAMPERING  # noqa: E402
+from fuzzing.classes import CLASSES, REQUEST_CLASSES, SOURCES, TAMPERING  # noqa: E402
+from fuzzing.source_inputs import SOURCE_SCENARIOS  # noqa: E402
 from fuzzing.strategies import counted  # noqa: E402
 from fuzzing.surface import discover  # noqa: E402
 
 #: Cases of each request class, and tampered packages (three real processes each, so fewer).
 CASES, PACKAGE_CASES = 20, 2
+#: Every named hostile source input, written at a fiftieth of the size that was found to hurt (a 2.4 MB code).
+SOURCE_CASES, SOURCE_SCALE = len(SOURCE_SCENARIOS), 0.02
 
 
 def test_a_short_fuzz_run_holds_every_invariant(default_catalog_root: Path) -> None:
     command = [
         str(FUZZ),
         *("--cases", str(CASES), "--package-cases", str(PACKAGE_CASES), "--seed", "1"),
+        *("--source-cases", str(SOURCE_CASES), "--source-scale", str(SOURCE_SCALE)),
         *("--graph-packages-dir", str(default_catalog_root)),
     ]
     completed = subprocess.run(command, cwd=REPOSITORY_ROOT, capture_output=True, text=True, timeout=1200)
     output = completed.stdout + completed.stderr
     assert completed.returncode == 0, output[-6000:]
-    total = CASES * (len(CLASSES) - 1) + PACKAGE_CASES
+    total = CASES * len(REQUEST_CLASSES) + PACKAGE_CASES + SOURCE_CASES
     summary = rf"^fuzz: {total} cases in \d+s, seed 1, .*, 0 violations$"
     assert re.search(summary, completed.stdout, re.MULTILINE), output[-3000:]
+    expected = {TAMPERING: PACKAGE_CASES, SOURCES: SOURCE_CASES}
     for cls in CLASSES:  # exactly the count of every class ran
         row = re.search(rf"^{cls}\s+(\d+)\s", completed.stdout, re.MULTILINE)
-        assert row is not None and int(row.group(1)) == (PACKAGE_CASES if cls == TAMPERING else CASES), (
+        assert row is not None and int(row.group(1)) == expected.get(cls, CASES), (
             cls,
             output[-3000:],
         )
@@ -63,4 +68,4 @@ def test_a_counted_run_sends_the_same_cases_every_time(default_http_server: Http
     first = counted(surface, random.Random(5), classes, 30, 5)
     again = counted(surface, random.Random(5), classes, 30, 5)
     assert [(case.cls, case.label, case.body) for case in first] == [(c.cls, c.label, c.body) for c in again]
-    assert collections.Counter(case.cls for case in first) == {cls: 30 for cls in CLASSES if cls != TAMPERING}
+    assert collections.Counter(case.cls for case in first) == {cls: 30 for cls in REQUEST_CLASSES}
