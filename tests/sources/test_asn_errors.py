@@ -9,6 +9,7 @@ from asn_fixtures import GEMQ, MRAC, build, mrac_mathematics, write_jsonld, writ
 
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.sources import load_importer
+from kgfegmcp.sources.asn.document import MAX_INPUT_BYTES
 
 
 def _refused(path: Path | None, profiles_root: Path) -> ManifestBuildError:
@@ -26,6 +27,16 @@ def _refused(path: Path | None, profiles_root: Path) -> ManifestBuildError:
 def test_no_input_and_a_missing_file(tmp_path: Path, profiles_root: Path) -> None:
     assert "needs an ASN document file" in _refused(None, profiles_root).message
     assert "MISSING.rdf is not a readable file" in _refused(tmp_path / "MISSING.rdf", profiles_root).message
+
+
+def test_a_file_over_the_memory_bound_is_refused_before_it_is_read(tmp_path: Path, profiles_root: Path) -> None:
+    """rdflib holds a document at many times its size: past the cap a build would pass 1 GiB."""
+    path = tmp_path / "huge.jsonld"
+    with path.open("wb") as handle:
+        handle.truncate(MAX_INPUT_BYTES + 1)  # sparse: the size is what is checked, before a byte is read
+    refused = _refused(path, profiles_root)
+    assert "huge.jsonld exceeds 48 MiB" in refused.message
+    assert "its own file" in (refused.hint or "")
 
 
 @pytest.mark.parametrize(

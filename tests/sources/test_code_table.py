@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -17,6 +18,7 @@ from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources import load_importer
 from kgfegmcp.sources.code_table.layout import load_code_table_layout
+from kgfegmcp.sources.code_table.table import MAX_TABLE_UNPACKED_BYTES
 
 ELEMENTARY_ID = "japan-mext-course-of-study-elementary"
 UPPER_ID = "japan-mext-course-of-study-upper-secondary"
@@ -232,6 +234,18 @@ def test_a_file_that_is_not_a_workbook_is_refused(tmp_path: Path, profiles_root:
         build(path, profiles_root)
     with pytest.raises(ManifestBuildError, match="needs a code table file"):
         build(None, profiles_root)  # type: ignore[arg-type]
+
+
+def test_a_workbook_that_unpacks_past_the_bound_is_refused_before_it_is_read(
+    tmp_path: Path, profiles_root: Path
+) -> None:
+    """A zip bomb: a few hundred KB that declare 65 MiB of sheet XML, which openpyxl would read whole."""
+    path = write_table(tmp_path / "t.xlsx", ELEMENTARY)
+    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet9.xml", b" " * (MAX_TABLE_UNPACKED_BYTES + 1))
+    assert path.stat().st_size < MAX_TABLE_UNPACKED_BYTES // 64
+    with pytest.raises(ManifestBuildError, match=r"unpacks to [\d,]+ bytes, over the 64 MiB"):
+        build(path, profiles_root)
 
 
 def test_a_layout_file_with_a_broken_pattern_is_refused(tmp_path: Path) -> None:

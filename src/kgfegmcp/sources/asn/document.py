@@ -45,7 +45,9 @@ STATEMENT = ASN + "Statement"
 STANDARD_DOCUMENT = ASN + "StandardDocument"
 #: Predicates whose text labels a referenced resource (an education level, a general capability …).
 LABEL_PREDICATES = (SKOS + "prefLabel", RDFS + "label", DCTERMS + "title")
-MAX_INPUT_BYTES = 256 * 1024 * 1024
+#: The largest ASN file read. rdflib holds a parsed document at about 15 times its bytes (benchmarks/build_memory.py),
+#: so this keeps a build under 1 GiB; ACARA's and the US states' documents are a few MB each.
+MAX_INPUT_BYTES = 48 * 1024 * 1024
 #: rdflib's parser names of the two serialisations.
 FORMATS = {"xml": "RDF/XML", "json-ld": "JSON-LD"}
 
@@ -207,7 +209,10 @@ def read_asn_file(path: Path) -> AsnGraph:
         )
     size = path.stat().st_size
     if size > MAX_INPUT_BYTES:
-        raise ManifestBuildError(f"ASN input {path.name} exceeds {MAX_INPUT_BYTES // (1024 * 1024)} MiB.")
+        raise ManifestBuildError(
+            f"ASN input {path.name} exceeds {MAX_INPUT_BYTES // (1024 * 1024)} MiB.",
+            hint="Build each standard document from its own file, as the publisher releases them.",
+        )
     data = path.read_bytes()
     fmt = detect_format(path.name, data)
     if fmt == "json-ld":

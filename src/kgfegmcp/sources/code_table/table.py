@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import warnings
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,10 @@ from kgfegmcp.sources.code_table.layout import CodeTableLayout
 HEADER_SEARCH_ROWS = 20
 #: The largest table file read (MEXT's largest is 1.2 MB).
 MAX_TABLE_BYTES = 64 * 1024 * 1024
+#: The most an .xlsx may unpack to (MEXT's largest unpacks to 9 MB): an .xlsx is a zip, and a small one can
+#: declare gigabytes of sheet XML, which openpyxl would read whole. zipfile never reads past a member's
+#: declared size, so the declared sizes bound what is read.
+MAX_TABLE_UNPACKED_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +72,27 @@ def read_code_table(path: Path, layout: CodeTableLayout) -> CodeTable:
         raise ManifestBuildError(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
     if len(data) > MAX_TABLE_BYTES:
         raise ManifestBuildError(f"{path.name} exceeds {MAX_TABLE_BYTES // (1024 * 1024)} MiB.")
+    unpacked = _unpacked_size(data)
+    if unpacked > MAX_TABLE_UNPACKED_BYTES:
+        raise ManifestBuildError(
+            f"{path.name} unpacks to {unpacked:,} bytes, over the {MAX_TABLE_UNPACKED_BYTES // (1024 * 1024)} MiB "
+            "a code table is read at.",
+            hint="Give the code table as the .xlsx file the publisher releases.",
+        )
     with warnings.catch_warnings():
         # Print settings openpyxl cannot parse (MEXT's header/footer, a print area by defined name) are not
         # content; its warnings about them say nothing about the table.
         warnings.simplefilter("ignore", UserWarning)
         return _read_workbook(path.name, data, layout)
+
+
+def _unpacked_size(data: bytes) -> int:
+    """What the workbook's members declare they unpack to (0 for a file that is not a zip: openpyxl says so)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return 0
 
 
 def _read_workbook(file_name: str, data: bytes, layout: CodeTableLayout) -> CodeTable:
