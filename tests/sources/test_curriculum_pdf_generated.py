@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import subprocess
 import sys
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -38,6 +41,7 @@ from kgfegmcp.cli import app, main
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.rights import RightsPolicy
+from kgfegmcp.sources.memory_budget import READ_BUDGET_BYTES
 
 FRAMEWORK = "ghana-nacca-primary-english-language-basic-1-3"
 RUNNING_HEADER = "English Language Curriculum for Primary Schools"
@@ -484,6 +488,48 @@ def test_a_truncated_pdf_is_refused_in_one_line(tmp_path: Path, profiles_root: P
     cut.write_bytes(pdf.data[: len(pdf.data) // 3])
     message = _refusal(cut, profiles_root)
     assert message.startswith("cut.pdf is not")
+
+
+def _deflate_bomb_pdf(path: Path, inflated_bytes: int) -> Path:
+    """A one-page PDF whose content stream is a few hundred KB of deflate that inflates to ``inflated_bytes``."""
+    packer = zlib.compressobj(9)
+    block = b" " * (1 << 20)
+    stream = b"".join(packer.compress(block) for _ in range(inflated_bytes >> 20)) + packer.flush()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+    ]
+    data, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(data))
+        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(data)
+    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(data)
+    return path
+
+
+def test_a_pdf_whose_streams_inflate_past_the_memory_budget_is_refused_in_one_line(tmp_path: Path) -> None:
+    """pdfminer inflates a stream whole: 1 GiB from about 1 MB of deflate. The build stops at its budget
+    with a coded line, its peak memory well under 1 GiB."""
+    bomb = _deflate_bomb_pdf(tmp_path / "bomb.pdf", READ_BUDGET_BYTES + (256 << 20))
+    assert bomb.stat().st_size < 4 << 20
+    command = [str(Path(sys.executable).parent / "kgfegmcp"), "packages", "build", "--source", "nacca-pdf"]
+    command += [str(bomb), "--out", str(tmp_path / "out")]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(process.pid, 0)  # the build's own peak, not every child's
+    assert process.stderr is not None
+    stderr = process.stderr.read().decode()
+    assert os.waitstatus_to_exitcode(status) == 2, stderr
+    assert stderr.startswith("manifest_build_error: Reading bomb.pdf needed more than the 768 MiB"), stderr
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr
+    assert usage.ru_maxrss * 1024 < 1 << 30
+    assert not (tmp_path / "out").exists()
 
 
 # -- 6. counts -----------------------------------------------------------------------------------------------
