@@ -31,6 +31,9 @@ done
 scripts/install.sh
 .venv/bin/kgfegmcp catalog init --root "${ROOT}"
 
+SERVE_COMMAND=(.venv/bin/kgfegmcp serve --transport http --host 127.0.0.1 --root "${ROOT}")
 if [ "$SERVE" -eq 1 ]; then
-  exec .venv/bin/kgfegmcp serve --transport http --host 127.0.0.1 --root "${ROOT}"
+  exec "${SERVE_COMMAND[@]}"
 fi
+# The last line says the one command that serves what was built, as it is typed from this directory.
+echo "built and validated; serve it over HTTP with: ${SERVE_COMMAND[*]}"

@@ -203,6 +203,18 @@ def test_setup_serves_until_ctrl_c_and_a_client_connects(
     assert "EF06MA07" in [hit["statementCode"] for hit in hits]
 
 
+def test_setup_without_serving_ends_with_the_command_that_serves(
+    developer_session: tuple[Session, str], developer_checkout: Path
+) -> None:
+    """Run again after the session (nothing to install, the same bytes rebuilt), `--no-serve` stops after
+    validating, and its last line is the command that serves, as typed in the checkout."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")}
+    run = run_command("scripts/setup.sh --no-serve", developer_checkout, env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    serve = ".venv/bin/kgfegmcp serve --transport http --host 127.0.0.1 --root data/graph_packages"
+    assert run.stdout.strip().splitlines()[-1] == f"built and validated; serve it over HTTP with: {serve}"
+
+
 def test_the_hosted_commands_answer_with_the_token(developer_session: tuple[Session, str]) -> None:
     session, _ = developer_session
     assert json.loads(session.of("until curl -fs http://127.0.0.1:8765/readyz; "))["status"] == "ready"
