@@ -35,7 +35,9 @@ damages and forges copies of real packages of the same catalog and runs ``doctor
 its scenarios). The class ``hostile-sources`` then builds and fetches hostile CASE inputs (a 120 MB code, long
 CJK statements, control characters, repeated members, colliding framework ids, gzip bodies with more than one
 member) as real processes, each held to a deadline and a memory bound (``fuzzing/hostile_sources.py``;
-``--source-scale`` writes them smaller).
+``--source-scale`` writes them smaller). The class ``slow-clients`` holds connections instead of asking (unread
+answers, trickled heads, stalled bodies, idle floods, malformed requests) against a server of its own with short
+limits, while a well-behaved client must be served throughout (``fuzzing/slow_clients.py``).
 """
 
 from __future__ import annotations
@@ -46,9 +48,9 @@ import time
 from pathlib import Path
 
 from fuzzing.checks import Limits
-from fuzzing.classes import CLASSES, REQUEST_CLASSES, SOURCES, TAMPERING
+from fuzzing.classes import CLASSES, REQUEST_CLASSES, SLOW, SOURCES, TAMPERING
 from fuzzing.report import Tally, report
-from fuzzing.runner import run_hostile_sources, run_package_tampering, run_surface
+from fuzzing.runner import run_hostile_sources, run_package_tampering, run_slow, run_surface
 from fuzzing.server import REPOSITORY_ROOT
 
 
@@ -65,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     log_size, longest_wait = 0, 0.0
     if classes & set(REQUEST_CLASSES):
         log_size, longest_wait = run_surface(args, classes, limits, packages, tallies, violations, started)
+    if SLOW in classes:
+        run_slow(args, packages, tallies[SLOW], violations)
     if TAMPERING in classes:
         run_package_tampering(args, packages, tallies[TAMPERING], violations, started)
     if SOURCES in classes:
@@ -85,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--package-cases", type=int, default=None, help="with --cases: this many tampered packages (default: --cases)"
+    )
+    parser.add_argument(
+        "--slow-cases", type=int, default=None, help="with --cases: this many slow-client attacks (default: all five)"
     )
     parser.add_argument(
         "--source-cases",
@@ -109,10 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cases is not None and args.budget_seconds is not None:
         parser.error("--cases and --budget-seconds exclude each other: a run is bounded by a count or by a clock")
-    if (args.package_cases is not None or args.source_cases is not None) and args.cases is None:
-        parser.error("--package-cases and --source-cases go with --cases")
-    if any(count is not None and count < 0 for count in (args.cases, args.package_cases, args.source_cases)):
-        parser.error("--cases, --package-cases and --source-cases count cases: 0 or more")
+    counts = (args.package_cases, args.source_cases, args.slow_cases)
+    if any(count is not None for count in counts) and args.cases is None:
+        parser.error("--package-cases, --source-cases and --slow-cases go with --cases")
+    if any(count is not None and count < 0 for count in (args.cases, *counts)):
+        parser.error("--cases, --package-cases, --source-cases and --slow-cases count cases: 0 or more")
     if not 0 < args.source_scale <= 1:
         parser.error("--source-scale is a fraction: more than 0, at most 1")
     if args.cases is not None and args.package_cases is None:

@@ -1,5 +1,5 @@
-"""The fuzz classes by name, in the order a run reports them: the request classes, then package tampering, then
-hostile sources."""
+"""The fuzz classes by name, in the order a run reports them: the request classes, then slow clients, package
+tampering and hostile sources."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ REQUEST_CLASSES = (
     "resource-addresses",
     "value-abuse",
 )
+#: The class that holds connections instead of asking (``slow_clients.py``).
+SLOW = "slow-clients"
 #: The class that fuzzes packages instead of requests (``tampering.py``).
 TAMPERING = "package-tampering"
 #: The class that fuzzes what builds read instead of requests (``hostile_sources.py``).
 SOURCES = "hostile-sources"
-CLASSES = (*REQUEST_CLASSES, TAMPERING, SOURCES)
+CLASSES = (*REQUEST_CLASSES, SLOW, TAMPERING, SOURCES)

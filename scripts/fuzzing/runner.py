@@ -14,11 +14,14 @@ from pathlib import Path
 
 from .cases import Case
 from .checks import Limits, check
-from .classes import SOURCES, TAMPERING
-from .hostile_sources import run_sources, table
+from .classes import SLOW, SOURCES, TAMPERING
+from .hostile_sources import run_sources
+from .hostile_sources import table as sources_table
 from .report import Tally
 from .rpc import post, tool_call
 from .server import REPOSITORY_ROOT, serve
+from .slow_clients import run_slow_clients
+from .slow_clients import table as slow_table
 from .strategies import budgeted, counted
 from .surface import discover
 from .tampering import describe, matrix, run_tampering
@@ -168,4 +171,25 @@ def run_hostile_sources(args: argparse.Namespace, tally: Tally, violations: list
             tally.violations += 1
             violations.append(f"[{SOURCES}] {outcome.name}: {'; '.join(outcome.violations)}"[:800])
     if args.matrix:
-        print(table(outcomes))
+        print(sources_table(outcomes))
+
+
+def run_slow(args: argparse.Namespace, packages: Path, tally: Tally, violations: list[str]) -> None:
+    """Each named slow-client attack against a server of its own (``slow_clients.py``)."""
+    outcomes = run_slow_clients(
+        packages,
+        seed=args.seed,
+        start_timeout=args.start_timeout,
+        probe_timeout=args.probe_timeout,
+        log=print,
+        cases=args.slow_cases,
+    )
+    for outcome in outcomes:
+        tally.cases += 1
+        tally.outcomes["ok" if outcome.served == outcome.tries else "refused"] += 1
+        tally.slowest = max(tally.slowest, outcome.slowest)
+        if outcome.violations:
+            tally.violations += 1
+            violations.append(f"[{SLOW}] {outcome.name}: {'; '.join(outcome.violations)}"[:800])
+    if args.matrix:
+        print(slow_table(outcomes))

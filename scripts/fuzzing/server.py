@@ -56,13 +56,16 @@ class Server:
 
 
 @contextlib.contextmanager
-def serve(packages: Path, start_timeout: float, cursor_secret: str) -> Iterator[Server]:
-    """Start the server over ``packages`` keying cursors by ``cursor_secret``; always stop it."""
+def serve(
+    packages: Path, start_timeout: float, cursor_secret: str, settings: dict[str, str] | None = None
+) -> Iterator[Server]:
+    """Start the server over ``packages`` keying cursors by ``cursor_secret`` (and ``settings``, ``KGFEGMCP_*``
+    variables, on top); always stop it."""
     port = free_port()
     scratch = Path(tempfile.mkdtemp(prefix="kgfegmcp-fuzz-"))
     log = scratch / "server.log"
     cache = Path(os.environ.get("KGFEGMCP_CACHE_DIR") or scratch / "cache")
-    env = {**server_environment(packages, cache), "KGFEGMCP_CURSOR_SECRET": cursor_secret}
+    env = {**server_environment(packages, cache), "KGFEGMCP_CURSOR_SECRET": cursor_secret, **(settings or {})}
     command = [str(KGFEGMCP), "serve", "--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
     with log.open("wb") as sink:
         process = subprocess.Popen(

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.slow
 FUZZ = REPOSITORY_ROOT / "scripts" / "fuzz.sh"
 sys.path.insert(0, str(REPOSITORY_ROOT / "scripts"))  # the fuzz script's package, beside it
 #: The fuzz script's own list of classes, so the test follows it: every one must have run.
-from fuzzing.classes import CLASSES, REQUEST_CLASSES, SOURCES, TAMPERING  # noqa: E402
+from fuzzing.classes import CLASSES, REQUEST_CLASSES, SLOW, SOURCES, TAMPERING  # noqa: E402
+from fuzzing.slow_clients import SLOW_ATTACKS  # noqa: E402
 from fuzzing.source_inputs import SOURCE_SCENARIOS  # noqa: E402
 from fuzzing.strategies import counted  # noqa: E402
 from fuzzing.surface import discover  # noqa: E402
@@ -36,22 +37,24 @@ from fuzzing.surface import discover  # noqa: E402
 CASES, PACKAGE_CASES = 20, 2
 #: Every named hostile source input, written at a fiftieth of the size that was found to hurt (a 2.4 MB code).
 SOURCE_CASES, SOURCE_SCALE = len(SOURCE_SCENARIOS), 0.02
+#: Every slow-client attack (each lasts seconds against a server with short limits).
+SLOW_CASES = len(SLOW_ATTACKS)
 
 
 def test_a_short_fuzz_run_holds_every_invariant(default_catalog_root: Path) -> None:
     command = [
         str(FUZZ),
         *("--cases", str(CASES), "--package-cases", str(PACKAGE_CASES), "--seed", "1"),
-        *("--source-cases", str(SOURCE_CASES), "--source-scale", str(SOURCE_SCALE)),
+        *("--source-cases", str(SOURCE_CASES), "--source-scale", str(SOURCE_SCALE), "--slow-cases", str(SLOW_CASES)),
         *("--graph-packages-dir", str(default_catalog_root)),
     ]
     completed = subprocess.run(command, cwd=REPOSITORY_ROOT, capture_output=True, text=True, timeout=1200)
     output = completed.stdout + completed.stderr
     assert completed.returncode == 0, output[-6000:]
-    total = CASES * len(REQUEST_CLASSES) + PACKAGE_CASES + SOURCE_CASES
+    total = CASES * len(REQUEST_CLASSES) + PACKAGE_CASES + SOURCE_CASES + SLOW_CASES
     summary = rf"^fuzz: {total} cases in \d+s, seed 1, .*, 0 violations$"
     assert re.search(summary, completed.stdout, re.MULTILINE), output[-3000:]
-    expected = {TAMPERING: PACKAGE_CASES, SOURCES: SOURCE_CASES}
+    expected = {TAMPERING: PACKAGE_CASES, SOURCES: SOURCE_CASES, SLOW: SLOW_CASES}
     for cls in CLASSES:  # exactly the count of every class ran
         row = re.search(rf"^{cls}\s+(\d+)\s", completed.stdout, re.MULTILINE)
         assert row is not None and int(row.group(1)) == expected.get(cls, CASES), (
