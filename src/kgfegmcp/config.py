@@ -90,6 +90,12 @@ class BackendSettings(BaseSettings):
     http_body_timeout_seconds: float = Field(
         30.0, ge=0.1, le=3600, description="A request body must arrive within this after its head; else closed."
     )
+    http_write_timeout_seconds: float = Field(
+        30.0,
+        ge=0.1,
+        le=3600,
+        description="An answer the client leaves unread (the send buffer full) this long closes its connection.",
+    )
     http_keepalive_timeout_seconds: float = Field(
         5.0, ge=0.1, le=3600, description="An idle connection between requests is closed after this."
     )

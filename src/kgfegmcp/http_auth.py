@@ -3,7 +3,8 @@ provider, through FastMCP's token verifiers.
 
 A token is never stored, logged or compared in the clear: the server keeps the digests an operator
 configured and compares the digest of what a request presents, in constant time. Without a valid
-token the MCP endpoint answers 401 with ``WWW-Authenticate`` (FastMCP's ``RequireAuthMiddleware``).
+token the MCP endpoint answers 401 (FastMCP's ``RequireAuthMiddleware``), which :class:`BearerChallenge`
+makes say what to do, to a person and to an MCP client.
 
 A JWT is read by whoever sends it, before its signature says anything: FastMCP decodes its header with a
 plain ``json.loads`` (a deeply nested one raised ``RecursionError``, a 500 with a traceback) and may fetch
@@ -28,6 +29,8 @@ from typing import Any
 
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier
+from mcp_types import INVALID_REQUEST
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
 from kgfegmcp.config import BackendSettings
@@ -236,6 +239,104 @@ def auth_provider(settings: BackendSettings) -> TokenVerifier | None:
             hint="Choose one: KGFEGMCP_AUTH_TOKEN_SHA256(_FILE) or KGFEGMCP_AUTH_JWT_*.",
         )
     return HashedTokenVerifier(digests) if digests else jwt
+
+
+#: The protection space a 401 names (RFC 7235 ``realm``).
+REALM = "kgfegmcp"
+#: The code that begins every message of a refused bearer token.
+UNAUTHORIZED = "unauthorized"
+_SEND_A_TOKEN = (
+    "Send the token the server's operator gave you in the header Authorization: Bearer <token> "
+    "(fastmcp: --auth <token>)."
+)
+#: The description of a 401 without a token, and of one whose token was refused (RFC 6750 ``error_description``:
+#: printable ASCII without quotes or backslashes, so it fits the challenge too).
+TOKEN_REQUIRED = "This server requires a bearer token."
+TOKEN_REFUSED = (
+    "The bearer token was not accepted: it is unknown to this server, expired, or meant for another service."
+)
+OAUTH_REGISTRATION = "This server registers no OAuth clients: it takes a bearer token."
+_SCOPE = re.compile(rb'(?:^|[ ,])scope="([^"]*)"')
+
+
+def unauthorized_message(description: str) -> str:
+    """``unauthorized: <description> Next action: <how to send a token>``."""
+    return f"{UNAUTHORIZED}: {description} Next action: {_SEND_A_TOKEN}"
+
+
+def _is_bearer(value: bytes) -> bool:
+    return value[:7].lower() == b"bearer "
+
+
+class BearerChallenge:
+    """ASGI middleware: a 401 says what to do, to a person and to an MCP client.
+
+    FastMCP answers a request without a token with an empty body and a bare ``WWW-Authenticate: Bearer``, and
+    a wrong token with a description that tells an OAuth client to re-register, which this server does not
+    do. Here the challenge follows RFC 6750: ``realm``, and ``error="invalid_token"`` with a description only
+    when a token was sent (§3.1: a request without one gets no error code). The body is a JSON-RPC error, as
+    MCP lets an HTTP error carry and as clients show it, whose message says how to send the token; its
+    ``data`` holds the RFC 6750 members.
+
+    An OAuth client (fastmcp's command line is one, by default) meeting the 401 looks for an authorization
+    server and finally posts to ``/register``; that answers 404 with the same advice, which it prints.
+    """
+
+    def __init__(self, app: ASGIApp, mcp_path: str) -> None:
+        self.app = app
+        self.mcp_path = mcp_path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope["path"] == "/register" and self.mcp_path != "/register":
+            await _send(
+                send,
+                404,
+                [(b"content-type", b"text/plain; charset=utf-8")],
+                unauthorized_message(OAUTH_REGISTRATION).encode(),
+            )
+            return
+        token_sent = any(name == b"authorization" and _is_bearer(value) for name, value in scope["headers"])
+        replaced = False
+
+        async def answer(message: Message) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] == 401:
+                replaced = True
+                challenge = next((v for k, v in message.get("headers", []) if k.lower() == b"www-authenticate"), b"")
+                await _send_unauthorized(send, token_sent, _SCOPE.search(challenge))
+                return
+            if not replaced:  # the rest of a replaced 401 (its body) is dropped
+                await send(message)
+
+        await self.app(scope, receive, answer)
+
+
+async def _send_unauthorized(send: Send, token_sent: bool, scope: re.Match[bytes] | None) -> None:
+    description = TOKEN_REFUSED if token_sent else TOKEN_REQUIRED
+    challenge = f'Bearer realm="{REALM}"'
+    data: dict[str, str] = {"errorCode": UNAUTHORIZED}
+    if token_sent:
+        challenge += f', error="invalid_token", error_description="{description}"'
+        data["error"] = "invalid_token"
+    data["error_description"] = description
+    if scope is not None:
+        challenge += f', scope="{scope.group(1).decode("latin-1")}"'
+    body = {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": INVALID_REQUEST, "message": unauthorized_message(description), "data": data},
+    }
+    headers = [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode("latin-1"))]
+    await _send(send, 401, headers, json.dumps(body).encode())
+
+
+async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    length = [(b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers + length})
+    await send({"type": "http.response.body", "body": body})
 
 
 def is_loopback(host: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from starlette.middleware import Middleware as ASGIMiddleware
@@ -12,13 +13,30 @@ from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
 from kgfegmcp.config import BackendSettings, load_settings
 from kgfegmcp.entry_boundary import run_entry_point
-from kgfegmcp.http_auth import auth_provider, require_auth_for_public_bind
+from kgfegmcp.http_auth import BearerChallenge, auth_provider, require_auth_for_public_bind
 from kgfegmcp.http_hosts import WellFormedHostAndOrigin, needs_check
 from kgfegmcp.http_limits import HttpLimits, RequestBodyCap, descriptor_cap, limited_h11_protocol
 from kgfegmcp.logging_setup import configure_logging
 from kgfegmcp.mcp.warm_up import warm_up
 
 log = logging.getLogger("kgfegmcp.http")
+
+
+class AnnounceOnce:
+    """uvicorn's ``callback_notify``: says once that the server accepts connections.
+
+    uvicorn calls it from its main loop, whose first tick runs once the listening sockets are open, then
+    every ``timeout_notify`` seconds; only the first call announces. So the URL is never printed before a
+    client can connect to it, nor when the port cannot be bound.
+    """
+
+    def __init__(self, announce: Callable[[], None]) -> None:
+        self._announce: Callable[[], None] | None = announce
+
+    async def __call__(self) -> None:
+        if self._announce is not None:
+            announce, self._announce = self._announce, None
+            announce()
 
 
 def serve_http(settings: BackendSettings) -> None:
@@ -35,17 +53,21 @@ def serve_http(settings: BackendSettings) -> None:
     limits = HttpLimits(
         header_timeout=settings.http_header_timeout_seconds,
         body_timeout=settings.http_body_timeout_seconds,
+        write_timeout=settings.http_write_timeout_seconds,
         max_connections=descriptor_cap(
             settings.http_max_connections, explicit="http_max_connections" in settings.model_fields_set
         ),
     )
     url = f"http://{settings.http_host}:{settings.http_port}{settings.http_path}"
-    log.info(
-        "serving %d packages at %s (stateless Streamable HTTP); connect an MCP client to it, for example: %s list %s",
-        len(state.catalog.packages),
-        url,
-        Path(sys.executable).parent / "fastmcp",
-        url,
+    announce = AnnounceOnce(
+        lambda: log.info(
+            "serving %d packages at %s (stateless Streamable HTTP), accepting connections; connect an MCP client "
+            "to it, for example: %s list %s",
+            len(state.catalog.packages),
+            url,
+            Path(sys.executable).parent / "fastmcp",
+            url,
+        )
     )
     server = create_app(state, auth=auth)
     warm_up(server)  # the first client request must not pay for what FastMCP sets up on first use
@@ -62,6 +84,8 @@ def serve_http(settings: BackendSettings) -> None:
         allowed_origins=settings.http_allowed_origins,
         show_banner=False,
         middleware=[
+            # A 401 says how to send the token, to a person and to a client (http_auth.py).
+            *([ASGIMiddleware(BearerChallenge, mcp_path=settings.http_path)] if auth is not None else []),
             # FastMCP matches the allowed hosts and origins with fnmatch: only a well-formed Host or Origin may
             # be served, so what it matched is whole DNS labels (http_hosts.py).
             ASGIMiddleware(
@@ -75,8 +99,9 @@ def serve_http(settings: BackendSettings) -> None:
             # uvicorn installs no handlers of its own: its records reach the one handler configure_logging set.
             "log_config": None,
             "log_level": settings.log_level.lower(),
-            "http": limited_h11_protocol(limits),  # header/body timeouts and the connection cap (http_limits.py)
+            "http": limited_h11_protocol(limits),  # header/body/write timeouts, the connection cap (http_limits.py)
             "timeout_keep_alive": settings.http_keepalive_timeout_seconds,
+            "callback_notify": announce,  # the URL, once the sockets listen
         },
     )
 

@@ -10,7 +10,9 @@ Also keeps known floods and per-request chatter out of the log: asyncio reports 
 3.11 does so once per backlog slot on every retry, thousands of records a second.
 :class:`AcceptExhaustionFilter` turns that into one line, then at most one line per
 :data:`REPORT_INTERVAL_SECONDS` with a count. Records a library writes for every request that tell
-an operator nothing the request line does not (:data:`_CHATTER`) are lowered to DEBUG.
+an operator nothing the request line does not (:data:`_CHATTER`) are lowered to DEBUG, and uvicorn's
+warning about each malformed request (:class:`MalformedRequestFilter`) to one INFO line a minute: what
+any client can make the server log is never above INFO.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ class AcceptExhaustionFilter(logging.Filter):
 
 
 class ClientDisconnectFilter(logging.Filter):
-    """On the MCP SDK's Streamable HTTP logger: a client gone mid-request is one line, rate-limited.
+    """On the MCP SDK's Streamable HTTP logger: a client gone mid-request is one INFO line, rate-limited.
 
     The SDK logs any failure while handling a POST with a traceback; a client that disconnects (or
     is closed by the body deadline) before its body arrived is the client's doing, and a traceback
@@ -126,7 +128,47 @@ class ClientDisconnectFilter(logging.Filter):
             return False
         record.msg = "A client disconnected before its request was complete; reported at most every %d s%s."
         record.args = (REPORT_INTERVAL_SECONDS, held_back_note(held_back))
-        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.levelno, record.levelname = logging.INFO, "INFO"  # the client's doing, like any refusal
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
+
+
+#: How uvicorn's records about one client's malformed request begin: a request it cannot parse (answered
+#: 400 and closed), an ``Upgrade`` it does not support, a request refused by ``limit_concurrency``.
+MALFORMED_REQUEST_MESSAGES = (
+    "Invalid HTTP request received.",
+    "Unsupported upgrade request.",
+    "No supported WebSocket library detected.",
+    "Exceeded concurrency limit.",
+)
+
+
+class MalformedRequestFilter(logging.Filter):
+    """On ``uvicorn.error``: a record about a client's malformed request is lowered to INFO and rate-limited.
+
+    uvicorn logs a WARNING for every request it cannot parse, so anyone who can connect could fill the log
+    and raise the operator's alerts at will. Each kind (:data:`MALFORMED_REQUEST_MESSAGES`) is written at
+    most once per :data:`REPORT_INTERVAL_SECONDS`, with a count of those held back.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._throttles = {message: LogThrottle(clock=clock) for message in MALFORMED_REQUEST_MESSAGES}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not isinstance(record.msg, str):
+            return True
+        kind = next((message for message in self._throttles if record.msg.startswith(message)), None)
+        if kind is None:
+            return True
+        held_back = self._throttles[kind].admit()
+        if held_back is None:
+            return False
+        record.msg = "%s (a client's request); reported at most every %d s%s."
+        record.args = (kind, REPORT_INTERVAL_SECONDS, held_back_note(held_back))
+        record.levelno, record.levelname = logging.INFO, "INFO"
         record.exc_info = None
         record.exc_text = None
         record.stack_info = None
@@ -197,6 +239,7 @@ def formatter(log_format: LogFormat) -> logging.Formatter:
 _FLOOD_FILTERS: tuple[tuple[str, type[logging.Filter]], ...] = (
     ("asyncio", AcceptExhaustionFilter),
     ("mcp.server.streamable_http", ClientDisconnectFilter),
+    ("uvicorn.error", MalformedRequestFilter),
 )
 
 #: Records libraries write for every request, lowered to DEBUG: logger, message prefix, and why.

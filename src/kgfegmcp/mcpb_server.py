@@ -12,6 +12,7 @@ from kgfegmcp.entry_boundary import run_entry_point
 from kgfegmcp.errors import ConfigurationError
 from kgfegmcp.logging_setup import configure_logging
 from kgfegmcp.mcp.warm_up import warm_up
+from kgfegmcp.stdio_lines import use_bounded_stdin
 
 
 def serve_stdio(settings: BackendSettings) -> None:
@@ -20,6 +21,9 @@ def serve_stdio(settings: BackendSettings) -> None:
     state = build_serving_state(settings)
     server = create_app(state)
     warm_up(server)  # the host's first call must not pay for what FastMCP sets up on first use
+    # One message is one line: the SDK would hold a line whole, however long; longer than a request body
+    # may be over HTTP, it is dropped as it arrives (stdio_lines.py).
+    use_bounded_stdin(settings.http_max_body_bytes)
     server.run(transport="stdio", show_banner=False)
 
 

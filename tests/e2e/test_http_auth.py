@@ -1,7 +1,7 @@
-"""Hosted mode over real HTTP on 127.0.0.1: bearer tokens kept as SHA-256 digests, 401 with
-``WWW-Authenticate`` and no data without one, probes outside authentication, allowed hosts for a
-same-host proxy, no unauthenticated server on a public address unless the operator opts out, and malformed
-or never-expiring JWTs refused with a quiet 401."""
+"""Hosted mode over real HTTP on 127.0.0.1: bearer tokens kept as SHA-256 digests, 401 with an RFC 6750
+``WWW-Authenticate``, advice a person and fastmcp's client both show, and no data without one, probes
+outside authentication, allowed hosts for a same-host proxy, no unauthenticated server on a public address
+unless the operator opts out, and malformed or never-expiring JWTs refused with a quiet 401."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import functools
 import hashlib
 import http.client
 import json
+import os
+import re
 import subprocess
 import tempfile
 import threading
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from e2e_support import (
+    BIN,
     KGFEGMCP,
     REPOSITORY_ROOT,
     START_TIMEOUT,
@@ -83,6 +86,80 @@ def test_static_tokens_guard_the_mcp_endpoint_and_are_never_logged(default_catal
         assert set(document) == {"status", "catalogFingerprint", "packages"}
         log = server.log.read_text(encoding="utf-8")
     assert TOKEN not in log and "not-the-token" not in log
+
+
+#: RFC 6750 §3: an ``error_description`` is printable ASCII without a double quote or a backslash.
+DESCRIPTION_CHARS = re.compile(r"[\x20\x21\x23-\x5b\x5d-\x7e]*")
+#: What every refusal of a token tells a person to do.
+ADVICE = "Next action: Send the token the server's operator gave you in the header Authorization: Bearer <token>"
+CLIENT_TIMEOUT = 120
+
+
+def readme_outputs() -> list[str]:
+    """What the README shows ``fastmcp list`` printing without a token, then with a wrong one."""
+    readme = (REPOSITORY_ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^```console\n(\$ \.venv/bin/fastmcp list .*?)^```$", readme, re.MULTILINE | re.DOTALL)
+    assert block is not None, "README.md no longer shows what fastmcp prints on a 401"
+    return [" ".join(shown.split()) for shown in re.split(r"^\$ .*$", block.group(1), flags=re.MULTILINE)[1:]]
+
+
+def fastmcp_list(url: str, home: Path, *auth: str) -> tuple[str, str]:
+    """``fastmcp list URL [--auth TOKEN]`` as a person runs it: what it printed on stdout and on stderr, words
+    joined by single spaces (it wraps at the terminal's width)."""
+    run = subprocess.run(
+        [str(BIN / "fastmcp"), "list", url, *auth],
+        env={**os.environ, "HOME": str(home), "FASTMCP_HOME": str(home / "fastmcp")},  # its OAuth files stay here
+        cwd=home,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=CLIENT_TIMEOUT,
+        check=False,
+    )
+    assert run.returncode == 1, run
+    return " ".join(run.stdout.split()), " ".join(run.stderr.split())
+
+
+def test_a_401_says_how_to_send_a_token_to_a_person_and_to_a_client(default_catalog_root: Path, tmp_path: Path) -> None:
+    with http_server(default_catalog_root, {"KGFEGMCP_AUTH_TOKEN_SHA256": json.dumps([DIGEST])}) as server:
+        missing = request(server.url)
+        wrong = request(server.url, {"Authorization": "Bearer not-the-token"})
+        base = server.url.removesuffix("/mcp")
+        registration = request(f"{base}/register", body={"client_name": "an OAuth client"})
+        without_token = fastmcp_list(server.url, tmp_path)
+        wrong_token = fastmcp_list(server.url, tmp_path, "--auth", "not-the-token")
+    # Without a token: the challenge names the realm and no error (RFC 6750 §3.1); the body says what to do.
+    status, headers, body = missing
+    assert status == 401 and headers["www-authenticate"] == 'Bearer realm="kgfegmcp"'
+    assert headers["content-type"] == "application/json"
+    error = json.loads(body)["error"]
+    assert error["message"].startswith(f"unauthorized: This server requires a bearer token. {ADVICE}")
+    assert error["data"] == {"errorCode": "unauthorized", "error_description": "This server requires a bearer token."}
+    # A wrong token: error="invalid_token" and its description, in the challenge and in the body.
+    status, headers, body = wrong
+    challenge = re.fullmatch(
+        r'Bearer realm="kgfegmcp", error="invalid_token", error_description="([^"]*)"', headers["www-authenticate"]
+    )
+    assert status == 401 and challenge is not None, headers
+    assert DESCRIPTION_CHARS.fullmatch(challenge.group(1)) and "not accepted" in challenge.group(1)
+    error = json.loads(body)["error"]
+    assert error["message"] == f"unauthorized: {challenge.group(1)} {ADVICE} (fastmcp: --auth <token>)."
+    assert error["data"] == {
+        "errorCode": "unauthorized",
+        "error": "invalid_token",
+        "error_description": challenge.group(1),
+    }
+    # An OAuth client looks for an authorization server, then registers at /register: that says the same.
+    status, _, body = registration
+    assert status == 404 and body.decode().startswith("unauthorized: This server registers no OAuth clients")
+    assert ADVICE in body.decode()
+    # fastmcp's command line prints the advice in both cases; without a token, after its own OAuth attempt (whose
+    # traceback it logs on stderr). The README shows what it printed.
+    assert "Registration failed: 404 unauthorized: This server registers no OAuth clients" in without_token[0]
+    assert ADVICE in without_token[0] and without_token[1].startswith("OAuth flow error Traceback")
+    assert wrong_token[0].startswith("Error: unauthorized: The bearer token was not accepted")
+    assert ADVICE in wrong_token[0] and wrong_token[1] == ""
+    assert readme_outputs() == [without_token[0], wrong_token[0]]
 
 
 def test_digests_in_a_setting_and_allowed_hosts_for_a_proxy(default_catalog_root: Path) -> None:

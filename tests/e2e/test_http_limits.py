@@ -1,8 +1,9 @@
 """The HTTP transport's connection limits, against real ``kgfegmcp serve --transport http`` processes.
 
-Silent and slow clients are closed, a flood of idle connections cannot lock a real client out, and a
-process out of descriptors says so in one log line instead of a traceback per ``accept()``.
-Waits are generous (the machine is shared); nothing asserts how fast anything is.
+Silent and slow clients are closed, a flood of idle connections or of clients that never read their
+answers cannot lock a real client out, and a process out of descriptors says so in one log line instead
+of a traceback per ``accept()``. Waits are generous (the machine is shared); nothing asserts how fast
+anything is.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import functools
 import http.client
 import json
+import os
 import resource
 import socket
 import subprocess
@@ -26,6 +28,7 @@ from fastmcp import Client
 
 from kgfegmcp.config import load_settings
 from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.http_limits import BoundedCloseTransport
 from kgfegmcp.logging_setup import LogThrottle
 
 pytestmark = pytest.mark.slow
@@ -243,11 +246,51 @@ def test_silent_and_slow_clients_are_closed(default_catalog_root: Path) -> None:
 # -- the connection cap ---------------------------------------------------------------------------
 
 
-async def test_idle_flood_beyond_the_cap_cannot_lock_a_client_out(default_catalog_root: Path) -> None:
+#: One ``tools/list`` (an answer of about 100 KB): a few dozen of them fill any socket's buffers.
+TOOLS_LIST = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+TOOLS_LIST_REQUEST = (
+    b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    b"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n"
+    b"Content-Length: " + str(len(TOOLS_LIST)).encode() + b"\r\n\r\n" + TOOLS_LIST
+)
+
+
+def held_requests(directory: Path, release: Path) -> dict[str, str]:
+    """Settings whose server's application awaits, without blocking anything else, until ``release`` exists (a
+    minute at most) before it answers a POST to ``/mcp?held``: a slow application, as far as connections go.
+    ``sitecustomize`` runs first in the server process; it wraps the request-body middleware every MCP request
+    passes through (``RequestBodyCap``, which is not under test here)."""
+    (directory / "sitecustomize.py").write_text(
+        "import asyncio, os, time\n"
+        "from kgfegmcp import http_limits\n\n"
+        "_answer = http_limits.RequestBodyCap.__call__\n\n"
+        "async def _held(self, scope, receive, send):\n"
+        "    if scope['type'] == 'http' and scope['query_string'] == b'held':\n"
+        "        until = time.monotonic() + 60\n"
+        f"        while not os.path.exists({str(release)!r}) and time.monotonic() < until:\n"
+        "            await asyncio.sleep(0.02)\n"
+        "    await _answer(self, scope, receive, send)\n\n"
+        "http_limits.RequestBodyCap.__call__ = _held\n"
+    )
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(directory), os.environ.get("PYTHONPATH")]))}
+
+
+#: A whole ``tools/list`` request, which ``held_requests`` holds until the test lets it go.
+HELD_REQUEST = (
+    BODY_HEAD.replace(b"POST /mcp ", b"POST /mcp?held ").replace(
+        b"Content-Length: 100", b"MCP-Protocol-Version: 2025-06-18\r\nContent-Length: " + str(len(TOOLS_LIST)).encode()
+    )
+    + TOOLS_LIST
+)
+
+
+async def test_idle_flood_beyond_the_cap_cannot_lock_a_client_out(default_catalog_root: Path, tmp_path: Path) -> None:
+    release = tmp_path / "release"
     settings = {
         "KGFEGMCP_HTTP_MAX_CONNECTIONS": "20",
         "KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS": "600",  # only the cap may close anything here
         "KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS": "600",
+        **held_requests(tmp_path, release),
     }
     with http_server(default_catalog_root, settings) as server:
         await asyncio.to_thread(round_trip, server)  # the start-up probe's connection is released
@@ -258,19 +301,22 @@ async def test_idle_flood_beyond_the_cap_cannot_lock_a_client_out(default_catalo
         # A real client's connection takes the place of an idle one, and it is served.
         await search_answers(server)
 
-        # Every held connection busy (the application is waiting for a body that never comes; uvicorn says
-        # "100 Continue" once it does): a new connection is refused at once.
+        # Every held connection awaits the application's answer to a whole request, sent alone (the server holds
+        # each call until the test lets it go): a new connection is refused at once, and none of them is closed.
         for sock in idle:
             sock.close()
         await asyncio.to_thread(round_trip, server)  # every idle connection is released
-        busy = [connect(server, BODY_HEAD.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n")) for _ in range(20)]
+        busy = [connect(server, HELD_REQUEST) for _ in range(20)]
         for sock in busy:
-            assert (await asyncio.to_thread(read_some, sock)).startswith(b"HTTP/1.1 100 Continue")
+            await asyncio.to_thread(wait_until, functools.partial(read_by_server, server, sock), "the call is read")
         refused = connect(server)
         refused.settimeout(CLOSE_WAIT)
         assert refused.recv(12) == b"HTTP/1.1 503"
         assert await asyncio.to_thread(wait_for_closes, [refused], 1) == {0}
-        assert not any(closed_by_peer(sock) for sock in busy)
+        assert not any(reset_or_closed(sock) for sock in busy)
+        release.touch()
+        for sock in busy:  # each is answered
+            assert (await asyncio.to_thread(read_some, sock)).startswith(b"HTTP/1.1 200")
 
         # Once the flood is gone, normal service continues.
         for sock in [*busy, refused]:
@@ -282,6 +328,165 @@ async def test_idle_flood_beyond_the_cap_cannot_lock_a_client_out(default_catalo
     # Reported once per kind (the interval is a minute), not once per connection.
     assert 1 <= log.count("HTTP connection cap of 20 reached: each new connection closes") <= 2, log[-3000:]
     assert log.count("HTTP connection cap of 20 reached with a request in progress") == 1, log[-3000:]
+
+
+# -- clients that never read their answers --------------------------------------------------------
+
+#: The most a socket's send buffer grows to on this machine (bytes), and the requests each non-reading client
+#: sends at once: twice as many answers (of about 100 KB) as that and its own small receive buffer hold, so the
+#: server's writes stall whatever the machine.
+SEND_BUFFER_MAX = int(Path("/proc/sys/net/ipv4/tcp_wmem").read_text().split()[2])
+PIPELINED = 2 * SEND_BUFFER_MAX // 100_000 + 10
+#: A well-behaved client's requests while the non-reading ones hold the cap, and the pause between them.
+ROUNDS = 8
+ROUND_SECONDS = 0.25
+
+
+def non_reader(server: HttpServer) -> socket.socket:
+    """A connection that sends many requests at once and never reads an answer, its receive buffer shrunk so
+    the server's writes stall soon; returned once the server has begun answering (peeking reads nothing)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(CLOSE_WAIT)
+    sock.connect(("127.0.0.1", port_of(server)))
+    sock.sendall(TOOLS_LIST_REQUEST * PIPELINED)
+    assert sock.recv(1, socket.MSG_PEEK), "the server closed a non-reading client before answering it"
+    return sock
+
+
+#: ``tcpi_state`` of an open connection (Linux ``TCP_INFO``); a close or a reset from the server ends it.
+TCP_ESTABLISHED = 1
+
+
+def reset_or_closed(sock: socket.socket) -> bool:
+    """Whether the server has closed or reset ``sock``, read from the kernel's state of it: reading what the
+    server sent would let its writes go on."""
+    return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] != TCP_ESTABLISHED
+
+
+def healthz(server: HttpServer) -> int:
+    """A well-behaved client's request on a new connection: its status (503 when refused at the cap)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port_of(server), timeout=CLOSE_WAIT)
+    try:
+        connection.request("GET", "/healthz")
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_clients_that_never_read_their_answers_cannot_lock_a_client_out(default_catalog_root: Path) -> None:
+    """Every held connection sends requests ahead and reads nothing: a new client still gets in, each time.
+
+    Such connections used to stay busy for ever (uvicorn waits for a full socket to drain, with no deadline),
+    so at the cap every other client was answered 503. Now each one counts as closable at the cap, and a
+    stalled write is closed after the write timeout.
+    """
+    cap = 4
+    settings = {
+        "KGFEGMCP_HTTP_MAX_CONNECTIONS": str(cap),
+        "KGFEGMCP_HTTP_WRITE_TIMEOUT_SECONDS": "1",
+        "KGFEGMCP_LOG_LEVEL": "INFO",
+    }
+    with http_server(default_catalog_root, settings) as server:
+        round_trip(server)  # the start-up probe's connection is released
+        held: list[socket.socket] = []
+        statuses = []
+        try:
+            for _ in range(ROUNDS):
+                # The cap is full of connections that read nothing, whatever the server closed since.
+                for sock in [sock for sock in held if reset_or_closed(sock)]:
+                    held.remove(sock)
+                    sock.close()
+                held += [non_reader(server) for _ in range(cap - len(held))]
+                statuses.append(healthz(server))
+                time.sleep(ROUND_SECONDS)  # the rounds span the write timeout: both ways out are taken
+            assert statuses == [200] * ROUNDS, statuses
+            # Stalled writes are closed after the write timeout (1 s), whether or not anyone needed the room.
+            wait_until(lambda: all(reset_or_closed(sock) for sock in held), "the stalled connections are closed")
+        finally:
+            for sock in held:
+                sock.close()
+        log = server.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
+    assert log.count("with no connection idle: each new connection closes the one making least") == 1, log[-3000:]
+
+    assert log.count("left its answer unread for 1 s (KGFEGMCP_HTTP_WRITE_TIMEOUT_SECONDS)") == 1, log[-3000:]
+    assert " INFO kgfegmcp.http: A client left its answer unread" in log
+
+
+def test_a_stalled_write_is_closed_after_the_write_timeout(default_catalog_root: Path) -> None:
+    with http_server(default_catalog_root, {"KGFEGMCP_HTTP_WRITE_TIMEOUT_SECONDS": "1"}) as server:
+        round_trip(server)
+        descriptors = len(list(Path(f"/proc/{server.process.pid}/fd").iterdir()))
+        readers = [non_reader(server) for _ in range(3)]
+        try:
+            wait_until(lambda: all(reset_or_closed(sock) for sock in readers), "the stalled connections are closed")
+            round_trip(server)  # every close has been handled: the descriptors are given back
+            assert len(list(Path(f"/proc/{server.process.pid}/fd").iterdir())) == descriptors
+        finally:
+            for sock in readers:
+                sock.close()
+        # A client that reads its answers is never closed for being slow: the timeout is on a stall.
+        asyncio.run(search_answers(server))
+
+
+async def test_a_closed_connection_cannot_hold_its_socket_while_the_peer_reads_nothing() -> None:
+    """asyncio closes a socket only once its buffer is sent; a peer that never reads kept it for ever."""
+    lost = asyncio.Event()
+    aborted: list[bool] = []
+
+    class Answer(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            assert isinstance(transport, asyncio.Transport)
+            bounded = BoundedCloseTransport(transport, 0.5, asyncio.get_running_loop(), lambda: aborted.append(True))
+            bounded.write(b"x" * (16 * 1024 * 1024))  # far more than any socket buffer
+            bounded.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            lost.set()
+
+    server = await asyncio.get_running_loop().create_server(Answer, "127.0.0.1", 0)
+    peer = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    peer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        await asyncio.to_thread(peer.connect, server.sockets[0].getsockname())
+        async with asyncio.timeout(CLOSE_WAIT):
+            await lost.wait()  # the socket is given up although the peer read nothing
+        assert aborted == [True]
+        assert reset_or_closed(peer)
+    finally:
+        peer.close()
+        server.close()
+        await server.wait_closed()
+
+
+def test_bodies_announced_and_never_sent_cannot_lock_a_client_out(default_catalog_root: Path) -> None:
+    """Every held connection announced a body and sends none of it: a new client still gets in, each time, long
+    before the body timeout (here ten minutes) would close them."""
+    cap = 4
+    settings = {"KGFEGMCP_HTTP_MAX_CONNECTIONS": str(cap), "KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS": "600"}
+    with http_server(default_catalog_root, settings) as server:
+        round_trip(server)
+        held: list[socket.socket] = []
+        statuses = []
+        try:
+            for _ in range(ROUNDS):
+                for sock in [sock for sock in held if reset_or_closed(sock)]:
+                    held.remove(sock)
+                    sock.close()
+                for _ in range(cap - len(held)):
+                    held.append(connect(server, BODY_HEAD + b'{"jsonrpc"'))
+                    wait_until(functools.partial(read_by_server, server, held[-1]), "the head and a byte are read")
+                statuses.append(healthz(server))
+            assert statuses == [200] * ROUNDS, statuses
+        finally:
+            for sock in held:
+                sock.close()
+        log = server.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
+    assert log.count("with no connection idle: each new connection closes the one making least") == 1, log[-3000:]
 
 
 # -- descriptor exhaustion ------------------------------------------------------------------------
@@ -403,15 +608,18 @@ def test_limit_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch
     settings = load_settings()
     assert settings.http_header_timeout_seconds == 10
     assert settings.http_body_timeout_seconds == 30
+    assert settings.http_write_timeout_seconds == 30
     assert settings.http_keepalive_timeout_seconds == 5
     assert settings.http_max_connections == 512
     monkeypatch.setenv("KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS", "2.5")
     monkeypatch.setenv("KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS", "3600")
+    monkeypatch.setenv("KGFEGMCP_HTTP_WRITE_TIMEOUT_SECONDS", "0.5")
     monkeypatch.setenv("KGFEGMCP_HTTP_KEEPALIVE_TIMEOUT_SECONDS", "0.1")
     monkeypatch.setenv("KGFEGMCP_HTTP_MAX_CONNECTIONS", "1")
     settings = load_settings()
     assert settings.http_header_timeout_seconds == 2.5
     assert settings.http_body_timeout_seconds == 3600
+    assert settings.http_write_timeout_seconds == 0.5
     assert settings.http_keepalive_timeout_seconds == 0.1
     assert settings.http_max_connections == 1
 
@@ -425,6 +633,8 @@ def test_limit_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch
         ("KGFEGMCP_HTTP_HEADER_TIMEOUT_SECONDS", "nan"),
         ("KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS", "inf"),
         ("KGFEGMCP_HTTP_BODY_TIMEOUT_SECONDS", "3601"),
+        ("KGFEGMCP_HTTP_WRITE_TIMEOUT_SECONDS", "0"),
+        ("KGFEGMCP_HTTP_WRITE_TIMEOUT_SECONDS", "inf"),
         ("KGFEGMCP_HTTP_KEEPALIVE_TIMEOUT_SECONDS", "0.05"),
         ("KGFEGMCP_HTTP_MAX_CONNECTIONS", "0"),
         ("KGFEGMCP_HTTP_MAX_CONNECTIONS", "1.5"),

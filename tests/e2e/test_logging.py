@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -151,6 +152,65 @@ async def test_http_json_log_is_one_object_per_line(default_catalog_root: Path) 
     ] == expected_lines()
     assert all(isinstance(entry["duration_ms"], float) for entry in requests)
     assert all(entry["message"].startswith(f"method={entry['method']} ") for entry in requests)
+
+
+#: Requests uvicorn cannot parse, or serves without what they ask for: it logged a WARNING for each.
+MALFORMED = {
+    "garbage": b"\x00\xffgarbage\r\n\r\n",
+    "tls-on-plain-http": b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(32),
+    "http2-preface": b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    "space-in-header-name": b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: x\r\n\r\n",
+    "negative-length": b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n",
+    "header-without-colon": b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nnot a header\r\n\r\n",
+    # A well-formed head, then a malformed chunk: uvicorn answers 400 while the application answers too (here
+    # 421 for the foreign Host, or a disconnect while it reads the body); that second answer raised in h11.
+    "bad-chunk-foreign-host": b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    "bad-chunk": b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    "unsupported-upgrade": (
+        b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close, Upgrade\r\nUpgrade: h2c\r\n\r\n"
+    ),
+    "websocket-upgrade": (
+        b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+        b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    ),
+}
+#: Each malformed request is sent this many times: what is logged must not grow with it.
+REPEATS = 5
+
+
+def exchange(url: str, raw: bytes) -> bytes:
+    """Send ``raw`` on a new connection and read until the server closes it (or stops sending for a while)."""
+    address = url.removeprefix("http://").split("/")[0].split(":")
+    with socket.create_connection((address[0], int(address[1])), timeout=READ_TIMEOUT) as sock:
+        sock.sendall(raw)
+        answer = b""
+        sock.settimeout(2)
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except TimeoutError:
+            pass  # kept alive after its answer
+        except ConnectionError:
+            pass
+        return answer
+
+
+def test_malformed_requests_leave_no_warning_and_a_bounded_log(default_catalog_root: Path) -> None:
+    """Anyone who can connect may send these; none may write a WARNING, and each kind is one INFO line a minute."""
+    with http_server(default_catalog_root, {"KGFEGMCP_LOG_LEVEL": "INFO"}) as server:
+        answers = {name: [exchange(server.url, raw) for _ in range(REPEATS)] for name, raw in MALFORMED.items()}
+        send_all(server.url)  # and the server serves on
+        log = server.log.read_text()
+    for name in ("space-in-header-name", "bad-chunk-foreign-host", "bad-chunk"):
+        assert all(answer.startswith(b"HTTP/1.1 400") for answer in answers[name]), answers[name]
+    assert all(answer.startswith(b"HTTP/1.1 200") for answer in answers["unsupported-upgrade"]), answers
+    assert_one_text_format(log)
+    louder = [line for line in log.splitlines() if re.match(r"\S+ \S+ (WARNING|ERROR|CRITICAL) ", line)]
+    assert not louder, louder
+    invalid = [line for line in log.splitlines() if "Invalid HTTP request received." in line]
+    assert len(invalid) == 1 and " INFO uvicorn.error: " in invalid[0], invalid
+    upgrades = [line for line in log.splitlines() if "Unsupported upgrade request." in line]
+    assert len(upgrades) == 1 and " INFO uvicorn.error: " in upgrades[0], upgrades
 
 
 def failing_capabilities(directory: Path) -> dict[str, str]:

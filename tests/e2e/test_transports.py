@@ -1,7 +1,9 @@
 """The server as a real subprocess over STDIO and Streamable HTTP, driven by three client libraries.
 
 Each run lists the tools, searches, pages through with ``nextRequest`` unchanged and fetches
-context; every transport and client must see exactly what the in-memory reference sees.
+context; every transport and client must see exactly what the in-memory reference sees. A STDIO line
+longer than a request may be is dropped as it arrives, and the next one served; the HTTP server names
+its URL only once a client can connect to it.
 """
 
 from __future__ import annotations
@@ -9,6 +11,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
+import select
+import socket
+import subprocess
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -19,14 +26,17 @@ from e2e_support import (
     KGFEGMCP,
     REPOSITORY_ROOT,
     SDK1_PYTHON,
+    START_TIMEOUT,
     HttpServer,
     Reply,
     fastmcp_caller,
+    free_port,
     full_env,
     http_server,
     run_sdk_driver,
     scenario,
     server_env,
+    stop,
 )
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
@@ -152,3 +162,110 @@ async def test_plain_json_answers_when_the_operator_asks(default_catalog_root: P
             async with ClientSession(read, write, read_timeout_seconds=60) as session:
                 assert_same(await sdk_scenario(session), reference)
         assert_sdk1(run_sdk_driver(SDK1_PYTHON, ["http", server.url], dict(os.environ)), reference)
+
+
+#: The line that never ends, until the test ends it: twenty times the default bound (KGFEGMCP_HTTP_MAX_BODY_BYTES).
+ENDLESS_LINE_BYTES = 20 * 1024 * 1024
+MIB = 1024 * 1024
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "lines", "version": "1"}},
+}
+GET_STANDARD = {
+    "jsonrpc": "2.0",
+    "id": 2,
+    "method": "tools/call",
+    "params": {
+        "name": "get_standard",
+        "arguments": {"request": {"frameworkId": "brazil-bncc-ensino-fundamental", "statementCode": "EF06MA07"}},
+    },
+}
+
+
+def kib_of(pid: int, field: str) -> int:
+    """A memory figure of process ``pid`` from ``/proc/<pid>/status``, in KiB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    match = re.search(rf"^{field}:\s+(\d+) kB$", status, re.MULTILINE)
+    assert match is not None, status
+    return int(match.group(1))
+
+
+def reply_to(process: subprocess.Popen[bytes], stderr: Path) -> dict[str, Any]:
+    """The next line the server writes on stdout, as JSON (within a bound)."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], SCENARIO_TIMEOUT)
+    assert ready, f"no reply: {stderr.read_text()[-2000:]}"
+    reply: dict[str, Any] = json.loads(process.stdout.readline())
+    return reply
+
+
+def test_stdio_drops_a_line_that_never_ends_and_serves_the_next(default_catalog_root: Path, tmp_path: Path) -> None:
+    """20 MiB without a newline, then a request: the server holds at most the bound of that line, not all of it."""
+    stderr = tmp_path / "stderr.log"
+    env = {**full_env(default_catalog_root), "KGFEGMCP_LOG_LEVEL": "INFO"}
+    with stderr.open("wb") as sink:
+        process = subprocess.Popen(
+            [KGFEGMCP, "serve", "--transport", "stdio"],
+            cwd=REPOSITORY_ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=sink,
+        )
+    assert process.stdin is not None
+    try:
+        process.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+        process.stdin.flush()
+        assert reply_to(process, stderr)["id"] == 1
+        # The peak resident size from here on (writing 5 to clear_refs resets VmHWM to the current size).
+        Path(f"/proc/{process.pid}/clear_refs").write_text("5")
+        resident = kib_of(process.pid, "VmRSS")
+        chunk = b"x" * MIB
+        for _ in range(ENDLESS_LINE_BYTES // MIB):  # each write waits until the server has read the pipe
+            process.stdin.write(chunk)
+        process.stdin.write(b"\n" + json.dumps(GET_STANDARD).encode() + b"\n")
+        process.stdin.flush()
+        reply = reply_to(process, stderr)
+        growth_kib = kib_of(process.pid, "VmHWM") - resident
+    finally:
+        stop(process)
+    assert reply["id"] == 2 and reply["result"]["structuredContent"]["standard"]["statementCode"] == "EF06MA07"
+    # Held: at most the bound (1 MiB) of the line and the read buffers, not the 20 MiB line (nor several copies).
+    assert growth_kib < ENDLESS_LINE_BYTES // 1024 // 4, f"peak resident size grew by {growth_kib} KiB"
+    log = stderr.read_text()
+    dropped = [line for line in log.splitlines() if "dropped a STDIO line longer than 1048576 bytes" in line]
+    assert len(dropped) == 1 and " INFO kgfegmcp.stdio: " in dropped[0], log[-3000:]
+    assert not re.search(r" (WARNING|ERROR|CRITICAL) ", log), log[-3000:]
+
+
+def test_http_names_its_url_only_once_it_accepts_connections(default_catalog_root: Path) -> None:
+    """The line a person copies the URL from arrives when a client can connect, not seconds before."""
+    port = free_port()
+    env = {**full_env(default_catalog_root), "KGFEGMCP_LOG_LEVEL": "INFO"}
+    process = subprocess.Popen(
+        [KGFEGMCP, "serve", "--transport", "http", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=REPOSITORY_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    url = f"http://127.0.0.1:{port}/mcp"
+    seen: list[str] = []
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not any(f"packages at {url} " in line for line in seen):
+            ready, _, _ = select.select([process.stderr], [], [], max(0.0, deadline - time.monotonic()))
+            line = process.stderr.readline().decode(errors="replace") if ready else ""
+            assert line, f"no line naming {url} within {START_TIMEOUT} s: {seen[-20:]}"
+            seen.append(line)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:  # at once: no retry, no wait
+            assert probe.connect_ex(("127.0.0.1", port)) == 0, "the URL was printed before the server accepted"
+    finally:
+        stop(process)
+    (announced,) = [line for line in seen if url in line and " kgfegmcp.http: " in line]
+    assert "accepting connections; connect an MCP client to it, for example: " in announced
+    assert announced.rstrip().endswith(f"fastmcp list {url}")

@@ -1,6 +1,7 @@
 """The README's command blocks, read as a reader sees them and run as a user types them: verbatim,
 through bash with ``set -euo pipefail``; a long run in the background while other tests go on; the
-commands on port 8765 in a network namespace of their own."""
+commands on port 8765 in a network namespace of their own, the hosted recipe on another port, as a script
+(without job control) runs it."""
 
 from __future__ import annotations
 
@@ -208,25 +209,39 @@ class Session:
 #: a command started. Set-up is ready when its server answers the probe; `kill -0` ends the wait if it stopped.
 READY = f"until curl -fs {PORT_8765}/readyz >/dev/null; do kill -0 %1; sleep 0.2; done"
 CTRL_C = "kill -INT %1; status=0; wait %1 || status=$?; echo stopped $status"
+#: The hosted recipe's block starts by choosing its port; the session chooses another than the default, so
+#: a command that names 8765 instead of "$PORT" finds nothing there (the namespace keeps this one free).
+HOSTED_BLOCK = "PORT="
+HOSTED_PORT = 18765
 NO_TOKEN = (
-    f"curl -s -o /dev/null -w '%{{http_code}}' -X POST {PORT_8765}/mcp -H 'Content-Type: application/json' -d '{{}}'"
+    "curl -s -o /dev/null -w '%{http_code}' -X POST \"http://127.0.0.1:$PORT/mcp\" "
+    "-H 'Content-Type: application/json' -d '{}'"
 )
-STOP = "kill %1; wait %1 || true"  # "stop it with kill %1"
+#: After the recipe's `kill "$SERVER"`: the server it started has ended.
+STOPPED = 'status=0; wait "$SERVER" || status=$?; echo hosted server stopped $status'
+
+
+def hosted_steps() -> list[str]:
+    """The README's hosted recipe on ``HOSTED_PORT``, in a shell without job control (as a script runs it), and
+    a request without the token while the server runs."""
+    first, *rest = readme_block(HOSTED_BLOCK).commands
+    assert first == "PORT=8765", f"the hosted recipe should begin by choosing its port, not {first!r}"
+    *serving, stop = rest
+    assert stop == 'kill "$SERVER"', f"the hosted recipe should end by stopping its server, not {stop!r}"
+    return ["set +m", f"PORT={HOSTED_PORT}", *serving, NO_TOKEN, stop, STOPPED]
 
 
 def developer_steps(setup_log: Path) -> list[str]:
     """A developer's session in the README's order: `scripts/setup.sh` (it serves until Ctrl-C) and, while
     it runs, the commands that connect a client; Ctrl-C; then the hosted commands, on the catalog set-up
-    built, and a request without the token."""
+    built, with a request without the token."""
     (setup,) = readme_block("scripts/setup.sh").commands
     return [
         f"{setup} >{setup_log} 2>&1 &",
         READY,
         *readme_block(".venv/bin/fastmcp list").commands,
         CTRL_C,
-        *readme_block("TOKEN=").commands,
-        NO_TOKEN,
-        STOP,
+        *hosted_steps(),
     ]
 
 

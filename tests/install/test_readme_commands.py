@@ -5,7 +5,7 @@ new user has (a fresh copy of the repository, a fresh home, no ``KGFEGMCP_*`` va
 the reason it is not; a block in neither list fails, so no command joins the README unchecked. Blocks are
 known by how they start. What a user checks is asserted: exit code 0, the files the commands promise,
 a real answer from the server they start. The commands on port 8765 run in a network namespace of their
-own, so nothing else on this machine can hold that port.
+own, so nothing else on this machine can hold that port; the hosted recipe runs there on another port.
 """
 
 from __future__ import annotations
@@ -26,9 +26,12 @@ from readme_runs import (
     BUNDLE_BLOCK,
     CEILING_SECONDS,
     CTRL_C,
+    HOSTED_BLOCK,
+    HOSTED_PORT,
     NO_TOKEN,
     PORT_8765,
     README,
+    STOPPED,
     WHEEL_BLOCK,
     Built,
     Session,
@@ -60,7 +63,7 @@ SUPPLIED_BLOCK = "mkdir -p data/graph_packages config/profiles"
 RUN = {
     "scripts/setup.sh": "test_setup_serves_until_ctrl_c_and_a_client_connects",
     ".venv/bin/fastmcp list": "test_setup_serves_until_ctrl_c_and_a_client_connects",
-    "TOKEN=": "test_the_hosted_commands_answer_with_the_token",
+    HOSTED_BLOCK: "test_the_hosted_commands_answer_with_the_token",
     BUNDLE_BLOCK: "test_the_bundle_command_builds_the_bundle_it_names",
     WHEEL_BLOCK: "test_the_wheel_block_installs_inits_checks_and_serves",
     "uv tool install": "test_the_uv_block_installs_inits_and_serves",
@@ -71,6 +74,8 @@ RUN = {
 NOT_RUN = {
     "scripts/test.sh": "the test command itself: it runs this module",
     "kgfegmcp catalog init [--root DIR]": "a synopsis of every subcommand's options, not a command to type",
+    "$ .venv/bin/fastmcp list": "what a client prints without a token and with a wrong one: "
+    "tests/e2e/test_http_auth.py checks that output against a real server",
 }
 #: Fenced blocks in these languages hold data (a host's configuration), not commands.
 DATA_LANGUAGES = frozenset({"json", "toml", "yaml"})
@@ -216,8 +221,12 @@ def test_setup_without_serving_ends_with_the_command_that_serves(
 
 
 def test_the_hosted_commands_answer_with_the_token(developer_session: tuple[Session, str]) -> None:
+    """The recipe as a script runs it (no job control), on a port other than the default."""
     session, _ = developer_session
-    assert json.loads(session.of("until curl -fs http://127.0.0.1:8765/readyz; "))["status"] == "ready"
-    answer = session.json_of(".venv/bin/fastmcp call http://127.0.0.1:8765/mcp get_standard --auth")
+    assert session.of(f"PORT={HOSTED_PORT}") == ""
+    assert json.loads(session.of('until curl -fs "http://127.0.0.1:$PORT/readyz"; '))["status"] == "ready"
+    answer = session.json_of('.venv/bin/fastmcp call "http://127.0.0.1:$PORT/mcp" get_standard --auth')
     assert answer["standard"]["statementCode"] == "EF06MA07"
     assert session.of(NO_TOKEN) == "401"  # the token was required: the hosted server is not open
+    # `kill "$SERVER"` stopped it: SIGTERM, which uvicorn turns into a clean shutdown (or the signal's status).
+    assert session.of(STOPPED).split()[-1] in ("0", "143"), session.of(STOPPED)
