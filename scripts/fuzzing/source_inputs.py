@@ -130,10 +130,9 @@ def _gzip_body(trailer: Callable[[bytes], bytes]) -> Callable[[float, random.Ran
     """A package whose first gzip member inflates past 256 KiB, followed by what ``trailer`` adds."""
 
     def make(scale: float, rng: random.Random, _directory: Path) -> list[Step]:
-        filler = "x" * max(300_000, int(1_000_000 * scale))
-        package = json.dumps(
-            cf_package(rng, [{"fullStatement": "Count.", "humanCodingScheme": "G.1", "notes": filler}])
-        )
+        count = max(3_000, int(10_000 * scale))  # about 100 bytes each: past 256 KiB inflated
+        items = [{"fullStatement": f"Count to {n} in steps.", "humanCodingScheme": f"G.{n}"} for n in range(count)]
+        package = json.dumps(cf_package(rng, items))
         first = gzip.compress(package.encode("utf-8"), mtime=0)
         body = first + trailer(first)
         return [FetchStep(body, (("Content-Encoding", "gzip"),), 20.0, 2 * len(package.encode("utf-8")))]

@@ -24,11 +24,14 @@ class FindingCode(StrEnum):
 
     @classmethod
     def named(cls, value: str) -> FindingCode:
-        """The member whose wire value is ``value``; ``ValueError`` when no code has it."""
-        for code in cls:
-            if code.value == value:
-                return code
-        raise ValueError(f"{value!r} is not a finding code")
+        """The member whose wire value is ``value``; ``ValueError`` when no code has it.
+
+        A lookup, not a scan: a decoder names the code of every bad line it meets through it.
+        """
+        member = cls._value2member_map_.get(value)
+        if member is None:
+            raise ValueError(f"{value!r} is not a finding code")
+        return member  # type: ignore[return-value]
 
     IDENTITY_MISMATCH = "identity_mismatch", "Package, framework, snapshot or root identity disagrees."
     INVALID_MANIFEST = "invalid_manifest", "The manifest is not valid JSON or breaks the manifest contract."
@@ -120,6 +123,12 @@ class FindingCode(StrEnum):
     VALIDATION_STATE_MISMATCH = (
         "validation_state_mismatch",
         "The recorded validation state does not match the package.",
+    )
+    UNSAFE_TEXT = (
+        "unsafe_text",
+        "Text holds control characters (C0 but TAB, LF and CR; DEL; C1) or bidirectional embeddings, overrides or "
+        "isolates, which rewrite a terminal or make a code or label read as another: at build each is replaced "
+        "and counted per member (warning); in a package not built here the validator refuses it (error).",
     )
     SOURCE_TEXT_DIFFERENCE = "source_text_difference", "A secondary source's text differs from the verified source."
     SOURCE_MAPPING_GAP = "source_mapping_gap", "A source element could not be represented and was reported."

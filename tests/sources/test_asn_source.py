@@ -246,6 +246,45 @@ def test_a_us_standard_document_in_rdfxml_builds_with_a_derived_profile(tmp_path
     assert roles == {"Domain": "grouping", "Standard": "standard", "Statement": "standard"}
 
 
+def test_a_framework_id_another_document_holds_is_refused(tmp_path: Path, profiles: Path) -> None:
+    """Two ASN documents of one jurisdiction and title get one framework id (and here one snapshot id): the second
+    would have replaced the first, or made two current snapshots of one framework. It is refused, naming both
+    documents, and the first stays."""
+    root = tmp_path / "out"
+    first, _ = build_and_validate(write_rdfxml(tmp_path / "one.xml", us_standard_document()), profiles, root)
+    nodes = us_standard_document()
+    nodes[US + "D2000000"] = nodes.pop(US + "D1000000")
+    with pytest.raises(ManifestBuildError) as caught:
+        build_and_validate(write_rdfxml(tmp_path / "two.xml", nodes), profiles, root)
+    message = caught.value.public_message
+    assert message.startswith(
+        f"manifest_build_error: Cannot write {first.framework_id}@{first.snapshot_id}: the framework id "
+        f"{first.framework_id} already belongs to {first.framework_id}@{first.snapshot_id} in the graph-package "
+        "root, built from another source document"
+    )
+    assert f"uri {US}D1000000)" in message and f"uri {US}D2000000)" in message
+    assert open_package(root, first.framework_id).framework.case_identifier_uri == US + "D1000000"
+
+
+def test_a_later_release_of_a_publisher_document_is_another_snapshot_in_the_same_root(
+    tmp_path: Path, profiles_root: Path
+) -> None:
+    """MRAC gives every release IRIs of its own; the publisher table makes each release a snapshot of one
+    framework, so the next release builds beside the first (it is the same document, not another one)."""
+    root = tmp_path / "out"
+    first, _ = build_and_validate(write_jsonld(tmp_path / "2023.jsonld", mrac_mathematics()), profiles_root, root)
+    released = write_jsonld(tmp_path / "2024.jsonld", mrac_mathematics()).read_text(encoding="utf-8")
+    later = tmp_path / "MAT-2024.jsonld"
+    later.write_text(released.replace("/MRAC/2023/07/", "/MRAC/2024/01/"), encoding="utf-8")
+    second, result = build_and_validate(later, profiles_root, root)
+    assert second.framework_id == first.framework_id and (first.snapshot_id, second.snapshot_id) == (
+        "mrac-2023-07",
+        "mrac-2024-01",
+    )
+    assert result.accepted
+    assert second.framework.identifier == first.framework.identifier  # one document, two releases
+
+
 def test_a_label_the_bound_profile_does_not_declare_is_refused(tmp_path: Path, profiles: Path) -> None:
     nodes = mrac_mathematics()
     for predicate, value in list(nodes[MRAC + "LA/MAT/st3s"]):

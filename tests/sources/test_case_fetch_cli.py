@@ -164,6 +164,46 @@ def test_a_dripping_server_ends_in_the_deadline_error_and_nothing_is_written(
     assert list(tmp_path.iterdir()) == []
 
 
+def _many_statements(count: int) -> dict[str, Any]:
+    """The kitchen framework with ``count`` more statements: a body loopback sends at once, a build of seconds."""
+    document = kitchen_science()
+    document["CFItems"] += [
+        {
+            "identifier": f"7c2e0000-0000-4000-8000-{number:012d}",
+            "fullStatement": f"Statement {number}: describe what happens to water and to sugar when heated.",
+            "humanCodingScheme": f"KS.9.{number}",
+            "CFItemType": "Standard",
+        }
+        for number in range(10_000, 10_000 + count)
+    ]
+    return document
+
+
+def test_the_build_of_what_was_fetched_ends_at_the_deadline_too(
+    server: CaseServer, profiles_root: Path, tmp_path: Path
+) -> None:
+    """--deadline bounds the command, not only its requests: a body that arrives at once but takes seconds to
+    build (any large package, or one made to be slow) ends in the deadline error, and nothing is written."""
+    body = body_of(_many_statements(15_000))
+    url = server.serve("/ims/case/v1p0/CFPackages/cli-slow-build", Reply(body=body))
+    root = tmp_path / "graph_packages"
+    started = time.monotonic()
+    run = kgfegmcp(
+        *("packages", "fetch", "--case-url", url, "--out", str(root), "--profiles-dir", str(profiles_root)),
+        *("--deadline", "1.5"),
+    )
+    assert time.monotonic() - started < 1.5 + SLACK_SECONDS
+    assert run.returncode == 2, run.stdout + run.stderr
+    fetched, refused = run.stderr.splitlines()
+    assert fetched.startswith(f"Fetched {len(body):,} bytes (HTTP 200)")
+    assert refused.startswith(
+        "source_fetch_error: Building the CFPackage fetched from 127.0.0.1 took longer than the deadline of 1.5 s "
+        "(--deadline bounds the download and the build together); nothing was written. Next action: Allow more "
+        "time with --deadline"
+    ), refused
+    assert not root.exists() or list(root.iterdir()) == []
+
+
 def test_a_redirect_to_a_url_with_credentials_sends_and_records_nothing(server: CaseServer, tmp_path: Path) -> None:
     final = "/with-creds/ims/case/v1p0/CFPackages/x"
     server.serve(final, Reply(body=body_of(kitchen_science())))

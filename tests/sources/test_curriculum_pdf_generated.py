@@ -41,7 +41,7 @@ from kgfegmcp.cli import app, main
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.rights import RightsPolicy
-from kgfegmcp.sources.memory_budget import READ_BUDGET_BYTES
+from kgfegmcp.sources.memory_budget import BUILD_BUDGET_BYTES
 
 FRAMEWORK = "ghana-nacca-primary-english-language-basic-1-3"
 RUNNING_HEADER = "English Language Curriculum for Primary Schools"
@@ -516,7 +516,7 @@ def _deflate_bomb_pdf(path: Path, inflated_bytes: int) -> Path:
 def test_a_pdf_whose_streams_inflate_past_the_memory_budget_is_refused_in_one_line(tmp_path: Path) -> None:
     """pdfminer inflates a stream whole: 1 GiB from about 1 MB of deflate. The build stops at its budget
     with a coded line, its peak memory well under 1 GiB."""
-    bomb = _deflate_bomb_pdf(tmp_path / "bomb.pdf", READ_BUDGET_BYTES + (256 << 20))
+    bomb = _deflate_bomb_pdf(tmp_path / "bomb.pdf", BUILD_BUDGET_BYTES + (256 << 20))
     assert bomb.stat().st_size < 4 << 20
     command = [str(Path(sys.executable).parent / "kgfegmcp"), "packages", "build", "--source", "nacca-pdf"]
     command += [str(bomb), "--out", str(tmp_path / "out")]
@@ -526,7 +526,7 @@ def test_a_pdf_whose_streams_inflate_past_the_memory_budget_is_refused_in_one_li
     assert process.stderr is not None
     stderr = process.stderr.read().decode()
     assert os.waitstatus_to_exitcode(status) == 2, stderr
-    assert stderr.startswith("manifest_build_error: Reading bomb.pdf needed more than the 768 MiB"), stderr
+    assert stderr.startswith("manifest_build_error: Building from bomb.pdf needed more than the 768 MiB"), stderr
     assert stderr.count("\n") == 1 and "Traceback" not in stderr
     assert usage.ru_maxrss * 1024 < 1 << 30
     assert not (tmp_path / "out").exists()

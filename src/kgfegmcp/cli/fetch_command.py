@@ -49,7 +49,11 @@ def fetch_command(
     ] = None,
     deadline: Annotated[
         float | None,
-        typer.Option("--deadline", help="Seconds allowed for every request together, redirects included (600)."),
+        typer.Option(
+            "--deadline",
+            help="Seconds allowed for every request together, redirects included, and the build of what was "
+            "fetched (600).",
+        ),
     ] = None,
     max_bytes: Annotated[
         int | None, typer.Option("--max-bytes", help="Largest response body accepted, decoded, in bytes (128 MiB).")
@@ -63,7 +67,8 @@ def fetch_command(
     Given a listing, an API root or a host, the CFDocuments are listed; choose one with --document or
     --title (without either, the listing is shown and nothing is fetched). TLS is always verified,
     every redirect is held to the rules of the first URL and never downgrades https to http, all the
-    requests together are bounded by --deadline, and the body is capped (decoded) while it streams in.
+    requests and the build of the body together are bounded by --deadline, and the body is capped
+    (decoded) while it streams in.
     The package's provenance names the package URL and the SHA-256 of the decoded bytes. Run
     `kgfegmcp packages validate` on the graph-package root afterwards to accept it.
     """
@@ -126,6 +131,8 @@ def _fetch_and_build(
     url: str, options: CaseFetchOptions, within: FetchDeadline, root: Path, profiles: ProfileRepository
 ) -> None:
     """The package's bytes into a temporary file, then built from there, a record at a time, as pending packages."""
+    import httpx2
+
     from kgfegmcp.sources.case import CaseInputOrigin, CaseSource
     from kgfegmcp.sources.case.client import fetch_case_package, shown_url
 
@@ -151,11 +158,17 @@ def _fetch_and_build(
             f"{echo(fetched.content_type or '(none)', 200)}."
         )
         origin = CaseInputOrigin.fetched(fetched.url, fetched.retrieved_url, hint)
+        host = httpx2.URL(fetched.retrieved_url).host
+
+        def checkpoint() -> None:  # the build shares the download's deadline: it is checked before every read
+            within.check(host)
+
         with progress_bar() as progress:  # the body is read from its file, a record at a time, never whole
             task = progress.add_task("reading the CASE CFPackage", total=None)
             contents = CaseSource().build_stream(
-                body, origin, profiles, lambda step: progress.update(task, description=step)
+                body, origin, profiles, lambda step: progress.update(task, description=step), checkpoint
             )
+            checkpoint()  # nothing is written once the deadline has passed
             written = write_pending_packages(contents, root, progress, task)
     out.print(pending_table(written))
     _note(f"Next: kgfegmcp packages validate {root}")

@@ -23,6 +23,7 @@ from kgfegmcp.models import canonical_bytes, canonical_json, pretty_json_bytes, 
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS, declared_roles, provenance_part_name
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
+from kgfegmcp.packages.framework_origin import refuse_other_document
 from kgfegmcp.packages.lc_artifacts import (
     NORMALIZATION,
     ComponentProduction,
@@ -104,6 +105,7 @@ BUILD_FINDING_CODES: tuple[FindingCode, ...] = (
     FindingCode.SOURCE_CODE_REPEATED,
     FindingCode.SOURCE_COUNTS,
     FindingCode.PROFILE_DERIVED,
+    FindingCode.UNSAFE_TEXT,
 )
 
 
@@ -138,7 +140,10 @@ class PackageWriter:
     """Writes pending packages and records validation outcomes."""
 
     def write_pending(self, content: PackageContent, root: Path, created: list[Path] | None = None) -> PackageLocation:
-        """Write ``content`` as a pending package under ``root``; replaces an existing snapshot.
+        """Write ``content`` as a pending package under ``root``; replaces an existing snapshot of the same document.
+
+        ``manifest_build_error`` when ``root`` holds the framework id built from another source document
+        (:func:`~kgfegmcp.packages.framework_origin.refuse_other_document`).
 
         ``created`` is told every directory above the package that this call created (for
         :class:`PackageBatch`); on failure, this call removes them itself.
@@ -150,6 +155,7 @@ class PackageWriter:
             raise ManifestBuildError(f"Cannot build a package: {exc}") from None
         for finding in content.build_findings:
             require_declared(finding.code, BUILD_FINDING_CODES, "a package build")
+        refuse_other_document(root, content.framework_id, content.snapshot_id, content.framework)
 
         def fill(staging: Path) -> None:
             written = self._write_artifacts(content, package_id, staging)

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgfegmcp.errors import ManifestBuildError, echo
-from kgfegmcp.models import canonical_bytes
+from kgfegmcp.models import canonical_bytes, pretty_json_bytes
 from kgfegmcp.packages.hierarchy_depths import depths_from_root
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
-from kgfegmcp.profiles.repository import DerivedProfile, LoadedProfile, ProfileRepository
+from kgfegmcp.profiles.repository import MAX_PROFILE_BYTES, DerivedProfile, LoadedProfile, ProfileRepository
 
 MAX_SHAPES = 12
 MAX_PATTERN_CHARS = 512
@@ -42,6 +42,58 @@ NO_CODES: dict[str, Any] = {
 #: A code's character runs: ASCII capitals, small letters, digits, or any other single character.
 _CODE_RUNS = re.compile(r"(?P<upper>[A-Z]+)|(?P<lower>[a-z]+)|(?P<digit>[0-9]+)|.", re.DOTALL)
 _RUN_PATTERNS = {"upper": "[A-Z]+", "lower": "[a-z]+", "digit": "[0-9]+"}
+
+
+#: What the second step may add to a profile's first: a code pattern (each character escaped at most
+#: 6 bytes long) and the members of the code policy and hierarchy that say it.
+_SECOND_STEP_BYTES = 6 * MAX_PATTERN_CHARS + 1024
+
+
+class UniqueSlugs:
+    """Slugs made unique in the order they are claimed: one already taken gets the first free ``-2``, ``-3`` …
+
+    The next number to try is kept per slug, so the values that share a slug cost one try each rather
+    than one per value before them (a profile of thousands of similar types is derived in linear time).
+    """
+
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self._taken = set(taken)
+        self._following: dict[str, int] = {}
+        self.tries = 0  # candidates looked up so far (what the work grows with)
+
+    def claim(self, slug: str) -> str:
+        """``slug``, or its first free numbered form; taken from now on."""
+        candidate, number = slug, self._following.get(slug, 2)
+        self.tries += 1
+        while candidate in self._taken:
+            candidate, number = f"{slug}-{number}", number + 1
+            self.tries += 1
+        self._following[slug] = number
+        self._taken.add(candidate)
+        return candidate
+
+
+def refuse_oversized_profile(wire: Mapping[str, Any], framework_id: str, *, final: bool = False) -> None:
+    """``manifest_build_error`` when the derived profile would be larger than a profile may be.
+
+    A profile over :data:`~kgfegmcp.profiles.repository.MAX_PROFILE_BYTES` is never loaded, so a package
+    bound to it could never be validated: the build is refused before it writes anything. The first step
+    (``final`` false) counts the room the second step may still take.
+    """
+    size = len(pretty_json_bytes(wire)) + (0 if final else _SECOND_STEP_BYTES)
+    if size <= MAX_PROFILE_BYTES:
+        return
+    types = len(wire.get("statementTypes", ()))
+    levels = len(wire.get("gradeLabels", ()))
+    fits = types * MAX_PROFILE_BYTES // size
+    raise ManifestBuildError(
+        f"Cannot derive a profile for {framework_id}: its {types:,} statement types and {levels:,} grade labels "
+        f"need about {size:,} bytes of profile, and a profile holds at most {MAX_PROFILE_BYTES:,} bytes (about "
+        f"{fits:,} statement types of these lengths); a package bound to it could never be validated, so nothing "
+        "was written.",
+        hint="Ask the publisher for the framework with fewer distinct statement types (CFItemType), or in "
+        "smaller documents.",
+    )
 
 
 def code_shape(code: str) -> str:

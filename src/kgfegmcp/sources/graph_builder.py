@@ -5,19 +5,27 @@ mints the deterministic UUIDv5 ids, refuses what the bound profile cannot repres
 bad source fails at build time with a clear message rather than at validation), removes
 duplicate edges, and hands the writer a finished :class:`PackageContent`. It knows nothing
 about any particular curriculum.
+
+It is also the one gate every source's text passes before it is written: :meth:`PackageGraphBuilder.content`
+replaces each control or bidirectional formatting character (``kgfegmcp.text_safety``) in every text of
+the package, and says so in one ``unsafe_text`` finding per member, with a count.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
+
+from pydantic import BaseModel
 
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.finding_codes import FindingCode
 from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, identifier_problem, stable_uuid
+from kgfegmcp.models import canonical_json
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.manifest import SourceInfo
@@ -27,11 +35,13 @@ from kgfegmcp.packages.records import (
     FRAMEWORK,
     HAS_CHILD,
     ITEM,
+    PROPERTIES_BY_LABEL,
     SUPPORTS,
     ComponentNode,
     FrameworkNode,
     ItemNode,
     NodeLabel,
+    NodeRecord,
     RelationshipLabel,
     RelationshipRecord,
     entity_key_for,
@@ -39,9 +49,33 @@ from kgfegmcp.packages.records import (
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import LoadedProfile
 from kgfegmcp.rights import RightsPolicy
+from kgfegmcp.text_safety import REPLACEMENT, UNSAFE_TEXT, UnsafeTextTally, code_point
 
 Provenance = dict[str, Any]
 _V = TypeVar("_V")
+_N = TypeVar("_N", bound=NodeRecord)
+_M = TypeVar("_M", bound=BaseModel)
+
+#: ``unsafe_text`` findings a build writes at most, one per member; the members beyond are counted in one more.
+MAX_UNSAFE_MEMBERS: Final = 20
+#: Node properties never rewritten: the identity, and the terms the bound profile declares (a statement type,
+#: a grade label), which the profile, derived from the same source, names as the source spells them. Rewriting
+#: one would part it from its declaration; an unsafe one is reported here and refused by the validator.
+_BOUND_ATTRIBUTES: Final = frozenset(
+    {"case_identifier_uuid", "statement_type", "normalized_statement_type", "grade_level"}
+)
+#: Per node label, its text properties: ``(attribute, member name, holds an array of strings, bound)``.
+_TEXT_PROPERTIES: Final = {
+    label: tuple(
+        (attribute, f"{label}.{wire}", kind == "array", attribute in _BOUND_ATTRIBUTES)
+        for attribute, wire, kind, _required in properties
+        if kind in ("str", "array")
+    )
+    for label, properties in PROPERTIES_BY_LABEL.items()
+}
+#: Where a spooled record's canonical JSON may hold an unsafe character: raw (DEL, C1, bidirectional) or as
+#: an escape (``\u0000`` to ``\u001f``, ``\b``, ``\f``). A superset: a match is only read, then judged.
+_MAYBE_UNSAFE_JSON: Final = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\\u00[01]|\\[bf]")
 
 
 def slugify(text: str, max_length: int = IDENTIFIER_MAX_LENGTH) -> str:
@@ -103,6 +137,9 @@ class PackageGraphBuilder:
     _shared: dict[Any, Any] = field(default_factory=dict)
     _grade_rank: dict[str, int] = field(default_factory=dict)
     _findings: list[Finding] = field(default_factory=list)
+    _text: UnsafeTextTally = field(default_factory=UnsafeTextTally)  # what the text gate replaced, per member
+    _bound_text: UnsafeTextTally = field(default_factory=UnsafeTextTally)  # unsafe terms it may not rewrite
+    _text_findings: list[Finding] = field(default_factory=list)
     component_production: ComponentProduction | None = None
 
     def __post_init__(self) -> None:
@@ -396,13 +433,14 @@ class PackageGraphBuilder:
         ``SOURCE_VARIANT_ACCEPTED``: a source member in a known variant form was read as what it stands for;
         ``PROFILE_DERIVED``: the package's profile was derived from its source.
         """
+        safe_location = None if location is None else self._text.safe("validationReport.location", None, location)
         self._findings.append(
             Finding.model_validate(
                 {
                     "code": code.value,
                     "severity": severity,
-                    "message": message[:2000],
-                    "location": location,
+                    "message": self._text.safe("validationReport.message", None, message)[:2000],
+                    "location": safe_location,
                     "stage": "build",
                 }
             )
@@ -410,8 +448,76 @@ class PackageGraphBuilder:
 
     @property
     def findings(self) -> list[Finding]:
-        """Build findings so far."""
-        return list(self._findings)
+        """Build findings so far (with what the text gate of the last :meth:`content` replaced)."""
+        return [*self._findings, *self._text_findings]
+
+    # -- the text gate -------------------------------------------------------------------------
+
+    def _safe_node(self, node: _N) -> _N:
+        """``node`` with every text property made safe (:func:`~kgfegmcp.text_safety.safe_text`), counted."""
+        properties = _TEXT_PROPERTIES[node.label]
+        texts = [getattr(node, attribute) for attribute, _member, _array, _bound in properties]
+        flat = "\n".join(v if isinstance(v, str) else "\n".join(v) for v in texts if v is not None)
+        if UNSAFE_TEXT.search(flat) is None:
+            return node
+        changes: dict[str, Any] = {}
+        for (attribute, member, array, bound), value in zip(properties, texts, strict=True):
+            if value is None:
+                continue
+            if bound:
+                for term in value if array else (value,):
+                    self._bound_text.note(member, node.identifier, term)
+                continue
+            safe = (
+                tuple(self._text.safe(member, node.identifier, v) for v in value)
+                if array
+                else self._text.safe(member, node.identifier, value)
+            )
+            if safe != value:
+                changes[attribute] = safe
+        return replace(node, **changes)
+
+    def _safe_model(self, member: str, model: _M) -> _M:
+        """A source-given model (rights, source, component production) with every string made safe, counted."""
+        wire = model.model_dump(mode="json", by_alias=True)
+        safe = self._text.safe_json(member, None, wire)
+        return model if safe == wire else type(model).model_validate_json(canonical_json(safe))
+
+    def _safe_spool(self, member: str, spool: RecordSpool) -> None:
+        """Every spooled record with its strings made safe: only the few whose JSON may hold one are read."""
+        changed = []
+        for key, body in spool.by_key():
+            if _MAYBE_UNSAFE_JSON.search(body) is None:
+                continue
+            record = json.loads(body)
+            safe = self._text.safe_json(member, key, record)
+            if safe != record:
+                changed.append((key, safe))
+        for key, record in changed:
+            spool.replace(key, record)
+
+    def _gate_text(self, title: str, source: SourceInfo, rights: RightsPolicy) -> tuple[str, SourceInfo, RightsPolicy]:
+        """Make every text of the package safe, in place, and write its ``unsafe_text`` findings.
+
+        Every source's package passes here on its way to the writer, so no source can hand a terminal or a
+        host a control or bidirectional formatting character. Idempotent: a second call finds nothing new.
+        """
+        self.framework = self._safe_node(self.framework)
+        for item_id, item in self._items.items():
+            safe = self._safe_node(item)
+            if safe is not item:
+                self._items[item_id] = safe
+        self._components = [self._safe_node(component) for component in self._components]
+        if self.component_production is not None:
+            self.component_production = self._safe_model("lcGenerationSummary", self.component_production)
+        self._safe_spool("entityProvenance", self._provenance)
+        self._safe_spool("standardsFrameworkItems.sourceDetails", self._details)
+        self._safe_spool("unresolvedItems", self._unresolved)
+        title = self._text.safe("manifest.title", None, title)
+        source = self._safe_model("manifest.source", source)
+        rights = self._safe_model("manifest.rights", rights)
+        self._text_findings = _unsafe_findings(self._text) + _unsafe_findings(self._bound_text, replaced=False)
+        return title, source, rights
 
     # -- output --------------------------------------------------------------------------------
 
@@ -432,6 +538,7 @@ class PackageGraphBuilder:
             if not self._details.add(item_id, details):
                 self._details.replace(item_id, details)
         self._open_details.clear()
+        title, source, rights = self._gate_text(title, source, rights)
         return PackageContent(
             framework_id=self.framework_id,
             snapshot_id=snapshot_id,
@@ -447,6 +554,45 @@ class PackageGraphBuilder:
             provenance=SpooledRecords(self._provenance),
             unresolved=SpooledList(self._unresolved),
             item_details=SpooledRecords(self._details),
-            build_findings=list(self._findings),
+            build_findings=self.findings,
             component_production=self.component_production if self._components else None,
         )
+
+
+def _unsafe_findings(tally: UnsafeTextTally, *, replaced: bool = True) -> list[Finding]:
+    """One ``unsafe_text`` warning per member whose text the gate changed (or, not ``replaced``, could not change
+    since the profile declares it), at most :data:`MAX_UNSAFE_MEMBERS`."""
+    members = tally.members()
+    how = (
+        (
+            f"each was replaced by {code_point(REPLACEMENT)} (a control read as whitespace by a space), so that no "
+            "terminal or host is driven by it"
+        )
+        if replaced
+        else (
+            "kept as the profile declares the term (a statement type or grade label is never rewritten), so "
+            "validation refuses the package: correct the term in the source, then build again"
+        )
+    )
+    findings = [
+        Finding(
+            code=FindingCode.UNSAFE_TEXT.value,
+            severity="warning",
+            message=f"{member.summary()} (control or bidirectional formatting characters): {how}",
+            location=member.member,
+            stage="build",
+        )
+        for member in members[:MAX_UNSAFE_MEMBERS]
+    ]
+    beyond = members[MAX_UNSAFE_MEMBERS:]
+    if beyond:
+        values = sum(member.values for member in beyond)
+        findings.append(
+            Finding(
+                code=FindingCode.UNSAFE_TEXT.value,
+                severity="warning",
+                message=f"{len(beyond)} more members held such characters too ({values} values): {how}",
+                stage="build",
+            )
+        )
+    return findings

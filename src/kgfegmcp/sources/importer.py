@@ -20,6 +20,7 @@ from typing import ClassVar, Generic, TypeVar
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.sources.memory_budget import memory_budget
 
 #: Called with a short description of the step being worked on.
 ProgressCallback = Callable[[str], None]
@@ -39,6 +40,8 @@ class SourceImporter(ABC, Generic[SourceModel]):
     name: ClassVar[str]
     #: Whether the operator gives its rights review at build time (a source whose documents state no licence).
     takes_review_status: ClassVar[bool] = False
+    #: What to do when building from one input needs more memory than a build may add.
+    memory_hint: ClassVar[str] = "Build from the input as its publisher releases it, one document per file."
 
     def build(
         self,
@@ -48,7 +51,8 @@ class SourceImporter(ABC, Generic[SourceModel]):
     ) -> list[PackageContent]:
         """Read the source and return one :class:`PackageContent` per package, in a stable order."""
         report = progress or _ignore
-        with self.read(source_input, report) as source:
+        what = source_input.name if source_input is not None else f"the {self.name} source"
+        with memory_budget(what, self.memory_hint), self.read(source_input, report) as source:
             return self.map(source, profiles, report)
 
     @abstractmethod

@@ -1,11 +1,12 @@
-"""A ceiling on the memory one reading step may add, enforced by the operating system.
+"""A ceiling on the memory one build may add, enforced by the operating system.
 
 Some readers expand their input by a factor no byte count predicts: pdfminer inflates every compressed stream
 whole (a few KB of deflate can declare gigabytes) and lays each page's characters out as objects of about a
-kilobyte each. Counting cannot bound what happens inside them, so while such a step runs the process's
-address space is capped at what it already uses plus the budget (``RLIMIT_AS``, lowered for the step and
-raised back after it; the hard limit is never touched). Passing the budget is the reader's ``MemoryError``,
-answered as one coded line instead of a machine that swaps or a process the kernel kills.
+kilobyte each; rdflib and a CFPackage's million items cost many times their bytes. Counting cannot bound what
+happens inside them, so while one input is read and converted the process's address space is capped at what
+it already uses plus the budget (``RLIMIT_AS``, lowered for the build and raised back after it; the hard limit
+is never touched). Passing the budget is a ``MemoryError`` somewhere inside, answered as one coded line
+instead of a machine that swaps or a process the kernel kills.
 
 On a platform without ``RLIMIT_AS`` or ``/proc`` the step runs unbounded, as it would anyway.
 """
@@ -24,8 +25,8 @@ try:
 except ImportError:  # not on Windows
     resource = None  # type: ignore[assignment]
 
-#: What one reading step may add to the process (the rest of a build, written after it, takes far less).
-READ_BUDGET_BYTES = 768 * 1024 * 1024
+#: What reading and converting one input may add to the process: with the interpreter, under 1 GiB.
+BUILD_BUDGET_BYTES = 768 * 1024 * 1024
 _STATUS = Path("/proc/self/status")
 
 
@@ -50,9 +51,9 @@ def _caused_by_memory(exc: BaseException) -> bool:
 
 
 @contextlib.contextmanager
-def memory_budget(what: str, hint: str, budget_bytes: int = READ_BUDGET_BYTES) -> Iterator[None]:
+def memory_budget(what: str, hint: str, budget_bytes: int = BUILD_BUDGET_BYTES) -> Iterator[None]:
     """Run the block with at most ``budget_bytes`` more address space; past it, ``manifest_build_error``
-    saying that reading ``what`` needed more (``hint`` says what to do)."""
+    saying that building from ``what`` needed more (``hint`` says what to do)."""
     in_use = _address_space_in_use()
     if resource is None or in_use is None:
         yield
@@ -75,7 +76,7 @@ def memory_budget(what: str, hint: str, budget_bytes: int = READ_BUDGET_BYTES) -
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     if exhausted:
         raise ManifestBuildError(
-            f"Reading {what} needed more than the {budget_bytes // (1024 * 1024)} MiB a build may add to read one "
-            "input; it was stopped.",
+            f"Building from {what} needed more than the {budget_bytes // (1024 * 1024)} MiB a build may add for "
+            "one input; it was stopped.",
             hint=hint,
         )

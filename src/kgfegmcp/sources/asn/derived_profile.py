@@ -35,12 +35,15 @@ from kgfegmcp.sources.case.derived_profile import derived_profile_id
 from kgfegmcp.sources.derived_rules import (
     OPEN_CODE_POLICY,
     DerivedProfileFile,
+    UniqueSlugs,
     code_policy,
     has_child_edges,
     hierarchy_shape,
+    refuse_oversized_profile,
     validated,
 )
 from kgfegmcp.sources.graph_builder import slugify
+from kgfegmcp.text_safety import safe_text
 
 _STRUCTURAL_DISCLOSURE = "roles-from-structure"
 LICENSE = DCTERMS + "license"
@@ -100,15 +103,11 @@ def _grade_labels(levels: Mapping[str, EducationLevel | None]) -> tuple[list[dic
         }
         for label, entry in known
     ]
-    taken = {entry.facet for _label, entry in known}
+    facets = UniqueSlugs(entry.facet for _label, entry in known)
     order = max((entry.order for _label, entry in known), default=-1)
     own = sorted(label for label, entry in levels.items() if entry is None)
     for label in own:
-        slug = slugify(label, 56) or f"level-{hashlib.sha256(label.encode('utf-8')).hexdigest()[:8]}"
-        facet, number = slug, 2
-        while facet in taken:
-            facet, number = f"{slug}-{number}", number + 1
-        taken.add(facet)
+        facet = facets.claim(slugify(label, 56) or f"level-{hashlib.sha256(label.encode('utf-8')).hexdigest()[:8]}")
         order += 1
         labels.append({"sourceLabel": label, "facet": facet, "display": label, "order": order})
     basis = f"{len(known)} known education levels (facets and aliases from the shipped ASN data)"
@@ -142,7 +141,7 @@ def vocabulary_profile(
     wire: dict[str, Any] = {
         "profileId": derived_profile_id(framework_id),
         "version": "0.0",
-        "title": f"Derived from the ASN document {title}"[:256],
+        "title": f"Derived from the ASN document {safe_text(title)}"[:256],
         "inLanguage": language or parts.in_language,
         "gradeLabels": grade_labels,
         "statementTypes": [
@@ -155,19 +154,17 @@ def vocabulary_profile(
         "disclosures": disclosures,
         "defaultRights": rights.to_wire(),
     }
+    refuse_oversized_profile(wire, framework_id)
     return VocabularyProfile(wire, validated(wire), tuple(derivation))
 
 
 def _normalized(names: Iterable[str]) -> dict[str, str]:
     """Each type's slug, unique among the document's types (a hash where the name has no ASCII letter or digit)."""
-    slugs: dict[str, str] = {}
-    for name in sorted(names):
-        slug = slugify(name, 56) or f"type-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}"
-        candidate, number = slug, 2
-        while candidate in slugs.values():
-            candidate, number = f"{slug}-{number}", number + 1
-        slugs[name] = candidate
-    return slugs
+    unique = UniqueSlugs()
+    return {
+        name: unique.claim(slugify(name, 56) or f"type-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}")
+        for name in sorted(names)
+    }
 
 
 def document_rights(
@@ -210,6 +207,7 @@ def final_profile(
     hierarchy = hierarchy_shape(children, parents, root_id)
     wire = {**step.wire, "codePolicy": policy, "hierarchy": hierarchy}
     wire["version"] = f"1.0.{int(hashlib.sha256(canonical_bytes(wire)).hexdigest()[:8], 16)}"
+    refuse_oversized_profile(wire, str(wire["profileId"]), final=True)
     validated(wire)
     derivation = (
         *step.derivation,

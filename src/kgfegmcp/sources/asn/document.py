@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.sources.memory_budget import memory_budget
 
 ASN = "http://purl.org/ASN/schema/core/"
 GEMQ = "http://purl.org/gem/qualifiers/"
@@ -218,8 +217,7 @@ def read_asn_file(path: Path) -> AsnGraph:
     fmt = detect_format(path.name, data)
     if fmt == "json-ld":
         refuse_remote_contexts(path.name, data)
-    with memory_budget(path.name, "Build each standard document from its own file, as the publisher releases them."):
-        return parse_asn_bytes(path.name, data, fmt)
+    return parse_asn_bytes(path.name, data, fmt)
 
 
 def refuse_remote_contexts(name: str, data: bytes) -> None:

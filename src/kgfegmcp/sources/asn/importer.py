@@ -23,6 +23,7 @@ class AsnSource(SourceImporter[AsnGraph]):
     document."""
 
     name = "asn"
+    memory_hint = "Build each standard document from its own file, as the publisher releases them."
 
     @contextmanager
     def read(self, source_input: Path | None, report: ProgressCallback) -> Iterator[AsnGraph]:

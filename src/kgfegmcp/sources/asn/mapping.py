@@ -353,9 +353,12 @@ class AsnMapping:
             vocabulary_step = self._vocabulary_profile()
             profile = LoadedProfile(vocabulary_step.profile, sha256_hex(canonical_bytes(vocabulary_step.wire)))
             rights = vocabulary_step.profile.default_rights
-        root_id = stable_uuid(identity.framework_id, "framework")
-        document = graph.nodes[structure.document] if structure.document else None
         publisher = identity.publisher
+        # A publisher's table names each release a snapshot of one framework (its IRIs change with the release);
+        # any other document is known by its own IRI, so another document never passes for it.
+        document_key = structure.document if publisher is None and structure.document else identity.framework_id
+        root_id = stable_uuid(document_key, "framework")
+        document = graph.nodes[structure.document] if structure.document else None
         builder = PackageGraphBuilder(
             identity.framework_id,
             profile,

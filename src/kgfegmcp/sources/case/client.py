@@ -15,6 +15,7 @@ deliberately narrow, because the bytes it returns become a package that is later
   ``deadline_seconds`` bounds all the requests of one command together (listing pages, then the
   package), from name resolution to the last byte, whatever the server does (a server that drips its
   headers or body a byte at a time is cut off at the deadline): each exchange runs in one cancel scope;
+  the build of the body then runs under the same deadline (:meth:`FetchDeadline.check`);
 - ``max_bytes`` bounds the body as it streams in: a larger ``Content-Length`` is refused before
   reading, but a smaller one (or none, with chunked transfer) is never trusted. ``gzip`` and
   ``deflate`` are asked for and inflated here, in steps of at most 256 KiB, and the count is of the
@@ -85,7 +86,7 @@ class CaseFetchOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     timeout_seconds: float = Field(30.0, gt=0, le=600, description="Connecting and each read, in seconds.")
-    deadline_seconds: float = Field(600.0, gt=0, le=3600, description="The whole fetch, redirects included.")
+    deadline_seconds: float = Field(600.0, gt=0, le=3600, description="The whole fetch, redirects and build included.")
     max_bytes: int = Field(128 * MIB, ge=1, le=512 * MIB, description="Largest body accepted (decoded bytes).")
     max_redirects: int = Field(5, ge=0, le=20, description="Redirects followed at most.")
 
@@ -114,6 +115,20 @@ class FetchDeadline:
 
     def remaining(self) -> float:
         return max(0.0, self.ends_at - time.monotonic())
+
+    def check(self, host: str) -> None:
+        """``source_fetch_error`` once the deadline has passed, while what was fetched from ``host`` is built.
+
+        The deadline bounds the whole command: the build reads the body under it too, calling this before
+        every read and between its steps, so no body, however it is made, keeps a fetch past it.
+        """
+        if time.monotonic() >= self.ends_at:
+            raise SourceFetchError(
+                f"Building the CFPackage fetched from {echo(host, 200)} took longer than the deadline of "
+                f"{self.seconds:g} s (--deadline bounds the download and the build together); nothing was written.",
+                hint="Allow more time with --deadline (at most 3600 s), or download the CFPackage and run "
+                "`kgfegmcp packages build --source case FILE.json`.",
+            )
 
 
 @dataclass(frozen=True, slots=True)

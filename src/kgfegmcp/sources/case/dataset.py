@@ -6,6 +6,7 @@ package names the same input (file name or URL) and the SHA-256 of the bytes rea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -52,17 +53,28 @@ class CaseInputOrigin:
         return {"file": self.file_name} if self.file_name is not None else {"url": self.url or ""}
 
 
+def no_deadline() -> None:
+    """The checkpoint of a build no deadline bounds (``packages build``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CaseDataset:
-    """One CFPackage being read (:class:`CasePackageReader`) and the origin of its bytes."""
+    """One CFPackage being read (:class:`CasePackageReader`) and the origin of its bytes.
+
+    ``checkpoint`` is called before every read of the file and between the steps of the mapping: a
+    fetch's deadline, which raises once it has passed, so that the build shares the download's bound.
+    """
 
     reader: CasePackageReader
     origin: CaseInputOrigin
+    checkpoint: Callable[[], None] = no_deadline
 
     @classmethod
-    def read(cls, stream: IO[bytes], origin: CaseInputOrigin) -> CaseDataset:
+    def read(
+        cls, stream: IO[bytes], origin: CaseInputOrigin, checkpoint: Callable[[], None] = no_deadline
+    ) -> CaseDataset:
         """Open the CFPackage in ``stream`` (seekable: it is read once per pass) with its first pass."""
-        return cls(CasePackageReader(stream, origin.label, origin.hint), origin)
+        return cls(CasePackageReader(stream, origin.label, origin.hint, checkpoint=checkpoint), origin, checkpoint)
 
     @property
     def document(self) -> CaseDocument:

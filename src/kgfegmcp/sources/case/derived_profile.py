@@ -38,12 +38,15 @@ from kgfegmcp.sources.case.document import CaseDocument, nonblank
 from kgfegmcp.sources.derived_rules import (
     OPEN_CODE_POLICY,
     DerivedProfileFile,
+    UniqueSlugs,
     code_policy,
     has_child_edges,
     hierarchy_shape,
+    refuse_oversized_profile,
     validated,
 )
 from kgfegmcp.sources.graph_builder import slugify
+from kgfegmcp.text_safety import safe_text
 
 DERIVED_SUFFIX = "-derived"
 #: The disclosure of the base profile that describes binding it; a derived profile replaces it.
@@ -112,18 +115,13 @@ def _latin(value: str) -> bool:
 
 def _unique_slugs(values: Iterable[str], known: Mapping[str, str], prefix: str) -> dict[str, str]:
     """A facet-shaped slug per value: the base's for a value it lists, else the value's own (unique)."""
-    taken = set(known.values())
+    slugs = UniqueSlugs(known.values())
     found: dict[str, str] = {}
     for value in sorted(values):
         if value in known:
             found[value] = known[value]
             continue
-        slug = (slugify(value, 56) if _latin(value) else "") or _hash_slug(prefix, value)
-        candidate, number = slug, 2
-        while candidate in taken:
-            candidate, number = f"{slug}-{number}", number + 1
-        taken.add(candidate)
-        found[value] = candidate
+        found[value] = slugs.claim((slugify(value, 56) if _latin(value) else "") or _hash_slug(prefix, value))
     return found
 
 
@@ -175,6 +173,7 @@ def vocabulary_profile(
     roles = dict.fromkeys(vocabulary.item_types, "standard")
     hierarchy = {"rule": "multiParentDag", "maxDepth": 64, "maxParents": 64}  # read from the package in step 2
     wire = _wire(base, profile_id, document, language, normalized, roles, facets, hierarchy, None)
+    refuse_oversized_profile(wire, framework_id)
     return VocabularyProfile(profile_id, wire, validated(wire), normalized, facets, language_basis)
 
 
@@ -212,7 +211,7 @@ def _wire(
     return {
         "profileId": profile_id,
         "version": "0.0",
-        "title": f"Derived from the CASE CFPackage {document.title}"[:256],
+        "title": f"Derived from the CASE CFPackage {safe_text(str(document.title))}"[:256],
         "inLanguage": language,
         "gradeLabels": _grade_labels(base, facets),
         "statementTypes": [{"sourceType": t, "normalized": normalized[t], "role": roles[t]} for t in sorted(roles)],
@@ -287,6 +286,7 @@ def derive_profile(
     )
     content_hash = hashlib.sha256(canonical_bytes(wire)).hexdigest()
     wire["version"] = f"1.0.{int(content_hash[:8], 16)}"
+    refuse_oversized_profile(wire, vocabulary.profile_id, final=True)
     data = pretty_json_bytes(wire)
     validated(wire)
     return DerivedProfileFile(data, tuple(derivation))

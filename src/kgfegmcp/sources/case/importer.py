@@ -10,7 +10,7 @@ graph but never the document.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -18,9 +18,10 @@ from typing import IO
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources.case.dataset import CaseDataset, CaseInputOrigin
+from kgfegmcp.sources.case.dataset import CaseDataset, CaseInputOrigin, no_deadline
 from kgfegmcp.sources.case.mapping import CaseMapping
 from kgfegmcp.sources.importer import ProgressCallback, SourceImporter
+from kgfegmcp.sources.memory_budget import memory_budget
 
 MAX_INPUT_BYTES = 512 * 1024 * 1024
 
@@ -43,6 +44,7 @@ class CaseSource(SourceImporter[CaseDataset]):
     """``--source case FILE``: one CFPackage → one package; ids and profile default from the document."""
 
     name = "case"
+    memory_hint = "A CFPackage of up to about 500,000 items builds within the budget; build a larger one in parts."
 
     def __init__(self, framework_id: str | None = None, snapshot_id: str | None = None) -> None:
         self._framework_id = framework_id
@@ -55,10 +57,17 @@ class CaseSource(SourceImporter[CaseDataset]):
         with path.open("rb") as stream:
             yield self.read_stream(stream, CaseInputOrigin.file(path), report)
 
-    def read_stream(self, stream: IO[bytes], origin: CaseInputOrigin, report: ProgressCallback) -> CaseDataset:
-        """Open the CFPackage in ``stream``, read from ``origin`` (seekable: read once per pass)."""
+    def read_stream(
+        self,
+        stream: IO[bytes],
+        origin: CaseInputOrigin,
+        report: ProgressCallback,
+        checkpoint: Callable[[], None] = no_deadline,
+    ) -> CaseDataset:
+        """Open the CFPackage in ``stream``, read from ``origin`` (seekable: read once per pass); ``checkpoint``
+        is called before every read and between the mapping's steps (a fetch's deadline)."""
         report("reading the CASE CFPackage")
-        return CaseDataset.read(stream, origin)
+        return CaseDataset.read(stream, origin, checkpoint)
 
     def map(self, source: CaseDataset, profiles: ProfileRepository, report: ProgressCallback) -> list[PackageContent]:
         """The one package of the CFPackage."""
@@ -71,10 +80,13 @@ class CaseSource(SourceImporter[CaseDataset]):
         origin: CaseInputOrigin,
         profiles: ProfileRepository,
         progress: ProgressCallback | None = None,
+        checkpoint: Callable[[], None] = no_deadline,
     ) -> list[PackageContent]:
-        """:meth:`build` of a CFPackage in ``stream`` rather than a file (``packages fetch`` reads its download)."""
+        """:meth:`build` of a CFPackage in ``stream`` rather than a file (``packages fetch`` reads its download,
+        under its deadline: ``checkpoint``)."""
         report = progress or (lambda _step: None)
-        return self.map(self.read_stream(stream, origin, report), profiles, report)
+        with memory_budget(origin.file_name or origin.label, self.memory_hint):
+            return self.map(self.read_stream(stream, origin, report, checkpoint), profiles, report)
 
     def build_bytes(
         self,

@@ -314,6 +314,7 @@ class CaseMapping:
     def run(self) -> PackageContent:
         """The package: the framework node, one pass over the items, one over the associations; then, when
         no operator profile is bound, the profile derived from what was built."""
+        checkpoint = self.dataset.checkpoint  # a fetch's deadline, between the steps (the reader calls it too)
         if self.operator_profile is None:
             self.vocabulary = self._vocabulary_profile()
             wire = canonical_bytes(self.vocabulary.wire)
@@ -355,8 +356,10 @@ class CaseMapping:
         )
         resolver = NodeResolver({source_root, root_id}, root_id)
         self._items(builder, resolver, subject if subjects else None)
+        checkpoint()
         map_associations(self.dataset, builder, resolver)
         self.reader.refuse_wrong_types()
+        checkpoint()
         self._root_fallback(builder)
         if self.reader.rubrics:
             builder.add_finding(
@@ -382,9 +385,11 @@ class CaseMapping:
             source=self._source(rights),
             rights=rights,
         )
+        checkpoint()
         if self.vocabulary is None:
             return content
         profile = self._derived(content, root_id)
+        checkpoint()
         listed = "; ".join(f"{part}: {how}" for part, how in profile.derivation)
         builder.add_finding(
             FindingCode.PROFILE_DERIVED,

@@ -26,6 +26,7 @@ class CodeTableSource(SourceImporter[CodeTable]):
     """A code table in a declared layout; a subclass names its layout (one line of data, no code)."""
 
     name = "code-table"
+    memory_hint = "Give the code table as the .xlsx file the publisher releases (one table per file)."
     layout_id: ClassVar[str]
 
     def __init__(self, layout: CodeTableLayout | None = None) -> None:

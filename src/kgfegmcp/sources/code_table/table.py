@@ -21,7 +21,6 @@ import openpyxl
 
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.sources.code_table.layout import CodeTableLayout
-from kgfegmcp.sources.memory_budget import memory_budget
 
 #: Rows searched for the header marker and the title above it.
 HEADER_SEARCH_ROWS = 20
@@ -84,8 +83,7 @@ def read_code_table(path: Path, layout: CodeTableLayout) -> CodeTable:
         # Print settings openpyxl cannot parse (MEXT's header/footer, a print area by defined name) are not
         # content; its warnings about them say nothing about the table.
         warnings.simplefilter("ignore", UserWarning)
-        with memory_budget(path.name, "Give the code table as the .xlsx file the publisher releases."):
-            return _read_workbook(path.name, data, layout)
+        return _read_workbook(path.name, data, layout)
 
 
 def _unpacked_size(data: bytes) -> int:

@@ -19,12 +19,10 @@ from kgfegmcp.sources.curriculum_pdf.layout import CurriculumPdfLayout
 from kgfegmcp.sources.curriculum_pdf.pages import PdfPages
 from kgfegmcp.sources.curriculum_pdf.statements import CurriculumDocument, StatementAssembler, sequence_findings
 from kgfegmcp.sources.graph_builder import Provenance, identifier_from
-from kgfegmcp.sources.memory_budget import memory_budget
 
 #: The largest PDF read (the official documents are 1-3 MB).
 MAX_PDF_BYTES = 64 * 1024 * 1024
 _PDF_MAGIC = b"%PDF-"
-_MEMORY_HINT = "A curriculum PDF is a few MB of text (NaCCA's take under 40 MB to read); pass the file as published."
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +90,7 @@ class CurriculumPdf:
             )
         sha256 = hashlib.sha256(data).hexdigest()
         del data
-        # pdfminer inflates streams whole and lays characters out as objects: the OS holds it to a budget.
-        with memory_budget(path.name, _MEMORY_HINT), PdfPages(path, layout) as pdf:
+        with PdfPages(path, layout) as pdf:
             title = read_title(pdf.title_lines(), layout)
             assembler = StatementAssembler(layout)
             pages = pdf.pages()

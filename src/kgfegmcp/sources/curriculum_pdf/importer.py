@@ -27,6 +27,7 @@ class CurriculumPdfSource(SourceImporter[CurriculumPdf]):
     """A curriculum PDF in a declared table layout; a subclass names its layout (one line of data, no code)."""
 
     name = "curriculum-pdf"
+    memory_hint = "A curriculum PDF is a few MB of text (NaCCA's build in under 40 MB); pass the file as published."
     layout_id: ClassVar[str]
     takes_review_status = True
 
