@@ -10,9 +10,10 @@ it supplied are repeated only through :func:`echo`, lists of problems through
 from __future__ import annotations
 
 import errno
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
+
+from kgfegmcp import text_safety
 
 #: Longest client-supplied fragment (a field name or location, a tool, prompt or argument name) a
 #: message or log line repeats; the rest is replaced by an ellipsis and the original length.
@@ -23,9 +24,6 @@ MAX_MESSAGE_CHARS = 1500
 PROBLEMS_CHARS = 1000
 #: Problems listed at most, however short.
 MAX_PROBLEMS = 10
-# C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the bidirectional formatting
-# characters (which reorder what a terminal shows): never repeated raw.
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def clip(text: str, limit: int) -> str:
@@ -40,13 +38,13 @@ def echo(fragment: object, limit: int = ECHO_CHARS) -> str:
     be a megabyte long or carry line breaks, so it is repeated only this way.
     """
     text = str(fragment)
-    shown = _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text[:limit])
-    return shown if len(text) <= limit else f"{shown}… ({len(text)} characters)"
+    escaped = text_safety.shown(text[:limit])
+    return escaped if len(text) <= limit else f"{escaped}… ({len(text)} characters)"
 
 
 def has_unprintable(text: str) -> bool:
     """Whether ``text`` holds a character :func:`echo` would escape (a control or bidirectional formatting one)."""
-    return _UNPRINTABLE.search(text) is not None
+    return text_safety.has_unprintable(text)
 
 
 def problem_list(problems: Sequence[str], total: int | None = None) -> str:

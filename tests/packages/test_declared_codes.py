@@ -59,6 +59,7 @@ def test_checks_run_in_the_gate_order() -> None:
         "HierarchyCheck",
         "ComponentSupportCheck",
         "CodePolicyCheck",
+        "TextSafetyCheck",
         "CountCheck",
         "CapabilityCheck",
         "FrameworkDocumentCheck",

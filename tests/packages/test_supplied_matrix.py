@@ -77,6 +77,16 @@ def relationship_with_unknown_status(graph: FixtureGraph) -> None:
     graph.relationships[0] = replace(graph.relationships[0], unresolved_status="somewhereElse")
 
 
+def bidi_override_in_a_code(graph: FixtureGraph) -> None:
+    """A supplied package is served as it stands: a right-to-left override would reach every answer."""
+    graph.items = [
+        replace(i, statement_code="NF.\u202e1", description=f"\x1b[31m{i.description}")
+        if i.statement_code == "NF.1"
+        else i
+        for i in graph.items
+    ]
+
+
 CORRUPTIONS: dict[str, list[Callable[[FixtureGraph], None]]] = {
     "hierarchy_cycle": [cycle],
     "parent_cardinality": [orphan_item],
@@ -89,6 +99,7 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureGraph], None]]] = {
     "unknown_grade_label": [unknown_grade],
     "unknown_statement_type": [unknown_type],
     "unresolved_without_status": [relationship_with_unknown_status],
+    "unsafe_text": [bidi_override_in_a_code],
 }
 
 

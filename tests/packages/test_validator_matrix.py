@@ -166,6 +166,25 @@ def unknown_type(world: FixtureWorld) -> PackageLocation:
     return world.write(graph)
 
 
+def control_characters_in_served_text(world: FixtureWorld) -> PackageLocation:
+    """Written by hand (the writer alone, no build gate): an ESC colour, a NUL and an OSC 8 link in served text."""
+    graph = base_graph(TREE)
+    graph.framework = replace(graph.framework, name="Fixture \x00framework")
+    graph.items = [
+        replace(item, description=f"\x1b[31m{item.description}\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\")
+        for item in graph.items
+    ]
+    return world.write(graph)
+
+
+def bidi_override_in_provenance(world: FixtureWorld) -> PackageLocation:
+    """A right-to-left override in a provenance record, which the resources serve as it stands."""
+    graph = base_graph(TREE)
+    provenance = provenance_for(graph)
+    provenance[graph.items[0].identifier]["locator"]["file"] = "fixture\u202e.json"
+    return world.write(graph, provenance=provenance)
+
+
 def unresolved_entry_without_status(world: FixtureWorld) -> PackageLocation:
     graph = lc_graph(LC)
     graph.unresolved[0]["status"] = "maybe"
@@ -643,6 +662,7 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "lc_dedup_overlap": [component_in_two_dedup_groups],
     "lc_generation_count_mismatch": [generation_summary_miscounts],
     "epistemic_label_mismatch": [provenance_mislabels_a_link],
+    "unsafe_text": [control_characters_in_served_text, bidi_override_in_provenance],
 }
 
 CASES = [(code, corruption) for code, corruptions in CORRUPTIONS.items() for corruption in corruptions]

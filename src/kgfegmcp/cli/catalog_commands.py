@@ -13,16 +13,20 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
-from kgfegmcp.cli.console import err, out, settings_with
+from kgfegmcp.cli.console import add_row, cell, err, out, settings_with, table
 from kgfegmcp.config import profile_roots
 from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.profiles.repository import ProfileRepository
+
+if TYPE_CHECKING:
+    from kgfegmcp.packages.lifecycle import LifecycleOutcome
 
 
 def _describe(installed: str | None) -> str:
@@ -45,7 +49,7 @@ def _install_sources() -> None:
             hint=f"Install them with the tool that made this environment (for pip: `{shlex.join(arguments)}`; "
             "for uv: `uv pip install --python <this environment's python> --no-deps ...`).",
         )
-    err.print(f"installing {', '.join(source.requirement for source, _ in unmet)} ({tool}, --no-deps)")
+    err.print(cell(f"installing {', '.join(source.requirement for source, _ in unmet)} ({tool}, --no-deps)"))
     quiet = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}  # pip's nag about its own version is noise here
     completed = subprocess.run(arguments, check=False, env=quiet)
     if completed.returncode != 0:
@@ -87,33 +91,43 @@ def init_command(
         _install_sources()
     _require_sources()
     target = settings.graph_packages_dir  # the writer creates it, and removes what it created if it fails
-    err.print(f"building the default catalog into {target.resolve()}", markup=False)
+    err.print(cell(f"building the default catalog into {target.resolve()}"))
     started = time.monotonic()
     with err.status("starting") as status:
 
         def progress(step: str) -> None:
             # On a terminal the status line is replaced; elsewhere (a log, a host's stderr) each step is a line.
             if err.is_terminal:
-                status.update(step)
+                status.update(cell(step))
             else:
-                err.print(f"  {step} ({time.monotonic() - started:.0f} s)", markup=False)
+                err.print(cell(f"  {step} ({time.monotonic() - started:.0f} s)"))
 
         outcomes = build_default_catalog(target, ProfileRepository(*profile_roots(settings)), progress)
-    table = Table("graph package", "result", "errors", title=f"default catalog in {target.resolve()}")
-    for outcome in outcomes:
-        errors = sum(1 for f in outcome.outcome.findings if f.severity == "error")
-        style = "green" if outcome.accepted else "red"
-        table.add_row(outcome.outcome.graph_package_id, f"[{style}]{outcome.result}[/]", str(errors))
-    out.print(table)
+    out.print(catalog_table(outcomes, target))
     if not all(outcome.accepted for outcome in outcomes):
         err.print("Some packages did not validate; `kgfegmcp packages validate --json ROOT` lists the findings.")
         raise typer.Exit(1)
     hint = "" if root is None else f" --root {target}"
     err.print(
-        f"done in {time.monotonic() - started:.0f} s; serve it with `{this_command()} serve{hint}` (STDIO, as an MCP "
-        "host starts it; add `--transport http` to serve HTTP)",
-        markup=False,
+        cell(
+            f"done in {time.monotonic() - started:.0f} s; serve it with `{this_command()} serve{hint}` (STDIO, as an "
+            "MCP host starts it; add `--transport http` to serve HTTP)"
+        )
     )
+
+
+def catalog_table(outcomes: Sequence[LifecycleOutcome], target: Path) -> Table:
+    """One row per package of the default catalog: its validation result and error count."""
+    built = table("graph package", "result", "errors", title=f"default catalog in {target.resolve()}")
+    for outcome in outcomes:
+        errors = sum(1 for f in outcome.outcome.findings if f.severity == "error")
+        add_row(
+            built,
+            outcome.outcome.graph_package_id,
+            cell(outcome.result, "green" if outcome.accepted else "red"),
+            str(errors),
+        )
+    return built
 
 
 def this_command() -> str:

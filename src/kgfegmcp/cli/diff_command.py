@@ -11,11 +11,12 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from kgfegmcp.cli.console import err, out, settings_with
+from kgfegmcp.cli.console import cell, err, out, settings_with, table
 from kgfegmcp.config import profile_roots
 from kgfegmcp.packages.tree import locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import ProfileRepository
+from kgfegmcp.text_safety import shown_json
 
 if TYPE_CHECKING:
     from kgfegmcp.packages.snapshot_diff import FieldValue, NodeRef, ProgressionLink, SnapshotDiff, Statement
@@ -51,20 +52,20 @@ def _value(value: FieldValue) -> str:
 
 
 def _cells(*values: str) -> list[Text]:
-    """Plain cells: curriculum text may hold ``[...]``, which rich would read as markup."""
-    return [Text(value) for value in values]
+    """Curriculum text as cells: escaped, and never read as markup (it may hold ``[...]``)."""
+    return [cell(value) for value in values]
 
 
-def _show(table: Table, rows: list[list[Text]], max_rows: int) -> None:
+def _show(target: Table, rows: list[list[Text]], max_rows: int) -> None:
     """Print a table of at most ``max_rows`` rows (0: all), saying how many were left out."""
     if not rows:
         return
     shown = rows if max_rows == 0 else rows[:max_rows]
     for row in shown:
-        table.add_row(*row)
-    out.print(table)
+        target.add_row(*row)
+    out.print(target)
     if len(shown) < len(rows):
-        out.print(f"… {len(rows) - len(shown)} more rows; --max-rows 0 shows all, --json gives the full diff.")
+        out.print(cell(f"… {len(rows) - len(shown)} more rows; --max-rows 0 shows all, --json gives the full diff."))
 
 
 def _statement_rows(statements: Sequence[Statement]) -> list[list[Text]]:
@@ -86,22 +87,22 @@ def _link_rows(links: Sequence[ProgressionLink]) -> list[list[Text]]:
 
 def render_tables(diff: SnapshotDiff, max_rows: int) -> None:
     """Summary first, then one table per kind of difference that occurs."""
-    summary = Table(
+    summary = table(
         "", diff.old.graph_package_id, diff.new.graph_package_id, title=f"packages diff: {diff.framework_id}"
     )
-    summary.add_row("statements", str(diff.old.statements), str(diff.new.statements))
-    summary.add_row("progression links", str(diff.old.progression_links), str(diff.new.progression_links))
+    summary.add_row(*_cells("statements", str(diff.old.statements), str(diff.new.statements)))
+    summary.add_row(*_cells("progression links", str(diff.old.progression_links), str(diff.new.progression_links)))
     out.print(summary)
-    counts = Table("difference", "count", title="summary")
+    counts = table("difference", "count", title="summary")
     for label, value in diff.summary.model_dump(by_alias=False).items():
-        counts.add_row(label.replace("_", " "), str(value))
+        counts.add_row(*_cells(label.replace("_", " "), str(value)))
     out.print(counts)
     if not diff.has_differences:
         out.print("No differences in statements, hierarchy or progression links.")
     columns = ("code", "CASE identifier", "statement type", "grades", "text")
-    _show(Table(*columns, title="added statements"), _statement_rows(diff.added), max_rows)
-    _show(Table(*columns, title="removed statements"), _statement_rows(diff.removed), max_rows)
-    changed = Table("code (new)", "matched by", "field", "old", "new", title="changed statements")
+    _show(table(*columns, title="added statements"), _statement_rows(diff.added), max_rows)
+    _show(table(*columns, title="removed statements"), _statement_rows(diff.removed), max_rows)
+    changed = table("code (new)", "matched by", "field", "old", "new", title="changed statements")
     _show(
         changed,
         [
@@ -112,12 +113,12 @@ def render_tables(diff: SnapshotDiff, max_rows: int) -> None:
         ],
         max_rows,
     )
-    moved = Table("statement", "old parents", "new parents", title="moved statements")
+    moved = table("statement", "old parents", "new parents", title="moved statements")
     _show(moved, [_cells(_ref(m.new), _refs(m.old_parents), _refs(m.new_parents)) for m in diff.moved], max_rows)
     link_columns = ("label", "source", "target")
-    _show(Table(*link_columns, title="progression links added"), _link_rows(diff.links_added), max_rows)
-    _show(Table(*link_columns, title="progression links removed"), _link_rows(diff.links_removed), max_rows)
-    ambiguous = Table(
+    _show(table(*link_columns, title="progression links added"), _link_rows(diff.links_added), max_rows)
+    _show(table(*link_columns, title="progression links removed"), _link_rows(diff.links_removed), max_rows)
+    ambiguous = table(
         "code", "statements old/new", "unmatched old (CASE id)", "unmatched new (CASE id)", title="ambiguous codes"
     )
     _show(
@@ -160,7 +161,7 @@ def diff_command(
     with err.status("verifying and comparing the two snapshots"):
         diff = diff_packages(locate_package(old), locate_package(new), validator)
     if as_json:
-        sys.stdout.buffer.write(diff.to_json_bytes())
+        sys.stdout.buffer.write(shown_json(diff.to_json_bytes().decode("utf-8")).encode("utf-8"))
         sys.stdout.flush()
     else:
         render_tables(diff, max_rows)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from kgfegmcp.cli.console import out
+from kgfegmcp.cli.console import add_row, cell, json_line, out, table
 
 
 def doctor_command(
@@ -27,12 +25,11 @@ def doctor_command(
     style_of = {CheckStatus.OK: "green", CheckStatus.WARN: "yellow", CheckStatus.FAIL: "red"}
     checks = run_checks({"graph_packages_dir": root} if root is not None else None)
     if as_json:
-        sys.stdout.write(json.dumps([check.model_dump(mode="json") for check in checks], ensure_ascii=False) + "\n")
+        sys.stdout.write(json_line([check.model_dump(mode="json") for check in checks], sort_keys=False))
     else:
-        table = Table("check", "status", "detail", "fix")
+        found = table("check", "status", "detail", "fix")
         for check in checks:
-            style = style_of[check.status]
-            table.add_row(check.area, f"[{style}]{check.status}[/]", check.detail, check.fix or "", style=None)
-        out.print(table)
+            add_row(found, check.area, cell(check.status, style_of[check.status]), check.detail, check.fix or "")
+        out.print(found)
     if any(check.status is CheckStatus.FAIL for check in checks):
         raise typer.Exit(1)

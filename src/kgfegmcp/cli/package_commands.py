@@ -6,17 +6,27 @@ The writer and the lifecycle are imported by the commands that write: loading th
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Group, RenderableType
-from rich.table import Column, Table
+from rich.table import Table
 from rich.text import Text
 
-from kgfegmcp.cli.console import err, out, progress_bar, settings_with
+from kgfegmcp.cli.console import (
+    add_row,
+    cell,
+    err,
+    json_line,
+    line,
+    out,
+    progress_bar,
+    progress_text,
+    settings_with,
+    table,
+)
 from kgfegmcp.config import InvalidPackagePolicy, profile_roots
 from kgfegmcp.errors import PackageValidationError
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
@@ -24,10 +34,12 @@ from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_pa
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import DerivedProfile, ProfileRepository
 from kgfegmcp.rights import REVIEW_STATUSES
+from kgfegmcp.text_safety import shown_lines
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+    from kgfegmcp.packages.findings import Finding
     from kgfegmcp.packages.lifecycle import LifecycleOutcome
     from kgfegmcp.packages.writer import PackageContent
 
@@ -43,10 +55,15 @@ def _locations(paths: list[Path]) -> list[tuple[PackageLocation, tuple[object, .
             raise PackageValidationError(f"{path} is neither a package nor a directory of packages.")
         discovery = discover_packages(path)
         for finding in discovery.root_findings:
-            err.print(f"[yellow]{finding.code}[/]: {finding.location}: {finding.message}")
+            err.print(_root_finding(finding))
         for location in discovery.packages:
             found.append((location, tuple(discovery.package_findings.get(location.graph_package_id, ()))))
     return found
+
+
+def _root_finding(finding: Finding) -> Text:
+    """A finding about the package root (a stray entry), as one escaped line."""
+    return line(cell(finding.code, "yellow"), ": ", finding.location or "", ": ", finding.message)
 
 
 def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
@@ -108,14 +125,16 @@ def build_command(
     profiles = ProfileRepository(*profile_roots(settings))
     with progress_bar() as progress:
         task = progress.add_task(f"reading {source}", total=None)
-        contents = importer.build(source_input, profiles, lambda step: progress.update(task, description=step))
+        contents = importer.build(
+            source_input, profiles, lambda step: progress.update(task, description=progress_text(step))
+        )
         written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
     out.print(pending_table(written))
     for content, _location in written:
         denial = content.rights.full_text_denial()
         if denial is not None and importer.takes_review_status:
             err.print(
-                Text(
+                cell(
                     f"{content.framework_id}: statement text is withheld because {denial}. After reviewing the "
                     f"source's terms, rebuild with --review-status provisional_operator_approved (or approved) to "
                     f"serve its text."
@@ -136,7 +155,7 @@ def write_pending_packages(
     written = []
     with PackageBatch(root) as batch:
         for content in contents:
-            progress.update(task, description=f"writing {content.framework_id}@{content.snapshot_id}")
+            progress.update(task, description=progress_text(f"writing {content.framework_id}@{content.snapshot_id}"))
             written.append((content, batch.write(content)))
             progress.advance(task)
     return written
@@ -145,9 +164,10 @@ def write_pending_packages(
 def pending_table(written: list[tuple[PackageContent, PackageLocation]]) -> RenderableType:
     """One row per package just written: what it holds, and that it still awaits validation; then, for each
     package whose profile the build derived, what was derived (:func:`derived_profile_table`)."""
-    table = Table("graph package", "items", "components", "relationships", "unresolved", "state")
+    pending = table("graph package", "items", "components", "relationships", "unresolved", "state")
     for content, location in written:
-        table.add_row(
+        add_row(
+            pending,
             location.graph_package_id,
             str(len(content.items)),
             str(len(content.components)),
@@ -160,22 +180,22 @@ def pending_table(written: list[tuple[PackageContent, PackageLocation]]) -> Rend
         for content, _location in written
         if isinstance(content.profile, DerivedProfile)
     ]
-    return Group(table, *reviews) if reviews else table
+    return Group(pending, *reviews) if reviews else pending
 
 
 def derived_profile_table(profile: DerivedProfile, framework_id: str) -> Table:
     """What a derived profile holds and where each part came from, for the operator to review."""
-    table = Table(
+    review = table(
         "part",
-        Column("derived", overflow="fold"),  # a long pattern or path is folded, never cut
-        title=Text(f"derived profile {profile.profile.profile_id}/{profile.profile.version}"),
-        caption=Text(f"A profile named {framework_id} in the profiles directory is bound instead on the next build."),
+        "derived",
+        title=f"derived profile {profile.profile.profile_id}/{profile.profile.version}",
+        caption=f"A profile named {framework_id} in the profiles directory is bound instead on the next build.",
     )
     stored = "written now" if profile.written else "already there, byte for byte"
-    table.add_row("file", Text(f"{profile.path} ({stored})"))
+    add_row(review, "file", f"{profile.path} ({stored})")
     for part, how in profile.derivation:
-        table.add_row(Text(part), Text(how))  # source text: never read as console markup
-    return table
+        add_row(review, part, how)  # source text: escaped, never read as console markup
+    return review
 
 
 _RECOVERED = {
@@ -186,8 +206,10 @@ _RECOVERED = {
 
 def _announce_wait(directory: Path) -> None:
     err.print(
-        f"{directory.parent.name}@{directory.name}: another `kgfegmcp packages validate` (or build) holds "
-        "this package; waiting for it to finish."
+        cell(
+            f"{directory.parent.name}@{directory.name}: another `kgfegmcp packages validate` (or build) holds "
+            "this package; waiting for it to finish."
+        )
     )
 
 
@@ -222,32 +244,32 @@ def validate_command(
     with progress_bar() as progress:
         task = progress.add_task("validating", total=len(locations))
         for location, prior in locations:
-            progress.update(task, description=f"validating {location.graph_package_id}")
+            progress.update(task, description=progress_text(f"validating {location.graph_package_id}"))
             result = lifecycle.validate(location, prior)  # type: ignore[arg-type]
             if result.recovered is not None:
-                err.print(f"{location.graph_package_id}: {_RECOVERED[result.recovered]}")
+                err.print(cell(f"{location.graph_package_id}: {_RECOVERED[result.recovered]}"))
             results.append(result)
             progress.advance(task)
     if as_json:
         for result in results:
-            sys.stdout.write(json.dumps(_outcome_json(result), ensure_ascii=False, sort_keys=True) + "\n")
+            sys.stdout.write(json_line(_outcome_json(result)))
     else:
-        table = Table("graph package", "result", "recorded", "errors", "warnings", "codes")
+        verdicts = table("graph package", "result", "recorded", "errors", "warnings", "codes")
         for result in results:
             findings = result.outcome.findings
             errors = sum(1 for f in findings if f.severity == "error") + sum(result.outcome.omitted.values())
             warnings = sum(1 for f in [*result.outcome.build_findings, *findings] if f.severity == "warning")
             codes = ", ".join(sorted({f.code for f in findings if f.severity == "error"}))
-            style = "green" if result.accepted else "red"
-            table.add_row(
+            add_row(
+                verdicts,
                 result.outcome.graph_package_id,
-                f"[{style}]{result.result}[/]",
+                cell(result.result, "green" if result.accepted else "red"),
                 "yes" if result.recorded else "no",
                 str(errors),
                 str(warnings),
                 codes,
             )
-        out.print(table)
+        out.print(verdicts)
     if not all(r.accepted for r in results):
         raise typer.Exit(1)
 
@@ -258,18 +280,18 @@ def list_command(
     """List discovered packages with their recorded lifecycle state (no validation)."""
     settings = settings_with(graph_packages_dir=root)
     discovery = discover_packages(settings.graph_packages_dir)
-    table = Table("graph package", "state", "current", "items", "components", "links", "title")
+    listing = table("graph package", "state", "current", "items", "components", "links", "title")
     for location in discovery.packages:
         manifest = manifest_document(location.path)
         try:
-            table.add_row(location.graph_package_id, *_listing(manifest))
+            add_row(listing, location.graph_package_id, *_listing(manifest))
         except (KeyError, TypeError, AttributeError):
-            table.add_row(location.graph_package_id, "[red]unreadable manifest[/]", "", "", "", "", "")
+            add_row(listing, location.graph_package_id, cell("unreadable manifest", "red"), "", "", "", "", "")
     for finding in discovery.root_findings:
-        err.print(f"[yellow]{finding.code}[/]: {finding.location}: {finding.message}")
-    out.print(table)
+        err.print(_root_finding(finding))
+    out.print(listing)
     if not discovery.packages:
-        err.print(f"No packages under {settings.graph_packages_dir}.")
+        err.print(cell(f"No packages under {settings.graph_packages_dir}."))
 
 
 def _listing(manifest: Any) -> tuple[str, ...]:
@@ -316,19 +338,20 @@ def stats_command(
         raise typer.Exit(1)
     all_stats = [package_statistics(location, profiles) for location, _findings in locations]
     if markdown:
-        sys.stdout.write(render_markdown(all_stats))
+        sys.stdout.write(shown_lines(render_markdown(all_stats)))
         return
-    summary = Table(*SUMMARY_COLUMNS)
+    summary = table(*SUMMARY_COLUMNS)
     for stats in all_stats:
-        summary.add_row(*summary_row(stats))
+        add_row(summary, *summary_row(stats))
     out.print(summary)
     for stats in all_stats:
-        detail = Table("statement type", "role", "items", "grade label", "standards", title=stats.graph_package_id)
+        detail = table("statement type", "role", "items", "grade label", "standards", title=stats.graph_package_id)
         rows = max(len(stats.types), len(stats.grades))
         for index in range(rows):
             kind = stats.types[index] if index < len(stats.types) else None
             grade = stats.grades[index] if index < len(stats.grades) else None
-            detail.add_row(
+            add_row(
+                detail,
                 kind.statement_type if kind else "",
                 kind.role if kind else "",
                 str(kind.items) if kind else "",

@@ -122,11 +122,14 @@ class ArtifactReader:
                 location=entry.path,
             )
 
-    def lines(self, logical_name: str) -> Iterator[tuple[int, bytes]]:
+    def lines(
+        self, logical_name: str, on_blank: Callable[[int, int], None] | None = None
+    ) -> Iterator[tuple[int, bytes]]:
         """Stream lines of a JSONL artifact; the checksum is verified when the stream ends.
 
         A line over the line bound, or a read that fails, is a finding and ends the stream early:
-        :meth:`complete` then says so.
+        :meth:`complete` then says so. With ``on_blank``, runs of blank lines go to it instead
+        (``iter_physical_lines``).
         """
         entry = self._entry(logical_name)
         handle = self._open(entry)
@@ -135,7 +138,7 @@ class ArtifactReader:
         with handle:
             stream = _HashingStream(handle)
             try:
-                yield from iter_physical_lines(stream, artifact=logical_name)
+                yield from iter_physical_lines(stream, artifact=logical_name, on_blank=on_blank)
             except JsonlParsingError as exc:
                 self._cut_short.add(logical_name)
                 line = exc.details.get("line")
@@ -150,6 +153,20 @@ class ArtifactReader:
                 self._cut(entry, exc)
                 return
         self._verify(entry, stream.hasher.hexdigest(), stream.size)
+
+    def raw_chunks(self, logical_name: str) -> Iterator[bytes]:
+        """An available artifact's bytes once more, a chunk at a time, for a check that scans them as bytes.
+
+        Unverified here and silent on failure: the one read that verifies the artifact reports what is
+        wrong with it (other bytes, a failed read), so a scan never reports it twice.
+        """
+        entry = self._entry(logical_name)
+        try:
+            with PackageFile.open(self._dir, entry.path, expected_bytes=entry.bytes) as handle:
+                while chunk := handle.read(1 << 20):
+                    yield chunk
+        except PackageFileError:
+            return
 
     def document(self, logical_name: str) -> Any:
         """Read, verify and parse a JSON artifact; ``None`` (with a finding) when unreadable or not strict JSON."""

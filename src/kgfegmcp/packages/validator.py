@@ -41,8 +41,9 @@ from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 
 #: Bumped whenever a rule is added or tightened: a pass recorded by another version is never trusted
 #: without running every rule (1.1.0: the learning-component collection and the epistemic labels;
-#: 1.2.0: every copy of an entity's fields is compared with the others, ``cross_artifact_mismatch``).
-VALIDATOR_VERSION = "1.2.0"
+#: 1.2.0: every copy of an entity's fields is compared with the others, ``cross_artifact_mismatch``;
+#: 1.3.0: no control or bidirectional-formatting character in served text, ``unsafe_text``).
+VALIDATOR_VERSION = "1.3.0"
 
 #: How much of the gate ran: every rule, the checks that bind a cached verdict to these bytes, or those
 #: checks plus decoding the delivery, for a package whose recorded pass vouches for the rest.

@@ -26,6 +26,7 @@ from kgfegmcp.packages.checks.statement_terms import StatementTermCheck
 from kgfegmcp.packages.checks.supplied_declarations import SuppliedCapabilityCheck, SuppliedCountCheck
 from kgfegmcp.packages.checks.supplied_entity_provenance import SuppliedEntityProvenanceCheck
 from kgfegmcp.packages.checks.supplied_progressions import SuppliedProgressionCheck
+from kgfegmcp.packages.checks.text_safety import TextSafetyCheck
 from kgfegmcp.packages.checks.unresolved_items import UnresolvedItemsCheck
 from kgfegmcp.packages.collector import FindingCollector
 
@@ -38,6 +39,7 @@ RECORD_CHECKS: tuple[type[PackageCheck], ...] = (
     HierarchyCheck,
     ComponentSupportCheck,
     CodePolicyCheck,
+    TextSafetyCheck,
 )
 PACKAGE_CHECKS: tuple[type[PackageCheck], ...] = (
     *RECORD_CHECKS,
