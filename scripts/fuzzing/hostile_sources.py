@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
 import shutil
-import signal
-import subprocess
 import tempfile
 import threading
 import time
@@ -36,7 +33,7 @@ from pathlib import Path
 
 from .classes import SOURCES
 from .gates import CODED_LINE
-from .server import KGFEGMCP, server_environment
+from .server import KGFEGMCP, measured_run, server_environment
 from .source_inputs import SOURCE_SCENARIOS, BuildStep, SourceScenario, Step, cf_package
 
 #: No build may take more, whatever its input under the caps.
@@ -85,36 +82,9 @@ class SourceOutcome:
 
 
 def run_measured(name: str, command: list[str], env: dict[str, str], timeout: float) -> Run:
-    """Run ``command`` under ``timeout`` seconds, its peak resident memory read from its own rusage."""
-    started = time.monotonic()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen(
-            command, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True
-        )
-        stopped = threading.Event()
-
-        def stop() -> None:
-            stopped.set()
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-
-        timer = threading.Timer(timeout, stop)
-        timer.start()
-        try:
-            _, status, usage = os.wait4(process.pid, 0)  # the child's own peak, not every child's
-        finally:
-            timer.cancel()
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return Run(
-            name,
-            None if stopped.is_set() else process.returncode,
-            time.monotonic() - started,
-            usage.ru_maxrss * 1024,
-            out.read().decode("utf-8", "replace"),
-            err.read().decode("utf-8", "replace"),
-        )
+    """Run ``command`` under ``timeout`` seconds, its peak resident memory its own (``tests/peak_memory.py``)."""
+    measured = measured_run(command, env, timeout)
+    return Run(name, measured.exit_code, measured.seconds, measured.peak_bytes, measured.stdout, measured.stderr)
 
 
 @contextlib.contextmanager

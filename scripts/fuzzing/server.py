@@ -19,6 +19,8 @@ REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 KGFEGMCP = Path(sys.executable).parent / "kgfegmcp"
 # The end-to-end tests' process helpers: a free loopback port, whether it accepts, a bounded stop.
 sys.path.insert(0, str(REPOSITORY_ROOT / "tests" / "e2e"))
+# And a command's own peak memory, measured past whatever the fuzzer holds.
+sys.path.insert(0, str(REPOSITORY_ROOT / "tests"))
 from e2e_support import accepting, free_port, stop  # noqa: E402
 
 

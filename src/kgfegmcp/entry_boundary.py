@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Callable
 from typing import NoReturn
 
+from kgfegmcp import text_safety
 from kgfegmcp.errors import KgfegmcpError, filesystem_error
 
 log = logging.getLogger("kgfegmcp.entry")
@@ -46,8 +47,9 @@ def run_entry_point(run: Callable[[], None], what: str = "The command") -> None:
 
 
 def fail(line: str) -> NoReturn:
-    """Print one error line on stderr (flushed before anything else can interleave) and exit 2."""
-    sys.stderr.write(line.replace("\n", " ") + "\n")
+    """Print one error line on stderr (flushed before anything else can interleave) and exit 2; a message may
+    quote a file name or a source's text, so its controls are shown escaped, never acted on by a terminal."""
+    sys.stderr.write(text_safety.shown(line.replace("\n", " ")) + "\n")
     sys.stderr.flush()
     sys.exit(FAILURE_EXIT)
 

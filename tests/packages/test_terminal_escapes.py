@@ -61,3 +61,13 @@ def test_every_command_shows_the_attack_escaped(world: FixtureWorld) -> None:
     assert doctor.returncode == 1 and "unsafe_text" in doctor.stdout
     for character in RAW:
         assert character not in stats.stdout + stats.stderr
+
+
+def test_a_refusal_that_quotes_a_file_name_shows_its_controls_escaped(world: FixtureWorld, tmp_path: Path) -> None:
+    """The one coded line every command ends a refusal with quotes what it was given (here a file name, which
+    may hold anything but NUL and a slash)."""
+    missing = tmp_path / "curriculum \x1b[31mRED \u202eEVIL.json"
+    refused = run("packages", "build", "--source", "case", str(missing), "--out", str(tmp_path / "out"), world=world)
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("manifest_build_error: CASE input curriculum \\x1b[31mRED \\u202eEVIL.json")
+    assert not any(raw in refused.stderr for raw in RAW) and refused.stderr.count("\n") == 1

@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 import zlib
 from collections import Counter
@@ -42,6 +41,7 @@ from kgfegmcp.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.memory_budget import BUILD_BUDGET_BYTES
+from peak_memory import run_measured
 
 FRAMEWORK = "ghana-nacca-primary-english-language-basic-1-3"
 RUNNING_HEADER = "English Language Curriculum for Primary Schools"
@@ -521,14 +521,13 @@ def test_a_pdf_whose_streams_inflate_past_the_memory_budget_is_refused_in_one_li
     command = [str(Path(sys.executable).parent / "kgfegmcp"), "packages", "build", "--source", "nacca-pdf"]
     command += [str(bomb), "--out", str(tmp_path / "out")]
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")}
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(process.pid, 0)  # the build's own peak, not every child's
-    assert process.stderr is not None
-    stderr = process.stderr.read().decode()
-    assert os.waitstatus_to_exitcode(status) == 2, stderr
-    assert stderr.startswith("manifest_build_error: Building from bomb.pdf needed more than the 768 MiB"), stderr
-    assert stderr.count("\n") == 1 and "Traceback" not in stderr
-    assert usage.ru_maxrss * 1024 < 1 << 30
+    run = run_measured(command, env, timeout=120)
+    assert run.exit_code == 2, run.stderr
+    assert run.stderr.startswith("manifest_build_error: Building from bomb.pdf needed more than the 768 MiB"), (
+        run.stderr
+    )
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert run.peak_bytes < 1 << 30
     assert not (tmp_path / "out").exists()
 
 

@@ -45,7 +45,7 @@ STATEMENT = ASN + "Statement"
 STANDARD_DOCUMENT = ASN + "StandardDocument"
 #: Predicates whose text labels a referenced resource (an education level, a general capability …).
 LABEL_PREDICATES = (SKOS + "prefLabel", RDFS + "label", DCTERMS + "title")
-#: The largest ASN file read. rdflib holds a parsed document at about 15 times its bytes (benchmarks/build_memory.py),
+#: The largest ASN file read. rdflib holds a parsed document at about 15 times its bytes (docs/reliability.md),
 #: so this keeps a build under 1 GiB; ACARA's and the US states' documents are a few MB each.
 MAX_INPUT_BYTES = 48 * 1024 * 1024
 #: rdflib's parser names of the two serialisations.
