@@ -23,6 +23,8 @@ sys.path.insert(0, str(REPOSITORY_ROOT / "tests" / "e2e"))
 sys.path.insert(0, str(REPOSITORY_ROOT / "tests"))
 from e2e_support import accepting, free_port, stop  # noqa: E402
 
+from peak_memory import run_measured as measured_run  # noqa: E402, F401 (for hostile_sources: the path is set here)
+
 
 def server_environment(root: Path, cache: Path) -> dict[str, str]:
     """This environment without its ``KGFEGMCP_`` settings, serving ``root`` at log level INFO from ``cache``."""
