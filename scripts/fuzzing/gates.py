@@ -85,6 +85,7 @@ def run_gates(root: Path, package: Path, cache: Path, timeout: float, unprivileg
     if unprivileged and os.geteuid() == 0:
         # The copy and its cache become the unprivileged user's (what the scenario made unreadable stays so).
         user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+        env["HOME"] = str(root.parent)  # a home of its own, as a real user has (the fuzzer's may be root's)
         for path in (root, cache, *root.rglob("*"), *cache.rglob("*")):
             os.lchown(path, 65534, 65534)
     return [
