@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from .classes import SOURCES
+from .classes import SOURCES, seeded_sample
 from .gates import CODED_LINE
 from .server import KGFEGMCP, measured_run, server_environment
 from .source_inputs import SOURCE_SCENARIOS, BuildStep, SourceScenario, Step, cf_package
@@ -190,10 +190,7 @@ def run_sources(
     spent; with ``cases``, exactly that many: a seeded sample of the named ones, then random ones."""
     rng = random.Random(seed)
     started = time.monotonic()
-    named = SOURCE_SCENARIOS
-    if cases is not None:
-        chosen = set(random.Random(f"sources-{seed}").sample(range(len(named)), min(cases, len(named))))
-        named = tuple(scenario for index, scenario in enumerate(named) if index in chosen)
+    named = seeded_sample(SOURCE_SCENARIOS, cases, f"sources-{seed}")
     outcomes: list[SourceOutcome] = []
     with tempfile.TemporaryDirectory(prefix="kgfegmcp-sources-") as scratch_name:
         scratch = Path(scratch_name)

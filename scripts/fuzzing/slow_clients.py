@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .classes import SLOW
+from .classes import SLOW, seeded_sample
 from .rpc import HEADERS, post, tool_call
 from .server import Server, serve
 
@@ -245,10 +245,7 @@ def run_slow_clients(
     cases: int | None = None,
 ) -> list[SlowOutcome]:
     """Each named attack once (with ``cases``, a seeded sample of that many), against one server."""
-    attacks = SLOW_ATTACKS
-    if cases is not None:
-        chosen = set(random.Random(f"slow-{seed}").sample(range(len(attacks)), min(cases, len(attacks))))
-        attacks = tuple(attack for index, attack in enumerate(attacks) if index in chosen)
+    attacks = seeded_sample(SLOW_ATTACKS, cases, f"slow-{seed}")
     rng = random.Random(seed)
     outcomes = []
     probe = tool_call("get_capabilities", {"request": {}})

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .classes import TAMPERING
+from .classes import TAMPERING, seeded_sample
 from .gates import Outcome, judge, run_gates, run_process
 from .scenarios import COMPONENTS, SCENARIOS, SMALL, random_tamper
 from .server import KGFEGMCP, server_environment
@@ -108,10 +108,7 @@ def run_tampering(
     rng = random.Random(seed)
     started = time.monotonic()
     outcomes: list[Outcome] = []
-    named = SCENARIOS
-    if cases is not None:
-        chosen = set(random.Random(f"sample-{seed}").sample(range(len(SCENARIOS)), min(cases, len(SCENARIOS))))
-        named = tuple(scenario for index, scenario in enumerate(SCENARIOS) if index in chosen)
+    named = seeded_sample(SCENARIOS, cases, f"sample-{seed}")
 
     def more() -> bool:
         if cases is None:
