@@ -2,10 +2,14 @@
 
 Run:
     .venv/bin/python benchmarks/relevance.py [--root data/graph_packages] [--repeat 3]
-        [--out benchmarks/results/relevance.json] [--only teacher|components] [--label TEXT]
+        [--out benchmarks/results/relevance.json] [--only teacher|components|requests] [--label TEXT]
+    .venv/bin/python benchmarks/relevance.py --only requests --root /tmp/catalog \
+        --out benchmarks/results/relevance_requests_2026-12-05.json
     PYTHONPATH=/tmp/before/src .venv/bin/python benchmarks/relevance.py --out /tmp/rel_before.json
 
 ``--only components`` runs the two data-derived sets (Mapa de Foco components and CCSS anchors).
+``--only requests`` runs the request set alone (it is never part of the default run, whose output stays
+as it was); its root must hold every framework it names (``kgfegmcp catalog init`` builds all nine).
 
 ``benchmarks/search.py`` uses object-of-knowledge names as queries, and those names are indexed into the
 habilidades beneath them (the context column of ``search/package_indexes.py``), so its recall measures
@@ -18,6 +22,15 @@ the index against itself. Every query here comes from text that no standards doc
   teacher would accept. Portuguese over Ensino Fundamental and Ensino Médio, English over CCSS ELA 2-4.
   ``validate_teacher`` checks every entry (fields, language, gold codes exist as statement-level items)
   and that no query is the text of an indexed item.
+* **requests** (``benchmarks/queries/teacher_requests.json``): requests written by hand the way a
+  teacher writes to an assistant, each with a ``kind``: ``colloquial`` (everyday wording, complaints
+  about a class: "meus alunos do 3º ano não sabem ler horas no relógio de ponteiro"), ``task`` (how to
+  teach, activity, lesson plan: "como ensinar a tabuada para o 3º ano"), ``misspelt`` (missing accents
+  or cedillas, typos: "fraçoes equivalentes", "subject verb agreemnt") and ``multi-concept`` (several
+  topics in one request). Portuguese over Ensino Fundamental and Médio, English over CCSS ELA 2-4 and
+  ACARA v9 Mathematics, a few Japanese over MEXT elementary. Gold chosen the same way as the teacher
+  set's, checked by the same validation (plus ``kind``). Results add slices per kind and per language
+  and the worst requests with our whole first page.
 * **components**: each distinct Mapa de Foco learning-component text of a package (today only Ensino
   Fundamental has components; Ensino Médio, Computação and CCSS have none) is a query; the habilidades
   it ``supports`` are its gold set (duplicate texts are one query with the union of their codes).
@@ -82,6 +95,9 @@ from kgfegmcp.services.requests import SearchStandardsRequest
 from percentiles import percentile
 
 TEACHER_FILE = Path(__file__).parent / "queries" / "teacher_queries.json"
+REQUESTS_FILE = Path(__file__).parent / "queries" / "teacher_requests.json"
+#: The kinds of the request set, in report order.
+REQUEST_KINDS = ("colloquial", "task", "misspelt", "multi-concept")
 #: Short stage labels of the frameworks the sets cover; any other framework is labelled by its id.
 STAGES = {
     "brazil-bncc-ensino-fundamental": "EF",
@@ -143,6 +159,7 @@ class Query:
     excluded: frozenset[str] = frozenset()
     excluded_items: int = 0
     subject: str | None = None
+    kind: str | None = None
     overlap: float = 0.0
     truncated: bool = False
     note: str | None = None
@@ -187,6 +204,18 @@ class Catalog:
                     words.setdefault(item.statement_code, set()).update(fold_words(f"{item.description} {parents}"))
             self.indexed_words[fid] = words
             self.text_codes[fid] = texts
+        self._descriptions: dict[str, dict[str, str]] = {}
+
+    def first_words(self, fid: str, count: int) -> dict[str, str]:
+        """The first ``count`` words (at most ``9 * count`` characters) of each coded item's text (printed only)."""
+        if fid not in self._descriptions:
+            runtime = next(r for r in self.state.catalog.packages if r.framework_id == fid)
+            found: dict[str, str] = {}
+            for item in store_of(self.state, runtime).items:
+                if item.statement_code:
+                    found.setdefault(item.statement_code, item.description)
+            self._descriptions[fid] = found
+        return {code: " ".join(text.split()[:count])[: 9 * count] for code, text in self._descriptions[fid].items()}
 
     def make(self, qid: str, query_set: str, fid: str, text: str, gold: Iterable[str], **extra: Any) -> Query:
         """A query with its exclusions (indexed items whose text is the query's) and its lexical overlap."""
@@ -212,17 +241,25 @@ class Catalog:
         )
 
 
-def validate_teacher(entries: list[dict[str, Any]], catalog: Catalog) -> None:
-    """Every entry well formed, every gold code a statement-level item of its framework, no query verbatim."""
+def validate_teacher(
+    entries: list[dict[str, Any]], catalog: Catalog, kinds: tuple[str, ...] = (), name: str = TEACHER_FILE.name
+) -> None:
+    """Every entry well formed, every gold code a statement-level item of its framework, no query verbatim.
+
+    With ``kinds`` (the request set) every entry also carries a ``kind`` among them.
+    """
     problems = []
     seen: set[str] = set()
+    required = {"id", "language", "frameworkId", "query", "gold"} | ({"kind"} if kinds else set())
     for number, entry in enumerate(entries):
         where = f"entry {number} ({entry.get('id', '?')})"
-        missing = {"id", "language", "frameworkId", "query", "gold"} - entry.keys()
-        extra = entry.keys() - {"id", "language", "frameworkId", "query", "gold", "note"}
+        missing = required - entry.keys()
+        extra = entry.keys() - required - {"note"}
         if missing or extra:
             problems.append(f"{where}: missing {sorted(missing)}, unexpected {sorted(extra)}")
             continue
+        if kinds and entry["kind"] not in kinds:
+            problems.append(f"{where}: kind {entry['kind']!r} is not one of {list(kinds)}")
         if entry["id"] in seen:
             problems.append(f"{where}: duplicate id")
         seen.add(entry["id"])
@@ -244,7 +281,7 @@ def validate_teacher(entries: list[dict[str, Any]], catalog: Catalog) -> None:
         if fit_query(entry["query"]) != entry["query"].strip():
             problems.append(f"{where}: the query exceeds the server's limits")
     if problems:
-        raise SystemExit("teacher_queries.json is invalid:\n  " + "\n  ".join(problems))
+        raise SystemExit(f"{name} is invalid:\n  " + "\n  ".join(problems))
 
 
 def teacher_queries(catalog: Catalog) -> list[Query]:
@@ -252,6 +289,15 @@ def teacher_queries(catalog: Catalog) -> list[Query]:
     validate_teacher(entries, catalog)
     return [
         catalog.make(e["id"], "teacher", e["frameworkId"], e["query"], e["gold"], note=e.get("note")) for e in entries
+    ]
+
+
+def request_queries(catalog: Catalog) -> list[Query]:
+    entries = json.loads(REQUESTS_FILE.read_text(encoding="utf-8"))
+    validate_teacher(entries, catalog, REQUEST_KINDS, REQUESTS_FILE.name)
+    return [
+        catalog.make(e["id"], "requests", e["frameworkId"], e["query"], e["gold"], kind=e["kind"], note=e.get("note"))
+        for e in entries
     ]
 
 
@@ -391,7 +437,13 @@ def slices(queries: list[Query]) -> dict[str, list[Query]]:
     for query in queries:
         groups.setdefault(query.slice, []).append(query)
     teacher = [q for q in queries if q.query_set == "teacher"]
-    aggregates = {
+    # The request set's own aggregates come first (it runs alone, so the sets' mixed ones would repeat them).
+    requests = [q for q in queries if q.query_set == "requests"]
+    aggregates = {f"all · requests · {kind}": [q for q in requests if q.kind == kind] for kind in REQUEST_KINDS}
+    for language in dict.fromkeys(q.language for q in requests):
+        aggregates[f"{language} · requests"] = [q for q in requests if q.language == language]
+    aggregates["all · requests"] = requests
+    aggregates |= {
         "pt · EF+EM · teacher": [q for q in teacher if q.framework_id in BNCC_ETAPA],
         "all · teacher": teacher,
         "all · BNCC (teacher + components)": [q for q in queries if q.framework_id in BNCC_ETAPA],
@@ -409,11 +461,17 @@ def per_query(query: Query) -> dict[str, Any]:
         "slice": query.slice,
         # Only our own words are written out: the data-derived sets' texts are the publishers' curriculum
         # text, which the results must not copy (the id and the package name it).
-        **({"query": query.text} if query.query_set == "teacher" else {}),
+        **({"query": query.text} if query.query_set in ("teacher", "requests") else {}),
         "gold": sorted(query.gold),
         "lexicalOverlap": round(query.overlap, 3),
     }
-    for key, value in (("excluded", sorted(query.excluded)), ("subject", query.subject), ("note", query.note)):
+    optional = (
+        ("excluded", sorted(query.excluded)),
+        ("subject", query.subject),
+        ("kind", query.kind),
+        ("note", query.note),
+    )
+    for key, value in optional:
         if value:
             record[key] = value
     if query.truncated:
@@ -429,6 +487,53 @@ def per_query(query: Query) -> dict[str, Any]:
             entry["top10"] = ranked
         record[engine] = entry
     return record
+
+
+def worst_requests(queries: list[Query], count: int = 10) -> list[dict[str, Any]]:
+    """The ``count`` worst requests (ours): lowest MRR@10, then R@10, then highest lexical overlap first.
+
+    Only codes are written (never the statements' text); ``print_worst_requests`` shows a few words of each.
+    """
+    requests = [q for q in queries if q.query_set == "requests"]
+
+    def key(query: Query) -> tuple[float, float, float, str]:
+        found = metrics(query.ranked[OURS], query.gold)
+        return found["mrrAt10"], found["recallAt10"], -query.overlap, query.id
+
+    rows = []
+    for query in sorted(requests, key=key)[:count]:
+        found = metrics(query.ranked[OURS], query.gold)
+        rows.append(
+            {
+                "id": query.id,
+                "kind": query.kind,
+                "frameworkId": query.framework_id,
+                "query": query.text,
+                "gold": sorted(query.gold),
+                "lexicalOverlap": round(query.overlap, 3),
+                "oursRecallAt10": round(found["recallAt10"], 3),
+                "oursMrrAt10": round(found["mrrAt10"], 3),
+                "oursTop10": query.ranked[OURS],
+            }
+        )
+    return rows
+
+
+def print_worst_requests(rows: list[dict[str, Any]], catalog: Catalog, words: int = 7) -> None:
+    """The worst requests with our first page, each code with the first ``words`` words of its text."""
+    print()
+    print("worst requests (ours: MRR@10, then R@10, then lexical overlap with the gold, highest first):")
+    for row in rows:
+        texts = catalog.first_words(row["frameworkId"], words)
+        print(
+            f"  {row['id']:<6} [{row['kind']}] {row['query']!r} R@10 {row['oursRecallAt10']:.2f} "
+            f"MRR {row['oursMrrAt10']:.2f} overlap {row['lexicalOverlap']:.2f}"
+        )
+        gold = ", ".join(f"{code} ({texts.get(code, '?')})" for code in row["gold"])
+        print(f"         gold: {gold}")
+        for rank, code in enumerate(row["oursTop10"], 1):
+            mark = "*" if code in row["gold"] else " "
+            print(f"       {mark}{rank:>2}. {code or '(grouping)'}  {texts.get(code, '')}")
 
 
 def checkout() -> dict[str, Any]:
@@ -479,7 +584,7 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=Path("data/graph_packages"))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/relevance.json"))
-    parser.add_argument("--only", choices=("teacher", "components"))
+    parser.add_argument("--only", choices=("teacher", "components", "requests"))
     parser.add_argument("--label", help="free text recorded with the results (e.g. which code ran)")
     args = parser.parse_args()
     if not args.root.is_dir():
@@ -491,6 +596,8 @@ def main() -> None:
         queries += teacher_queries(catalog)
     if args.only in (None, "components"):
         queries += component_queries(catalog) + anchor_queries(catalog)
+    if args.only == "requests":
+        queries += request_queries(catalog)
     run(queries, catalog, args.repeat)
     summary: dict[str, Any] = {}
     for name, members in slices(queries).items():
@@ -533,6 +640,7 @@ def main() -> None:
             }
             for q in worst
         ],
+        **({"worstRequests": worst_requests(queries)} if any(q.query_set == "requests" for q in queries) else {}),
         "queries": [per_query(q) for q in queries],
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -547,12 +655,15 @@ def main() -> None:
     print()
     print(latency_table(summary))
     print()
-    print("worst teacher queries (ours: nDCG@10, then lexical overlap with the gold, highest first):")
+    if report["worstTeacherQueries"] or "worstRequests" not in report:
+        print("worst teacher queries (ours: nDCG@10, then lexical overlap with the gold, highest first):")
     for entry in report["worstTeacherQueries"]:
         print(
             f"  {entry['id']:<10} {entry['query']!r:<36} nDCG {entry['oursNdcgAt10']:.2f} overlap "
             f"{entry['lexicalOverlap']:.2f} gold {entry['gold']} ours top 3 {entry['oursTop3']}"
         )
+    if "worstRequests" in report:
+        print_worst_requests(report["worstRequests"], catalog)
     print(f"wrote {args.out}", file=sys.stderr)
 
 
