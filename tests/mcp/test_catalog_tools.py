@@ -80,12 +80,13 @@ async def test_list_frameworks_default_catalog(default_client: Client[Any], defa
     assert ef["graphTypes"]["contains"] == ["AcademicStandards", "LearningComponents", "LearningProgressions"]
     (summary,) = texts(result)
     count = len(DEFAULT_FRAMEWORKS)
-    assert summary.startswith(f"{count} of {count} accepted packages (more: False).")
+    assert summary.startswith(f"{count} of {count} accepted packages (more: no).")
     lines = summary.splitlines()
     for entry in body["frameworks"]:
         # One line per package: what it holds, its licence, link, manifest, files and disclosure ids; then its
         # attribution.
-        head = f"Package {entry['number']}: {entry['graphPackageId']} — {entry['title']} ("
+        ids = f"(frameworkId {entry['frameworkId']}, snapshotId {entry['snapshotId']})"
+        head = f"Package {entry['number']}: {entry['graphPackageId']} {ids} — {entry['title']} ("
         at = next(index for index, line in enumerate(lines) if line.startswith(head))
         assert f"(licence {entry['license']}; standards " in lines[at]
         assert f" at {entry['uri']} (manifest: add /manifest); built from nodes " in lines[at]
@@ -277,3 +278,19 @@ async def test_statistics_of_fixture_packages(fixture_client: Client[Any]) -> No
         ("2", "grade-2", 2),
         ("3", "grade-3", 1),
     ]
+
+
+async def test_list_frameworks_names_the_ids_other_tools_take(fixture_client: Client[Any]) -> None:
+    """Issue 44: each listed package gives the frameworkId (and snapshotId) the other tools accept, in both views,
+    and get_standard takes them as listed (a graph-package id is refused by their pattern)."""
+    result = await call(fixture_client, "list_frameworks", {"frameworkIds": [TWIN], "includeNonCurrent": True})
+    body = structured(result)
+    (summary,) = texts(result)
+    for entry in body["frameworks"]:
+        assert (entry["frameworkId"], entry["snapshotId"]) == (framework_of(entry), snapshot_of(entry))
+        head = f"Package {entry['number']}: {entry['graphPackageId']} (frameworkId {entry['frameworkId']}, "
+        assert f"{head}snapshotId {entry['snapshotId']}) — {entry['title']} (" in summary
+        framework = await call(
+            fixture_client, "get_framework", {"frameworkId": entry["frameworkId"], "snapshotId": entry["snapshotId"]}
+        )
+        assert structured(framework)["framework"]["frameworkId"] == entry["frameworkId"]

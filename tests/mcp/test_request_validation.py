@@ -76,7 +76,7 @@ async def test_limit_is_never_coerced(default_client: Client[Any], tool: str, va
 @pytest.mark.parametrize("tool", sorted(VALID))
 async def test_unknown_fields_are_rejected_without_echoing_values(default_client: Client[Any], tool: str) -> None:
     message = await rejected(default_client, tool, {**VALID[tool], "surpriseField": "SECRET-VALUE-123"})
-    assert "request.surpriseField: Extra inputs are not permitted" in message
+    assert "request.surpriseField: not a field of this request; accepted: " in message
     assert "SECRET-VALUE-123" not in message
     wrapped = await default_client.call_tool(tool, {"request": VALID[tool], "extra": 1}, raise_on_error=False)
     assert wrapped.is_error
@@ -140,3 +140,34 @@ async def test_types_enums_and_collections(default_client: Client[Any]) -> None:
             default_client, "search_standards", {"query": "x", "frameworkIds": [f"f-{i:03d}" for i in range(64)]}
         )
     ).startswith("framework_not_found: ")
+
+
+@pytest.mark.parametrize(
+    ("tool", "request_", "sent", "meant"),
+    [
+        ("get_standard", {"frameworkId": EF, "statement_code": "EF05MA04"}, "statement_code", "statementCode"),
+        ("get_standard", {"frameworkId": EF, "code": "EF05MA04"}, "code", "statementCode"),
+        ("list_frameworks", {"include_non_current": True}, "include_non_current", "includeNonCurrent"),
+        ("search_standards", {"query": "x", "subject": ["Matemática"]}, "subject", "academicSubjects"),
+    ],
+)
+async def test_an_unknown_field_names_the_accepted_one_meant(
+    default_client: Client[Any], tool: str, request_: dict[str, Any], sent: str, meant: str
+) -> None:
+    """Issue 44: a refusal names the field to send instead of pydantic's 'Extra inputs are not permitted'."""
+    message = await rejected(default_client, tool, request_)
+    assert f"request.{sent}: not a field of this request; send it as {meant}." in message, message
+    assert "Extra inputs" not in message
+
+
+async def test_rule_refusals_read_without_pydantic_phrases(default_client: Client[Any]) -> None:
+    """Issue 44: a request rule's refusal is its own sentence, without 'Value error, ' or a doubled full stop."""
+    for tool, request in (
+        ("get_standard", {"frameworkId": EF}),
+        ("search_standards", {"query": "   "}),
+        ("get_capabilities", {"snapshotId": "2026-01"}),
+    ):
+        message = await rejected(default_client, tool, request)
+        assert "Value error" not in message and ".." not in message, message
+    unknown = await rejected(default_client, "get_framework", {"frameworkId": EF, "surpriseField": 1})
+    assert "request.surpriseField: not a field of this request; accepted: frameworkId, snapshotId." in unknown

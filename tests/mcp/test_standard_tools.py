@@ -193,7 +193,7 @@ async def test_context_of_a_multi_parent_standard(fixture_client: Client[Any], f
     assert body["package"] == PackageRef.of(fixture_state.catalog.resolve(DAG)).to_wire()
     assert body["package"]["disclosureIds"] == ["fixture"]
     summary = texts(result)[0]
-    assert "Root paths: 2 (complete: True), by nodeId, root first:" in summary
+    assert "Root paths: 2 (complete: yes), by nodeId, root first:" in summary
     assert f"Path 1: {root} > {nbt} > {shared}" in summary
     assert "Truncated" not in summary
 
@@ -304,3 +304,14 @@ async def test_context_never_contains_learning_components(
         await call(default_client, "get_standard_context", {"frameworkId": EF, "nodeId": parent, "childDepth": 64})
     )
     assert below["children"] and not context_ids(below) & ef_components
+
+
+async def test_text_blocks_say_yes_or_no_not_python_booleans(fixture_client: Client[Any]) -> None:
+    """Issue 44: a flag in a text block reads as a word a model would quote, never Python's True/False."""
+    context = await call(fixture_client, "get_standard_context", {"frameworkId": DAG, "statementCode": "NF.2"})
+    listing = await call(fixture_client, "list_frameworks", {"limit": 1})
+    for result in (context, listing):
+        summary = texts(result)[0]
+        assert "True" not in summary and "False" not in summary, summary
+    assert "(complete: yes)" in texts(context)[0]
+    assert texts(listing)[0].startswith("1 of ") and "(more: yes)." in texts(listing)[0]

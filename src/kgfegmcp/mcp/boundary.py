@@ -9,12 +9,13 @@ or detail reaches a client. Names a client sent (fields, tools) are repeated onl
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from contextvars import ContextVar
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar, get_args
 
 import mcp.types as mt
 from fastmcp.exceptions import FastMCPError, NotFoundError, ToolError, ValidationError
@@ -119,13 +120,83 @@ def _require_supported(uri: str) -> ResourceAddress:
     return supported_address(uri, _UNSUPPORTED_ADDRESS_HINT)
 
 
-def _validation_summary(error: PydanticValidationError) -> str:
-    """Field paths and reasons only: the rejected values are not echoed back, the names only clipped."""
+def _validation_summary(error: PydanticValidationError, request: type[BaseModel] | None = None) -> str:
+    """Field paths and reasons only: the rejected values are not echoed back, the names only clipped.
+
+    A reason reads as the rule's own sentence (no ``Value error, ``, no closing full stop, which the message
+    adds); an undeclared field names the accepted field nearest it, or those accepted there (``request``, the
+    tool's request model, says which).
+    """
     problems = []
     for item in error.errors(include_url=False, include_context=False, include_input=False):
         where = clip(".".join(echo(part) for part in item["loc"]) or "request", _LOCATION_CHARS)
-        problems.append(f"{where}: {echo(item['msg'], limit=_REASON_CHARS)}")
+        if item["type"] == "extra_forbidden":
+            reason = _unknown_field(tuple(item["loc"]), request)
+        else:
+            reason = str(item["msg"]).removeprefix("Value error, ").rstrip(".")
+        problems.append(f"{where}: {echo(reason, limit=_REASON_CHARS)}")
     return problem_list(problems)
+
+
+def _unknown_field(loc: tuple[int | str, ...], request: type[BaseModel] | None) -> str:
+    """What to say of the undeclared field at ``loc``: the accepted field meant, or the accepted ones."""
+    accepted = ["request"] if len(loc) <= 1 else _fields_at(request, loc[1:-1])
+    if not accepted:
+        return "not a field of this request"
+    meant = _nearest(str(loc[-1]), accepted)
+    if meant:
+        return f"not a field of this request; send it as {meant}"
+    return f"not a field of this request; accepted: {', '.join(accepted)}"
+
+
+def _fields_at(model: Any, path: tuple[int | str, ...]) -> list[str]:
+    """The accepted (camelCase) field names of the object at ``path`` inside ``model``; none if not found."""
+    for part in path:
+        model = _object_in(model, part)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return []
+    return [info.alias or name for name, info in model.model_fields.items()]
+
+
+def _object_in(annotation: Any, part: int | str) -> Any:
+    """The model the value at ``part`` of a value of ``annotation`` is validated against, if one is."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        for name, info in annotation.model_fields.items():
+            if part in (info.alias, name):
+                return _model_of(info.annotation)
+        return None
+    return _model_of(annotation)  # a list item or mapping value: its element's model
+
+
+def _model_of(annotation: Any) -> Any:
+    """The one model inside ``annotation`` (through optionals, lists, mappings and ``Annotated``), if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    models = {m for m in map(_model_of, get_args(annotation)) if m is not None}
+    return models.pop() if len(models) == 1 else None
+
+
+def _nearest(sent: str, accepted: list[str]) -> str | None:
+    """The accepted field ``sent`` most likely means: the same name in another case or spelling, one that
+    contains it or it contains, else the closest spelling; ``None`` when none is near."""
+    if len(sent) > _LOCATION_CHARS:
+        return None
+
+    def folded(name: str) -> str:
+        return name.replace("_", "").replace("-", "").lower()
+
+    key = folded(sent)
+    if not key:
+        return None
+    by_folded = {folded(name): name for name in accepted}
+    if key in by_folded:
+        return by_folded[key]
+    containing = [name for fold, name in by_folded.items() if key in fold or fold in key]
+    if len(containing) == 1:
+        return containing[0]
+    pool = [folded(name) for name in containing] or list(by_folded)
+    close = difflib.get_close_matches(key, pool, n=1, cutoff=0.0 if containing else 0.6)
+    return by_folded[close[0]] if close else None
 
 
 def _only_cursor_rejected(error: PydanticValidationError) -> bool:
@@ -133,14 +204,14 @@ def _only_cursor_rejected(error: PydanticValidationError) -> bool:
     return all(tuple(item["loc"]) == ("request", "cursor") for item in error.errors())
 
 
-def _rejected_arguments(error: ValidationError) -> ToolError:
+def _rejected_arguments(error: ValidationError, request: type[BaseModel] | None = None) -> ToolError:
     """FastMCP's refusal of a tool's arguments as ``invalid_request: <field>: <reason>`` (or ``invalid_cursor``)."""
     cause = error.__cause__
     if isinstance(cause, PydanticValidationError) and _only_cursor_rejected(cause):
         # A malformed cursor (padded, over-long, not base64url) is invalid_cursor, as the spec says.
         malformed = InvalidCursorError("The cursor is not unpadded base64url text of 1 to 4096 characters.")
         return ToolError(malformed.public_message)
-    detail = _validation_summary(cause) if isinstance(cause, PydanticValidationError) else "arguments rejected"
+    detail = _validation_summary(cause, request) if isinstance(cause, PydanticValidationError) else "arguments rejected"
     rejected = InvalidRequestError(
         f"{detail}.", hint="Send exactly the published schema: camelCase fields, no extras, JSON types."
     )
@@ -164,6 +235,11 @@ class ErrorBoundary(Middleware):
     ``ToolError`` (an ``isError`` result); a resource or prompt failure is an ``MCPError``: JSON-RPC
     invalid params with the code in ``data``, or internal error.
     """
+
+    def __init__(self, requests: Mapping[str, type[BaseModel]] | None = None) -> None:
+        """``requests``: each tool's request model, so a refusal of an undeclared field names the accepted one."""
+        super().__init__()
+        self._requests: Mapping[str, type[BaseModel]] = requests or {}
 
     @staticmethod
     def guard(component: str, handler: Callable[P, R]) -> Callable[P, R]:
@@ -230,7 +306,7 @@ class ErrorBoundary(Middleware):
             )
             raise public_error(unknown) from None
         except ValidationError as exc:
-            raise _rejected_arguments(exc) from None
+            raise _rejected_arguments(exc, self._requests.get(context.message.name)) from None
 
     async def on_read_resource(
         self,

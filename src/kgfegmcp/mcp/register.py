@@ -205,7 +205,7 @@ def register(server: FastMCP, readiness: Readiness) -> None:
     """
     if server.middleware:
         raise ValueError("register() declares every middleware: build the server with none (dereference_schemas=False)")
-    boundary = ErrorBoundary()
+    boundary = ErrorBoundary({declared.name: declared.request for declared in TOOLS})
     for layer in middleware(boundary):
         server.add_middleware(layer)
     for declared in TOOLS:

@@ -147,6 +147,11 @@ def disclosure_lines(disclosures: Iterable[DisclosureView]) -> list[str]:
     return [f"Disclosure {disclosure_id}: {text}" for disclosure_id, text in seen]
 
 
+def yes_no(flag: bool) -> str:
+    """A flag as the word a model would quote (never Python's ``True``/``False``)."""
+    return "yes" if flag else "no"
+
+
 def _framework_line(summary: FrameworkSummary) -> str:
     return (
         f"{summary.title} ({summary.jurisdiction}; {summary.academic_subject}; "
@@ -157,12 +162,12 @@ def _framework_line(summary: FrameworkSummary) -> str:
 
 
 def _holds(summary: FrameworkSummary) -> str:
-    """What a catalog entry's package line says it holds."""
-    return f" — {_framework_line(summary)}"
+    """What a catalog entry's package line says it holds, after the ids the other tools take."""
+    return f" (frameworkId {summary.framework_id}, snapshotId {summary.snapshot_id}) — {_framework_line(summary)}"
 
 
 def list_frameworks(result: ListFrameworksResult) -> str:
-    lines = [f"{len(result.frameworks)} of {result.total} accepted packages (more: {result.page.has_more})."]
+    lines = [f"{len(result.frameworks)} of {result.total} accepted packages (more: {yes_no(result.page.has_more)})."]
     return "\n".join(lines + package_lines(result.frameworks, _holds))
 
 
@@ -361,13 +366,14 @@ def get_standard_context(result: StandardContextResult) -> str:
         standard_line(result.standard),
         *(f"Parent: {node_line(parent)}" for parent in result.parents),
         *(f"Child: {standard_line(child)}" for child in result.children),
-        f"Ancestors beyond the parents: {len(result.ancestors)} (complete: {result.ancestors_complete})"
+        f"Ancestors beyond the parents: {len(result.ancestors)} (complete: {yes_no(result.ancestors_complete)})"
         + (":" if result.ancestors else "."),
         *(f"- depth {node.depth}: {node_line(node)}" for node in result.ancestors),
-        f"Descendants beyond the children: {len(result.descendants)} (complete: {result.descendants_complete})"
+        f"Descendants beyond the children: {len(result.descendants)} (complete: {yes_no(result.descendants_complete)})"
         + (":" if result.descendants else "."),
         *(f"- depth {node.depth}: {standard_line(node)}" for node in result.descendants),
-        f"Root paths: {len(result.root_paths)} (complete: {result.root_paths_complete}), by nodeId, root first:",
+        f"Root paths: {len(result.root_paths)} (complete: {yes_no(result.root_paths_complete)}), "
+        "by nodeId, root first:",
         *(f"Path {index}: " + " > ".join(path.node_ids) for index, path in enumerate(result.root_paths, start=1)),
         *(f"On a path: {node_line(node)}" for node in result.path_nodes),
     ]

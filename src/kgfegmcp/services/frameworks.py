@@ -57,6 +57,8 @@ class GraphTypesView(ResultModel):
 class FrameworkSummary(PackageRef):
     """One accepted package in catalog listings: its identity once, then what it holds."""
 
+    framework_id: str = Field(description="What frameworkId / frameworkIds of the other tools take.")
+    snapshot_id: str = Field(description="What snapshotId / snapshotIds take (the current one is the default).")
     title: str
     name: str | None = Field(None, description="The framework root's name, when it differs from title.")
     jurisdiction: str
@@ -236,6 +238,8 @@ def framework_summary(package: ServedPackage, number: int = 1) -> FrameworkSumma
         package,
         number,
         links=_links_held(package),
+        framework_id=manifest.framework_id,
+        snapshot_id=manifest.snapshot_id,
         title=manifest.title,
         name=None if framework.name == manifest.title else framework.name,
         jurisdiction=framework.jurisdiction,
