@@ -2,13 +2,18 @@
 
 Run: .venv/bin/python benchmarks/scale.py [--items 1000,10000,100000,1000000] [--scratch /tmp/kgfegmcp-scale]
                                           [--repeat 3] [--samples 300] [--breakdown 100000]
+                                          [--vocabulary statements|template]
                                           [--out benchmarks/results/scale.json] [--plot docs/scale.png]
                                           [--before benchmarks/results/scale_before.json] [--replot]
 
 For each size it generates one package of that many items with ``benchmarks/validate.py``'s generator
 (framework → domains → clusters → standards, a component per 4 standards, chained progression links),
-validates and seals it once, and keeps it under ``--scratch/items-N`` so reruns skip generation (the
-generation and sealing seconds are reported apart). Every measurement then runs in a fresh subprocess,
+validates and seals it once, and keeps it under ``--scratch/items-N-statements`` (``items-N`` for the
+template vocabulary) so reruns skip generation (the generation and sealing seconds are reported apart).
+The standards' texts are walks of the word chain of real statements (``--vocabulary statements``, the
+default: words as frequent, and as often together, as in a real framework, so a query matches the
+share of a package a real one would), or the old single template (``template``: every text has the same
+words, so every query matches nearly every standard). Every measurement then runs in a fresh subprocess,
 so memory numbers are clean:
 
 * ``floor``: a process that reads and SHA-256-hashes every file of the package (startup.py's floor);
@@ -44,6 +49,7 @@ from typing import Any
 
 from kgfegmcp.config import SHIPPED_PROMPTS_DIR
 from percentiles import percentile
+from validate import VOCABULARIES
 
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
@@ -69,7 +75,13 @@ def status_kib(field: str) -> int:
 # -- children (each runs in its own process) ---------------------------------------------------
 
 
-def child_generate(folder: Path, items: int) -> dict[str, Any]:
+def package_folders(scratch: Path, items: int, vocabulary: str) -> tuple[Path, Path]:
+    """The generated package's folder and its derived-index cache for one size and vocabulary."""
+    suffix = "" if vocabulary == "template" else f"-{vocabulary}"
+    return scratch / f"items-{items}{suffix}", scratch / f"cache-{items}{suffix}"
+
+
+def child_generate(folder: Path, items: int, vocabulary: str) -> dict[str, Any]:
     sys.path.insert(0, str(HERE))
     from kgfegmcp.config import InvalidPackagePolicy
     from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -79,7 +91,7 @@ def child_generate(folder: Path, items: int) -> dict[str, Any]:
     from validate import generated_package
 
     started = time.perf_counter()
-    world, location = generated_package(folder, items)
+    world, location = generated_package(folder, items, vocabulary)
     generated = time.perf_counter() - started
     started = time.perf_counter()
     lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)
@@ -364,13 +376,15 @@ def tree_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-def measure_size(items: int, scratch: Path, repeat: int, samples: int, timeout: float) -> dict[str, Any]:
-    folder = scratch / f"items-{items}"
+def measure_size(
+    items: int, scratch: Path, vocabulary: str, repeat: int, samples: int, timeout: float
+) -> dict[str, Any]:
+    folder, cache = package_folders(scratch, items, vocabulary)
     marker = folder / "generated.json"
     if not marker.is_file():
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        generation = run_child("generate", str(folder), str(items), timeout=timeout)
+        generation = run_child("generate", str(folder), str(items), vocabulary, timeout=timeout)
         marker.write_text(json.dumps(generation))
     generation = json.loads(marker.read_text())
     packages = folder / "graph_packages"
@@ -378,7 +392,6 @@ def measure_size(items: int, scratch: Path, repeat: int, samples: int, timeout: 
     floors = [time_floor(packages, timeout) for _ in range(repeat)]
     validation = run_child("validate", str(folder), timeout=timeout)
     print(f"[{items}] floor {min(floors):.3f}s, validate {validation['seconds']:.2f}s", flush=True)
-    cache = scratch / f"cache-{items}"
     shutil.rmtree(cache, ignore_errors=True)
     cold = run_child("build", str(folder), str(cache), "0", timeout=timeout)
     warms = [
@@ -392,6 +405,7 @@ def measure_size(items: int, scratch: Path, repeat: int, samples: int, timeout: 
     serving_gc = statistics.median((w["rssAfterGcKiB"] - w["baselineKiB"]) for w in warms)
     return {
         "items": items,
+        "vocabulary": vocabulary,
         "packageBytes": tree_bytes(packages),
         **generation,
         "floorSeconds": round(floor, 3),
@@ -484,6 +498,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--items", default="1000,10000,100000,1000000")
     parser.add_argument("--scratch", type=Path, default=Path("/tmp/kgfegmcp-scale"))
+    parser.add_argument("--vocabulary", choices=VOCABULARIES, default="statements", help="standards' texts")
     parser.add_argument("--repeat", type=int, default=3, help="floor and warm-start runs per size (median)")
     parser.add_argument("--samples", type=int, default=300, help="requests per tool for latency")
     parser.add_argument("--breakdown", type=int, default=100_000, help="size for the memory breakdown (0: none)")
@@ -496,7 +511,7 @@ def main() -> None:
     args, rest = parser.parse_known_args()
     if args.child:
         children = {
-            "generate": lambda: child_generate(Path(rest[0]), int(rest[1])),
+            "generate": lambda: child_generate(Path(rest[0]), int(rest[1]), rest[2]),
             "validate": lambda: child_validate(Path(rest[0])),
             "build": lambda: child_build(Path(rest[0]), Path(rest[1]), int(rest[2])),
             "breakdown": lambda: child_breakdown(Path(rest[0]), Path(rest[1]), int(rest[2])),
@@ -508,18 +523,20 @@ def main() -> None:
         plot(json.loads(args.out.read_text())["sizes"], args.plot, before)
         return
     sizes = [int(size) for size in args.items.split(",")]
-    rows = [measure_size(size, args.scratch, args.repeat, args.samples, args.timeout) for size in sizes]
+    rows = [
+        measure_size(size, args.scratch, args.vocabulary, args.repeat, args.samples, args.timeout) for size in sizes
+    ]
     report: dict[str, Any] = {
         "machine": platform.platform(),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
+        "vocabulary": args.vocabulary,
         "repeat": args.repeat,
         "samplesPerTool": args.samples,
         "sizes": rows,
     }
     if args.breakdown in sizes:
-        cache = args.scratch / f"cache-{args.breakdown}"
-        folder = args.scratch / f"items-{args.breakdown}"
+        folder, cache = package_folders(args.scratch, args.breakdown, args.vocabulary)
         breakdown = run_child("breakdown", str(folder), str(cache), str(args.breakdown), timeout=args.timeout)
         report["breakdown"] = finish_breakdown(breakdown, next(r for r in rows if r["items"] == args.breakdown))
     args.out.parent.mkdir(parents=True, exist_ok=True)

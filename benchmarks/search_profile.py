@@ -1,10 +1,11 @@
 """search_standards latency over one generated package, warm, with the requests of ``scale.py``.
 
-Run: PYTHONPATH=src .venv/bin/python benchmarks/search_profile.py --items 1000000
+Run: PYTHONPATH=src .venv/bin/python benchmarks/search_profile.py --items 1000000 [--vocabulary template]
          [--scratch /tmp/kgfegmcp-scale] [--cache DIR] [--samples 300] [--rounds 1]
          [--record answers.jsonl | --compare answers.jsonl] [--trace] [--fractions] [--cprofile N]
 
-It starts the app state once over ``--scratch/items-N`` (its derived-index cache ``--scratch/cache-N``
+It starts the app state once over ``scale.py``'s package of N items in ``--vocabulary`` (``statements``
+unless told: ``--scratch/items-N-statements``, its derived-index cache ``--scratch/cache-N-statements``
 unless ``--cache`` names another) and times the same requests as ``scale.py``'s ``latency``: --samples
 requests, every third the statement code of a random standard, the rest three consecutive words of a
 random standard's description, limit 10, the generated framework only; each timed as the service call
@@ -40,7 +41,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from scale import FRAMEWORK, sampled, search_summaries, settings_for  # noqa: E402
+from scale import FRAMEWORK, package_folders, sampled, search_summaries, settings_for  # noqa: E402
+from validate import VOCABULARIES  # noqa: E402
 
 
 def requests_for(state: Any, samples: int) -> list[Any]:
@@ -177,6 +179,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=1_000_000)
     parser.add_argument("--scratch", type=Path, default=Path("/tmp/kgfegmcp-scale"))
     parser.add_argument("--cache", type=Path)
+    parser.add_argument("--vocabulary", choices=VOCABULARIES, default="statements", help="which generated package")
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=1, help="time the whole batch this many times")
     parser.add_argument("--record", type=Path)
@@ -194,16 +197,16 @@ def main() -> None:
     from kgfegmcp.bootstrap import build_app_state
     from kgfegmcp.models import canonical_json
 
-    folder = args.scratch / f"items-{args.items}"
-    cache = args.cache or args.scratch / f"cache-{args.items}"
+    folder, scratch_cache = package_folders(args.scratch, args.items, args.vocabulary)
+    cache = args.cache or scratch_cache
     if args.transplant:
-        transplant(args.scratch / f"cache-{args.items}", cache)
+        transplant(scratch_cache, cache)
     started = time.perf_counter()
     state = build_app_state(settings_for(folder, cache))
     print(f"warm start over {folder} ({cache}): {time.perf_counter() - started:.1f}s", file=sys.stderr)
     requests = requests_for(state, args.samples)
     call = state.standards.search_standards
-    report: dict[str, Any] = {"items": args.items, "samples": args.samples}
+    report: dict[str, Any] = {"items": args.items, "vocabulary": args.vocabulary, "samples": args.samples}
 
     for request in requests[:10]:  # warm-up, as scale.py does
         canonical_json(call(request).to_wire())

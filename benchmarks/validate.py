@@ -13,9 +13,11 @@ import argparse
 import hashlib
 import json
 import platform
+import random
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,14 @@ from kgfegmcp.profiles.repository import ProfileRepository
 from package_factory import FixtureGraph, FixtureWorld, provenance_for
 
 GENERATED = "generated-benchmark"
+#: Real statements whose words (and which word follows which) the "statements" vocabulary draws on.
+STATEMENTS = (
+    Path(__file__).resolve().parents[1]
+    / "data/graph_packages/us-ccss-ela-literacy-grades-2-4/chiron-0-1-0/detailed/as_standards_framework_items.jsonl"
+)
+#: How standards' texts are made: one template for all (every text shares its words), or a word chain
+#: drawn from real statements (each word's successors as they follow it there, its frequencies theirs).
+VOCABULARIES = ("template", "statements")
 
 
 def _link(graph: FixtureGraph, label: str, source: NodeRecord, target: NodeRecord, **extra: Any) -> None:
@@ -62,8 +72,35 @@ def _link(graph: FixtureGraph, label: str, source: NodeRecord, target: NodeRecor
     )
 
 
-def generated_graph(items: int) -> FixtureGraph:
-    """framework → domains → clusters → standards, one component per 4 standards, chained links."""
+def statement_texts(seed: int = 20260102) -> Iterator[str]:
+    """Endless texts, each a walk of the word chain of the real statements in ``STATEMENTS``.
+
+    A walk starts at a statement's first word and takes, at each word, a successor it has there (ends
+    of statements included, so lengths follow theirs), at most 60 words; one seeded generator, so the
+    same sequence every time.
+    """
+    followers: dict[str | None, list[str | None]] = {}
+    with STATEMENTS.open(encoding="utf-8") as handle:
+        for line in handle:
+            words: list[str | None] = [*json.loads(line)["description"].split(), None]
+            for before, after in zip([None, *words], words, strict=False):
+                followers.setdefault(before, []).append(after)
+    rng = random.Random(seed)
+    while True:
+        text: list[str] = []
+        word = rng.choice(followers[None])
+        while word is not None and len(text) < 60:
+            text.append(word)
+            word = rng.choice(followers[word])
+        yield " ".join(text)
+
+
+def generated_graph(items: int, vocabulary: str = "template") -> FixtureGraph:
+    """framework → domains → clusters → standards, one component per 4 standards, chained links.
+
+    ``vocabulary`` (one of ``VOCABULARIES``) says how the standards' texts are made.
+    """
+    texts = statement_texts() if vocabulary == "statements" else None
     root_id = stable_uuid(GENERATED, "framework")
     graph = FixtureGraph(
         GENERATED,
@@ -94,7 +131,11 @@ def generated_graph(items: int) -> FixtureGraph:
     for s in range(standards):
         sid = stable_uuid(GENERATED, "standard", str(s))
         code = f"GEN.{s // 1000}.{s % 1000}"
-        text = f"Standard {s}: reason about quantity {s % 97} using models, number lines and equations."
+        text = (
+            next(texts)
+            if texts is not None
+            else f"Standard {s}: reason about quantity {s % 97} using models, number lines and equations."
+        )
         standard = ItemNode(sid, sid, text, "Standard", (str(1 + s % 3),), True, "en", statement_code=code)
         graph.items.append(standard)
         _link(graph, HAS_CHILD, clusters[s % len(clusters)], standard)
@@ -108,7 +149,7 @@ def generated_graph(items: int) -> FixtureGraph:
     return graph
 
 
-def generated_package(scratch: Path, items: int) -> tuple[FixtureWorld, PackageLocation]:
+def generated_package(scratch: Path, items: int, vocabulary: str = "template") -> tuple[FixtureWorld, PackageLocation]:
     """A pending package of ``items`` generated standards (with its profile) under ``scratch``."""
     world = FixtureWorld(scratch)
     world.add_profile(
@@ -120,7 +161,7 @@ def generated_package(scratch: Path, items: int) -> tuple[FixtureWorld, PackageL
         ],
     )
     started = time.perf_counter()
-    graph = generated_graph(items)
+    graph = generated_graph(items, vocabulary)
     location = world.write(graph, provenance=provenance_for(graph))
     print(f"generated {items} items in {time.perf_counter() - started:.1f}s")
     return world, location

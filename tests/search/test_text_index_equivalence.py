@@ -145,3 +145,45 @@ def test_counts_without_the_aggregation_api_are_the_same(
     for query, page in zip(_queries(documents)[:60], with_aggregation, strict=True):
         terms = _terms(analyzer, query)
         assert index.ranked(terms, 1) == page == reference_ranked(index, terms, 1), query
+
+
+def test_some_terms_pages_ranked_among_rarer_terms_are_those_of_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Words of skewed frequencies (a few in most documents, most in few): the "only some terms"
+    stratum is first ranked among the documents holding a rarer term, and must page exactly as
+    ranking the whole stratum does, ties included (many texts repeat, so many scores are equal)."""
+    rng = random.Random(44)
+    vocabulary = [f"w{n}x" for n in range(400)]
+    weights = [1 / (n + 1) for n in range(400)]
+    documents = []
+    for index in range(4_000):
+        words = rng.choices(vocabulary, weights, k=rng.randrange(3, 16))
+        text = " ".join(words) if index % 5 else "w0x w1x w2x"  # a fifth alike: equal scores
+        facets = ["role\x1fstandard"] if index % 9 else ["role\x1fgrouping"]
+        documents.append((index, text, "w3x" if index % 4 == 0 else "", facets))
+    analyzer = Analyzer("en")
+    index = TextIndex.build(documents, analyzer)
+    facets = {position: set(terms) for position, _, _, terms in documents}
+    role = Preference(frozenset({"role\x1fstandard"}), lambda p: "role\x1fstandard" in facets[p])
+    narrowed = TextIndex._some_page
+    pruned = 0
+
+    def counted(self: TextIndex, *arguments: object) -> object:
+        nonlocal pruned
+        hits = narrowed(self, *arguments)  # type: ignore[arg-type]
+        pruned += hits is not None
+        return hits
+
+    monkeypatch.setattr(TextIndex, "_some_page", counted)
+    queries = [f"w{a}x w{b}x" for a in range(4) for b in (5, 40, 150, 399)]
+    queries += [f"w0x w1x w{n}x" for n in (7, 60, 300)] + ["w0x w2x", "w1x w3x w250x"]
+    for _ in range(60):
+        words = documents[rng.randrange(len(documents))][1].split()
+        start = rng.randrange(0, max(1, len(words) - 3))
+        queries.append(" ".join(words[start : start + rng.choice((2, 3))]))
+    for query in queries:
+        terms = _terms(analyzer, query)
+        for limit in (1, 3, 10, 25):
+            for required, preferences in (([], []), ([], [role]), ([frozenset({"role\x1fstandard"})], [role])):
+                got = index.ranked(terms, limit, required, preferences)
+                assert got == reference_ranked(index, terms, limit, required, preferences), (query, limit)
+    assert pruned > 100

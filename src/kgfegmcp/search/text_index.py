@@ -23,12 +23,15 @@ Each stratum that can reach the page is one search of the ranking query (its cou
 those searches are what a page costs, since tantivy scores every document a search matches. A
 stratum past a full page is only counted, with an unscored query of the same documents: "only
 some terms" is "at least one term" less "every term", and nothing at all when the terms' document
-frequencies show that each matches exactly the documents that match every term.
+frequencies show that each matches exactly the documents that match every term. When some terms are
+common, "only some terms" is first ranked among the documents holding a rarer one, and the whole
+stratum only counted when a score bound proves nothing else can enter the page (``_some_page``).
 """
 
 from __future__ import annotations
 
 import marshal
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +65,13 @@ Coverage = Literal["phrase", "all_terms", "some_terms"]
 _PREFERENCE_UNIT = 10_000.0
 #: From how many positions a term set beats a union of position terms.
 _TERM_SET_FROM = 128
+#: tantivy's BM25 ``k1``: a term's score in a field is below its idf x (1 + k1) x the field's boost.
+_BM25_K1 = 1.2
+#: A term is *common* when at least this share of the documents holds it: the "only some terms"
+#: stratum is first ranked without the documents that match common terms alone (see ``_some_page``).
+_COMMON_SHARE = 1 / 16
+#: Relative slack on a score bound (tantivy sums float32 scores; the bound is computed in float64).
+_BOUND_SLACK = 1e-3
 SCORE_DECIMALS = 3  # scores are float32 sums: digits beyond these are not meaningful
 
 
@@ -352,13 +362,15 @@ class TextIndex:
                 if complete and len(terms) > 1
                 else []
             )
-            found = self._searcher.search(
-                tantivy.Query.boolean_query([(tantivy.Occur.Must, self._with(query, required)), *boosts, *phrase]),
-                wanted - len(rows),
-                count=True,
-            )
-            counts[complete] = self._matched(found)
-            for raw, address in found.hits[: wanted - len(rows)]:
+            ranking = [(tantivy.Occur.Must, self._with(query, required)), *boosts, *phrase]
+            hits = None if complete else self._some_page(terms, ranking, wanted - len(rows), preferences)
+            if hits is None:
+                found = self._searcher.search(tantivy.Query.boolean_query(ranking), wanted - len(rows), count=True)
+                counts[complete] = self._matched(found)
+                hits = found.hits
+            else:
+                counts[complete] = self._count_some(terms, required, counts[True])
+            for raw, address in hits[: wanted - len(rows)]:
                 position = self._positions[address.doc]
                 met = [p.met(position) for p, _ in bonuses]
                 score = raw - sum(bonus for (_, bonus), yes in zip(bonuses, met, strict=True) if yes)
@@ -368,6 +380,66 @@ class TextIndex:
                 rows.append(RankedRow(complete, unmet, in_phrase, position, round(score, SCORE_DECIMALS)))
         rows.sort(key=RankedRow.key)
         return RankedPage(rows, counts.get(True, 0), counts.get(False, 0))
+
+    def _some_page(
+        self,
+        terms: Sequence[Term],
+        ranking: list[tuple[tantivy.Occur, tantivy.Query]],
+        limit: int,
+        preferences: Sequence[Preference],
+    ) -> list[tuple[float, tantivy.DocAddress]] | None:
+        """The best ``limit`` hits of the "only some terms" ranking, without scoring every match; or
+        ``None`` when that cannot be shown (then the caller ranks them all).
+
+        When some terms are common (held by a large share of the documents), the documents matching
+        only common terms are most of the stratum, and each scores at most the sum of those terms'
+        score bounds (BM25 stays below idf x (1 + k1) per field and boost). So the stratum is first
+        ranked among the documents that match a rarer term; when that fills the page with rows that
+        meet every preference and score above the bound, no other document can enter it, and the page
+        is exactly the one ranking the whole stratum gives (ties included: the bound is strict).
+        """
+        every = len(self._positions)
+        common = [t for t in terms if self._postings(t) >= every * _COMMON_SHARE]
+        rare = [t for t in terms if self._postings(t) < every * _COMMON_SHARE]
+        if not common or not rare or limit <= 0:
+            return None
+        bound = sum(map(self._score_bound, common)) * (1 + _BOUND_SLACK) + _BOUND_SLACK
+        # Documents where a rarer term can add to the score (its match or its exact form), selected
+        # by a clause boosted to nothing: it adds exactly 0 to a score.
+        forms = {(f, w) for t in rare for f, w in self._term_clauses(t)}
+        selected = tantivy.Query.boost_query(
+            self._any([tantivy.Query.term_query(self._schema, f, w) for f, w in sorted(forms)]), 0.0
+        )
+        (occur, query), *rest = ranking
+        narrowed = [(occur, self._every([query, selected])), *rest]
+        hits = self._searcher.search(tantivy.Query.boolean_query(narrowed), limit, count=False).hits
+        if len(hits) < limit:
+            return None
+        # Every hit meets every preference when the last one does (preferences outweigh any score).
+        position = self._positions[hits[-1][1].doc]
+        if not all(p.met(position) for p in preferences):
+            return None
+        met = _PREFERENCE_UNIT * sum(2 ** (len(preferences) - n) for n in range(len(preferences)))
+        if float(hits[-1][0]) - met <= bound:
+            return None
+        return list(hits)
+
+    def _term_clauses(self, term: Term) -> list[tuple[str, str]]:
+        """The (field, word) of each ranking clause the term adds to a score: its match, its exact form."""
+        fields, word = self._match_on(term)
+        return [(f, word) for f, _ in fields] + [(f, term.exact) for f, _ in _EXACT_WEIGHTS]
+
+    def _score_bound(self, term: Term) -> float:
+        """Above any score the term's clauses (its match and its exact form) can give a document."""
+        fields, _ = self._match_on(term)
+        weights = [w for _, w in fields] + [w for _, w in _EXACT_WEIGHTS]
+        every = len(self._positions)
+        total = 0.0
+        for (field, form), weight in zip(self._term_clauses(term), weights, strict=True):
+            frequency = self._searcher.doc_freq(field, form)
+            if frequency:
+                total += weight * (1 + _BM25_K1) * math.log(1 + (every - frequency + 0.5) / (frequency + 0.5))
+        return total
 
     def matching_positions(self, terms: Sequence[Term]) -> set[int]:
         """Positions matching at least one term, for filters that need the whole set."""
