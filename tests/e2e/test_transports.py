@@ -255,13 +255,17 @@ def test_http_names_its_url_only_once_it_accepts_connections(default_catalog_roo
     assert process.stderr is not None
     url = f"http://127.0.0.1:{port}/mcp"
     seen: list[str] = []
+    pending = b""
     try:
         deadline = time.monotonic() + START_TIMEOUT
         while not any(f"packages at {url} " in line for line in seen):
+            # Raw reads, split here: a buffered readline after select leaves later lines in its buffer, where
+            # select never sees them.
             ready, _, _ = select.select([process.stderr], [], [], max(0.0, deadline - time.monotonic()))
-            line = process.stderr.readline().decode(errors="replace") if ready else ""
-            assert line, f"no line naming {url} within {START_TIMEOUT} s: {seen[-20:]}"
-            seen.append(line)
+            chunk = os.read(process.stderr.fileno(), 65536) if ready else b""
+            assert chunk, f"no line naming {url} within {START_TIMEOUT} s: {seen[-20:]}"
+            *lines, pending = (pending + chunk).split(b"\n")
+            seen += [line.decode(errors="replace") + "\n" for line in lines]
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:  # at once: no retry, no wait
             assert probe.connect_ex(("127.0.0.1", port)) == 0, "the URL was printed before the server accepted"
     finally:
