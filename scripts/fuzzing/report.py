@@ -17,6 +17,13 @@ class Tally:
     violations: int = 0
     slowest: float = 0.0
 
+    def add(self, outcome: str, seconds: float, violated: bool) -> None:
+        """Count one case: its outcome, its time, and whether it broke an invariant."""
+        self.cases += 1
+        self.outcomes[outcome] += 1
+        self.slowest = max(self.slowest, seconds)
+        self.violations += violated
+
 
 def report(
     tallies: dict[str, Tally],

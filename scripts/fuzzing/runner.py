@@ -114,11 +114,8 @@ def run_surface(
                 problems.extend(background.failures)
                 background.failures.clear()
                 tally = tallies[case.cls]
-                tally.cases += 1
-                tally.outcomes[outcome] += 1
-                tally.slowest = max(tally.slowest, seconds)
+                tally.add(outcome, seconds, bool(problems))
                 if problems:
-                    tally.violations += 1
                     violations.append(f"[{case.cls}] {case.label[:120]!r}: {'; '.join(problems)[:600]}")
                 if server.process.poll() is not None or any("the next cheap call" in p for p in problems):
                     violations.append("stopped early: the server no longer answers")
@@ -141,11 +138,9 @@ def run_package_tampering(
         log=print,
     )
     for outcome in outcomes:
-        tally.cases += 1
-        tally.outcomes["ok" if outcome.validate_status == "passed" else "refused"] += 1
-        tally.slowest = max([tally.slowest, *(gate.seconds for gate in outcome.gates)])
+        slowest = max(gate.seconds for gate in outcome.gates)
+        tally.add("ok" if outcome.validate_status == "passed" else "refused", slowest, bool(outcome.violations))
         if outcome.violations:
-            tally.violations += 1
             violations.append(f"[{TAMPERING}] {describe(outcome)}"[:800])
     if args.matrix:
         print(matrix(outcomes))
@@ -164,11 +159,9 @@ def run_hostile_sources(args: argparse.Namespace, tally: Tally, violations: list
         log=print,
     )
     for outcome in outcomes:
-        tally.cases += 1
-        tally.outcomes[outcome.runs[0].code() if len(outcome.runs) == 1 else outcome.runs[-1].code()] += 1
-        tally.slowest = max([tally.slowest, *(run.seconds for run in outcome.runs)])
+        slowest = max(run.seconds for run in outcome.runs)
+        tally.add(outcome.runs[-1].code(), slowest, bool(outcome.violations))
         if outcome.violations:
-            tally.violations += 1
             violations.append(f"[{SOURCES}] {outcome.name}: {'; '.join(outcome.violations)}"[:800])
     if args.matrix:
         print(sources_table(outcomes))
@@ -185,11 +178,8 @@ def run_slow(args: argparse.Namespace, packages: Path, tally: Tally, violations:
         cases=args.slow_cases,
     )
     for outcome in outcomes:
-        tally.cases += 1
-        tally.outcomes["ok" if outcome.served == outcome.tries else "refused"] += 1
-        tally.slowest = max(tally.slowest, outcome.slowest)
+        tally.add("ok" if outcome.served == outcome.tries else "refused", outcome.slowest, bool(outcome.violations))
         if outcome.violations:
-            tally.violations += 1
             violations.append(f"[{SLOW}] {outcome.name}: {'; '.join(outcome.violations)}"[:800])
     if args.matrix:
         print(slow_table(outcomes))
