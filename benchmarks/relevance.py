@@ -2,7 +2,8 @@
 
 Run:
     .venv/bin/python benchmarks/relevance.py [--root data/graph_packages] [--repeat 3]
-        [--out benchmarks/results/relevance.json] [--only teacher|components|requests] [--label TEXT]
+        [--analysis lemmas|snowball|folded] [--out benchmarks/results/relevance.json]
+        [--only teacher|components|requests] [--label TEXT]
     .venv/bin/python benchmarks/relevance.py --only requests --root /tmp/catalog \
         --out benchmarks/results/relevance_requests_2026-12-05.json
     PYTHONPATH=/tmp/before/src .venv/bin/python benchmarks/relevance.py --out /tmp/rel_before.json
@@ -86,6 +87,7 @@ from typing import Any
 
 import bncc
 
+import analysis_alternatives
 import kgfegmcp
 from catalog_access import store_of
 from kgfegmcp.bootstrap import AppState, build_app_state
@@ -586,10 +588,19 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/relevance.json"))
     parser.add_argument("--only", choices=("teacher", "components", "requests"))
     parser.add_argument("--label", help="free text recorded with the results (e.g. which code ran)")
+    parser.add_argument(
+        "--analysis",
+        choices=analysis_alternatives.CHOICES,
+        default="lemmas",
+        help="how words are reduced (lemmas is the server's; the others are its alternatives, indexed anew)",
+    )
     args = parser.parse_args()
     if not args.root.is_dir():
         raise SystemExit(f"{args.root} is not a directory; build the catalog first (scripts/setup.sh --no-serve).")
-    state = build_app_state(load_settings({"graph_packages_dir": args.root}))
+    analysis_alternatives.use(args.analysis)
+    # Another reduction needs its own indexes: the derived-index cache holds the server's.
+    overrides: dict[str, Any] = {} if args.analysis == "lemmas" else {"cache_dir": ""}
+    state = build_app_state(load_settings({"graph_packages_dir": args.root, **overrides}))
     catalog = Catalog(state)
     queries = []
     if args.only in (None, "teacher"):
@@ -619,6 +630,7 @@ def main() -> None:
         "machine": platform.platform(),
         "python": platform.python_version(),
         "checkout": {**checkout(), **({"label": args.label} if args.label else {})},
+        "analysis": args.analysis,
         "bncc": {"package": metadata.version("bncc"), "data": bncc.versao()["data_version"]},
         "roundsPerQuery": args.repeat,
         "k": K,

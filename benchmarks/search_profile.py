@@ -3,16 +3,19 @@
 Run: PYTHONPATH=src .venv/bin/python benchmarks/search_profile.py --items 1000000 [--vocabulary template]
          [--scratch /tmp/kgfegmcp-scale] [--cache DIR] [--samples 300] [--rounds 1]
          [--record answers.jsonl | --compare answers.jsonl] [--trace] [--fractions] [--cprofile N]
+         [--grade-named] [--ab] [--transplant --cache DIR]
 
 It starts the app state once over ``scale.py``'s package of N items in ``--vocabulary`` (``statements``
 unless told: ``--scratch/items-N-statements``, its derived-index cache ``--scratch/cache-N-statements``
 unless ``--cache`` names another) and times the same requests as ``scale.py``'s ``latency``: --samples
 requests, every third the statement code of a random standard, the rest three consecutive words of a
 random standard's description, limit 10, the generated framework only; each timed as the service call
-plus the canonical JSON text of its answer. Ten requests are sent first as warm-up.
+plus the canonical JSON text of its answer. Ten requests are sent first as warm-up. ``--grade-named``
+adds the standard's grade to each word request ("... grade 2"), so the named grade's tiers are timed.
 
-``--ab`` times each request twice, alternately with the current ranking and with the one first written
-(``tests/search/text_index_reference.py``), in the same process, and checks both answer alike: on a
+``--ab`` times each request twice, alternately with the current ranking and with the straightforward
+tiered one, every tier searched whole (``tiered_ranked`` and the first counting of code hits, in
+``tests/search/text_index_reference.py``), in the same process, and checks both answer alike: on a
 machine shared with other work that is the fair comparison.
 
 ``--record`` writes every answer's canonical JSON (one line each); ``--compare`` checks that every
@@ -45,9 +48,23 @@ from scale import FRAMEWORK, package_folders, sampled, search_summaries, setting
 from validate import VOCABULARIES  # noqa: E402
 
 
-def requests_for(state: Any, samples: int) -> list[Any]:
-    """The search_standards requests of ``scale.latency`` (same seed, same draws, same order)."""
-    return sampled(state, samples)[1]
+def requests_for(state: Any, samples: int, grade_named: bool = False) -> list[Any]:
+    """The search_standards requests of ``scale.latency`` (same seed, same draws, same order); with
+    ``grade_named``, each word request also names its standard's grade ("... grade 2"), which ranks
+    that grade's items first across every tier."""
+    from kgfegmcp.services.requests import SearchStandardsRequest
+
+    picked, searches = sampled(state, samples)
+    if not grade_named:
+        return searches
+    return [
+        request
+        if number % 3 == 0
+        else SearchStandardsRequest.model_validate(
+            {"query": f"{request.query} grade {item.grade_level[0]}", "frameworkIds": [FRAMEWORK], "limit": 10}
+        )
+        for number, (item, request) in enumerate(zip(picked, searches, strict=True))
+    ]
 
 
 class TracingSearcher:
@@ -102,12 +119,12 @@ def transplant(source: Path, target: Path) -> None:
 def ab(call: Any, requests: list[Any], canonical_json: Any) -> dict[str, Any]:
     """Each request timed with the current ranking and the reference one, alternating which goes first."""
     sys.path.insert(0, str(HERE.parent / "tests" / "search"))
-    from text_index_reference import reference_coverage_counts, reference_ranked
+    from text_index_reference import reference_coverage_counts, tiered_ranked
 
     from kgfegmcp.search.text_index import TextIndex
 
     current = (TextIndex.ranked, TextIndex.coverage_counts)
-    reference = (reference_ranked, reference_coverage_counts)
+    reference = (tiered_ranked, reference_coverage_counts)
     seconds: dict[str, list[float]] = {"current": [], "reference": []}
     differing = []
     try:
@@ -189,6 +206,7 @@ def main() -> None:
     parser.add_argument("--cprofile", type=int, default=0, help="print the top N functions of a profiled round")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--ab", action="store_true", help="time the reference ranking beside the current one")
+    parser.add_argument("--grade-named", action="store_true", help="word requests also name their grade")
     parser.add_argument("--transplant", action="store_true", help="link the scratch cache's entries into --cache")
     args = parser.parse_args()
     if args.transplant and not args.cache:
@@ -204,9 +222,11 @@ def main() -> None:
     started = time.perf_counter()
     state = build_app_state(settings_for(folder, cache))
     print(f"warm start over {folder} ({cache}): {time.perf_counter() - started:.1f}s", file=sys.stderr)
-    requests = requests_for(state, args.samples)
+    requests = requests_for(state, args.samples, args.grade_named)
     call = state.standards.search_standards
     report: dict[str, Any] = {"items": args.items, "vocabulary": args.vocabulary, "samples": args.samples}
+    if args.grade_named:
+        report["gradeNamed"] = True
 
     for request in requests[:10]:  # warm-up, as scale.py does
         canonical_json(call(request).to_wire())

@@ -294,3 +294,19 @@ async def test_list_frameworks_names_the_ids_other_tools_take(fixture_client: Cl
             fixture_client, "get_framework", {"frameworkId": entry["frameworkId"], "snapshotId": entry["snapshotId"]}
         )
         assert structured(framework)["framework"]["frameworkId"] == entry["frameworkId"]
+
+
+async def test_get_capabilities_names_the_ids_other_tools_take(fixture_client: Client[Any]) -> None:
+    """Every package get_capabilities lists gives the frameworkId and snapshotId the other tools accept, in both
+    views, and the other tools take them as listed."""
+    result = await call(fixture_client, "get_capabilities", {})
+    body = structured(result)
+    (summary,) = texts(result)
+    assert body["packages"]
+    for entry in body["packages"]:
+        assert (entry["frameworkId"], entry["snapshotId"]) == (framework_of(entry), snapshot_of(entry))
+        ids = f"(frameworkId {entry['frameworkId']}, snapshotId {entry['snapshotId']})"
+        assert f"Package {entry['number']}: {entry['graphPackageId']} {ids}: " in summary
+        request = {"frameworkId": entry["frameworkId"], "snapshotId": entry["snapshotId"]}
+        again = structured(await call(fixture_client, "get_capabilities", request))
+        assert [p["graphPackageId"] for p in again["packages"]] == [entry["graphPackageId"]]

@@ -94,13 +94,24 @@ def _ends_in_two_packages(request: dict[str, Any]) -> bool:
     return ends[0] != ends[1]
 
 
-def _grade_filter_outside_selection(request: dict[str, Any]) -> bool:
-    return any(entry["frameworkId"] not in request["frameworkIds"] for entry in request["frameworkGradeLevels"])
+#: The per-framework filters of compare_framework_evidence.
+PER_FRAMEWORK_FILTERS = ("frameworkGradeLevels", "frameworkAcademicSubjects")
 
 
-def _grade_filter_repeated(request: dict[str, Any]) -> bool:
-    named = [entry["frameworkId"] for entry in request["frameworkGradeLevels"]]
-    return len(set(named)) < len(named)
+def _per_framework_filter_outside_selection(request: dict[str, Any]) -> bool:
+    return any(
+        entry["frameworkId"] not in request["frameworkIds"]
+        for field in PER_FRAMEWORK_FILTERS
+        for entry in request.get(field) or []
+    )
+
+
+def _per_framework_filter_repeated(request: dict[str, Any]) -> bool:
+    for field in PER_FRAMEWORK_FILTERS:
+        named = [entry["frameworkId"] for entry in request.get(field) or []]
+        if len(set(named)) < len(named):
+            return True
+    return False
 
 
 #: Refusals tolerated only with these messages: each is in the published description, and no JSON
@@ -147,7 +158,7 @@ DESCRIBED_RULES = (
         "invalid_comparison_selection",
         "which is not in frameworkIds",
         "membership of one field's value in another field is beyond JSON Schema",
-        _grade_filter_outside_selection,
+        _per_framework_filter_outside_selection,
     ),
     DescribedRule(
         "invalid_request",
@@ -181,7 +192,7 @@ DESCRIBED_RULES = (
         "invalid_comparison_selection",
         "' twice.",
         "one entry per framework is uniqueness by a key, beyond uniqueItems",
-        _grade_filter_repeated,
+        _per_framework_filter_repeated,
     ),
 )
 
@@ -604,10 +615,10 @@ PUBLICATIONS = (
     Publication(
         "Give exactly one of nodeId, caseIdentifierUUID or statementCode",
         tuple(constrains(tool, "", ONE_OF_KEYS) for tool in STANDARD_TOOLS)
-        + tuple(says(tool, "nodeId", "Or caseIdentifierUUID or statementCode; one only") for tool in STANDARD_TOOLS)
+        + tuple(says(tool, "nodeId", "Or caseIdentifierUUID or statementCode.") for tool in STANDARD_TOOLS)
         + tuple(constrains("find_learning_progression_paths", end, ONE_OF_KEYS) for end in ("from", "to"))
         + tuple(
-            says("find_learning_progression_paths", f"{end}.nodeId", "or statementCode; one only")
+            says("find_learning_progression_paths", f"{end}.nodeId", "Or caseIdentifierUUID or statementCode.")
             for end in ("from", "to")
         ),
     ),
@@ -691,15 +702,24 @@ PUBLICATIONS = (
     ),
     Publication(
         "which is not in frameworkIds",
-        (says("compare_framework_evidence", "frameworkGradeLevels", "per framework of frameworkIds"),),
+        tuple(
+            says("compare_framework_evidence", field, "per framework of frameworkIds")
+            for field in PER_FRAMEWORK_FILTERS
+        ),
     ),
     Publication(
-        "frameworkGradeLevels names {} twice",
-        (says("compare_framework_evidence", "frameworkGradeLevels", "One entry at most per framework"),),
+        "{} names {} twice",
+        tuple(
+            says("compare_framework_evidence", field, "One entry at most per framework")
+            for field in PER_FRAMEWORK_FILTERS
+        ),
     ),
     Publication(
-        "frameworkGradeLevels for {} repeats a grade",
-        (unique("compare_framework_evidence", "frameworkGradeLevels[].gradeLevels"),),
+        "{} for {} repeats a {}",
+        (
+            unique("compare_framework_evidence", "frameworkGradeLevels[].gradeLevels"),
+            unique("compare_framework_evidence", "frameworkAcademicSubjects[].academicSubjects"),
+        ),
     ),
     Publication("gradeLevels repeats a grade", (unique("compare_framework_evidence", "gradeLevels"),)),
     # -- filter values a package does not use (invalid_request) --
@@ -707,12 +727,17 @@ PUBLICATIONS = (
         "Filters take each package's own values",
         (
             *(
-                says("search_standards", name, "From get_framework filterValues. Others refused")
+                says("search_standards", name, "Only get_framework filterValues.")
                 for name in ("gradeLevels", "statementTypes", "academicSubjects")
             ),
             says("search_learning_components", "academicSubjects", "filterValues.componentSubjects"),
-            says("compare_framework_evidence", "gradeLevels", "each framework must use one of its values"),
+            says("compare_framework_evidence", "gradeLevels", "at least one of each framework's"),
             says("compare_framework_evidence", "frameworkGradeLevels", "replaces gradeLevels there, same rules"),
+            says(
+                "compare_framework_evidence",
+                "frameworkAcademicSubjects",
+                "its subjects from get_framework filterValues",
+            ),
         ),
     ),
     Publication(
@@ -724,7 +749,7 @@ PUBLICATIONS = (
     ),
     Publication(
         "queries names a framework that is not in frameworkIds",
-        (says("compare_framework_evidence", "queries", "Keys must be in frameworkIds"),),
+        (says("compare_framework_evidence", "queries", "Per framework of frameworkIds"),),
     ),
     Publication(
         "Give query, or an entry in queries for every framework",
@@ -732,12 +757,12 @@ PUBLICATIONS = (
             constrains(
                 "compare_framework_evidence", "", {"anyOf": [{"required": ["query"]}, {"required": ["queries"]}]}
             ),
-            says("compare_framework_evidence", "queries", "query is required unless every framework has a key"),
+            says("compare_framework_evidence", "queries", "query: required if a framework lacks a key"),
         ),
     ),
     Publication(
         "query is unused when queries names every framework",
-        (says("compare_framework_evidence", "queries", "and refused if so"),),
+        (says("compare_framework_evidence", "queries", "else refused"),),
     ),
     # -- workflow arguments (invalid_request), for get_workflow_instructions --
     # The tool's own check names the workflow's fields; the listing says what each workflow requires.

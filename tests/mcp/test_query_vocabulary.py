@@ -21,12 +21,14 @@ async def test_search_standards_names_the_words_found_nowhere(default_client: Cl
     )
     readings = {r["analysis"]: r for r in structured(result)["interpretation"]}
     # The same analysis the search applies: folded, stemmed per language, looked up in each package's index.
-    assert readings["portuguese-snowball"]["unknownTerms"] == ["xyzzy"]
-    assert readings["english-snowball"]["unknownTerms"] == ["fracoes", "equivalentes", "xyzzy"]
-    assert readings["english-snowball"]["graphPackageIds"] == [f"{CCSS}@chiron-0-1-0"]
+    assert readings["pt-lemmas"]["unknownTerms"] == ["xyzzy"]
+    assert readings["en-lemmas"]["unknownTerms"] == ["fracoes", "equivalentes", "xyzzy"]
+    assert readings["en-lemmas"]["graphPackageIds"] == [f"{CCSS}@chiron-0-1-0"]
     (text, *_) = texts(result)
     assert "in brazil-bncc-ensino-fundamental: not found: xyzzy" in text
-    assert "not found: fracoes, equivalentes, xyzzy" in text
+    # Each word found nowhere is named, with the framework's nearest words where it has any.
+    assert "in us-ccss-ela-literacy-grades-2-4: not found: fracoes (the framework writes: " in text
+    assert "equivalentes, xyzzy" in text
     assert text.endswith("Words not found occur nowhere in that framework: rephrase them in its own vocabulary.")
     # A word the package holds in another inflection is known (stems match), and the field is left out.
     known = structured(

@@ -91,22 +91,25 @@ async def test_paths_stop_with_byte_limit_and_name_the_next_unreturned_path(prog
     assert content["morePathsExist"] is True
     following = content["nextUnreturnedPath"]
     assert len(following["relationshipIds"]) == 2
-    assert following["nodeIds"][0] == node_id(WIDE, "WIDE.S") and following["nodeIds"][-1] == node_id(WIDE, "WIDE.T")
+    following_nodes = [step["nodeId"] for step in following["steps"]]
+    assert following_nodes[0] == node_id(WIDE, "WIDE.S") and following_nodes[-1] == node_id(WIDE, "WIDE.T")
     returned = {tuple(p["relationshipIds"]) for p in paths}
     assert tuple(following["relationshipIds"]) not in returned
     # The next path is the one right after the returned ones in shortest-first, file order.
-    middles = [p["nodeIds"][1] for p in paths]
+    middles = [p["steps"][1]["nodeId"] for p in paths]
     assert middles == [node_id(WIDE, f"WIDE.M{i}") for i in range(len(paths))]
-    assert following["nodeIds"][1] == node_id(WIDE, f"WIDE.M{len(paths)}")
+    assert following_nodes[1] == node_id(WIDE, f"WIDE.M{len(paths)}")
     # Every standard and link a returned path names is listed once (links by node id; their resources
     # follow the package's URI rule, so no link repeats them).
     standards = [n["nodeId"] for n in content["standards"]]
     assert len(standards) == len(set(standards))
-    assert set(standards) == {n for p in paths for n in p["nodeIds"]} | {content["fromNodeId"], content["toNodeId"]}
+    stepped = {step["nodeId"] for p in paths for step in p["steps"]}
+    assert set(standards) == stepped | {content["fromNodeId"], content["toNodeId"]}
     assert standards[:2] == [content["fromNodeId"], content["toNodeId"]]
     links = {link["relationshipId"]: link for link in content["links"]}
     assert set(links) == {r for p in paths for r in p["relationshipIds"]}
-    assert all(set(link) == {"relationshipId", "linkType", "sourceNodeId", "targetNodeId"} for link in links.values())
+    ends = {"sourceNodeId", "sourceStatementCode", "targetNodeId", "targetStatementCode"}
+    assert all(set(link) == {"relationshipId", "linkType", *ends} for link in links.values())
 
 
 async def test_traversal_cut_by_the_ceiling_says_so_and_keeps_a_truthful_frontier(

@@ -121,7 +121,7 @@ def test_paths_through_mcp_are_valid_and_within_the_ceiling(
     seen = set()
     lengths = []
     for path in content["paths"]:
-        nodes, rels = path["nodeIds"], path["relationshipIds"]
+        nodes, rels = [step["nodeId"] for step in path["steps"]], path["relationshipIds"]
         assert nodes[0] == content["fromNodeId"] and nodes[-1] == content["toNodeId"]
         assert len(set(nodes)) == len(nodes) and 1 <= len(rels) == len(nodes) - 1 <= max_depth
         for i, rel_id in enumerate(rels):

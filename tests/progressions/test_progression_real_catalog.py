@@ -39,7 +39,10 @@ def direct_links(content: dict[str, Any]) -> list[tuple[str, str, str]]:
     for link in content["links"]:
         outgoing = link["sourceNodeId"] == selected
         other = link["targetNodeId"] if outgoing else link["sourceNodeId"]
-        found.append((link["linkType"], "outgoing" if outgoing else "incoming", named[other]["statementCode"]))
+        # The link names each end's code itself; it is the code of the record with that node id.
+        code = link["targetStatementCode"] if outgoing else link["sourceStatementCode"]
+        assert code == named[other]["statementCode"]
+        found.append((link["linkType"], "outgoing" if outgoing else "incoming", code))
     return found
 
 
@@ -118,8 +121,15 @@ async def test_educacao_infantil_chain_is_found_as_a_path(default_client: Client
     request = {"from": std(EI, "EI01CG01"), "to": std(EI, "EI03CG01")}
     content = assert_canonical_within_ceiling(await call(default_client, "find_learning_progression_paths", request))
     (path,) = content["paths"]
+    # Each step names its standard's code and grade beside its node id: the sequence reads without a join.
+    assert [(step["statementCode"], step["gradeLevels"]) for step in path["steps"]] == [
+        ("EI01CG01", ["Bebês"]),
+        ("EI02CG01", ["Crianças bem pequenas"]),
+        ("EI03CG01", ["Crianças pequenas"]),
+    ]
     codes = {n["nodeId"]: n["statementCode"] for n in content["standards"]}
-    assert [codes[n] for n in path["nodeIds"]] == ["EI01CG01", "EI02CG01", "EI03CG01"]
+    assert [codes[step["nodeId"]] for step in path["steps"]] == ["EI01CG01", "EI02CG01", "EI03CG01"]
+    assert all("codeSelects" not in step for step in path["steps"])
     assert len(path["relationshipIds"]) == 2 and content["searchComplete"] is True and content["pathsComplete"] is True
     assert {link["relationshipId"] for link in content["links"]} == set(path["relationshipIds"])
     assert "reviewed-age-group-pairing" in content["package"]["disclosureIds"]
@@ -133,6 +143,11 @@ async def test_educacao_infantil_chain_is_found_as_a_path(default_client: Client
         await call(default_client, "traverse_learning_progressions", std(EI, "EI01EF01"))
     )
     assert [n["statementCode"] for n in traversal["nodes"]] == ["EI01EF01", "EI02EF01", "EI03EF01"]
+    # Each followed link names the code of the standard it leads to beside that standard's node id.
+    assert [(link["from"], link["to"], link["toStatementCode"]) for link in traversal_links(traversal)] == [
+        (traversal["nodes"][0]["nodeId"], traversal["nodes"][1]["nodeId"], "EI02EF01"),
+        (traversal["nodes"][1]["nodeId"], traversal["nodes"][2]["nodeId"], "EI03EF01"),
+    ]
     assert traversal["graphExhausted"] is True and traversal["truncationReasons"] == []
     link_id = path["relationshipIds"][0]
     exact = assert_canonical_within_ceiling(
@@ -141,6 +156,7 @@ async def test_educacao_infantil_chain_is_found_as_a_path(default_client: Client
     source, target = exact["standards"]
     assert (source["nodeId"], target["nodeId"]) == (exact["link"]["sourceNodeId"], exact["link"]["targetNodeId"])
     assert source["statementCode"] == "EI01CG01" and target["statementCode"] == "EI02CG01"
+    assert (exact["link"]["sourceStatementCode"], exact["link"]["targetStatementCode"]) == ("EI01CG01", "EI02CG01")
     assert source["gradeLevels"][0] == "Bebês"
 
 
@@ -268,6 +284,31 @@ async def test_comparison_between_ensino_fundamental_and_computacao(default_clie
         assert "1º ano" in candidate["standard"]["gradeLevels"]
     if not ef_section["candidates"]:
         assert "no_matches" in [w["code"] for w in ef_section["warnings"]]
+
+
+async def test_comparison_narrows_each_framework_to_its_own_subjects(default_client: Client[Any]) -> None:
+    """In Ensino Fundamental "ideia central" ranks other subjects' standards too; a subject of its own, given
+    for that framework alone, keeps its section to Língua Portuguesa and leaves Computação unfiltered."""
+    request = {"query": "ideia central", "frameworkIds": [EF, CO], "maxMatchesPerFramework": 10}
+    narrowed_call = await call(
+        default_client,
+        "compare_framework_evidence",
+        {**request, "frameworkAcademicSubjects": [{"frameworkId": EF, "academicSubjects": ["Língua Portuguesa"]}]},
+    )
+    narrowed = structured(narrowed_call)
+    sections = {s["package"]["graphPackageId"].split("@")[0]: s for s in narrowed["frameworks"]}
+    assert sections[EF]["academicSubjects"] == ["Língua Portuguesa"] and "academicSubjects" not in sections[CO]
+    assert sections[EF]["candidates"]
+    assert all(c["standard"]["statementCode"][4:6] == "LP" for c in sections[EF]["candidates"])  # EF05LP03 …
+    assert f"{EF}@" in texts(narrowed_call)[0] and "; subjects Língua Portuguesa:" in texts(narrowed_call)[0]
+    # Subjects are local: each one given must be a subject of its framework.
+    foreign = {"frameworkAcademicSubjects": [{"frameworkId": CO, "academicSubjects": ["Ensino Religioso"]}]}
+    refused = await default_client.call_tool(
+        "compare_framework_evidence", {"request": {**request, **foreign}}, raise_on_error=False
+    )
+    assert refused.is_error, texts(refused)
+    assert texts(refused)[0].startswith(f"invalid_request: frameworkAcademicSubjects[{CO}].academicSubjects: 'Ensino")
+    assert "accepts Computação" in texts(refused)[0]
 
 
 async def test_comparison_reports_unresolved_evidence_and_no_matches(default_client: Client[Any]) -> None:

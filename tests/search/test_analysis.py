@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import tomllib
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 import tantivy
 
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.search.analysis import LANGUAGES, Analyzer, analyzer_for
+from kgfegmcp.search.analysis import Analyzer, analyzer_for
+from kgfegmcp.search.languages import rules_for
 from kgfegmcp.search.normalize import fold
 from kgfegmcp.search.query import QueryInterpreter
 
@@ -27,11 +30,21 @@ def stems(analyzer: Analyzer, text: str) -> list[str]:
         ("poema", "poemas"),
         ("fração", "frações"),
         ("fracao", "frações"),
-        ("identificar", "identificação"),
-        ("identificacao", "identificar"),
-        ("multiplicar", "multiplicacoes"),
         ("divisão", "divisoes"),
         ("ciência", "ciencias"),
+        ("ensinar", "ensinando"),
+        ("ensina", "ensinar"),
+        ("numéricas", "numérico"),
+        ("padronizada", "padronizadas"),
+        ("escreva", "escrevendo"),
+        ("historia", "História"),
+        ("pratica", "prática"),
+        ("numeros", "número"),
+        ("relogio", "relógio"),
+        ("multiplicacao", "multiplicação"),
+        ("antonimos", "antônimos"),
+        ("vacina", "vacinas"),
+        ("escala", "escalas"),
     ],
 )
 def test_portuguese_inflections_and_unaccented_forms_meet(first: str, second: str) -> None:
@@ -39,9 +52,33 @@ def test_portuguese_inflections_and_unaccented_forms_meet(first: str, second: st
     assert stems(analyzer, first) == stems(analyzer, second)
 
 
-@pytest.mark.parametrize(("first", "second"), [("story", "stories"), ("reading", "reads"), ("poem", "poems")])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("ensinar", "ensinamentos"),
+        ("letra", "letradas"),
+        ("contos", "contar"),
+        ("passos", "passado"),
+        ("aplicativo", "aplicar"),
+        ("identificar", "identificação"),
+    ],
+)
+def test_portuguese_derivations_stay_apart(first: str, second: str) -> None:
+    analyzer = analyzer_for("pt-BR")
+    assert stems(analyzer, first) != stems(analyzer, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("story", "stories"), ("reading", "reads"), ("poem", "poems"), ("counted", "counting"), ("wrote", "write")],
+)
 def test_english_inflections_meet(first: str, second: str) -> None:
     assert stems(analyzer_for("en"), first) == stems(analyzer_for("en"), second)
+
+
+@pytest.mark.parametrize(("first", "second"), [("sayings", "says"), ("personal", "person")])
+def test_english_derivations_stay_apart(first: str, second: str) -> None:
+    assert stems(analyzer_for("en"), first) != stems(analyzer_for("en"), second)
 
 
 def test_codes_and_numbers_are_never_stemmed() -> None:
@@ -55,26 +92,35 @@ def test_stop_words_are_dropped_and_exact_forms_kept() -> None:
     assert analyzer.words("uma leitura") == ["uma", "leitura"]  # the exact-form field keeps every word
 
 
-#: The accented forms of the listed stop words whose folded form differs.
-ACCENTED = (
-    "até está estão estávamos éramos estivéramos estivéssemos fôramos fôssemos há hão houverá houverão "
-    "houveríamos houvéramos houvéssemos já não nós será serão seríamos são só também terá terão teríamos "
-    "tínhamos tivéramos tivéssemos você vocês às tém"
-)
+#: Words Snowball's lists drop that statements use as content: negation, degree, comparison, position,
+#: time, the pronouns of "O eu, o outro e o nós", and the confused words of CCSS L.4.1.g.
+CONTENT_WORDS = {
+    "pt": "não nem sem mais muito mesmo depois eu",
+    "en": "their there too not no nor more most few same both only above below before after over under up down",
+}
 
 
-def test_portuguese_stop_words_are_tantivys_snowball_list() -> None:
-    """Every listed (folded) word is one that tantivy's own Portuguese stop filter removes."""
+@pytest.mark.parametrize("language", ["pt", "en"])
+def test_no_content_word_is_a_stop_word(language: str) -> None:
+    rules = rules_for(language)
+    assert rules is not None
+    for word in CONTENT_WORDS[language].split():
+        assert fold(word) not in rules.stop_words, word
+
+
+def test_portuguese_stop_words_are_function_words_only() -> None:
+    """Every Portuguese stop word is one tantivy's Snowball filter drops too ("sobre", about, aside)."""
     stop = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).filter(tantivy.Filter.stopword("portuguese"))
     analyzer = stop.build()
-    accented = {fold(word): word for word in ACCENTED.split()}
-    for word in LANGUAGES["pt"].stopwords:
-        assert analyzer.analyze(accented.get(word, word)) == [], word
+    declared = tomllib.loads((files("kgfegmcp") / "shipped" / "languages" / "pt.toml").read_text(encoding="utf-8"))
+    for word in declared["stopWords"].split():
+        assert word == "sobre" or analyzer.analyze(word) == [], word
 
 
 def test_unknown_language_is_folded_only() -> None:
     analyzer = analyzer_for("xx")
     assert analyzer.name == "folded" and stems(analyzer, "Frações de uma") == ["fracoes", "de", "uma"]
+    assert "no dictionary" in analyzer.described(character_pairs=False)
 
 
 def interpreter(profiles_root: Path, profile_id: str) -> QueryInterpreter:
@@ -122,3 +168,73 @@ def test_only_stop_words_are_searched_as_typed(profiles_root: Path) -> None:
 def test_grades_can_stay_text_where_there_are_no_grades(profiles_root: Path) -> None:
     reading = interpreter(profiles_root, EF).interpret("frações 5º ano", recognise_grades=False)
     assert reading.grades == () and [t.exact for t in reading.terms] == ["fracoes", "5o", "ano"]
+
+
+EF_SUBJECTS = ("Arte", "Ciências", "Educação Física", "Geografia", "História", "Língua Portuguesa", "Matemática")
+
+
+def latest(profiles_root: Path, profile_id: str, version: str) -> QueryInterpreter:
+    return QueryInterpreter(ProfileRepository(profiles_root).load(profile_id, version).profile)
+
+
+def test_request_words_are_set_aside_and_reported(profiles_root: Path) -> None:
+    reading = latest(profiles_root, EF, "2.3").interpret("como ensinar a tabuada para o 3º ano")
+    assert [t.exact for t in reading.terms] == ["tabuada"] and reading.grades == ("3º ano",)
+    assert reading.request_words == ("como ensinar",) and reading.dropped == ("a", "para", "o")
+
+
+def test_a_request_of_request_words_only_is_searched(profiles_root: Path) -> None:
+    reading = latest(profiles_root, EF, "2.3").interpret("atividades")
+    assert [t.exact for t in reading.terms] == ["atividades"] and reading.request_words == ()
+
+
+def test_english_request_words(profiles_root: Path) -> None:
+    reading = latest(profiles_root, "us-ccss-ela-literacy", "2.1").interpret("how to teach their and there 3rd grade")
+    assert [t.exact for t in reading.terms] == ["their", "there"] and reading.request_words == ("how to teach",)
+    assert reading.grades == ("03",)
+
+
+@pytest.mark.parametrize(
+    ("query", "subjects", "terms"),
+    [
+        ("educação física 7º ano jogos", ("Educação Física",), ["jogos"]),
+        ("aula de história sobre quilombos", ("História",), ["quilombos"]),
+        ("ler uma história para crianças", (), ["ler", "historia", "criancas"]),
+        ("matemática frações", (), ["matematica", "fracoes"]),
+        ("plano de aula de matemática frações", ("Matemática",), ["fracoes"]),
+    ],
+)
+def test_subjects_named_in_a_query(
+    profiles_root: Path, query: str, subjects: tuple[str, ...], terms: list[str]
+) -> None:
+    """A subject of several words is read wherever it stands; one word only beside a request word."""
+    reading = latest(profiles_root, EF, "2.3").interpret(query, subjects=EF_SUBJECTS)
+    assert reading.subjects == subjects and [t.exact for t in reading.terms] == terms
+
+
+def test_a_subject_is_named_by_its_leading_words(profiles_root: Path) -> None:
+    reading = latest(profiles_root, "brazil-bncc-ensino-medio", "2.2").interpret(
+        "aula de matemática funções", subjects=("Matemática e suas Tecnologias", "Língua Portuguesa")
+    )
+    assert reading.subjects == ("Matemática e suas Tecnologias",) and [t.exact for t in reading.terms] == ["funcoes"]
+
+
+@pytest.mark.parametrize(
+    ("query", "grades", "terms"),
+    [
+        ("funções quadráticas 3º ano do EM", ("Ensino Médio",), ["funcoes", "quadraticas"]),
+        ("funções quadráticas EM", ("Ensino Médio",), ["funcoes", "quadraticas"]),
+        ("funções em problemas", (), ["funcoes", "problemas"]),
+    ],
+)
+def test_stage_abbreviations_are_read_only_as_written(
+    profiles_root: Path, query: str, grades: tuple[str, ...], terms: list[str]
+) -> None:
+    """ "EM" in capitals is Ensino Médio; "em" is the preposition, a stop word."""
+    reading = latest(profiles_root, "brazil-bncc-ensino-medio", "2.2").interpret(query)
+    assert reading.grades == grades and [t.exact for t in reading.terms] == terms
+
+
+def test_ensino_fundamental_abbreviation_in_a_grade(profiles_root: Path) -> None:
+    reading = latest(profiles_root, EF, "2.3").interpret("frações 5º ano do EF")
+    assert reading.grades == ("5º ano",) and [t.exact for t in reading.terms] == ["fracoes"]

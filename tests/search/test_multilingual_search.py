@@ -153,7 +153,7 @@ def test_a_cjk_word_is_searched_as_its_pairs_and_the_reading_says_so(state: AppS
     (reading,) = result.interpretation
     assert reading.searched_terms == ["でき", "きる"]
     assert reading.analysis == (
-        "folded, CJK as overlapping character pairs; no stemmer for language 'ja': words are matched as written"
+        "folded, CJK as overlapping character pairs; no dictionary for language 'ja': words are matched as written"
     )
     assert result.hits[0].coverage == "phrase"
 
@@ -162,7 +162,7 @@ def test_a_cjk_word_is_searched_as_its_pairs_and_the_reading_says_so(state: AppS
 def test_a_language_without_a_stemmer_is_reported(state: AppState, framework_id: str, word: str) -> None:
     (reading,) = search(state, word, framework_id).interpretation
     language = STATEMENTS[framework_id][0]
-    assert reading.analysis == f"folded; no stemmer for language {language!r}: words are matched as written"
+    assert reading.analysis == f"folded; no dictionary for language {language!r}: words are matched as written"
     assert reading.searched_terms == [word]
 
 
@@ -192,7 +192,7 @@ async def test_the_mcp_client_finds_words_in_every_script(state: AppState) -> No
             result = await call(client, "search_standards", {"query": word, "frameworkIds": [framework_id]})
             body: dict[str, Any] = structured(result)
             assert [hit["statementCode"] for hit in body["hits"]] == [code]
-            assert "no stemmer for language" in body["interpretation"][0]["analysis"]
+            assert "no dictionary for language" in body["interpretation"][0]["analysis"]
             assert STATEMENTS[framework_id][2][code] in "\n".join(texts(result))
         missing = structured(
             await call(client, "search_standards", {"query": "モテル", "frameworkIds": ["fixture-ja"]})

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kgfegmcp.search import normalize
 from kgfegmcp.search.analysis import analyzer_for
-from kgfegmcp.search.normalize import fold, query_tokens, tokens
+from kgfegmcp.search.normalize import cased_words, fold, query_tokens, tokens, word_forms
 
 
 def previous_fold(text: str) -> str:
@@ -146,20 +146,32 @@ def test_folding_twice_is_folding_once(text: str) -> None:
     assert tokens(fold(text)) == tokens(text)
 
 
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(LATIN_TEXT, MIXED_TEXT))
+def test_written_forms_pair_with_the_folded_words(text: str) -> None:
+    """The dictionary reads the written form of exactly the words the index holds folded."""
+    forms = word_forms(text)
+    assert [folded for _, folded in forms] == tokens(text)
+    assert all(fold(written) == folded or not written.isascii() for written, folded in forms)
+    cased = cased_words(text)
+    assert not cased or [word.casefold() for word in cased] == [written for written, _ in forms]
+
+
 @pytest.mark.parametrize(
     ("language", "analysis"),
     [
-        ("pt-BR", "portuguese-snowball"),
-        ("en", "english-snowball"),
-        ("hi", "folded; no stemmer for language 'hi': words are matched as written"),
-        ("ar", "folded; no stemmer for language 'ar': words are matched as written"),
+        ("pt-BR", "pt-lemmas"),
+        ("en", "en-lemmas"),
+        ("hi", "folded; no dictionary for language 'hi': words are matched as written"),
+        ("ar", "folded; no dictionary for language 'ar': words are matched as written"),
     ],
 )
-def test_the_analysis_says_when_no_stemmer_applies(language: str, analysis: str) -> None:
+def test_the_analysis_says_when_no_dictionary_applies(language: str, analysis: str) -> None:
     assert analyzer_for(language).described(character_pairs=False) == analysis
 
 
-def test_no_stemmer_means_no_stop_words_and_words_as_written() -> None:
+def test_no_dictionary_means_no_stop_words_and_words_as_written() -> None:
     analyzer = analyzer_for("hi")
     assert [(t.exact, t.stem) for t in analyzer.terms("भिन्नों का अर्थ")] == [
         ("भिन्नों", "भिन्नों"),
@@ -167,7 +179,7 @@ def test_no_stemmer_means_no_stop_words_and_words_as_written() -> None:
         ("अर्थ", "अर्थ"),
     ]
     assert analyzer_for("ja").described(character_pairs=True) == (
-        "folded, CJK as overlapping character pairs; no stemmer for language 'ja': words are matched as written"
+        "folded, CJK as overlapping character pairs; no dictionary for language 'ja': words are matched as written"
     )
 
 

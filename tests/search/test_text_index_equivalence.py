@@ -1,10 +1,12 @@
-"""The text index answers exactly as its first, slower algorithm did (``text_index_reference``).
+"""The text index answers exactly as its references do (``text_index_reference``): the brute-force
+ranking by documented keys, and the straightforward tiered search.
 
 A generated index of a few thousand documents, shaped like the scale benchmark's package (a small
-vocabulary most documents share, numbers and codes that few do, groupings above statements) with
-words repeated and lengths varied so BM25 scores differ, is queried many ways: benchmark-like word
-runs, codes, stop words only, absent words; every page size; with and without facet filters and
-preferences. Rows (order, coverage, preferences, scores) and both counts must be identical.
+vocabulary most documents share, numbers and codes that few do, groupings above statements, words
+that many statements hold only in their headings) with words repeated and lengths varied so BM25
+scores differ, is queried many ways: benchmark-like word runs, codes, stop words only, absent words;
+every page size; with and without facet filters, preferences and leading preferences. Rows (order,
+tier, own text or heading, preferences, scores) and both counts must be identical.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from text_index_reference import reference_coverage_counts, reference_ranked
+from text_index_reference import facts_ranked, reference_coverage_counts, tiered_ranked
 
 from kgfegmcp.search.analysis import Analyzer, Term
 from kgfegmcp.search.text_index import Preference, TextIndex
@@ -44,16 +46,18 @@ def _documents() -> list[tuple[int, str, str, list[str]]]:
     for index in range(DOCUMENTS):
         position = 3 + 2 * index  # positions need not be contiguous; document ids follow their order
         grade = f"grade\x1f{1 + index % 3}"
+        subject = f"subject\x1f{'math' if index % 5 else 'ela'}"
         if index % 50 == 0:
             text = f"Cluster {index // 50} about fractions and place value"
-            documents.append((position, text, f"Domain {index // 500} of measurement", [grade, "role\x1fgrouping"]))
+            context = f"Domain {index // 500} of measurement"
+            documents.append((position, text, context, [grade, subject, "role\x1fgrouping"]))
             continue
         s = index
         text = f"GEN.{s // 100}.{s % 100} Standard {s}: reason about quantity {s % 97} using models, number lines and equations."
         if index % 7 == 0:  # longer texts, repeated words: scores differ
             text += " " + " ".join(rng.choice(WORDS) for _ in range(rng.randrange(1, 12)))
         context = "" if index % 11 == 0 else f"Cluster {index // 50} about fractions and place value"
-        documents.append((position, text, context, [grade, "role\x1fstandard"]))
+        documents.append((position, text, context, [grade, subject, "role\x1fstandard"]))
     return documents
 
 
@@ -97,9 +101,10 @@ def test_ranked_pages_and_counts_are_those_of_the_reference(
     generated: tuple[TextIndex, Analyzer, list[tuple[int, str, str, list[str]]]],
 ) -> None:
     index, analyzer, documents = generated
-    facets = {position: set(terms) for position, _, _, terms in documents}
-    role = Preference(frozenset({"role\x1fstandard"}), lambda p: "role\x1fstandard" in facets[p])
-    grade = Preference(frozenset({"grade\x1f2"}), lambda p: "grade\x1f2" in facets[p])
+    role = Preference(frozenset({"role\x1fstandard"}))
+    grade = Preference(frozenset({"grade\x1f2"}))
+    grades = Preference(frozenset({"grade\x1f1", "grade\x1f3"}))
+    ela = Preference(frozenset({"subject\x1fela"}))
     filters: list[list[frozenset[str]]] = [
         [],
         [frozenset({"grade\x1f1"})],
@@ -107,16 +112,20 @@ def test_ranked_pages_and_counts_are_those_of_the_reference(
         [frozenset({"grade\x1f9"})],  # nothing has it
     ]
     rng = random.Random(3)
-    compared = 0
+    compared = heading_only = 0
     for query in _queries(documents):
         terms = _terms(analyzer, query)
         for limit in (None, 0, 1, 3, 10, 25) if len(query) < 22 else (10,):
             required = rng.choice(filters)
             preferences = rng.choice([[], [role], [role, grade]])
-            got = index.ranked(terms, limit, required, preferences)
-            assert got == reference_ranked(index, terms, limit, required, preferences), (query, limit, required)
+            leading = rng.choice([[], [grade], [grades, ela], [ela]])
+            got = index.ranked(terms, limit, required, preferences, leading)
+            expected = facts_ranked(index, terms, limit, required, preferences, leading)
+            assert got == expected, (query, limit, required, preferences, leading)
+            assert got == tiered_ranked(index, terms, limit, required, preferences, leading), (query, limit)
             compared += 1
-    assert compared > 500
+            heading_only += sum(row.heading_only for row in got.rows)
+    assert compared > 500 and heading_only > 100
 
 
 def test_coverage_counts_are_those_of_the_reference(
@@ -144,7 +153,7 @@ def test_counts_without_the_aggregation_api_are_the_same(
     monkeypatch.setattr(index, "_aggregates", False)
     for query, page in zip(_queries(documents)[:60], with_aggregation, strict=True):
         terms = _terms(analyzer, query)
-        assert index.ranked(terms, 1) == page == reference_ranked(index, terms, 1), query
+        assert index.ranked(terms, 1) == page == facts_ranked(index, terms, 1), query
 
 
 def test_some_terms_pages_ranked_among_rarer_terms_are_those_of_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -162,9 +171,8 @@ def test_some_terms_pages_ranked_among_rarer_terms_are_those_of_the_reference(mo
         documents.append((index, text, "w3x" if index % 4 == 0 else "", facets))
     analyzer = Analyzer("en")
     index = TextIndex.build(documents, analyzer)
-    facets = {position: set(terms) for position, _, _, terms in documents}
-    role = Preference(frozenset({"role\x1fstandard"}), lambda p: "role\x1fstandard" in facets[p])
-    narrowed = TextIndex._some_page
+    role = Preference(frozenset({"role\x1fstandard"}))
+    narrowed = TextIndex._narrowed_page
     pruned = 0
 
     def counted(self: TextIndex, *arguments: object) -> object:
@@ -173,7 +181,7 @@ def test_some_terms_pages_ranked_among_rarer_terms_are_those_of_the_reference(mo
         pruned += hits is not None
         return hits
 
-    monkeypatch.setattr(TextIndex, "_some_page", counted)
+    monkeypatch.setattr(TextIndex, "_narrowed_page", counted)
     queries = [f"w{a}x w{b}x" for a in range(4) for b in (5, 40, 150, 399)]
     queries += [f"w0x w1x w{n}x" for n in (7, 60, 300)] + ["w0x w2x", "w1x w3x w250x"]
     for _ in range(60):
@@ -185,5 +193,5 @@ def test_some_terms_pages_ranked_among_rarer_terms_are_those_of_the_reference(mo
         for limit in (1, 3, 10, 25):
             for required, preferences in (([], []), ([], [role]), ([frozenset({"role\x1fstandard"})], [role])):
                 got = index.ranked(terms, limit, required, preferences)
-                assert got == reference_ranked(index, terms, limit, required, preferences), (query, limit)
+                assert got == facts_ranked(index, terms, limit, required, preferences), (query, limit)
     assert pruned > 100

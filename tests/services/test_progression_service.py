@@ -10,6 +10,7 @@ tests/progressions/progression_worlds.py; two more packages (service_worlds.py) 
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -373,7 +374,8 @@ def test_a_frontier_counts_exactly_the_links_the_result_lacks(evidence_state: Ap
 def test_the_one_path_through_stored_builds_towards_links(evidence_state: AppState) -> None:
     result = paths(evidence_state, std(LC, "NBT.1"), std(LC, "NBT.A.2"))
     (path,) = result.paths
-    assert path.node_ids == [item(LC, "NBT.1"), item(LC, "NBT.A.1"), item(LC, "NBT.A.2")]
+    assert [step.node_id for step in path.steps] == [item(LC, "NBT.1"), item(LC, "NBT.A.1"), item(LC, "NBT.A.2")]
+    assert [step.statement_code for step in path.steps] == ["NBT.1", "NBT.A.1", "NBT.A.2"]
     assert links(result.links) == [(B, "NBT.1", "NBT.A.1"), (B, "NBT.A.1", "NBT.A.2")]
     assert path.relationship_ids == [link.relationship_id for link in result.links]
     assert [s.statement_code for s in result.standards] == ["NBT.1", "NBT.A.2", "NBT.A.1"]  # the ends first
@@ -415,12 +417,11 @@ def test_paths_come_shortest_first_and_more_paths_are_a_fact(evidence_state: App
     store: GraphStore = evidence_state.catalog.resolve(MESH).store
     by_id: dict[str, RelationshipRecord] = {r.identifier: r for r in store.relationships_with_label(B)}
     for path in every.paths:
-        assert path.node_ids[0] == item(MESH, "MESH.1") and path.node_ids[-1] == item(MESH, "MESH.22")
-        assert len(set(path.node_ids)) == len(path.node_ids)  # simple
+        node_ids = [step.node_id for step in path.steps]
+        assert node_ids[0] == item(MESH, "MESH.1") and node_ids[-1] == item(MESH, "MESH.22")
+        assert len(set(node_ids)) == len(node_ids)  # simple
         steps = [by_id[rel_id] for rel_id in path.relationship_ids]  # stored buildsTowards links only
-        assert [(r.source_identifier, r.target_identifier) for r in steps] == list(
-            zip(path.node_ids, path.node_ids[1:], strict=False)
-        )
+        assert [(r.source_identifier, r.target_identifier) for r in steps] == list(pairwise(node_ids))
     first_two = paths(evidence_state, source, target, maxPaths=2, maxDepth=12)
     assert first_two.paths == every.paths[:2]
     assert (first_two.more_paths_exist, first_two.search_complete, first_two.paths_complete) == (True, False, False)

@@ -50,8 +50,8 @@ def test_a_component_record_is_extended_never_rebuilt(search_state: AppState) ->
     record = LearningComponentRecord.of(package, component, _Attributions()).to_wire()
     detail = LearningComponentDetailView.of(package, component, _Attributions()).to_wire()
     assert set(extends(detail, record)) == {"inLanguage", "tags", "uri"}
-    hit = ComponentHitView.of(package, component, _Attributions(), rank=1, score=2.0).to_wire()
-    assert extends(hit, record) == {"rank": 1, "score": 2.0}
+    hit = ComponentHitView.of(package, component, _Attributions(), rank=1, score=2.0, supported_standards=[]).to_wire()
+    assert extends(hit, record) == {"rank": 1, "score": 2.0, "supportedStandards": []}
     assert next(iter(hit)) == "rank"  # a hit's rank comes before its record
 
 

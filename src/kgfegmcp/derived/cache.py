@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import simplemma
 import tantivy
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -56,10 +57,12 @@ def derivation_fingerprint() -> str:
         f"marshal={marshal.version}",
         "tantivy=" + str(getattr(tantivy, "__version__", "unknown")),
         f"validator={VALIDATOR_VERSION}",
+        f"simplemma={simplemma.__version__}",  # its dictionaries give the lemmas indexed
     ):
         digest.update(part.encode() + b"\0")
     source_root = Path(kgfegmcp.__file__).parent
-    for path in sorted(source_root.rglob("*.py"), key=lambda p: p.relative_to(source_root).as_posix()):
+    code = [*source_root.rglob("*.py"), *(source_root / "shipped" / "languages").glob("*.toml")]
+    for path in sorted(code, key=lambda p: p.relative_to(source_root).as_posix()):
         digest.update(path.relative_to(source_root).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()

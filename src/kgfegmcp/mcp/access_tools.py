@@ -10,7 +10,7 @@ from kgfegmcp.services.requests import ReadEvidenceRequest
 
 
 def read_evidence(request: ReadEvidenceRequest, ctx: Context) -> ToolResult:
-    """Read a kgfegmcp:// link from an answer (rights, manifest, provenance, source record) in
-    windows, to check where a statement comes from."""
+    """Read a kgfegmcp:// link from an answer (rights, manifest, provenance, source record), to check
+    where a statement comes from."""
     result = app_state(ctx).evidence.read_evidence(request)
     return canonical_result(result.to_wire())

@@ -16,8 +16,8 @@ from kgfegmcp.services.requests import (
 
 
 def search_learning_components(request: SearchLearningComponentsRequest, ctx: Context) -> ToolResult:
-    """Find learning components (fine-grained skills that support standards) by words: each with its
-    text and nodeId, paged."""
+    """Find learning components (fine-grained skills) by words: each with its text, nodeId and the
+    standards it supports."""
     result = app_state(ctx).components.search_learning_components(request)
     return summary_result(result.to_wire(), evidence_text.search_learning_components(result))
 

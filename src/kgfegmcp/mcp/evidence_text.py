@@ -26,16 +26,43 @@ from kgfegmcp.services.components import (
     SearchLearningComponentsResult,
     StandardsForComponentResult,
 )
-from kgfegmcp.services.views import ComponentPackageRef, ComponentsLabel, entity_uri
+from kgfegmcp.services.views import ComponentPackageRef, ComponentsLabel, StandardRef, entity_uri
 
 
-def _component(component: LearningComponentRecord, package: int | None = None) -> str:
+def _standard_ref(ref: StandardRef) -> str:
+    """A standard an answer refers to: its code (with its node id where the code alone does not select it, its
+    node id alone when it has no code) and its grade labels."""
+    grades = ", ".join(ref.grade_levels) or "no grade"
+    if ref.statement_code is None:
+        return f"nodeId {ref.node_id} ({grades})"
+    node = f"; nodeId {ref.node_id}" if ref.code_selects is False else ""
+    return f"{ref.statement_code} ({grades}{node})"
+
+
+def _supports(count: int, named: Sequence[StandardRef] | None) -> str:
+    """What a component supports: the standards named (a search hit's first ones) and how many more, else a count."""
+    if named is None:
+        return f"supports {count} standard" + ("" if count == 1 else "s")
+    if not named:
+        return "supports no standard"
+    listed = ", ".join(_standard_ref(ref) for ref in named)
+    if count == 1:
+        return f"supports {listed}"
+    more = f" and {count - len(named)} more" if count > len(named) else ""
+    return f"supports {count} standards: {listed}{more}"
+
+
+def _component(
+    component: LearningComponentRecord, package: int | None = None, supported: Sequence[StandardRef] | None = None
+) -> str:
+    """A component whole, with its node id, what it supports (``supported``: the standards a hit names), its
+    attribution index and package number."""
     subject = f"{component.academic_subject}; " if component.academic_subject else ""
     where = f"; package {package}" if package is not None else ""
     credit = f"; attribution {component.attribution}" if component.attribution is not None else ""
     return (
         f"{statement_text(component)} (learning component; {subject}nodeId {component.node_id}; "
-        f"supports {component.supports_count} standard(s){credit}{where})"
+        f"{_supports(component.supports_count, supported)}{credit}{where})"
     )
 
 
@@ -96,8 +123,8 @@ def search_learning_components(result: SearchLearningComponentsResult) -> str:
     for reading in result.interpretation:
         if reading.unknown_terms:
             where = f" in {', '.join(reading.graph_package_ids or ())}" if several else ""
-            lines.append(f"Query words {unknown_terms_phrase(reading.unknown_terms)}{where}.")
-    lines += [f"{hit.rank}. {_component(hit, hit.package)}" for hit in result.hits]
+            lines.append(f"Query words {unknown_terms_phrase(reading.unknown_terms, reading.nearest_words)}{where}.")
+    lines += [f"{hit.rank}. {_component(hit, hit.package, hit.supported_standards)}" for hit in result.hits]
     lines.append("A component's resource is its package link + /learning-component/<nodeId>.")
     lines += warning_lines(result.warnings)
     lines += _tail(result.nature, result.attributions, result.packages)
@@ -113,9 +140,11 @@ def get_learning_component(result: LearningComponentDetail) -> str:
     if component.tags:
         lines.append(f"Tags: {', '.join(component.tags)}")
     for support in result.supports:
+        code = f"{support.standard_statement_code} " if support.standard_statement_code else ""
+        grades = ", ".join(support.standard_grade_levels) or "no grade"
         lines.append(
-            f"Supports standard nodeId {support.standard_node_id} via relationship {support.relationship_id} "
-            f"(supportConfidence {_confidence(support.support_confidence)})"
+            f"Supports standard {code}({grades}; nodeId {support.standard_node_id}) via relationship "
+            f"{support.relationship_id} (supportConfidence {_confidence(support.support_confidence)})"
         )
     lines += _tail(result.nature, result.attributions, [result.package])
     return "\n".join(lines)
@@ -180,13 +209,16 @@ def compare_framework_evidence(result: ComparisonResult) -> str:
     for section in result.frameworks:
         package = section.package.graph_package_id
         grades = f"; grades {', '.join(section.grade_levels)}" if section.grade_levels else ""
+        subjects = f"; subjects {', '.join(section.academic_subjects)}" if section.academic_subjects else ""
         searched = f"; query {section.query!r}" if section.query else ""
         lines.append(
-            f"== Package {section.package.number}, {package}{searched}{grades}: {section.total_matches} match(es), "
+            f"== Package {section.package.number}, {package}{searched}{grades}{subjects}: {section.total_matches} "
+            "match(es), "
             f"{len(section.candidates)} shown"
         )
-        if section.interpretation is not None and section.interpretation.unknown_terms:
-            lines.append(f"   query words {unknown_terms_phrase(section.interpretation.unknown_terms)}")
+        reading = section.interpretation
+        if reading is not None and reading.unknown_terms:
+            lines.append(f"   query words {unknown_terms_phrase(reading.unknown_terms, reading.nearest_words)}")
         if section.context_nodes:
             lines.append("Headings the candidates sit under, each once:")
             lines += [f"- {_heading_line(node)}" for node in section.context_nodes]

@@ -21,13 +21,13 @@ from kgfegmcp.services.requests import (
 
 def get_standard_progressions(request: GetStandardProgressionsRequest, ctx: Context) -> ToolResult:
     """A standard's stored progression links (buildsTowards: what it builds on or leads to; relatesTo),
-    with the linked standards, paged."""
+    with the linked standards."""
     return canonical_result(app_state(ctx).progressions.get_standard_progressions(request).to_wire())
 
 
 def search_learning_progressions(request: SearchLearningProgressionsRequest, ctx: Context) -> ToolResult:
     """Find stored progression links in one framework by grade, subject, link type or words, with the
-    linked standards, paged."""
+    linked standards."""
     return canonical_result(app_state(ctx).progressions.search_learning_progressions(request).to_wire())
 
 
@@ -37,8 +37,8 @@ def get_learning_progression(request: GetLearningProgressionRequest, ctx: Contex
 
 
 def traverse_learning_progressions(request: TraverseLearningProgressionsRequest, ctx: Context) -> ToolResult:
-    """Follow stored progression links several steps from one standard, within bounds: the standards
-    reached, links followed and what the bounds cut."""
+    """Follow stored progression links several steps from one standard: the standards reached, the links
+    followed and what the bounds cut."""
     return canonical_result(app_state(ctx).progressions.traverse_learning_progressions(request).to_wire())
 
 

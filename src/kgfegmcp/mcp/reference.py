@@ -94,11 +94,17 @@ refused call is an `isError` result without `structuredContent`, which clients d
   candidates sit under once per framework (`contextNodes`, with grade labels), and a candidate's `context`
   names them by node id.
 - **Progression results** list every standard once (`standards`; a traversal's `nodes`, each with its
-  `depth`) and refer to them by node id: a link is `relationshipId`, `linkType`, `sourceNodeId`,
-  `targetNodeId`; a traversal lists each followed link under the node it was followed from (`followed`:
-  `relationshipId`, `linkType`, `to`, and `direction` only when it ran both ways).
+  `depth`) and refer to them by node id, each with its code: a link is `relationshipId`, `linkType`,
+  `sourceNodeId`, `sourceStatementCode`, `targetNodeId`, `targetStatementCode`; a traversal lists each
+  followed link under the node it was followed from (`followed`: `relationshipId`, `linkType`, `to`,
+  `toStatementCode`, and `direction` only when it ran both ways); a path's `steps` are its standards from
+  start to end, each `nodeId`, `statementCode`, `gradeLevels` (and `codeSelects: false` where the code alone
+  does not select it).
 - **Learning-component answers** say who authored and licensed the components once (`attributions`; a
-  component's `attribution` is its index there), verbatim in both views.
+  component's `attribution` is its index there), verbatim in both views. A search hit names the first
+  standards the component supports (`supportedStandards`: `nodeId`, `statementCode`, `gradeLevels`, in
+  `get_standards_for_learning_component`'s order) and counts them all (`supportsCount`); `get_learning_component`
+  names each standard of its `supports` links by node id, code and grade labels.
 
 What records leave out, and where it is:
 """

@@ -19,8 +19,8 @@ from kgfegmcp.services.requests import (
 
 
 def list_frameworks(request: ListFrameworksRequest, ctx: Context) -> ToolResult:
-    """Start here: the frameworks served (id, name, jurisdiction, subject, language, contents), paged.
-    Other tools take a frameworkId from it."""
+    """Start here: the frameworks served (id, name, jurisdiction, subject, language, contents). Other
+    tools take a frameworkId from it."""
     result = app_state(ctx).frameworks.list_frameworks(request)
     return summary_result(result.to_wire(), text.list_frameworks(result))
 
@@ -47,7 +47,7 @@ def get_framework_statistics(request: GetFrameworkStatisticsRequest, ctx: Contex
 
 def search_standards(request: SearchStandardsRequest, ctx: Context) -> ToolResult:
     """Find standards by words or code in one or more frameworks: each hit's full statement, code, type,
-    grades and nodeId, paged. For a known code use get_standard."""
+    grades and nodeId. For a known code use get_standard."""
     result = app_state(ctx).standards.search_standards(request)
     # No link per hit: each would repeat its package link + /standard/<nodeId> (see the package line).
     return summary_result(result.to_wire(), text.search_standards(result))

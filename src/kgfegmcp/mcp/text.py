@@ -10,7 +10,7 @@ statement verbatim on the next.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from kgfegmcp.services.frameworks import (
@@ -210,10 +210,11 @@ def _filter_value_lines(values: FilterValuesView) -> list[str]:
 
 
 def _supports(package: PackageCapabilities) -> str:
-    """What a capabilities entry's package line says the package supports."""
+    """What a capabilities entry's package line says the package supports, after the ids the other tools take."""
     enabled = [name for name, on in sorted(package.capabilities.to_wire().items()) if on]
     supports = ", ".join(enabled) or "no optional capabilities"
-    return f": {supports}; hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth})"
+    ids = f" (frameworkId {package.framework_id}, snapshotId {package.snapshot_id})"
+    return f"{ids}: {supports}; hierarchy {package.hierarchy_rule} (max depth {package.max_hierarchy_depth})"
 
 
 def get_capabilities(result: CapabilitiesResult) -> str:
@@ -244,9 +245,13 @@ def get_framework_statistics(result: StatisticsResult) -> str:
     return "\n".join(lines)
 
 
-def unknown_terms_phrase(terms: Sequence[str]) -> str:
-    """Words found nowhere in the packages searched (the answer's last line says what to do about them)."""
-    return f"not found: {', '.join(terms)}"
+def unknown_terms_phrase(terms: Sequence[str], nearest: Mapping[str, Sequence[str]] | None = None) -> str:
+    """Words found nowhere in the packages searched, each with the framework's nearest words where it has any
+    (shown, not searched; the answer's last line says what to do about them)."""
+    near = nearest or {}
+    return "not found: " + ", ".join(
+        f"{term} (the framework writes: {', '.join(near[term])})" if near.get(term) else term for term in terms
+    )
 
 
 #: Said once when a query word occurs nowhere in a package searched: query expansion is the host's.
@@ -260,10 +265,17 @@ def _reading(reading: QueryInterpretationView, several: bool) -> str:
     if reading.grades:
         how = "preferred" if reading.grades_as == "preference" else "ignored (a grade filter was given)"
         parts.append(f"grades {', '.join(reading.grades)} {how}")
+    if reading.subjects:
+        how = "preferred" if reading.subjects_as == "preference" else "ignored (a subject filter was given)"
+        parts.append(f"subjects {', '.join(reading.subjects)} {how}")
+    if reading.request_words:
+        parts.append(f"set aside as the request's own {', '.join(reading.request_words)}")
     if reading.dropped_words:
         parts.append(f"dropped {', '.join(reading.dropped_words)}")
+    if reading.related_forms:
+        parts.append(f"searched by related forms {', '.join(reading.related_forms)}")
     if reading.unknown_terms:
-        parts.append(unknown_terms_phrase(reading.unknown_terms))
+        parts.append(unknown_terms_phrase(reading.unknown_terms, reading.nearest_words))
     if not parts:
         return ""
     if several:
@@ -298,8 +310,20 @@ def _hit_lines(hits: Sequence[SearchHitView]) -> list[str]:
         if how != said and how is not None:
             lines.append(f"{HOW_MATCHED.get(how, how)}:")
             said = how
-        lines.append(f"{hit.rank}. {standard_line(hit, hit.package, by_code=True)}")
+        lines.append(f"{hit.rank}. {standard_line(hit, hit.package, by_code=True)}{_matched(hit)}")
     return lines
+
+
+def _matched(hit: SearchHitView) -> str:
+    """What a text hit matched, where the query does not say it all: a hit that matched only through its
+    headings says so; one whose own text holds only some terms names them, and those only in its headings."""
+    heading = ", ".join(hit.heading_terms or ())
+    if hit.matched_in == "heading":
+        return f" (matched only in its heading: {heading})"
+    if not hit.matched_terms:
+        return ""
+    own = f"matched: {', '.join(hit.matched_terms)}"
+    return f" ({own}; only in its heading: {heading})" if heading else f" ({own})"
 
 
 def search_standards(result: SearchStandardsResult) -> str:

@@ -8,13 +8,14 @@ package's language like standards, and grade words stay text. Ranking is the sam
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ComponentNode
 from kgfegmcp.search.query import InterpretedQuery, QueryInterpreter, interpreter_for
 from kgfegmcp.search.service import Interpretation
-from kgfegmcp.search.text_index import TextIndex
+from kgfegmcp.search.text_index import Stratum, TextIndex
+from kgfegmcp.search.word_hints import WordHints, package_word_hints
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +73,19 @@ def find_components(
     indexes: Sequence[PackageComponentIndex | None], query: str, subjects: frozenset[str], needed: int
 ) -> ComponentSearchOutcome:
     """Best-first hits across the packages (``None``: one without components), ``subjects`` filtering exactly."""
-    rows: list[tuple[tuple[bool, tuple[bool, ...], bool], float, int, int]] = []
+    rows: list[tuple[Stratum, float, int, int]] = []
     all_terms = some_terms = 0
-    readings: dict[tuple[InterpretedQuery, tuple[str, ...]], list[str]] = {}
+    readings: dict[tuple[InterpretedQuery, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
     for order, index in enumerate(indexes):
         if index is None:
             continue
         reading = index.interpreter.interpret(query, recognise_grades=False)
-        unknown = index.text.absent(reading.terms)
-        readings.setdefault((reading, unknown), []).append(index.store.runtime.graph_package_id)
-        page = index.text.ranked(reading.terms, None if subjects else needed)
+        related = index.text.related(reading.terms)
+        terms = [replace(t, by_root=True) if t.exact in related else t for t in reading.terms]
+        unknown = tuple(word for word in index.text.absent(reading.terms) if word not in related)
+        hints = package_word_hints(index.store.runtime, index.text, index.interpreter.analyzer, unknown)
+        readings.setdefault((reading, unknown, hints, related), []).append(index.store.runtime.graph_package_id)
+        page = index.text.ranked(terms, None if subjects else needed)
         found = page.rows
         if subjects:
             found = [row for row in found if index.subject_at(row.position) in subjects]
@@ -89,7 +93,7 @@ def find_components(
             all_terms, some_terms = all_terms + every, some_terms + len(found) - every
         else:
             all_terms, some_terms = all_terms + page.all_terms, some_terms + page.some_terms
-        rows.extend((row.key()[:3], -row.score, order, row.position) for row in found)
+        rows.extend((row.stratum(), -row.score, order, row.position) for row in found)
     rows.sort()
     hits = []
     for _, negative_score, order, position in rows[:needed]:
@@ -100,5 +104,8 @@ def find_components(
         hits,
         all_terms,
         some_terms,
-        [Interpretation(tuple(ids), reading, False, unknown) for (reading, unknown), ids in readings.items()],
+        [
+            Interpretation(tuple(ids), reading, False, unknown, hints, related_forms=related)
+            for (reading, unknown, hints, related), ids in readings.items()
+        ],
     )

@@ -168,3 +168,31 @@ def query_tokens(text: str) -> list[str]:
     for token in tokens(text):
         seen.setdefault(token, None)
     return list(seen)
+
+
+def word_forms(text: str) -> list[tuple[str, str]]:
+    """Each word of ``text`` as (written, folded): ``folded`` is what :func:`tokens` gives, and ``written``
+    the same word casefolded with its accents kept (what a dictionary of the language is keyed by).
+
+    Text holding Han, kana or Hangul is split into character pairs, and each pair is its own written form.
+    """
+    lowered = unicodedata.normalize("NFKC", text.casefold())
+    if not lowered.isascii() and has_cjk(lowered):
+        return [(word, word) for word in tokens(text)]
+    if lowered.isascii():
+        return [(word, word) for word in _TOKEN.findall(lowered)]
+    # Folding can drop a whole sign (an optional vowel sign, a lone diacritic): a written word is paired
+    # with each folded word it becomes.
+    return [(word, folded) for word in _TOKEN.findall(lowered) for folded in _TOKEN.findall(fold(word))]
+
+
+def cased_words(text: str) -> list[str]:
+    """The words of ``text`` as written, case kept, one per :func:`word_forms` entry; empty when they do
+    not pair one to one (CJK pairs, a sign folding drops), so a caller reads case only where it can."""
+    written = _TOKEN.findall(unicodedata.normalize("NFKC", text))
+    forms = word_forms(text)
+    if len(written) != len(forms) or any(
+        word.casefold() != form for word, (form, _) in zip(written, forms, strict=True)
+    ):
+        return []
+    return written

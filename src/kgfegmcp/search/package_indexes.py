@@ -78,23 +78,23 @@ def _index_terms(facets: Facets) -> list[str]:
     ]
 
 
-def _standards_documents(store: GraphStore) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Each item's code and text, its parents' names as context, and its facet terms.
+def standards_document(store: GraphStore, item: ItemNode, role: str) -> tuple[str, str]:
+    """An item's indexed text (its code and text) and context (its parents' names), ``role`` its facet's.
 
     A grouping's own text is its name and it takes no context: a heading found through the heading above it
     is noise (an achievement standard's paragraph would otherwise be the context of each of its components,
     and every component would match whatever the paragraph says).
     """
+    parents = () if role == "grouping" else (store.item(p) for p in store.parents(item.identifier))
+    return f"{item.statement_code or ''} {item.description}", " ".join(p.description for p in parents if p)
+
+
+def _standards_documents(store: GraphStore) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Each item's :func:`standards_document` and its facet terms."""
     facets = FacetCache(store.runtime)
     for item in store.runtime.items:
         found = facets(item)
-        parents = () if found.role == "grouping" else (store.item(p) for p in store.parents(item.identifier))
-        yield (
-            _position(store, item.identifier),
-            f"{item.statement_code or ''} {item.description}",
-            " ".join(parent.description for parent in parents if parent),
-            _index_terms(found),
-        )
+        yield (_position(store, item.identifier), *standards_document(store, item, found.role), _index_terms(found))
 
 
 def _component_documents(store: GraphStore) -> Iterator[tuple[int, str]]:

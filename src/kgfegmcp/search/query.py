@@ -1,32 +1,56 @@
 """What a text query asks for, read the same way for every package of one profile, and reported.
 
-Grade expressions (a profile's grade labels holding a letter, their display names and declared
-aliases, longest first) are taken out of the text: a teacher's "5º ano" or "3rd grade" names a grade,
-not words to find in statements, where "ano" would match "meses do ano". Stop words are dropped. What
-is left is searched, each word by its stem, and the result says all three, and how words were analysed.
+A query is read as a teacher writes it, left to right, longest expression first at each word:
+
+* **grades**: a profile's grade labels holding a letter, their display names and declared aliases. A
+  teacher's "5º ano" or "3rd grade" names a grade, not words to find in statements, where "ano" would
+  match "meses do ano". An alias written as one word in capitals ("EM") is an abbreviation, read only
+  where the query writes it so: "em" stays the preposition it is.
+* **subjects**: the subject names the package's items carry, or their leading words before the first
+  stop word ("Matemática e suas Tecnologias" is named by "matemática"). A name of several words is
+  read wherever it stands ("educação física" is not "educação" and "física"); a one-word name only
+  beside a request word ("aula de história", "math lesson"), since alone it is often a topic ("ler
+  uma história").
+* **request words**: what the language's data declares as the request's own ("como ensinar",
+  "atividade", "lesson plan"), set aside.
+* **stop words** are dropped.
+
+What is left is searched, each word by its lemma; the result says all of it. Words set aside come
+back as searched words when nothing else is left to search (a query of request words only), and a
+query of stop words only is searched as typed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from kgfegmcp.profiles.model import GradeLabel, InterpretationProfile
 from kgfegmcp.search.analysis import Analyzer, Term, analyzer_for
-from kgfegmcp.search.normalize import has_cjk, tokens
+from kgfegmcp.search.normalize import cased_words, has_cjk, tokens, word_forms
 
 _LETTER = frozenset("abcdefghijklmnopqrstuvwxyz")
+#: An alias of one word, all capitals, at most this long, is an abbreviation matched as written.
+_ABBREVIATION_LENGTH = 4
 
 
 @dataclass(frozen=True, slots=True)
 class InterpretedQuery:
-    """The searched terms, the grades recognised (source labels) and the words dropped."""
+    """The searched terms, the grades and subjects recognised, and the words set aside."""
 
     terms: tuple[Term, ...]
     grades: tuple[str, ...]
     dropped: tuple[str, ...]
     analysis: str
+    #: Words of the request itself ("how to teach", "activity", "lesson"), set aside and reported.
+    request_words: tuple[str, ...] = ()
+    #: Subject names the query names (as the package's items carry them), taken out of the text.
+    subjects: tuple[str, ...] = ()
+
+
+def _abbreviation(text: str) -> bool:
+    return text.isalpha() and text.isupper() and len(text) <= _ABBREVIATION_LENGTH and " " not in text
 
 
 def _expressions(label: GradeLabel) -> Iterable[tuple[str, ...]]:
@@ -34,9 +58,36 @@ def _expressions(label: GradeLabel) -> Iterable[tuple[str, ...]]:
     if _LETTER & set(label.source_label.casefold()):
         candidates.append(label.source_label)  # "KG", "1º ano"; never a bare number such as "03"
     for text in candidates:
+        if _abbreviation(text):
+            continue
         words = tuple(tokens(text))
         if words:
             yield words
+
+
+@dataclass(frozen=True, slots=True)
+class _Expression:
+    """A run of folded words that names something, and what it names."""
+
+    words: tuple[str, ...]
+    kind: str  # "grade", "subject", "request"
+    names: str
+
+
+def _subject_expressions(analyzer: Analyzer, subjects: Sequence[str]) -> list[_Expression]:
+    """Each subject's whole name and its leading words before the first stop word."""
+    found: dict[tuple[str, ...], str] = {}
+    for subject in sorted(subjects):
+        words = tuple(tokens(subject))
+        leading: list[str] = []
+        for word in words:
+            if analyzer.is_stopword(word):
+                break
+            leading.append(word)
+        for expression in (words, tuple(leading)):
+            if expression:
+                found.setdefault(expression, subject)
+    return [_Expression(words, "subject", subject) for words, subject in found.items()]
 
 
 class QueryInterpreter:
@@ -45,53 +96,122 @@ class QueryInterpreter:
     def __init__(self, profile: InterpretationProfile) -> None:
         self.analyzer: Analyzer = analyzer_for(profile.in_language)
         grades: dict[tuple[str, ...], str] = {}
+        abbreviations: dict[str, str] = {}
         for label in sorted(profile.grade_labels, key=lambda g: (g.order, g.source_label)):
             for words in _expressions(label):
                 grades.setdefault(words, label.source_label)
-        # Longest expression first, so "5º ano do ensino fundamental" wins over "5º ano".
-        self._grades = sorted(grades.items(), key=lambda entry: (-len(entry[0]), entry[0]))
-        self._first_words = {words[0] for words in grades}
+            for alias in label.aliases:
+                if _abbreviation(alias):
+                    abbreviations.setdefault(alias, label.source_label)
+        self._grades = [_Expression(words, "grade", label) for words, label in grades.items()]
+        self._abbreviations = abbreviations
+        rules = self.analyzer.rules
+        phrases = rules.request_phrases if rules else ()
+        self._requests = [_Expression(words, "request", " ".join(words)) for words in phrases]
+        self._request_words = {word for words in phrases if len(words) == 1 for word in words}
+        self._by_subjects: dict[tuple[bool, tuple[str, ...]], dict[str, list[_Expression]]] = {}
 
-    def interpret(self, query: str, recognise_grades: bool = True) -> InterpretedQuery:
-        """Split ``query`` into searched terms, recognised grades and dropped words."""
-        words = tokens(query)
-        grades: dict[str, None] = {}
-        kept: list[str] = []
+    def interpret(self, query: str, recognise_grades: bool = True, subjects: Sequence[str] = ()) -> InterpretedQuery:
+        """Split ``query`` into searched terms, recognised grades and subjects (of ``subjects``, the names a
+        package's items carry), request words and dropped words."""
+        forms = word_forms(query)
+        words = [folded for _, folded in forms]
+        cased = cased_words(query)
+        expressions = self._expressions_for(recognise_grades, subjects)
+        read: dict[str, dict[str, None]] = {"grade": {}, "subject": {}, "request": {}}
+        kept: list[int] = []
         index = 0
         while index < len(words):
-            matched = self._grade_at(words, index) if recognise_grades and words[index] in self._first_words else None
-            if matched is not None:
-                length, label = matched
-                grades.setdefault(label, None)
-                index += length
+            abbreviation = self._abbreviations.get(cased[index]) if recognise_grades and cased else None
+            if abbreviation is not None:
+                read["grade"].setdefault(abbreviation, None)
+                index += 1
                 continue
-            kept.append(words[index])
+            matched = self._expression_at(expressions, words, index)
+            if matched is not None and (
+                matched.kind != "subject" or len(matched.words) > 1 or self._beside_request(words, index)
+            ):
+                read[matched.kind].setdefault(matched.names, None)
+                index += len(matched.words)
+                continue
+            kept.append(index)
             index += 1
         terms: dict[str, Term] = {}
         dropped: dict[str, None] = {}
-        for word in kept:
+        for position in kept:
+            written, word = forms[position]
             if self.analyzer.is_stopword(word):
                 dropped.setdefault(word, None)
             else:
-                terms.setdefault(word, Term(word, self.analyzer.stem(word)))
-        if not terms and dropped and not grades:
+                terms.setdefault(word, self.analyzer.term(word, written))
+        request_words = tuple(read["request"])
+        if not terms and request_words:
+            # A request of request words only ("atividades") means them: search them after all.
+            for written, word in forms:
+                if word in self._request_words and word not in terms:
+                    terms[word] = self.analyzer.term(word, written)
+            request_words = tuple(phrase for phrase in request_words if phrase not in terms)
+        if not terms and dropped and not read["grade"] and not read["subject"]:
             # A query of stop words only ("the", "de") still means something: search its words as they are.
             terms = {word: Term(word, word, exact_only=True) for word in dropped}
             dropped = {}
         analysis = self.analyzer.described(character_pairs=any(has_cjk(term) for term in terms))
-        return InterpretedQuery(tuple(terms.values()), tuple(grades), tuple(dropped), analysis)
+        return InterpretedQuery(
+            tuple(terms.values()),
+            tuple(read["grade"]),
+            tuple(dropped),
+            analysis,
+            request_words,
+            tuple(read["subject"]),
+        )
 
     def grade_named(self, text: str) -> str | None:
         """The grade label ``text`` names as a whole in a query ("quinto ano", "5th grade"), if any."""
         words = tokens(text)
-        matched = self._grade_at(words, 0) if words and words[0] in self._first_words else None
-        return matched[1] if matched is not None and matched[0] == len(words) else None
+        abbreviation = self._abbreviations.get(text.strip())
+        if abbreviation is not None:
+            return abbreviation
+        grades = sorted(self._grades, key=lambda e: (-len(e.words), e.words))
+        matched = self._expression_at(grades, words, 0) if words else None
+        return matched.names if matched is not None and len(matched.words) == len(words) else None
 
-    def _grade_at(self, words: list[str], index: int) -> tuple[int, str] | None:
-        for expression, label in self._grades:
-            if tuple(words[index : index + len(expression)]) == expression:
-                return len(expression), label
+    def _expressions_for(self, recognise_grades: bool, subjects: Sequence[str]) -> dict[str, list[_Expression]]:
+        """Every expression to look for by its first word, longest first ("5º ano do ensino fundamental"
+        over "5º ano"); built once per package's subjects."""
+        key = (recognise_grades, tuple(subjects))
+        found = self._by_subjects.get(key)
+        if found is None:
+            expressions = [
+                *(self._grades if recognise_grades else ()),
+                *(_subject_expressions(self.analyzer, subjects) if self.analyzer.rules else ()),
+                *self._requests,
+            ]
+            found = {}
+            for expression in sorted(expressions, key=lambda e: (-len(e.words), e.words, e.kind)):
+                found.setdefault(expression.words[0], []).append(expression)
+            if len(self._by_subjects) < 64:  # one entry per package's subject list
+                self._by_subjects[key] = found
+        return found
+
+    @staticmethod
+    def _expression_at(
+        expressions: dict[str, list[_Expression]] | Sequence[_Expression], words: list[str], index: int
+    ) -> _Expression | None:
+        candidates = expressions.get(words[index], []) if isinstance(expressions, dict) else expressions
+        for expression in candidates:
+            if tuple(words[index : index + len(expression.words)]) == expression.words:
+                return expression
         return None
+
+    def _beside_request(self, words: list[str], index: int) -> bool:
+        """Whether a request word stands next to ``words[index]``, stop words between them aside."""
+        for step in (-1, 1):
+            at = index + step
+            while 0 <= at < len(words) and self.analyzer.is_stopword(words[at]):
+                at += step
+            if 0 <= at < len(words) and words[at] in self._request_words:
+                return True
+        return False
 
 
 @cache

@@ -1,27 +1,46 @@
 """Standards search across packages: each package's index (built once with its served package), one ranking.
 
 Ranking is deterministic: exact/derived code matches first (package order, file order), then lexical
-matches by stratum (``search.text_index``: every term before some, then statements before groupings
-unless a statement type is filtered, then the grades the query named unless grades are filtered, then
-the phrase), BM25 score, and (package order, file position) as the stable tie-break.
+matches by these keys (``search.text_index``), in order:
+
+1. the grades the query named (unless grades are filtered), items of one of them first;
+2. the subjects the query named (unless subjects are filtered), items of one of them first;
+3. coverage: every term before only some;
+4. a match in the item's own text before a heading-only one (found through its parents' names alone);
+5. statements before groupings (unless a statement type is filtered);
+6. the phrase before the terms apart;
+7. BM25 score, then (package order, file position) as the stable tie-break.
+
+A key a package does not use (no grade named there) counts as met in that package, so the packages'
+rows merge in one order; each package returns only its rows that can reach the page.
+
+A term is matched by its lemma. It is matched by its root (its related forms: derivations) instead
+where the package holds the word in no form of its own, and every term is where the query's words
+match fewer statements than a page holds (``WIDEN_BELOW``); the reading reports those words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from kgfegmcp.errors import UnsupportedSearchModeError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
+from kgfegmcp.search.analysis import Term
 from kgfegmcp.search.code_index import CodeIndex
 from kgfegmcp.search.package_indexes import FacetCache, Facets, facet_term
 from kgfegmcp.search.query import InterpretedQuery, interpreter_for
-from kgfegmcp.search.text_index import Coverage, Preference, TextIndex
+from kgfegmcp.search.text_index import Coverage, Preference, RankedRow, TextIndex
 from kgfegmcp.search.vocabulary import FilterVocabulary
+from kgfegmcp.search.word_hints import WordHints, package_word_hints
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
+#: A package where the query's own words match fewer statements than a page holds is searched by their
+#: related forms instead (``resenha`` then finds ``resenhar``), when that finds more: derivations widen a
+#: query only where its words alone leave the page short, so they never push a word's own matches down.
+WIDEN_BELOW = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +74,8 @@ class SearchHit:
     score: float
     match_type: MatchType
     coverage: Coverage | None = None
+    #: Text hits: no searched term is in the item's own text; it matched through its parents' names alone.
+    heading_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +101,19 @@ class Interpretation:
     grades_used: bool
     #: Searched terms none of these packages' documents holds (folded): nothing can match them there.
     unknown_terms: tuple[str, ...] = ()
+    #: Each unknown term that has any, with these packages' nearest words (``search.word_hints``): shown
+    #: beside it, never searched.
+    hints: WordHints = ()
+    #: The subjects the query named rank their items first (no subject filter was given).
+    subjects_used: bool = False
+    #: Searched words these packages hold in no form of their own, searched by their related forms
+    #: (their root: "capital" finds "Capitalize") instead.
+    related_forms: tuple[str, ...] = ()
+
+    @property
+    def searched(self) -> tuple[Term, ...]:
+        """The terms as these packages searched them: each of ``related_forms`` by its root."""
+        return tuple(replace(t, by_root=True) if t.exact in self.related_forms else t for t in self.query.terms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,21 +167,21 @@ class PackageSearchIndex:
         #: The filter values this package's items carry (what a filter may name and still match).
         self.vocabulary = FilterVocabulary.of(runtime.profile.profile, facets.combinations())
         self.interpreter = interpreter_for(runtime.profile.profile)
-        self.statement_preference = Preference(
-            frozenset({facet_term("role", "standard")}), lambda position: self.facets(position).role == "standard"
-        )
+        self.statement_preference = Preference(frozenset({facet_term("role", "standard")}))
 
         self.prefix_allowed = bool(self.codes is not None and caps.prefix_code_search and policy.prefix_search)
         self.partial_codes = policy.codes_present != "allStandards"
         self.derived_separator = policy.derived_parent_separator
 
-    def grade_preference(self, source_labels: Sequence[str]) -> Preference:
+    @staticmethod
+    def grade_preference(source_labels: Sequence[str]) -> Preference:
         """Items of any of these grades first."""
-        labels = frozenset(source_labels)
-        return Preference(
-            frozenset(facet_term("grade", g) for g in labels),
-            lambda position: bool(self.facets(position).grades & labels),
-        )
+        return Preference(frozenset(facet_term("grade", g) for g in source_labels))
+
+    @staticmethod
+    def subject_preference(subjects: Sequence[str]) -> Preference:
+        """Items of any of these academic subjects (as the items carry them) first."""
+        return Preference(frozenset(facet_term("subject", s) for s in subjects))
 
     def facets(self, position: int) -> Facets:
         """The facets of the item at ``position``."""
@@ -215,9 +249,9 @@ def find_standards(
     warnings: list[SearchWarning] = []
     required = filters.required_terms()
     code_hits: list[SearchHit] = []
-    text_rows: list[tuple[tuple[bool, bool, bool, bool], float, int, int, Coverage]] = []
+    text_rows: list[tuple[tuple[bool, ...], float, int, int, RankedRow]] = []
     all_terms = some_terms = 0
-    readings: dict[tuple[InterpretedQuery, bool, tuple[str, ...]], list[str]] = {}
+    readings: dict[tuple[InterpretedQuery, bool, bool, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
     for order, index in enumerate(indexes):
         package_codes: list[SearchHit] = []
         if mode in ("code", "auto"):
@@ -235,44 +269,69 @@ def find_standards(
                 )
             )
             continue
-        reading = index.interpreter.interpret(query)
+        reading = index.interpreter.interpret(query, subjects=index.vocabulary.subjects)
         grades_used = bool(reading.grades) and not filters.grade_levels
-        unknown = index.text.absent(reading.terms)
-        readings.setdefault((reading, grades_used, unknown), []).append(index.runtime.graph_package_id)
-        # Both preferences keep their place in every package's key, whether used there or not.
-        preferences: dict[str, Preference] = {}
-        if not filters.statement_types:
-            preferences["role"] = index.statement_preference
+        subjects_used = bool(reading.subjects) and not filters.academic_subjects
+        related = index.text.related(reading.terms)
+        terms = [replace(t, by_root=True) if t.exact in related else t for t in reading.terms]
+        # Every preference keeps its place in every package's key, whether used there or not.
+        leading: dict[str, Preference] = {}
         if grades_used:
-            preferences["grade"] = index.grade_preference(reading.grades)
-        page = index.text.ranked(reading.terms, needed + len(package_codes), required, list(preferences.values()))
-        for row in page.rows:
-            unmet = dict(zip(preferences, row.unmet, strict=True))
-            stratum = (not row.complete, unmet.get("role", False), unmet.get("grade", False), not row.phrase)
-            text_rows.append((stratum, -row.score, order, row.position, row.coverage))
-        claimed_all, claimed_some = index.text.coverage_counts(
-            reading.terms, [hit.position for hit in package_codes], required
+            leading["grade"] = index.grade_preference(reading.grades)
+        if subjects_used:
+            leading["subject"] = index.subject_preference(reading.subjects)
+        within = [] if filters.statement_types else [index.statement_preference]
+        page = index.text.ranked(terms, needed + len(package_codes), required, within, list(leading.values()))
+        widened = _by_related_forms(terms)
+        if widened != terms and page.all_terms + page.some_terms < WIDEN_BELOW:
+            wide = index.text.ranked(widened, needed + len(package_codes), required, within, list(leading.values()))
+            if wide.all_terms + wide.some_terms > page.all_terms + page.some_terms:
+                terms, page = widened, wide
+                related = tuple(t.exact for t in widened if t.by_root)
+        unknown = tuple(word for word in index.text.absent(reading.terms) if word not in related)
+        hints = package_word_hints(index.runtime, index.text, index.interpreter.analyzer, unknown)
+        readings.setdefault((reading, grades_used, subjects_used, unknown, hints, related), []).append(
+            index.runtime.graph_package_id
         )
+        for row in page.rows:
+            missed = dict(zip(leading, row.leading_unmet, strict=True))
+            stratum = (
+                missed.get("grade", False),
+                missed.get("subject", False),
+                not row.complete,
+                row.heading_only,
+                any(row.unmet),
+                not row.phrase,
+            )
+            text_rows.append((stratum, -row.rank_score, order, row.position, row))
+        claimed_all, claimed_some = index.text.coverage_counts(terms, [hit.position for hit in package_codes], required)
         all_terms += page.all_terms - claimed_all
         some_terms += page.some_terms - claimed_some
     claimed = {(h.package_order, h.position) for h in code_hits}
     text_rows.sort()
     text_hits: list[SearchHit] = []
-    for _, negative_score, order, position, coverage in text_rows:
+    for _, _, order, position, row in text_rows:
         if len(code_hits) + len(text_hits) >= needed:
             break
         if (order, position) in claimed:
             continue
-        text_hits.append(
-            SearchHit(order, indexes[order].item_at(position), position, -negative_score, "text", coverage)
-        )
+        item = indexes[order].item_at(position)
+        text_hits.append(SearchHit(order, item, position, row.score, "text", row.coverage, row.heading_only))
     warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
     return SearchOutcome(
         [*code_hits, *text_hits][:needed],
         MatchCounts(len(code_hits), all_terms, some_terms),
         warnings,
-        [Interpretation(tuple(ids), reading, used, unknown) for (reading, used, unknown), ids in readings.items()],
+        [
+            Interpretation(tuple(ids), reading, used, unknown, hints, subjects_used=subjects, related_forms=related)
+            for (reading, used, subjects, unknown, hints, related), ids in readings.items()
+        ],
     )
+
+
+def _by_related_forms(terms: list[Term]) -> list[Term]:
+    """Every term that has a root searched by it (a root's documents hold the word's own forms too)."""
+    return [replace(t, by_root=True) if t.root and not t.exact_only else t for t in terms]
 
 
 def _code(

@@ -8,6 +8,7 @@ matched or scored across frameworks: the result is candidate evidence for review
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field
@@ -19,7 +20,7 @@ from kgfegmcp.errors import InvalidComparisonSelectionError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.service import SearchFilters, find_standards, require_servable
-from kgfegmcp.services.filter_values import WHERE_LISTED, require_known, standards_accepted
+from kgfegmcp.services.filter_values import WHERE_LISTED, FilterKind, require_known, standards_accepted
 from kgfegmcp.services.requests import CompareFrameworkEvidenceRequest
 from kgfegmcp.services.standards import QueryInterpretationView, interpretation_views
 from kgfegmcp.services.views import (
@@ -69,6 +70,7 @@ class FrameworkEvidence(ResultModel):
     package: PackageRef
     query: str | None = Field(None, description="The query this framework was searched with, when queries gave one.")
     grade_levels: list[str] | None = None
+    academic_subjects: list[str] | None = None
     interpretation: QueryInterpretationView | None = Field(
         None,
         description="How this framework's profile read the query (language, grade words); absent for code search.",
@@ -93,14 +95,34 @@ class ComparisonResult(ResultModel):
     review_notice: str = REVIEW_NOTICE
 
 
+@dataclass(frozen=True, slots=True)
+class FrameworkSelection:
+    """One selected package and the facet filters that apply in it (its own entry's, else the shared ones)."""
+
+    package: ServedPackage
+    grades: list[str] | None
+    subjects: list[str] | None
+
+    def values(self, kind: FilterKind) -> list[str] | None:
+        return self.grades if kind == "grade" else self.subjects
+
+
+#: Per facet kind: the per-framework field, its values' field, and why a framework names its own values
+#: (grades may also be shared, as gradeLevels; subjects are given per framework only).
+_FACET_FIELDS: dict[FilterKind, tuple[str, str, str]] = {
+    "grade": ("frameworkGradeLevels", "gradeLevels", "Grade labels are local: give each framework its own labels"),
+    "subject": ("frameworkAcademicSubjects", "academicSubjects", "Subjects are local: give each framework its own"),
+}
+
+
 class ComparisonService:
     """compare_framework_evidence over the shared catalog and search indexes."""
 
     def __init__(self, catalog: AcceptedCatalog) -> None:
         self._catalog = catalog
 
-    def _select(self, request: CompareFrameworkEvidenceRequest) -> list[tuple[ServedPackage, list[str] | None]]:
-        """One package per framework and its grade filter; ``invalid_comparison_selection`` when inconsistent."""
+    def _select(self, request: CompareFrameworkEvidenceRequest) -> list[FrameworkSelection]:
+        """One package per framework and its filters; ``invalid_comparison_selection`` when inconsistent."""
         frameworks = request.framework_ids
         if len(set(frameworks)) != len(frameworks):
             raise InvalidComparisonSelectionError(
@@ -128,79 +150,102 @@ class ComparisonService:
                         hint="Keep one snapshotId per framework.",
                     )
                 pinned[package.framework_id] = package
-        per_framework: dict[str, list[str]] = {}
-        for entry in request.framework_grade_levels or []:
-            if entry.framework_id not in frameworks:
-                raise InvalidComparisonSelectionError(
-                    f"frameworkGradeLevels names {entry.framework_id!r}, which is not in frameworkIds.",
-                    hint="Give grade filters only for selected frameworks.",
-                )
-            if entry.framework_id in per_framework:
-                raise InvalidComparisonSelectionError(
-                    f"frameworkGradeLevels names {entry.framework_id!r} twice.", hint="Give one entry per framework."
-                )
-            if len(set(entry.grade_levels)) != len(entry.grade_levels):
-                raise InvalidComparisonSelectionError(
-                    f"frameworkGradeLevels for {entry.framework_id!r} repeats a grade.", hint="Name each grade once."
-                )
-            per_framework[entry.framework_id] = list(entry.grade_levels)
+        grades_for = self._per_framework(
+            "grade", frameworks, [(e.framework_id, e.grade_levels) for e in request.framework_grade_levels or []]
+        )
+        subjects_for = self._per_framework(
+            "subject",
+            frameworks,
+            [(e.framework_id, e.academic_subjects) for e in request.framework_academic_subjects or []],
+        )
         if request.grade_levels is not None and len(set(request.grade_levels)) != len(request.grade_levels):
             raise InvalidComparisonSelectionError("gradeLevels repeats a grade.", hint="Name each grade once.")
         selected = []
         for framework_id in frameworks:
             package = pinned.get(framework_id) or self._catalog.resolve(framework_id)
-            selected.append((package, per_framework.get(framework_id, request.grade_levels)))
-        self._known_grades(selected, per_framework, request.grade_levels)
-        return sorted(selected, key=lambda pair: (pair[0].framework_id, pair[0].snapshot_id))
+            selected.append(
+                FrameworkSelection(
+                    package,
+                    grades_for.get(framework_id, request.grade_levels),
+                    subjects_for.get(framework_id),
+                )
+            )
+        self._known(selected, "grade", grades_for, request.grade_levels)
+        self._known(selected, "subject", subjects_for, None)
+        return sorted(selected, key=lambda chosen: (chosen.package.framework_id, chosen.package.snapshot_id))
 
     @staticmethod
-    def _known_grades(
-        selected: list[tuple[ServedPackage, list[str] | None]],
+    def _per_framework(
+        kind: FilterKind, frameworks: list[str], entries: list[tuple[str, list[str]]]
+    ) -> dict[str, list[str]]:
+        """The per-framework entries of one facet, each for a selected framework, once, without repeats."""
+        field = _FACET_FIELDS[kind][0]
+        per_framework: dict[str, list[str]] = {}
+        for framework_id, values in entries:
+            if framework_id not in frameworks:
+                raise InvalidComparisonSelectionError(
+                    f"{field} names {framework_id!r}, which is not in frameworkIds.",
+                    hint=f"Give {kind} filters only for selected frameworks.",
+                )
+            if framework_id in per_framework:
+                raise InvalidComparisonSelectionError(
+                    f"{field} names {framework_id!r} twice.", hint="Give one entry per framework."
+                )
+            if len(set(values)) != len(values):
+                raise InvalidComparisonSelectionError(
+                    f"{field} for {framework_id!r} repeats a {kind}.", hint=f"Name each {kind} once."
+                )
+            per_framework[framework_id] = list(values)
+        return per_framework
+
+    @staticmethod
+    def _known(
+        selected: list[FrameworkSelection],
+        kind: FilterKind,
         per_framework: dict[str, list[str]],
         shared: list[str] | None,
     ) -> None:
-        """``invalid_request`` for a grade value that would leave a framework's section empty by construction.
+        """``invalid_request`` for a grade or subject that would leave a framework's section empty by construction.
 
-        Each framework is searched on its own: its own entry's values must each be a label of it, and
-        the shared gradeLevels must hold a label of every framework they apply to (and each value one of
-        some framework), since grade labels are local to a framework.
+        Each framework is searched on its own: its own entry's values must each be one of its labels, and
+        the shared values must hold a label of every framework they apply to (and each value one of some
+        framework), since grade labels and subjects are local to a framework.
         """
-        own_hint = (
-            f"Grade labels are local: give each framework its own labels in frameworkGradeLevels ({WHERE_LISTED})."
-        )
-        for package, grades in selected:
-            if package.framework_id in per_framework:
-                field = f"frameworkGradeLevels[{package.framework_id}].gradeLevels"
-                require_known(field, "grade", grades, [standards_accepted(package, "grade")], own_hint)
-        sharing = [package for package, _ in selected if package.framework_id not in per_framework]
+        own_field, shared_field, local = _FACET_FIELDS[kind]
+        own_hint = f"{local} in {own_field} ({WHERE_LISTED})."
+        for chosen in selected:
+            if chosen.package.framework_id in per_framework:
+                field = f"{own_field}[{chosen.package.framework_id}].{shared_field}"
+                require_known(field, kind, chosen.values(kind), [standards_accepted(chosen.package, kind)], own_hint)
+        sharing = [chosen.package for chosen in selected if chosen.package.framework_id not in per_framework]
         if shared is None or not sharing:
             return
-        accepted = [standards_accepted(package, "grade") for package in sharing]
-        require_known("gradeLevels", "grade", shared, accepted, own_hint)
+        accepted = [standards_accepted(package, kind) for package in sharing]
+        require_known(shared_field, kind, shared, accepted, own_hint)
         for known in accepted:
             if not any(known.accepts(value) for value in shared):
-                require_known("gradeLevels", "grade", shared, [known], own_hint)
+                require_known(shared_field, kind, shared, [known], own_hint)
 
     def compare_framework_evidence(self, request: CompareFrameworkEvidenceRequest) -> ComparisonResult:
         """Independent, bounded retrieval in each selected framework."""
         selected = self._select(request)
-        require_servable([package.standards_index for package, _ in selected], request.search_mode, "exact")
+        require_servable([chosen.package.standards_index for chosen in selected], request.search_mode, "exact")
         return ComparisonResult(
             query=request.query,
             search_mode=request.search_mode,
             max_matches_per_framework=request.max_matches_per_framework,
-            frameworks=[
-                self._section(package, grades, request, number)
-                for number, (package, grades) in enumerate(selected, start=1)
-            ],
+            frameworks=[self._section(chosen, request, number) for number, chosen in enumerate(selected, start=1)],
         )
 
     def _section(
-        self, package: ServedPackage, grades: list[str] | None, request: CompareFrameworkEvidenceRequest, number: int
+        self, chosen: FrameworkSelection, request: CompareFrameworkEvidenceRequest, number: int
     ) -> FrameworkEvidence:
+        package = chosen.package
         store = package.store
         index = package.standards_index
-        filters = SearchFilters(grade_levels=frozenset(grades or ()))
+        filters = SearchFilters(
+            grade_levels=frozenset(chosen.grades or ()), academic_subjects=frozenset(chosen.subjects or ())
+        )
         query = request.query_for(package.framework_id)
         outcome = find_standards(
             [index], query, request.search_mode, "exact", filters, request.max_matches_per_framework
@@ -270,7 +315,8 @@ class ComparisonService:
         return FrameworkEvidence(
             package=PackageRef.of(package, number),
             query=query if request.queries and package.framework_id in request.queries else None,
-            grade_levels=grades,
+            grade_levels=chosen.grades,
+            academic_subjects=chosen.subjects,
             interpretation=readings[0] if readings else None,
             candidates=candidates,
             total_matches=outcome.total,

@@ -21,7 +21,7 @@ from kgfegmcp.errors import (
     CapabilityUnavailableError,
     GraphNodeNotFoundError,
 )
-from kgfegmcp.packages.records import SUPPORTS, ComponentNode, RelationshipRecord
+from kgfegmcp.packages.records import SUPPORTS, ComponentNode, ItemNode, RelationshipRecord
 from kgfegmcp.resources import uris
 from kgfegmcp.search.components import find_components
 from kgfegmcp.services.filter_values import component_subjects_accepted, require_known
@@ -41,9 +41,14 @@ from kgfegmcp.services.views import (
     ResultModel,
     ResultWarning,
     StandardRecord,
+    StandardRef,
     permitted_text,
 )
 from kgfegmcp.tool_names import ToolName
+
+#: The standards each component hit names (the ones ranked first, as get_standards_for_learning_component ranks
+#: them); ``supportsCount`` counts them all. A hit names what it supports without a page of standards per hit.
+HIT_SUPPORTED_STANDARDS = 3
 
 COMPONENT_NATURE = (
     "Learning components are content decomposed from standards by their provider (see attributions and the "
@@ -115,7 +120,12 @@ class ComponentRank(ResultModel):
 
 
 class ComponentHitView(LearningComponentRecord, ComponentRank):
-    """One ranked component: its rank, then its record (fields in that order)."""
+    """One ranked component: its rank, then its record (fields in that order), then the standards it supports."""
+
+    supported_standards: list[StandardRef] = Field(
+        description=f"The first {HIT_SUPPORTED_STANDARDS} standards it supports, in "
+        "get_standards_for_learning_component's order (highest supportConfidence first); supportsCount counts all."
+    )
 
 
 class SearchLearningComponentsResult(ResultModel):
@@ -137,11 +147,14 @@ class SearchLearningComponentsResult(ResultModel):
 
 
 class SupportLinkRef(ResultModel):
-    """A ``supports`` link of a component, by id (open the standards with get_standards_for_learning_component)."""
+    """A ``supports`` link of a component, by id and the standard's node id, code and grade labels (its text:
+    get_standards_for_learning_component)."""
 
     relationship_id: str
     support_confidence: float | None = None
     standard_node_id: str
+    standard_statement_code: str | None = Field(None, description="Left out when the standard has no code.")
+    standard_grade_levels: list[str]
 
 
 class LearningComponentDetail(ResultModel):
@@ -224,6 +237,31 @@ def _by_confidence(relationships: tuple[RelationshipRecord, ...]) -> list[Relati
     return [rel for _, rel in indexed]
 
 
+def _supported_item(package: ServedPackage, rel: RelationshipRecord) -> ItemNode:
+    """The standard a ``supports`` link ends at."""
+    item = package.store.item(rel.target_identifier)
+    assert item is not None  # validation: supports ends at a standards item
+    return item
+
+
+def _support_link(package: ServedPackage, rel: RelationshipRecord) -> SupportLinkRef:
+    """A ``supports`` link by its id and the standard's node id, code and grade labels."""
+    item = _supported_item(package, rel)
+    return SupportLinkRef(
+        relationship_id=rel.identifier,
+        support_confidence=rel.support_confidence,
+        standard_node_id=item.identifier,
+        standard_statement_code=item.statement_code,
+        standard_grade_levels=list(item.grade_level),
+    )
+
+
+def _supported(package: ServedPackage, component: ComponentNode) -> list[StandardRef]:
+    """The first standards a component supports, in get_standards_for_learning_component's order."""
+    links = _by_confidence(package.store.outgoing(component.identifier, SUPPORTS))
+    return [StandardRef.of(package, _supported_item(package, rel)) for rel in links[:HIT_SUPPORTED_STANDARDS]]
+
+
 class LearningComponentService:
     """Component search, exact retrieval and supports traversal over the shared catalog."""
 
@@ -298,6 +336,7 @@ class LearningComponentService:
                     rank=offset + i + 1,
                     package=listed.number(hit.package_order),
                     score=hit.score,
+                    supported_standards=_supported(packages[hit.package_order], hit.component),
                 )
                 for i, hit in enumerate(page)
             ],
@@ -318,12 +357,7 @@ class LearningComponentService:
         return LearningComponentDetail(
             component=LearningComponentDetailView.of(package, component, attributions),
             supports=[
-                SupportLinkRef(
-                    relationship_id=rel.identifier,
-                    support_confidence=rel.support_confidence,
-                    standard_node_id=rel.target_identifier,
-                )
-                for rel in _by_confidence(store.outgoing(component.identifier, SUPPORTS))
+                _support_link(package, rel) for rel in _by_confidence(store.outgoing(component.identifier, SUPPORTS))
             ],
             attributions=attributions.listed(),
             package=ComponentPackageRef.of(package),
@@ -365,8 +399,7 @@ class LearningComponentService:
         links = _by_confidence(store.outgoing(component.identifier, SUPPORTS))
         standards = []
         for rel in links[: request.limit]:
-            item = store.item(rel.target_identifier)
-            assert item is not None  # validation: supports ends at a standards item
+            item = _supported_item(package, rel)
             standards.append(
                 StandardSupportView(
                     relationship_id=rel.identifier,

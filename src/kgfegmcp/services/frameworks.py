@@ -147,6 +147,8 @@ class FrameworkDetail(ResultModel):
 class PackageCapabilities(PackageRef):
     """What one package supports, straight from its validated manifest and bound profile."""
 
+    framework_id: str = Field(description="What frameworkId / frameworkIds of the other tools take.")
+    snapshot_id: str = Field(description="What snapshotId / snapshotIds take (the current one is the default).")
     capabilities: Capabilities
     hierarchy_rule: str
     max_hierarchy_depth: int
@@ -403,6 +405,8 @@ class FrameworkService:
             package,
             number,
             links=_links_held(package),
+            framework_id=package.manifest.framework_id,
+            snapshot_id=package.manifest.snapshot_id,
             capabilities=package.manifest.capabilities_view,
             hierarchy_rule=profile.hierarchy.rule,
             max_hierarchy_depth=profile.hierarchy.max_depth,

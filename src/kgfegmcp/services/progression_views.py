@@ -1,8 +1,9 @@
 """Result models of the five learning-progression tools (what their canonical JSON contains).
 
 Each result names every standard once (``standards``, or ``nodes`` in a traversal) and its package
-once (``package``); links refer to standards by node id. A link's resources follow the package's URI
-rule: ``<package uri>/learning-progression/<relationshipId>`` and ``…/relationship/<relationshipId>``
+once (``package``); links and path steps refer to standards by node id, each with its code, so a model
+follows them without matching ids. A link's resources follow the package's URI rule:
+``<package uri>/learning-progression/<relationshipId>`` and ``…/relationship/<relationshipId>``
 (see :class:`~kgfegmcp.services.views.PackageRef`).
 """
 
@@ -24,6 +25,7 @@ from kgfegmcp.services.views import (
     PackageRef,
     ResultModel,
     StandardRecord,
+    StandardRef,
 )
 
 #: Candidates examined per page of the two paged tools.
@@ -63,12 +65,14 @@ class _LabelledLink(ResultModel):
 
 
 class ProgressionLinkView(_LabelledLink):
-    """One stored link, by its relationship id and the node ids of its two standards."""
+    """One stored link, by its relationship id and its two standards' node ids, each with its code."""
 
     relationship_id: str
     link_type: str
     source_node_id: str
+    source_statement_code: str | None = Field(None, description="Left out when the source standard has no code.")
     target_node_id: str
+    target_statement_code: str | None = Field(None, description="Left out when the target standard has no code.")
 
 
 class ProgressionNotice(ResultModel):
@@ -170,6 +174,7 @@ class FollowedLinkView(_LabelledLink):
     relationship_id: str
     link_type: str
     to: str = Field(description="Node id of the other end: the link's target when followed out, else its source.")
+    to_statement_code: str | None = Field(None, description="The other end's code; left out when it has none.")
     direction: LinkDirection | None = Field(
         None, description="Given only when the traversal ran both ways; otherwise it is the traversal's direction."
     )
@@ -239,9 +244,10 @@ class TraversalResult(ResultModel):
 
 
 class PathView(ResultModel):
-    """One directed path, shortest first: node ids from start to end and the relationship id of each link."""
+    """One directed path, shortest first: its standards from start to end (each by node id, code and grade
+    labels) and the relationship id of each link between them."""
 
-    node_ids: list[str]
+    steps: list[StandardRef]
     relationship_ids: list[str]
 
 

@@ -34,6 +34,7 @@ from kgfegmcp.graph.progressions import (
     TraversalLimits,
     TraversalRun,
     TraversalView,
+    TraversedEdge,
     incident_links,
     ordered_labels,
 )
@@ -80,6 +81,7 @@ from kgfegmcp.services.views import (
     PackageRef,
     ResultModel,
     StandardRecord,
+    StandardRef,
 )
 from kgfegmcp.tool_names import ToolName
 
@@ -97,11 +99,14 @@ class ProgressionService:
     # -- views ---------------------------------------------------------------------------------
 
     def _link(self, package: ServedPackage, rel: RelationshipRecord) -> ProgressionLinkView:
+        store = package.store
         return ProgressionLinkView(
             relationship_id=rel.identifier,
             link_type=rel.label,
             source_node_id=rel.source_identifier,
+            source_statement_code=self._item(store, rel.source_identifier).statement_code,
             target_node_id=rel.target_identifier,
+            target_statement_code=self._item(store, rel.target_identifier).statement_code,
             unresolved_status=rel.unresolved_status,
             judgement=link_judgement(package, rel),
         )
@@ -337,20 +342,7 @@ class ProgressionService:
         # A link is listed under the node it was followed from, so that node's id is not repeated per link;
         # its direction is the traversal's own unless it ran both ways (then it is said per link).
         both = request.direction == "both"
-        followed = [
-            (
-                e.from_node,
-                FollowedLinkView(
-                    relationship_id=e.relationship.identifier,
-                    link_type=e.relationship.label,
-                    to=e.relationship.target_identifier if e.direction == "out" else e.relationship.source_identifier,
-                    direction=e.direction if both else None,
-                    unresolved_status=e.relationship.unresolved_status,
-                    judgement=link_judgement(package, e.relationship),
-                ),
-            )
-            for e in run.edges
-        ]
+        followed = [(e.from_node, self._followed(package, e, both)) for e in run.edges]
 
         def build(count: int) -> TraversalResult:
             view = traversal.view(run, count)
@@ -367,6 +359,20 @@ class ProgressionService:
 
         result, _ = fit_result(build, len(run.edges), "link")
         return result
+
+    def _followed(self, package: ServedPackage, edge: TraversedEdge, both: bool) -> FollowedLinkView:
+        """A followed link, to the other end's node id and code."""
+        rel = edge.relationship
+        other = rel.target_identifier if edge.direction == "out" else rel.source_identifier
+        return FollowedLinkView(
+            relationship_id=rel.identifier,
+            link_type=rel.label,
+            to=other,
+            to_statement_code=self._item(package.store, other).statement_code,
+            direction=edge.direction if both else None,
+            unresolved_status=rel.unresolved_status,
+            judgement=link_judgement(package, rel),
+        )
 
     def _traversal_result(
         self,
@@ -518,14 +524,14 @@ class ProgressionService:
             limits=PathLimitsView(
                 max_depth=request.max_depth, max_paths=request.max_paths, max_admissions=MAX_ADMISSIONS
             ),
-            paths=[self._path_view(path) for path in shown],
+            paths=[self._path_view(package, path) for path in shown],
             standards=[records[node] for node in node_order],
             links=[links[rel_id] for rel_id in link_order],
             search_complete=search.search_complete,
             paths_complete=search.search_complete and not cut,
             more_paths_exist=search.more_paths_exist or cut,
             truncation_reasons=reasons,
-            next_unreturned_path=self._path_view(unreturned) if unreturned is not None else None,
+            next_unreturned_path=self._path_view(package, unreturned) if unreturned is not None else None,
             counters=PathCounters(
                 paths_returned=len(shown),
                 path_admissions=search.admissions,
@@ -538,9 +544,12 @@ class ProgressionService:
             package=PackageRef.of(package, links="carried"),
         )
 
-    @staticmethod
-    def _path_view(path: ProgressionPath) -> PathView:
-        return PathView(node_ids=list(path.node_ids), relationship_ids=[rel.identifier for rel in path.relationships])
+    def _path_view(self, package: ServedPackage, path: ProgressionPath) -> PathView:
+        """A path by its steps (node id, code and grade labels each) and its links' ids."""
+        return PathView(
+            steps=[StandardRef.of(package, self._item(package.store, node)) for node in path.node_ids],
+            relationship_ids=[rel.identifier for rel in path.relationships],
+        )
 
 
 def link_judgement(package: ServedPackage, rel: RelationshipRecord) -> LinkJudgementView | None:

@@ -68,15 +68,14 @@ MAX_CODE_QUERY_CHARS = 256
 
 CURSOR_DESCRIPTION = "page.nextCursor; same other fields."
 #: Filters whose values are a framework's own vocabulary: get_framework lists them.
-GRADES_DESCRIPTION = FACET_DESCRIPTION = "From get_framework filterValues."
-TYPES_DESCRIPTION = SUBJECTS_DESCRIPTION = FACET_DESCRIPTION
+GRADES_DESCRIPTION = SUBJECTS_DESCRIPTION = "From get_framework filterValues."
 
 # Cross-field rules shared by several requests (each checked where its comment says).
 
 #: Checked by :class:`StandardSelector`; described once, on the first of the three keys.
 ONE_STANDARD_KEY = SchemaRule(
     ("nodeId",),
-    "Or caseIdentifierUUID or statementCode; one only.",
+    "Or caseIdentifierUUID or statementCode.",
     {"oneOf": [{"required": ["nodeId"]}, {"required": ["caseIdentifierUUID"]}, {"required": ["statementCode"]}]},
     refusal="Give exactly one of nodeId, caseIdentifierUUID or statementCode.",
 )
@@ -107,13 +106,14 @@ TEXT_QUERY_TOKENS = SchemaRule(
 #: Checked by :meth:`kgfegmcp.catalog.catalog.AcceptedCatalog.select` (framework_not_found); needs the catalog.
 SNAPSHOTS_SELECT = SchemaRule(
     ("snapshotIds",),
-    "With frameworkIds, each framework needs one of these.",
+    "Each of frameworkIds needs one of these.",
 )
 
-#: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' values.
+#: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' values. The whole
+#: description of the fields it names: "only" says that any other value is refused.
 FILTER_VALUES = SchemaRule(
     ("gradeLevels", "statementTypes", "academicSubjects"),
-    "Others refused.",
+    "Only get_framework filterValues.",
 )
 
 
@@ -274,9 +274,9 @@ class SearchStandardsRequest(RequestModel):
     snapshot_ids: DistinctSnapshotIds | None = Field(None, max_length=MAX_SELECTORS)
     search_mode: SearchMode = "auto"
     code_match: CodeMatch = "exact"
-    grade_levels: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=GRADES_DESCRIPTION)
-    statement_types: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=TYPES_DESCRIPTION)
-    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=SUBJECTS_DESCRIPTION)
+    grade_levels: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
+    statement_types: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
+    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
     limit: int = Field(25, ge=1, le=100)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
@@ -330,10 +330,11 @@ COMPARISON_MATCHES_DEFAULT, COMPARISON_MATCHES_MAX = 5, 10
 COMPONENT_LINKS_DEFAULT, COMPONENT_LINKS_MAX = 50, 100
 
 
-#: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' components.
+#: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' components. The
+#: field's whole description.
 COMPONENT_SUBJECTS = SchemaRule(
     ("academicSubjects",),
-    "Only filterValues.componentSubjects.",
+    "Only get_framework filterValues.componentSubjects.",
 )
 
 
@@ -345,7 +346,7 @@ class SearchLearningComponentsRequest(RequestModel):
     query: QueryText
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
     snapshot_ids: DistinctSnapshotIds | None = Field(None, max_length=MAX_SELECTORS)
-    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS, description=SUBJECTS_DESCRIPTION)
+    academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
     limit: int = Field(25, ge=1, le=100)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
@@ -458,6 +459,13 @@ class FrameworkGradeFilter(RequestModel):
     grade_levels: ComparisonGrades = Field(min_length=1, max_length=MAX_FACETS)
 
 
+class FrameworkSubjectFilter(RequestModel):
+    """Subjects applied inside one selected framework."""
+
+    framework_id: IdentifierText
+    academic_subjects: ComparisonGrades = Field(min_length=1, max_length=MAX_FACETS)
+
+
 #: Checked by ``ComparisonService._select`` (invalid_comparison_selection); the first needs the catalog,
 #: and JSON Schema cannot compare values across fields for the second.
 COMPARISON_SNAPSHOTS = SchemaRule(
@@ -468,20 +476,26 @@ COMPARISON_GRADE_FILTERS = SchemaRule(
     ("frameworkGradeLevels",),
     "One entry at most per framework of frameworkIds; replaces gradeLevels there, same rules.",
 )
-#: Checked by ``ComparisonService._known_grades`` (invalid_request); needs each package's grade labels.
+#: Checked by ``ComparisonService._known`` (invalid_request); needs each package's grade labels.
 COMPARISON_GRADE_VALUES = SchemaRule(
     ("gradeLevels",),
-    "Each framework's labels (get_framework filterValues); each framework must use one of its values.",
+    "Labels from get_framework filterValues, at least one of each framework's.",
     refusal="Grade labels are local (get_framework: filterValues): each value must be one a framework it applies "
     "to uses, and each framework must use one of its values.",
+)
+#: Subjects are local to a framework, so they are given per framework only (``ComparisonService._known`` checks
+#: each is one of that framework's, invalid_request).
+COMPARISON_SUBJECT_FILTERS = SchemaRule(
+    ("frameworkAcademicSubjects",),
+    "One entry at most per framework of frameworkIds; its subjects from get_framework filterValues.",
 )
 
 
 #: Checked by :meth:`CompareFrameworkEvidenceRequest._bounds`; JSON Schema cannot compare keys with frameworkIds.
 COMPARISON_QUERIES = SchemaRule(
     ("queries",),
-    "Keys must be in frameworkIds; overrides query there. query is required unless every framework has a key, "
-    "and refused if so.",
+    "Per framework of frameworkIds, a query in its language, replacing query there. query: required if a "
+    "framework lacks a key, else refused.",
     {"anyOf": [{"required": ["query"]}, {"required": ["queries"]}]},
 )
 
@@ -496,6 +510,7 @@ class CompareFrameworkEvidenceRequest(RequestModel):
         COMPARISON_SNAPSHOTS,
         COMPARISON_GRADE_FILTERS,
         COMPARISON_GRADE_VALUES,
+        COMPARISON_SUBJECT_FILTERS,
     )
 
     query: QueryText | None = None
@@ -503,7 +518,6 @@ class CompareFrameworkEvidenceRequest(RequestModel):
         None,
         min_length=1,
         max_length=COMPARISON_FRAMEWORKS_MAX,
-        description="A query per frameworkId, in its own language.",
         json_schema_extra={"additionalProperties": False},
     )
     framework_ids: ComparisonIds = Field(min_length=COMPARISON_FRAMEWORKS_MIN, max_length=COMPARISON_FRAMEWORKS_MAX)
@@ -514,6 +528,9 @@ class CompareFrameworkEvidenceRequest(RequestModel):
         None, min_length=1, max_length=MAX_FACETS, description="For every framework."
     )
     framework_grade_levels: list[FrameworkGradeFilter] | None = Field(
+        None, min_length=1, max_length=COMPARISON_FRAMEWORKS_MAX
+    )
+    framework_academic_subjects: list[FrameworkSubjectFilter] | None = Field(
         None, min_length=1, max_length=COMPARISON_FRAMEWORKS_MAX
     )
 
@@ -556,7 +573,7 @@ class ReadEvidenceRequest(RequestModel):
     """One window of a resource document; replay ``cursor`` with the same ``uri`` and ``windowBytes``."""
 
     uri: Annotated[str, StringConstraints(min_length=1, max_length=MAX_EVIDENCE_URI_CHARS)] = Field(
-        description="A kgfegmcp:// link exactly as an answer gives it."
+        description="Exactly as an answer gives it."
     )
     window_bytes: int = Field(
         EVIDENCE_WINDOW_DEFAULT,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -22,7 +22,14 @@ from kgfegmcp.errors import (
 )
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, ItemNode
-from kgfegmcp.search.service import Interpretation, SearchFilters, find_standards, require_servable
+from kgfegmcp.search.match_explanation import MatchExplainer, MatchExplanation
+from kgfegmcp.search.service import (
+    Interpretation,
+    SearchFilters,
+    SearchHit,
+    find_standards,
+    require_servable,
+)
 from kgfegmcp.search.text_index import Coverage
 from kgfegmcp.services.filter_values import FilterKind, require_known, standards_accepted
 from kgfegmcp.services.paging import CursorPage, Pager
@@ -47,6 +54,8 @@ from kgfegmcp.services.views import (
 from kgfegmcp.tool_names import ToolName
 
 TruncationReason = Literal["max_nodes", "max_paths", "max_path_node_occurrences"]
+#: Where a text hit's searched terms are: in the standard's own text, or only in its headings.
+MatchedIn = Literal["statement", "heading"]
 
 
 class HitRank(ResultModel):
@@ -62,7 +71,35 @@ class HitRank(ResultModel):
     coverage: Coverage | None = Field(
         None, description="Text hits: the phrase, every searched term, or only some of them (the ranking's first key)."
     )
+    matched_in: MatchedIn | None = Field(
+        None,
+        description="Text hits: 'statement' when a searched term is in the standard's own text (its code "
+        "included); 'heading' when none is, and it matched only through the names of the groupings above it.",
+    )
+    matched_terms: list[str] | None = Field(
+        None,
+        description="Text hits: the searched terms (as interpretation lists them) in the standard's own text; left "
+        "out when that is every searched term.",
+    )
+    heading_terms: list[str] | None = Field(
+        None,
+        description="Text hits: the searched terms found only in the names of the groupings directly above it, "
+        "not in its own text.",
+    )
     score: float
+
+    @staticmethod
+    def matched(explanation: MatchExplanation | None) -> dict[str, Any]:
+        """The match fields of a text hit's explanation (none for a code hit)."""
+        if explanation is None:
+            return {}
+        return {
+            "matched_in": "heading" if explanation.heading_only else "statement",
+            "matched_terms": None
+            if explanation.whole_query_in_statement
+            else (list(explanation.statement_terms) or None),
+            "heading_terms": list(explanation.heading_terms) or None,
+        }
 
 
 class SearchHitView(StandardRecord, HitRank):
@@ -81,19 +118,43 @@ class QueryInterpretationView(ResultModel):
     """How the query was read for these packages: nothing is matched that is not listed here.
 
     Compact: ``graphPackageIds`` is left out when the answer searched one package, ``grades``,
-    ``droppedWords`` and ``unknownTerms`` when empty.
+    ``subjects`` (and ``subjectsAs``), ``droppedWords``, ``requestWords``, ``relatedForms``,
+    ``unknownTerms`` and ``nearestWords`` when empty.
     """
 
     graph_package_ids: list[str] | None = None
-    analysis: str = Field(description="Word analysis: a Snowball stemmer with stop words, or folding only.")
-    searched_terms: list[str] = Field(description="The words matched (each by its stem), as folded.")
+    analysis: str = Field(description="Word analysis: dictionary lemmas with stop words, or folding only.")
+    searched_terms: list[str] = Field(description="The words matched (each by its lemma), as folded.")
     grades: list[str] | None = Field(None, description="Grade labels named in the query, taken out of the text.")
     grades_as: Literal["preference", "ignored_grade_filter_given", "none"]
+    subjects: list[str] | None = Field(
+        None,
+        description="Academic subjects named in the query (as the framework's items carry them), taken out "
+        "of the text.",
+    )
+    subjects_as: Literal["preference", "ignored_subject_filter_given"] | None = Field(
+        None,
+        description="Whether the named subjects' items ranked first ('preference'), or were not, academicSubjects "
+        "filtering already; left out when no subject is named.",
+    )
     dropped_words: list[str] | None = Field(None, description="Stop words not searched.")
+    request_words: list[str] | None = Field(
+        None, description="Words about the request itself (how to teach, activity, lesson), not searched."
+    )
+    related_forms: list[str] | None = Field(
+        None,
+        description="Searched words these packages hold in no form of their own, searched instead by their "
+        "related forms (words sharing their root: capital finds Capitalize).",
+    )
     unknown_terms: list[str] | None = Field(
         None,
         description="Searched words that occur nowhere in these packages (after the same analysis), so match "
         "nothing here: rephrase them in the framework's own words and language, in a new call.",
+    )
+    nearest_words: dict[str, list[str]] | None = Field(
+        None,
+        description="For each unknown term that has any: the framework's own nearest words (folded), its spelling "
+        "neighbours first, then words sharing its beginning, at most 5. Never searched: name one in a new call.",
     )
 
 
@@ -110,11 +171,41 @@ def interpretation_views(
             grades_as="preference"
             if reading.grades_used
             else ("ignored_grade_filter_given" if reading.query.grades else "none"),
+            subjects=list(reading.query.subjects) or None,
+            subjects_as=("preference" if reading.subjects_used else "ignored_subject_filter_given")
+            if reading.query.subjects
+            else None,
             dropped_words=list(reading.query.dropped) or None,
+            request_words=list(reading.query.request_words) or None,
+            related_forms=list(reading.related_forms) or None,
             unknown_terms=list(reading.unknown_terms) or None,
+            nearest_words={word: list(hints) for word, hints in reading.hints} or None,
         )
         for reading in interpretations
     ]
+
+
+def explain_hits(
+    packages: list[ServedPackage], interpretations: list[Interpretation], hits: list[SearchHit]
+) -> list[MatchExplanation | None]:
+    """What each hit matched, ``None`` for a code hit: the searched terms of its package's reading, found
+    again in its own text and its headings (only the hits asked for are analysed, never every match)."""
+    terms = {package: reading.searched for reading in interpretations for package in reading.graph_package_ids}
+    explainers: dict[int, MatchExplainer] = {}
+    explained: list[MatchExplanation | None] = []
+    for hit in hits:
+        if hit.match_type != "text":
+            explained.append(None)
+            continue
+        package = packages[hit.package_order]
+        index = package.standards_index
+        explainer = explainers.get(hit.package_order)
+        if explainer is None:
+            explainer = explainers[hit.package_order] = MatchExplainer(
+                index.interpreter.analyzer, terms[package.graph_package_id]
+            )
+        explained.append(explainer.explain(package.store, hit.item, index.facets(hit.position).role))
+    return explained
 
 
 class SearchStandardsResult(ResultModel):
@@ -270,6 +361,7 @@ class StandardsService:
         offset = start.within(outcome.total)
         hits, warnings = outcome.hits, outcome.warnings
         page = hits[offset : offset + request.limit]
+        explained = explain_hits(packages, outcome.interpretations, page)
         listed = PagePackages(packages, [hit.package_order for hit in page])
         several = len(packages) > 1
         return SearchStandardsResult(
@@ -284,6 +376,7 @@ class StandardsService:
                     match_type=None if hit.coverage is not None else hit.match_type,
                     coverage=hit.coverage,
                     score=hit.score,
+                    **HitRank.matched(explained[i]),
                 )
                 for i, hit in enumerate(page)
             ],

@@ -381,6 +381,29 @@ class LinkedStandardRecord(StandardRecord):
         return super().of(package, item, uri=uri, **extra)
 
 
+class StandardRef(ResultModel):
+    """A standard named where an answer only refers to it (a path step, a standard a component supports): its
+    code and grade labels beside its node id, so following it needs no lookup (its text is in its record)."""
+
+    node_id: str
+    statement_code: str | None = None
+    grade_levels: list[str]
+    code_selects: Literal[False] | None = Field(
+        None, description="Present (false) when statementCode alone does not select the item: select it by nodeId."
+    )
+
+    @classmethod
+    def of(cls, package: ServedPackage, item: ItemNode) -> Self:
+        """``item`` by its node id, code and source grade labels (flagged where the code alone does not select)."""
+        code = item.statement_code
+        return cls(
+            node_id=item.identifier,
+            statement_code=code,
+            grade_levels=list(item.grade_level),
+            code_selects=False if code is not None and not code_selects(package, code) else None,
+        )
+
+
 class SourceLocation(ResultModel):
     """Where a source document read page by page prints a standard: what a citation of its page needs."""
 

@@ -29,8 +29,9 @@ EM_FRAMEWORK = "brazil-bncc-ensino-medio"
 CO_FRAMEWORK = "brazil-bncc-computacao"
 
 #: The profile version each package binds. A version is immutable once packages bind it, so a changed
-#: profile is a new version (Ensino Fundamental 2.2 declares its progression links source_extracted).
-PROFILE_VERSIONS: dict[str, str] = {EI_FRAMEWORK: "2.1", EF_FRAMEWORK: "2.2", EM_FRAMEWORK: "2.1", CO_FRAMEWORK: "2.1"}
+#: profile is a new version (Ensino Fundamental 2.2 declares its progression links source_extracted; Ensino
+#: Fundamental 2.3 and Ensino Médio 2.2 read the abbreviations EF and EM in a query).
+PROFILE_VERSIONS: dict[str, str] = {EI_FRAMEWORK: "2.1", EF_FRAMEWORK: "2.3", EM_FRAMEWORK: "2.2", CO_FRAMEWORK: "2.1"}
 
 OBJECTIVE = "Objetivo de aprendizagem e desenvolvimento"
 HABILIDADE = "Habilidade"
