@@ -90,3 +90,16 @@ async def test_words_that_leave_the_page_short_are_widened_to_their_related_form
     assert any("resenhar" in d for d in descriptions) and "resenhas" in descriptions[0]
     many, _ = await search(default_client, "letra", frameworkIds=[EF])
     assert "relatedForms" not in many["interpretation"][0] and many["total"] >= 10
+
+
+async def test_hints_only_where_the_query_is_read(default_client: Client[Any]) -> None:
+    """A Portuguese request searched in every framework: the English and Japanese ones find none of its words,
+    so their nearest words ("para" near "paragraphs") would be noise and are not given; a misspelt word alone,
+    found nowhere, is hinted wherever it has neighbours."""
+    body, _ = await search(default_client, "frações equivalentes cooperativos")
+    by_package = {pid: r for r in body["interpretation"] for pid in r["graphPackageIds"]}
+    assert "nearestWords" not in by_package["us-ccss-ela-literacy-grades-2-4@chiron-0-1-0"]
+    assert by_package["brazil-bncc-ensino-fundamental@dados-2026-07-1"]["unknownTerms"] == ["cooperativos"]
+    assert "cooperativos" in by_package["brazil-bncc-ensino-fundamental@dados-2026-07-1"]["nearestWords"]
+    alone, _ = await search(default_client, "agreemnt", frameworkIds=[CCSS])
+    assert "agreement" in alone["interpretation"][0]["nearestWords"]["agreemnt"]

@@ -7,7 +7,7 @@ import pytest
 from kgfegmcp.search.analysis import analyzer_for
 from kgfegmcp.search.normalize import has_cjk
 from kgfegmcp.search.text_index import TextIndex
-from kgfegmcp.search.word_hints import HINTS_PER_WORD, Vocabulary, max_edits, shared_needed, word_hints
+from kgfegmcp.search.word_hints import HINTS_PER_WORD, Vocabulary, hinted_packages, max_edits, shared_needed, word_hints
 
 ENGLISH = analyzer_for("en")
 
@@ -81,3 +81,9 @@ def test_edit_budget_and_shared_beginning_follow_the_word_length() -> None:
 def test_words_of_the_documents_own_text_only(index: TextIndex) -> None:
     """Hints come from the text field: every document is a statement or a heading, each counted once."""
     assert dict(index.words_with_prefix("agree")) == {"agreement": 2, "agree": 1, "agreed": 1, "agreeable": 1}
+
+
+def test_hints_go_to_packages_that_read_the_query() -> None:
+    assert hinted_packages([(3, ("x",)), (3, ("a", "b", "x"))]) == [True, False]
+    assert hinted_packages([(1, ("agreemnt",)), (1, ("agreemnt",))]) == [True, True]  # found nowhere: hint all
+    assert hinted_packages([]) == []

@@ -15,7 +15,7 @@ from kgfegmcp.packages.records import ComponentNode
 from kgfegmcp.search.query import InterpretedQuery, QueryInterpreter, interpreter_for
 from kgfegmcp.search.service import Interpretation
 from kgfegmcp.search.text_index import Stratum, TextIndex
-from kgfegmcp.search.word_hints import WordHints, package_word_hints
+from kgfegmcp.search.word_hints import WordHints, hinted_packages, package_word_hints
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ def find_components(
     """Best-first hits across the packages (``None``: one without components), ``subjects`` filtering exactly."""
     rows: list[tuple[Stratum, float, int, int]] = []
     all_terms = some_terms = 0
-    readings: dict[tuple[InterpretedQuery, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
+    read: list[tuple[PackageComponentIndex, InterpretedQuery, tuple[str, ...], tuple[str, ...]]] = []
     for order, index in enumerate(indexes):
         if index is None:
             continue
@@ -83,8 +83,7 @@ def find_components(
         related = index.text.related(reading.terms)
         terms = [replace(t, by_root=True) if t.exact in related else t for t in reading.terms]
         unknown = tuple(word for word in index.text.absent(reading.terms) if word not in related)
-        hints = package_word_hints(index.store.runtime, index.text, index.interpreter.analyzer, unknown)
-        readings.setdefault((reading, unknown, hints, related), []).append(index.store.runtime.graph_package_id)
+        read.append((index, reading, unknown, related))
         page = index.text.ranked(terms, None if subjects else needed)
         found = page.rows
         if subjects:
@@ -100,6 +99,12 @@ def find_components(
         index = indexes[order]
         assert index is not None
         hits.append(ComponentHit(order, index.component_at(position), position, -negative_score))
+    readings: dict[tuple[InterpretedQuery, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
+    hinted = hinted_packages([(len(reading.terms), unknown) for _, reading, unknown, _ in read])
+    for (index, reading, unknown, related), hint in zip(read, hinted, strict=True):
+        runtime, analyzer = index.store.runtime, index.interpreter.analyzer
+        hints = package_word_hints(runtime, index.text, analyzer, unknown) if hint else ()
+        readings.setdefault((reading, unknown, hints, related), []).append(runtime.graph_package_id)
     return ComponentSearchOutcome(
         hits,
         all_terms,

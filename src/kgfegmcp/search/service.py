@@ -34,7 +34,7 @@ from kgfegmcp.search.package_indexes import FacetCache, Facets, facet_term
 from kgfegmcp.search.query import InterpretedQuery, interpreter_for
 from kgfegmcp.search.text_index import Coverage, Preference, RankedRow, TextIndex
 from kgfegmcp.search.vocabulary import FilterVocabulary
-from kgfegmcp.search.word_hints import WordHints, package_word_hints
+from kgfegmcp.search.word_hints import WordHints, hinted_packages, package_word_hints
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
 #: A package where the query's own words match fewer statements than a page holds is searched by their
@@ -251,7 +251,7 @@ def find_standards(
     code_hits: list[SearchHit] = []
     text_rows: list[tuple[tuple[bool, ...], float, int, int, RankedRow]] = []
     all_terms = some_terms = 0
-    readings: dict[tuple[InterpretedQuery, bool, bool, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
+    read: list[tuple[PackageSearchIndex, InterpretedQuery, bool, bool, tuple[str, ...], tuple[str, ...]]] = []
     for order, index in enumerate(indexes):
         package_codes: list[SearchHit] = []
         if mode in ("code", "auto"):
@@ -289,10 +289,7 @@ def find_standards(
                 terms, page = widened, wide
                 related = tuple(t.exact for t in widened if t.by_root)
         unknown = tuple(word for word in index.text.absent(reading.terms) if word not in related)
-        hints = package_word_hints(index.runtime, index.text, index.interpreter.analyzer, unknown)
-        readings.setdefault((reading, grades_used, subjects_used, unknown, hints, related), []).append(
-            index.runtime.graph_package_id
-        )
+        read.append((index, reading, grades_used, subjects_used, unknown, related))
         for row in page.rows:
             missed = dict(zip(leading, row.leading_unmet, strict=True))
             stratum = (
@@ -318,6 +315,14 @@ def find_standards(
         item = indexes[order].item_at(position)
         text_hits.append(SearchHit(order, item, position, row.score, "text", row.coverage, row.heading_only))
     warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
+    readings: dict[tuple[InterpretedQuery, bool, bool, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
+    hinted = hinted_packages([(len(reading.terms), unknown) for _, reading, _, _, unknown, _ in read])
+    for (index, reading, grades_used, subjects_used, unknown, related), hint in zip(read, hinted, strict=True):
+        assert index.text is not None  # only packages searched by text are read
+        analyzer = index.interpreter.analyzer
+        hints = package_word_hints(index.runtime, index.text, analyzer, unknown) if hint else ()
+        key = (reading, grades_used, subjects_used, unknown, hints, related)
+        readings.setdefault(key, []).append(index.runtime.graph_package_id)
     return SearchOutcome(
         [*code_hits, *text_hits][:needed],
         MatchCounts(len(code_hits), all_terms, some_terms),

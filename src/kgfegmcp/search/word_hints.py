@@ -170,6 +170,15 @@ def word_hints(index: TextIndex, analyzer: Analyzer, words: Sequence[str]) -> Wo
     return tuple((word, hints) for word, hints in found if hints)
 
 
+def hinted_packages(readings: Sequence[tuple[int, Sequence[str]]]) -> list[bool]:
+    """Which packages' words not found get hints, each reading given as (terms searched, terms not found):
+    those that found some of the query's words, or every one when none did (a misspelt query). A package
+    that finds none of them while another finds some is in another language or on another subject, and
+    its nearest words would be noise ("para" near "paragraphs")."""
+    found_some = [len(unknown) < searched for searched, unknown in readings]
+    return [found or not any(found_some) for found in found_some]
+
+
 def package_word_hints(
     runtime: PackageRuntime, index: TextIndex, analyzer: Analyzer, words: Sequence[str]
 ) -> WordHints:
