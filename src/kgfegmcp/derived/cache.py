@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import logging
 import marshal
 import shutil
@@ -23,7 +24,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import simplemma
 import tantivy
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,6 +47,14 @@ ABANDONED_STAGING_SECONDS = 3600
 _UNLEDGERED = frozenset({LEDGER, ".tantivy-meta.lock", ".tantivy-writer.lock"})
 
 
+def _module_digest(name: str) -> str:
+    """SHA-256 of an installed package's ``__init__.py`` (which states its version), read without importing
+    it: simplemma's import costs a start about 100 ms, and the search imports it only when it is used."""
+    spec = importlib.util.find_spec(name)
+    origin = Path(spec.origin) if spec is not None and spec.origin else None
+    return hashlib.sha256(origin.read_bytes()).hexdigest() if origin is not None else "absent"
+
+
 @functools.cache
 def derivation_fingerprint() -> str:
     """SHA-256 of everything that shapes an entry: formats, interpreter, tantivy, and this code."""
@@ -57,7 +65,7 @@ def derivation_fingerprint() -> str:
         f"marshal={marshal.version}",
         "tantivy=" + str(getattr(tantivy, "__version__", "unknown")),
         f"validator={VALIDATOR_VERSION}",
-        f"simplemma={simplemma.__version__}",  # its dictionaries give the lemmas indexed
+        f"simplemma={_module_digest('simplemma')}",  # its dictionaries give the lemmas indexed
     ):
         digest.update(part.encode() + b"\0")
     source_root = Path(kgfegmcp.__file__).parent

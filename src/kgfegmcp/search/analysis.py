@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 
-import simplemma
 import tantivy
 
 from kgfegmcp.search.languages import LanguageRules, rules_for
@@ -39,6 +39,24 @@ _MIN_RESTORED = 4
 _VOWELS = frozenset("aeiou")
 #: Distinct words whose lemma is remembered: a vocabulary, not an unbounded memo of every query typed.
 _MEMO = 200_000
+
+
+@cache
+def _simplemma() -> ModuleType:
+    """simplemma, imported on the first word reduced: importing it costs about 100 ms, which a start that
+    serves cached indexes and answers no search yet would otherwise pay."""
+    import simplemma
+
+    return simplemma
+
+
+def _lemmatize(word: str, language: str) -> str:
+    """The dictionary's lemma of ``word`` (the word itself when it has none), from its low-memory form."""
+    return str(_simplemma().lemmatize(word, language, low_memory=True))
+
+
+def _is_known(word: str, language: str) -> bool:
+    return bool(_simplemma().is_known(word, language, low_memory=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,13 +145,9 @@ class Analyzer:
             written = fold(written)
         if written.isascii() and self.rules.accents:
             written = self._accented(written) or written
-        lemma = simplemma.lemmatize(written, self._dictionary, low_memory=True)
+        lemma = _lemmatize(written, self._dictionary)
         plural = self.rules.noun_plural
-        if (
-            plural
-            and lemma != written
-            and simplemma.lemmatize(written + plural, self._dictionary, low_memory=True) == written
-        ):
+        if plural and lemma != written and _lemmatize(written + plural, self._dictionary) == written:
             # The dictionary gives one lemma per form, and a form that is both a noun and a verb form
             # gets the verb's (vacina -> vacinar, escala -> escalar) while its plural gets the noun
             # (vacinas -> vacina): a word whose plural reads back to it is that noun, and stays itself.
@@ -142,9 +156,7 @@ class Analyzer:
 
     def _known(self, word: str) -> bool:
         assert self._dictionary is not None
-        return simplemma.is_known(word, self._dictionary, low_memory=True) or (
-            simplemma.lemmatize(word, self._dictionary, low_memory=True) != word
-        )
+        return _is_known(word, self._dictionary) or _lemmatize(word, self._dictionary) != word
 
     def _accented(self, word: str) -> str | None:
         """The accented word an unaccented one stands for, when the dictionary knows it: a declared
