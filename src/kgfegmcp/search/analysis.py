@@ -43,8 +43,8 @@ _MEMO = 200_000
 
 @cache
 def _simplemma() -> ModuleType:
-    """simplemma, imported on the first word reduced: importing it costs about 100 ms, which a start that
-    serves cached indexes and answers no search yet would otherwise pay."""
+    """simplemma, imported when the first analyzer of a language with a dictionary is made (a served
+    package's), never by a start that serves none: importing it costs about 100 ms."""
     import simplemma
 
     return simplemma
@@ -85,6 +85,8 @@ class Analyzer:
         self.language = language
         self.rules: LanguageRules | None = rules_for(language)
         self._dictionary = self.rules.language if self.rules and self.rules.lemmas else None
+        if self._dictionary is not None:
+            _simplemma()  # at start, with the package: a request never imports
         self._roots = (
             tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
             .filter(tantivy.Filter.stemmer(self.rules.roots))

@@ -32,30 +32,20 @@ first use far more (``benchmarks/word_hints.py``, docs/performance.md).
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.search.analysis import Analyzer
 from kgfegmcp.search.normalize import has_cjk
 from kgfegmcp.search.text_index import TextIndex
-
-
-@functools.cache
-def _rapidfuzz() -> tuple[ModuleType, ModuleType]:
-    """rapidfuzz's ``process`` and ``distance.OSA``, imported on the first word not found: importing them
-    costs about 30 ms, which a start would otherwise pay for every search that finds its words."""
-    from rapidfuzz import process
-    from rapidfuzz.distance import OSA
-
-    return process, OSA
-
 
 #: The most hints one word gets.
 HINTS_PER_WORD = 5
@@ -138,12 +128,11 @@ class Vocabulary:
         if not edits or has_cjk(word) or _DIGIT.search(word):
             return ()
         initial = self._initial(word[0])
-        process, osa = _rapidfuzz()
         spelled = sorted(
             (distance, -initial.frequencies[length][at], near)
             for length in range(len(word) - edits, len(word) + edits + 1)
             for near, distance, at in process.extract(
-                word, initial.words.get(length, ()), scorer=osa.distance, score_cutoff=edits, limit=None
+                word, initial.words.get(length, ()), scorer=OSA.distance, score_cutoff=edits, limit=None
             )
             if near != word
         )
