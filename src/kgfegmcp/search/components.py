@@ -8,14 +8,13 @@ package's language like standards, and grade words stay text. Ranking is the sam
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ComponentNode
-from kgfegmcp.search.query import InterpretedQuery, QueryInterpreter, interpreter_for
-from kgfegmcp.search.service import Interpretation
+from kgfegmcp.search.query import QueryInterpreter, interpreter_for
+from kgfegmcp.search.service import Interpretation, PackageReading, by_related_forms, interpretations
 from kgfegmcp.search.text_index import Stratum, TextIndex
-from kgfegmcp.search.word_hints import WordHints, hinted_packages, package_word_hints
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +74,20 @@ def find_components(
     """Best-first hits across the packages (``None``: one without components), ``subjects`` filtering exactly."""
     rows: list[tuple[Stratum, float, int, int]] = []
     all_terms = some_terms = 0
-    read: list[tuple[PackageComponentIndex, InterpretedQuery, tuple[str, ...], tuple[str, ...]]] = []
+    read: list[PackageReading] = []
     for order, index in enumerate(indexes):
         if index is None:
             continue
         reading = index.interpreter.interpret(query, recognise_grades=False)
         related = index.text.related(reading.terms)
-        terms = [replace(t, by_root=True) if t.exact in related else t for t in reading.terms]
+        terms = by_related_forms(reading.terms, related)
         unknown = tuple(word for word in index.text.absent(reading.terms) if word not in related)
-        read.append((index, reading, unknown, related))
+        runtime = index.store.runtime
+        read.append(
+            PackageReading(
+                runtime.graph_package_id, runtime, index.text, index.interpreter.analyzer, reading, unknown, related
+            )
+        )
         page = index.text.ranked(terms, None if subjects else needed)
         found = page.rows
         if subjects:
@@ -99,18 +103,4 @@ def find_components(
         index = indexes[order]
         assert index is not None
         hits.append(ComponentHit(order, index.component_at(position), position, -negative_score))
-    readings: dict[tuple[InterpretedQuery, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
-    hinted = hinted_packages([(len(reading.terms), unknown) for _, reading, unknown, _ in read])
-    for (index, reading, unknown, related), hint in zip(read, hinted, strict=True):
-        runtime, analyzer = index.store.runtime, index.interpreter.analyzer
-        hints = package_word_hints(runtime, index.text, analyzer, unknown) if hint else ()
-        readings.setdefault((reading, unknown, hints, related), []).append(runtime.graph_package_id)
-    return ComponentSearchOutcome(
-        hits,
-        all_terms,
-        some_terms,
-        [
-            Interpretation(tuple(ids), reading, False, unknown, hints, related_forms=related)
-            for (reading, unknown, hints, related), ids in readings.items()
-        ],
-    )
+    return ComponentSearchOutcome(hits, all_terms, some_terms, interpretations(read))

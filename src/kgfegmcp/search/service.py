@@ -28,7 +28,8 @@ from typing import Literal
 from kgfegmcp.errors import UnsupportedSearchModeError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
-from kgfegmcp.search.analysis import Term
+from kgfegmcp.packages.runtime import PackageRuntime
+from kgfegmcp.search.analysis import Analyzer, Term
 from kgfegmcp.search.code_index import CodeIndex
 from kgfegmcp.search.package_indexes import FacetCache, Facets, facet_term
 from kgfegmcp.search.query import InterpretedQuery, interpreter_for
@@ -113,7 +114,43 @@ class Interpretation:
     @property
     def searched(self) -> tuple[Term, ...]:
         """The terms as these packages searched them: each of ``related_forms`` by its root."""
-        return tuple(replace(t, by_root=True) if t.exact in self.related_forms else t for t in self.query.terms)
+        return tuple(by_related_forms(self.query.terms, self.related_forms))
+
+
+def by_related_forms(terms: Sequence[Term], words: Sequence[str]) -> list[Term]:
+    """``terms`` with each of ``words`` (folded, as searched) searched by its root instead."""
+    return [replace(t, by_root=True) if t.exact in words else t for t in terms]
+
+
+@dataclass(frozen=True, slots=True)
+class PackageReading:
+    """How one package read the query: what its ``Interpretation`` says, before packages that read it
+    alike are grouped and the words not found get their hints."""
+
+    graph_package_id: str
+    runtime: PackageRuntime
+    text: TextIndex
+    analyzer: Analyzer
+    query: InterpretedQuery
+    unknown: tuple[str, ...]
+    related: tuple[str, ...]
+    grades_used: bool = False
+    subjects_used: bool = False
+
+
+def interpretations(read: Sequence[PackageReading]) -> list[Interpretation]:
+    """One interpretation per distinct reading, in package order, each word not found with its package's
+    nearest words where that package reads some of the query (``word_hints.hinted_packages``)."""
+    readings: dict[tuple[InterpretedQuery, bool, bool, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
+    hinted = hinted_packages([(len(r.query.terms), r.unknown) for r in read])
+    for r, hint in zip(read, hinted, strict=True):
+        hints = package_word_hints(r.runtime, r.text, r.analyzer, r.unknown) if hint else ()
+        key = (r.query, r.grades_used, r.subjects_used, r.unknown, hints, r.related)
+        readings.setdefault(key, []).append(r.graph_package_id)
+    return [
+        Interpretation(tuple(ids), reading, used, unknown, hints, subjects_used=subjects, related_forms=related)
+        for (reading, used, subjects, unknown, hints, related), ids in readings.items()
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +288,7 @@ def find_standards(
     code_hits: list[SearchHit] = []
     text_rows: list[tuple[tuple[bool, ...], float, int, int, RankedRow]] = []
     all_terms = some_terms = 0
-    read: list[tuple[PackageSearchIndex, InterpretedQuery, bool, bool, tuple[str, ...], tuple[str, ...]]] = []
+    read: list[PackageReading] = []
     for order, index in enumerate(indexes):
         package_codes: list[SearchHit] = []
         if mode in ("code", "auto"):
@@ -273,7 +310,7 @@ def find_standards(
         grades_used = bool(reading.grades) and not filters.grade_levels
         subjects_used = bool(reading.subjects) and not filters.academic_subjects
         related = index.text.related(reading.terms)
-        terms = [replace(t, by_root=True) if t.exact in related else t for t in reading.terms]
+        terms = by_related_forms(reading.terms, related)
         # Every preference keeps its place in every package's key, whether used there or not.
         leading: dict[str, Preference] = {}
         if grades_used:
@@ -289,7 +326,19 @@ def find_standards(
                 terms, page = widened, wide
                 related = tuple(t.exact for t in widened if t.by_root)
         unknown = tuple(word for word in index.text.absent(reading.terms) if word not in related)
-        read.append((index, reading, grades_used, subjects_used, unknown, related))
+        read.append(
+            PackageReading(
+                index.runtime.graph_package_id,
+                index.runtime,
+                index.text,
+                index.interpreter.analyzer,
+                reading,
+                unknown,
+                related,
+                grades_used,
+                subjects_used,
+            )
+        )
         for row in page.rows:
             missed = dict(zip(leading, row.leading_unmet, strict=True))
             stratum = (
@@ -315,28 +364,17 @@ def find_standards(
         item = indexes[order].item_at(position)
         text_hits.append(SearchHit(order, item, position, row.score, "text", row.coverage, row.heading_only))
     warnings.sort(key=lambda w: (w.graph_package_id, w.code, w.message))
-    readings: dict[tuple[InterpretedQuery, bool, bool, tuple[str, ...], WordHints, tuple[str, ...]], list[str]] = {}
-    hinted = hinted_packages([(len(reading.terms), unknown) for _, reading, _, _, unknown, _ in read])
-    for (index, reading, grades_used, subjects_used, unknown, related), hint in zip(read, hinted, strict=True):
-        assert index.text is not None  # only packages searched by text are read
-        analyzer = index.interpreter.analyzer
-        hints = package_word_hints(index.runtime, index.text, analyzer, unknown) if hint else ()
-        key = (reading, grades_used, subjects_used, unknown, hints, related)
-        readings.setdefault(key, []).append(index.runtime.graph_package_id)
     return SearchOutcome(
         [*code_hits, *text_hits][:needed],
         MatchCounts(len(code_hits), all_terms, some_terms),
         warnings,
-        [
-            Interpretation(tuple(ids), reading, used, unknown, hints, subjects_used=subjects, related_forms=related)
-            for (reading, used, subjects, unknown, hints, related), ids in readings.items()
-        ],
+        interpretations(read),
     )
 
 
 def _by_related_forms(terms: list[Term]) -> list[Term]:
     """Every term that has a root searched by it (a root's documents hold the word's own forms too)."""
-    return [replace(t, by_root=True) if t.root and not t.exact_only else t for t in terms]
+    return by_related_forms(terms, [t.exact for t in terms if t.root and not t.exact_only])
 
 
 def _code(
