@@ -90,6 +90,14 @@ def _subject_expressions(analyzer: Analyzer, subjects: Sequence[str]) -> list[_E
     return [_Expression(words, "subject", subject) for words, subject in found.items()]
 
 
+def _by_first_word(expressions: Iterable[_Expression]) -> dict[str, list[_Expression]]:
+    """Expressions by their first word, longest first at each ("5º ano do ensino fundamental" over "5º ano")."""
+    found: dict[str, list[_Expression]] = {}
+    for expression in sorted(expressions, key=lambda e: (-len(e.words), e.words, e.kind)):
+        found.setdefault(expression.words[0], []).append(expression)
+    return found
+
+
 class QueryInterpreter:
     """Reads queries for the packages of one profile."""
 
@@ -104,6 +112,7 @@ class QueryInterpreter:
                 if _abbreviation(alias):
                     abbreviations.setdefault(alias, label.source_label)
         self._grades = [_Expression(words, "grade", label) for words, label in grades.items()]
+        self._grades_by_first_word = _by_first_word(self._grades)
         self._abbreviations = abbreviations
         rules = self.analyzer.rules
         phrases = rules.request_phrases if rules else ()
@@ -171,13 +180,11 @@ class QueryInterpreter:
         abbreviation = self._abbreviations.get(text.strip())
         if abbreviation is not None:
             return abbreviation
-        grades = sorted(self._grades, key=lambda e: (-len(e.words), e.words))
-        matched = self._expression_at(grades, words, 0) if words else None
+        matched = self._expression_at(self._grades_by_first_word, words, 0) if words else None
         return matched.names if matched is not None and len(matched.words) == len(words) else None
 
     def _expressions_for(self, recognise_grades: bool, subjects: Sequence[str]) -> dict[str, list[_Expression]]:
-        """Every expression to look for by its first word, longest first ("5º ano do ensino fundamental"
-        over "5º ano"); built once per package's subjects."""
+        """Every expression to look for (``_by_first_word``), built once per package's subjects."""
         key = (recognise_grades, tuple(subjects))
         found = self._by_subjects.get(key)
         if found is None:
@@ -186,19 +193,14 @@ class QueryInterpreter:
                 *(_subject_expressions(self.analyzer, subjects) if self.analyzer.rules else ()),
                 *self._requests,
             ]
-            found = {}
-            for expression in sorted(expressions, key=lambda e: (-len(e.words), e.words, e.kind)):
-                found.setdefault(expression.words[0], []).append(expression)
+            found = _by_first_word(expressions)
             if len(self._by_subjects) < 64:  # one entry per package's subject list
                 self._by_subjects[key] = found
         return found
 
     @staticmethod
-    def _expression_at(
-        expressions: dict[str, list[_Expression]] | Sequence[_Expression], words: list[str], index: int
-    ) -> _Expression | None:
-        candidates = expressions.get(words[index], []) if isinstance(expressions, dict) else expressions
-        for expression in candidates:
+    def _expression_at(expressions: dict[str, list[_Expression]], words: list[str], index: int) -> _Expression | None:
+        for expression in expressions.get(words[index], ()):
             if tuple(words[index : index + len(expression.words)]) == expression.words:
                 return expression
         return None
