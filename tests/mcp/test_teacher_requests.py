@@ -92,6 +92,25 @@ async def test_words_that_leave_the_page_short_are_widened_to_their_related_form
     assert "relatedForms" not in many["interpretation"][0] and many["total"] >= 10
 
 
+async def test_a_word_held_in_headings_more_than_in_statements_is_widened(default_client: Client[Any]) -> None:
+    """Ensino Fundamental files many statements under headings naming the "alfabeto", yet few statements
+    hold the word in their own text: its related forms are searched, so "escrita alfabética" (EF01LP05)
+    is on the page, above statements that only sit under such a heading."""
+    body, text = await search(default_client, "alfabeto", frameworkIds=[EF])
+    (reading,) = body["interpretation"]
+    assert reading["relatedForms"] == ["alfabeto"] and "searched by related forms alfabeto" in text
+    codes = [hit.get("statementCode") for hit in body["hits"]]
+    assert "EF01LP05" in codes
+    headings = [i for i, hit in enumerate(body["hits"]) if hit["matchedIn"] == "heading"]
+    assert all(codes.index("EF01LP05") < i for i in headings)
+
+
+async def test_inflections_of_one_word_are_one_term(default_client: Client[Any]) -> None:
+    """ "words" and "word" in one request are one searched term, so the word does not weigh twice."""
+    body, _ = await search(default_client, "word meanings and words", frameworkIds=[CCSS])
+    assert body["interpretation"][0]["searchedTerms"] == ["word", "meanings"]
+
+
 async def test_hints_only_where_the_query_is_read(default_client: Client[Any]) -> None:
     """A Portuguese request searched in every framework: the English and Japanese ones find none of its words,
     so their nearest words ("para" near "paragraphs") would be noise and are not given; a misspelt word alone,

@@ -37,6 +37,12 @@ WORDS = [
     "place",
     "value",
     "of",
+    # Related forms (a root shared, a lemma not): they score where the word itself is missing.
+    "reasonable",
+    "modeler",
+    "fractional",
+    "equational",
+    "useful",
 ]
 
 
@@ -69,7 +75,7 @@ def _terms(analyzer: Analyzer, query: str) -> list[Term]:
         if analyzer.is_stopword(word):
             dropped.setdefault(word, None)
         else:
-            terms.setdefault(word, Term(word, analyzer.stem(word)))
+            terms.setdefault(word, analyzer.term(word))
     if not terms and dropped:
         return [Term(word, word, exact_only=True) for word in dropped]
     return list(terms.values())
@@ -195,3 +201,51 @@ def test_some_terms_pages_ranked_among_rarer_terms_are_those_of_the_reference(mo
                 got = index.ranked(terms, limit, required, preferences)
                 assert got == facts_ranked(index, terms, limit, required, preferences), (query, limit)
     assert pruned > 100
+
+
+def test_some_terms_pages_with_related_forms_are_those_of_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As above, with a third of the words written in a related form (sharing the word's root, not its
+    lemma): a document matching common terms only may score for a rarer term's related form, and the
+    narrowed page must still be the whole stratum's."""
+    analyzer = Analyzer("en")
+    letters = "bcdfgklmprstvz"
+
+    def word(n: int) -> str:
+        return "zq" + letters[n // len(letters) % len(letters)] + "a" + letters[n % len(letters)] + "o"
+
+    vocabulary = [word(n) for n in range(150)]
+    related = {w: f"{w}ness" for w in vocabulary}
+    assert all(analyzer.term(r).root == analyzer.term(w).root != analyzer.term(r).stem for w, r in related.items())
+    rng = random.Random(45)
+    weights = [1 / (n + 1) for n in range(len(vocabulary))]
+    documents = []
+    for index in range(3_000):
+        words = [
+            w if rng.random() < 0.67 else related[w] for w in rng.choices(vocabulary, weights, k=rng.randrange(3, 14))
+        ]
+        facets = ["role\x1fstandard"] if index % 9 else ["role\x1fgrouping"]
+        documents.append((index, " ".join(words), vocabulary[3] if index % 4 == 0 else "", facets))
+    index = TextIndex.build(documents, analyzer)
+    role = Preference(frozenset({"role\x1fstandard"}))
+    narrowed = TextIndex._narrowed_page
+    pruned = 0
+
+    def counted(self: TextIndex, *arguments: object) -> object:
+        nonlocal pruned
+        hits = narrowed(self, *arguments)  # type: ignore[arg-type]
+        pruned += hits is not None
+        return hits
+
+    monkeypatch.setattr(TextIndex, "_narrowed_page", counted)
+    queries = [f"{vocabulary[a]} {vocabulary[b]}" for a in range(4) for b in (5, 40, 100, 149)]
+    for _ in range(40):
+        words = documents[rng.randrange(len(documents))][1].split()
+        start = rng.randrange(0, max(1, len(words) - 3))
+        queries.append(" ".join(words[start : start + rng.choice((2, 3))]))
+    for query in queries:
+        terms = _terms(analyzer, query)
+        for limit in (1, 3, 10, 25):
+            for required, preferences in (([], []), ([], [role]), ([frozenset({"role\x1fstandard"})], [role])):
+                got = index.ranked(terms, limit, required, preferences)
+                assert got == facts_ranked(index, terms, limit, required, preferences), (query, limit)
+    assert pruned > 50

@@ -151,8 +151,12 @@ class QueryInterpreter:
             written, word = forms[position]
             if self.analyzer.is_stopword(word):
                 dropped.setdefault(word, None)
-            else:
-                terms.setdefault(word, self.analyzer.term(word, written))
+            elif word not in terms:
+                term = self.analyzer.term(word, written)
+                # Two inflections of one word ("words", "word") are one term: searched twice, its
+                # weight would double and every other word's halve.
+                if all(other.stem != term.stem for other in terms.values()):
+                    terms[word] = term
         request_words = tuple(read["request"])
         if not terms and request_words:
             # A request of request words only ("atividades") means them: search them after all.

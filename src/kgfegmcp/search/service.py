@@ -14,9 +14,10 @@ matches by these keys (``search.text_index``), in order:
 A key a package does not use (no grade named there) counts as met in that package, so the packages'
 rows merge in one order; each package returns only its rows that can reach the page.
 
-A term is matched by its lemma. It is matched by its root (its related forms: derivations) instead
-where the package holds the word in no form of its own, and every term is where the query's words
-match fewer statements than a page holds (``WIDEN_BELOW``); the reading reports those words.
+A term is matched by its lemma; a statement matching other terms that holds it only in a related form
+(its root: derivations) scores a little for it. A term is matched by its root instead where the
+package holds the word in no form of its own, and every term is where fewer statements than a page
+holds hold the query's words in their own text (``WIDEN_BELOW``); the reading reports those words.
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ from kgfegmcp.search.vocabulary import FilterVocabulary
 from kgfegmcp.search.word_hints import WordHints, hinted_packages, package_word_hints
 
 MatchType = Literal["code_exact", "code_prefix", "derived_parent_code", "text"]
-#: A package where the query's own words match fewer statements than a page holds is searched by their
-#: related forms instead (``resenha`` then finds ``resenhar``), when that finds more: derivations widen a
-#: query only where its words alone leave the page short, so they never push a word's own matches down.
+#: A package where fewer statements than a page holds hold the query's words in their own text (a
+#: bound read from the terms' document frequencies) is searched by their related forms instead, when that
+#: finds more: ``resenha`` then finds ``resenhar``, and "alfabeto" the statements on "escrita alfabética"
+#: rather than a page of statements merely filed under a heading naming the alphabet. Derivations widen
+#: a query only where its words leave the page short of own-text matches, and a word's own forms still
+#: score first, so they never push a word's own matches down.
 WIDEN_BELOW = 10
 
 
@@ -320,7 +324,7 @@ def find_standards(
         within = [] if filters.statement_types else [index.statement_preference]
         page = index.text.ranked(terms, needed + len(package_codes), required, within, list(leading.values()))
         widened = _by_related_forms(terms)
-        if widened != terms and page.all_terms + page.some_terms < WIDEN_BELOW:
+        if widened != terms and index.text.own_text_bound(terms) < WIDEN_BELOW:
             wide = index.text.ranked(widened, needed + len(package_codes), required, within, list(leading.values()))
             if wide.all_terms + wide.some_terms > page.all_terms + page.some_terms:
                 terms, page = widened, wide

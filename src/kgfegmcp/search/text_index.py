@@ -8,9 +8,10 @@ never disagree about a word.
 
 A query term matches a document when its lemma is in the text or the context. A word the package holds
 in no form of its own is searched by its root instead (``related``: "capital" finds "Capitalize"),
-which the reading of the query reports; roots never join a word the package holds to its derivations.
-Ranking keys, in order,
-each exact and cheap to page:
+which the reading of the query reports. Otherwise roots never make a match: a document matching some
+of the query's terms that holds another only in a related form ("descartados" for "descarte") scores
+for it as for a stem (``_RELATED_WEIGHTS``), so derivations order an "only some terms" tier and never
+change a document's coverage. Ranking keys, in order, each exact and cheap to page:
 
 1. each *leading* preference (facet terms a document has or not: a grade, a subject the query named),
    those that have it first, whatever their coverage;
@@ -19,8 +20,8 @@ each exact and cheap to page:
    exact-only term's word, in its text: it matched through its context alone);
 4. each *preference* in turn (a statement rather than a grouping), those that have it first;
 5. the terms found together as a phrase (in the text or the context) before apart;
-6. BM25 over the four fields, the statement's own text weighted above its parents' names and exact
-   word forms above stem-only matches;
+6. BM25 over the fields, the statement's own text weighted above its parents' names, exact word forms
+   above stem-only matches, and related forms (for a term a document does not hold) added;
 7. position (file order), so equal scores always come back in the same order.
 
 Documents are added in position order into one segment, so a document's tantivy id is its index in
@@ -71,6 +72,10 @@ _EXACT_MATCH_WEIGHTS = ((_TEXT, 1.0), (_CONTEXT, 0.5))
 #: Where a term searched by its related forms (a word the package holds in no form of its own) matches
 #: its root, weighted like a stem.
 _ROOT_WEIGHTS = ((_TEXT_ROOTS, 1.0), (_CONTEXT_ROOTS, 0.5))
+#: Where a word's related forms add to the score of a match of the query's other words that holds the
+#: word in no form of its own ("descarte" and "descartados"), weighted like a stem: they never make a
+#: match nor change its coverage, so they only order the matches of an "only some terms" tier.
+_RELATED_WEIGHTS = ((_TEXT_ROOTS, 1.0), (_CONTEXT_ROOTS, 0.5))
 _TOKENIZER = "kgfegmcp_words"
 _STATISTICS = "statistics.marshal"
 _STATISTICS_FORMAT = 3
@@ -120,6 +125,11 @@ def _forms(term: Term) -> list[tuple[tuple[str, float], str]]:
     if term.by_root:
         forms += [(place, term.stem) for place in _STEM_WEIGHTS]
     return forms
+
+
+def _adds_related(term: Term) -> bool:
+    """Whether a term's related forms score where it is missing (one searched by its root matches them)."""
+    return bool(term.root) and not term.by_root and not term.exact_only
 
 
 def _schema() -> tantivy.Schema:
@@ -443,6 +453,10 @@ class TextIndex:
         documents hold it, most held first, then alphabetically: a walk of the term dictionary only."""
         return self._searcher.terms_with_prefix(_TEXT, prefix)
 
+    def own_text_bound(self, terms: Sequence[Term]) -> int:
+        """An upper bound of the documents holding a term in their own text: a dictionary lookup per term."""
+        return sum(self._searcher.doc_freq(fields[0][0], word) for fields, word in map(self._match_on, terms))
+
     def _postings(self, term: Term) -> int:
         """An upper bound of the documents a term matches: its document frequency in each field, summed."""
         fields, word = self._match_on(term)
@@ -480,7 +494,16 @@ class TextIndex:
             # The filters beside the terms' intersection, not in it: they add exactly 0 to its score.
             return tantivy.Query.boolean_query([(_MUST, scored), *((o, _unscored(q)) for o, q in filters)])
         every = [(_MUST, _one_of(self._postings_of([t]))) for t in terms]
-        clauses = [(_MUST, _one_of(self._postings_of(terms if within is None else within)))]
+        clauses = [(_MUST, _one_of(self._postings_of(terms)))]
+        if within is not None:
+            # A document holding a related form of one of ``within`` scores for it: it is among them.
+            related = [
+                tantivy.Query.term_query(self._schema, field, t.root)
+                for t in within
+                if _adds_related(t)
+                for field, _ in _RELATED_WEIGHTS
+            ]
+            clauses.append((_MUST, _one_of([*self._postings_of(within), *related])))
         clauses.append((_MUST_NOT, tantivy.Query.boolean_query(every)))
         return _unscored(tantivy.Query.boolean_query([*clauses, *filters]))
 
@@ -505,6 +528,12 @@ class TextIndex:
         for term in terms:
             for (field, weight), form in _forms(term):
                 links.append(tantivy.Query.boost_query(tantivy.Query.term_query(schema, field, form), weight))
+        for term in terms if not complete else ():  # a complete tier's documents hold every term
+            if _adds_related(term):
+                held = _one_of([tantivy.Query.term_query(schema, field, term.stem) for field, _ in _STEM_WEIGHTS])
+                for field, weight in _RELATED_WEIGHTS:
+                    root = tantivy.Query.boost_query(tantivy.Query.term_query(schema, field, term.root), weight)
+                    links.append(tantivy.Query.boolean_query([(_MUST, root), (_MUST_NOT, held)]))
         own = [tantivy.Query.term_query(schema, fields[0][0], word) for fields, word in map(self._match_on, terms)]
         links.append(tantivy.Query.const_score_query(_one_of(own), keys.bonus(keys.own_text)))
         for number, preference in enumerate(preferences):
@@ -641,7 +670,8 @@ class TextIndex:
         When some terms are common (held by a large share of the documents), the documents matching
         only common terms are most of the tier, and each scores at most the sum of those terms'
         score bounds (BM25 stays below idf x (1 + k1) per field and boost). So the tier is first
-        ranked among the documents that match a rarer term; when that fills the page with rows that
+        ranked among the documents that match a rarer term or hold its related forms (for which a
+        document scores without matching it); when that fills the page with rows that
         have every bonus of the tier (own text, each preference) and score above the bound, no other
         document can enter it, and the page is exactly the one ranking the whole tier gives (ties
         included: the bound is strict, and a document scores the same sum in either search).
@@ -664,11 +694,15 @@ class TextIndex:
         return list(hits)
 
     def _score_bound(self, term: Term) -> float:
-        """Above any score the term's clauses (its match and its exact form) can give a document."""
+        """Above any score the term's clauses (its match, its own forms, its related forms) can give a
+        document."""
         fields, word = self._match_on(term)
         every = len(self._positions)
         total = 0.0
-        for (field, weight), form in [*((f, word) for f in fields), *_forms(term)]:
+        clauses = [*((f, word) for f in fields), *_forms(term)]
+        if _adds_related(term):
+            clauses += [(place, term.root) for place in _RELATED_WEIGHTS]
+        for (field, weight), form in clauses:
             frequency = self._searcher.doc_freq(field, form)
             if frequency:
                 total += weight * (1 + _BM25_K1) * math.log(1 + (every - frequency + 0.5) / (frequency + 0.5))
