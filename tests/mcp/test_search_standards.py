@@ -62,16 +62,16 @@ async def test_accent_and_case_insensitive(default_client: Client[Any], default_
 def assert_ranked_by_strata(
     hits: list[dict[str, Any]], roles: dict[str, str], grades: frozenset[str] = frozenset()
 ) -> None:
-    """The named grades first, then every term before some, a match in the standard's own text before a
-    heading-only one, statements before groupings, the phrase, then score."""
+    """The named grades first, then every term before some, statements before groupings, a match in the
+    standard's own text before a heading-only one, the phrase, then score."""
 
     def stratum(hit: dict[str, Any]) -> tuple[bool, bool, bool, bool, bool]:
         in_grade = any(g in grades for g in hit.get("gradeLevels", []))
         return (
             bool(grades) and not in_grade,
             hit["coverage"] == "some_terms",
-            hit["matchedIn"] == "heading",
             roles[hit["statementType"]] != "standard",
+            hit["matchedIn"] == "heading",
             hit["coverage"] != "phrase",
         )
 

@@ -111,6 +111,13 @@ async def test_inflections_of_one_word_are_one_term(default_client: Client[Any])
     assert body["interpretation"][0]["searchedTerms"] == ["word", "meanings"]
 
 
+async def test_a_grade_named_in_one_framework_ranks_it_first_across_frameworks(default_client: Client[Any]) -> None:
+    """Searched everywhere, "5 ano" is read as a grade by Ensino Fundamental only; a framework that cannot
+    read it (where "5" matches a "⑤") ranks below the 5º ano statements that honour it."""
+    body, _ = await search(default_client, "frações equivalentes 5 ano", limit=3)
+    assert [hit["statementCode"][:4] for hit in body["hits"]] == ["EF05", "EF05", "EF06"]  # two 5º ano hold them
+
+
 async def test_hints_only_where_the_query_is_read(default_client: Client[Any]) -> None:
     """A Portuguese request searched in every framework: the English and Japanese ones find none of its words,
     so their nearest words ("para" near "paragraphs") would be noise and are not given; a misspelt word alone,

@@ -73,10 +73,10 @@ def test_a_heading_only_match_ranks_below_every_statement_match_of_its_coverage(
         (10, "phrase", False),  # both words in its own text
         (15, "phrase", True),  # both words, but only in its heading "Main Ideas": still every term
         (12, "some_terms", False),  # "ideas" in its own text
-        (14, "some_terms", False),  # a grouping holding "Ideas" in its own name, below the statement
         (16, "some_terms", True),  # "Ideas" only in the heading above it
         (11, "some_terms", True),
         (13, "some_terms", True),
+        (14, "some_terms", False),  # a grouping holding "Ideas" in its own name: below every statement
     ]
     assert (page.all_terms, page.some_terms) == (2, 5)
     # The key decides, not the score: the heading-only rows outscore a statement match ranked above them.

@@ -91,8 +91,8 @@ def facts_ranked(
     rows = []
     count = len(preferences)
     for doc in sorted(matched & allowed):
-        bits = (doc in own) << (count + 1) | (doc in phrase)
-        bits |= sum(1 << (count - number) for number, found in enumerate(has) if doc in found)
+        bits = (doc in own) << 1 | (doc in phrase)
+        bits |= sum(1 << (count - number + 1) for number, found in enumerate(has) if doc in found)
         score = raw[doc] - bits * keys.unit
         rows.append(
             RankedRow(

@@ -23,8 +23,8 @@ def test_a_named_grade_ranks_its_items_first_whatever_their_coverage(search_stat
         item(TREE, "NBT.A.1"),  # grade 2, "number"
         item(TREE, "NBT"),  # a grouping of grades 1 and 2
         item(TREE, "NBT.1"),  # grade 1: every term, after every grade 2 match
-        item(TREE, "NF"),
-        item(TREE, "NF.1"),  # grade 3, found through its domain's name alone
+        item(TREE, "NF.1"),  # grade 3, found through its domain's name alone: a statement, before ...
+        item(TREE, "NF"),  # ... a grouping
     ]
     assert [hit.coverage for hit in named.hits] == ["some_terms"] * 3 + ["all_terms"] + ["some_terms"] * 2
     assert counts(named) == counts(plain) == (0, 1, 5)

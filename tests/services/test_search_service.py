@@ -221,14 +221,14 @@ def test_every_term_before_some_terms_and_statements_before_groupings(search_sta
         item(TREE, "NBT.1"),  # "Count to 120, starting at any number.": both words
         item(TREE, "NBT.A.2"),  # the rest hold one of them: statements first, ...
         item(TREE, "NBT.A.1"),
+        item(TREE, "NF.1"),  # (a statement holding neither word: "number" is only in its domain's name)
         item(TREE, "NBT"),  # ... then the groupings (two domains; the cluster "Understand place value" holds
         item(TREE, "NF"),  # neither word, and a grouping is found by its own text, never its domain's name)
-        item(TREE, "NF.1"),  # last, a statement holding neither word: "number" is only in its domain's name
     ]
     assert [hit.coverage for hit in result.hits] == ["all_terms"] + ["some_terms"] * 5
-    assert [hit.matched_in for hit in result.hits] == ["statement"] * 5 + ["heading"]
+    assert [hit.matched_in for hit in result.hits] == ["statement"] * 3 + ["heading"] + ["statement"] * 2
     assert counts(result) == (0, 1, 5) and result.total == 6
-    statements, groupings = result.hits[1:3], result.hits[3:5]
+    statements, groupings = result.hits[1:3], result.hits[4:6]
     for stratum in (statements, groupings):
         assert [h.score for h in stratum] == sorted((h.score for h in stratum), reverse=True)
     # The strata decide, not the score: a grouping outscores a statement ranked above it.

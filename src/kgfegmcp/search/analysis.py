@@ -85,6 +85,7 @@ class Analyzer:
         self.language = language
         self.rules: LanguageRules | None = rules_for(language)
         self._dictionary = self.rules.language if self.rules and self.rules.lemmas else None
+        self._lemma_of = dict(self.rules.lemma_of) if self.rules else {}
         if self._dictionary is not None:
             _simplemma()  # at start, with the package: a request never imports
         self._roots = (
@@ -148,6 +149,7 @@ class Analyzer:
         if written.isascii() and self.rules.accents:
             written = self._accented(written) or written
         lemma = _lemmatize(written, self._dictionary)
+        lemma = self._lemma_of.get(lemma, lemma)
         plural = self.rules.noun_plural
         if plural and lemma != written and _lemmatize(written + plural, self._dictionary) == written:
             # The dictionary gives one lemma per form, and a form that is both a noun and a verb form

@@ -30,6 +30,7 @@ class LanguageFile(BaseModel):
     accents: dict[str, str] = Field(default_factory=dict)
     accent_window_vowels: int = Field(0, ge=0, le=8, alias="accentWindowVowels")
     noun_plural: str = Field("", max_length=4, alias="nounPlural")
+    lemma_of: dict[str, str] = Field(default_factory=dict, alias="lemmaOf")
     stop_words: str = Field("", alias="stopWords")
     request_words: tuple[str, ...] = Field((), alias="requestWords")
 
@@ -51,6 +52,8 @@ class LanguageRules(BaseModel):
     accent_window_vowels: int
     #: A word whose form with this ending reads back to it is a noun and keeps its own form.
     noun_plural: str
+    #: A dictionary lemma → the lemma it is read as (a verb's activity the dictionary has as a noun only).
+    lemma_of: tuple[tuple[str, str], ...]
     stop_words: frozenset[str]
     #: Request words and phrases, each as its folded words, longest first.
     request_phrases: tuple[tuple[str, ...], ...]
@@ -66,6 +69,7 @@ class LanguageRules(BaseModel):
             accents=tuple(sorted(declared.accents.items())),
             accent_window_vowels=declared.accent_window_vowels,
             noun_plural=declared.noun_plural,
+            lemma_of=tuple(sorted(declared.lemma_of.items())),
             stop_words=frozenset(fold(word) for word in declared.stop_words.split()),
             request_phrases=tuple(sorted(phrases, key=lambda words: (-len(words), words))),
         )

@@ -6,13 +6,14 @@ matches by these keys (``search.text_index``), in order:
 1. the grades the query named (unless grades are filtered), items of one of them first;
 2. the subjects the query named (unless subjects are filtered), items of one of them first;
 3. coverage: every term before only some;
-4. a match in the item's own text before a heading-only one (found through its parents' names alone);
-5. statements before groupings (unless a statement type is filtered);
+4. statements before groupings (unless a statement type is filtered);
+5. a match in the item's own text before a heading-only one (found through its parents' names alone);
 6. the phrase before the terms apart;
 7. BM25 score, then (package order, file position) as the stable tie-break.
 
-A key a package does not use (no grade named there) counts as met in that package, so the packages'
-rows merge in one order; each package returns only its rows that can reach the page.
+A grade or subject named in the query and read by some package counts as missed by every row of a
+package that did not read it (it cannot honour it); a key no package uses counts as met. So the
+packages' rows merge in one order, and each package returns only its rows that can reach the page.
 
 A term is matched by its lemma; a statement matching other terms that holds it only in a related form
 (its root: derivations) scores a little for it. A term is matched by its root instead where the
@@ -290,7 +291,7 @@ def find_standards(
     warnings: list[SearchWarning] = []
     required = filters.required_terms()
     code_hits: list[SearchHit] = []
-    text_rows: list[tuple[tuple[bool, ...], float, int, int, RankedRow]] = []
+    text_rows: list[tuple[dict[str, bool], float, int, int, RankedRow]] = []
     all_terms = some_terms = 0
     read: list[PackageReading] = []
     for order, index in enumerate(indexes):
@@ -324,7 +325,11 @@ def find_standards(
         within = [] if filters.statement_types else [index.statement_preference]
         page = index.text.ranked(terms, needed + len(package_codes), required, within, list(leading.values()))
         widened = _by_related_forms(terms)
-        if widened != terms and index.text.own_text_bound(terms) < WIDEN_BELOW:
+        if (
+            widened != terms
+            and index.text.own_text_bound(terms) < WIDEN_BELOW
+            and index.text.roots_reach_further(terms)
+        ):
             wide = index.text.ranked(widened, needed + len(package_codes), required, within, list(leading.values()))
             if wide.all_terms + wide.some_terms > page.all_terms + page.some_terms:
                 terms, page = widened, wide
@@ -344,21 +349,17 @@ def find_standards(
             )
         )
         for row in page.rows:
-            missed = dict(zip(leading, row.leading_unmet, strict=True))
-            stratum = (
-                missed.get("grade", False),
-                missed.get("subject", False),
-                not row.complete,
-                row.heading_only,
-                any(row.unmet),
-                not row.phrase,
+            text_rows.append(
+                (dict(zip(leading, row.leading_unmet, strict=True)), -row.rank_score, order, row.position, row)
             )
-            text_rows.append((stratum, -row.rank_score, order, row.position, row))
         claimed_all, claimed_some = index.text.coverage_counts(terms, [hit.position for hit in package_codes], required)
         all_terms += page.all_terms - claimed_all
         some_terms += page.some_terms - claimed_some
     claimed = {(h.package_order, h.position) for h in code_hits}
-    text_rows.sort()
+    # A grade or subject the query names, read in some package, is missed by every row of a package that
+    # could not read it: "5 ano" ranks Ensino Fundamental's 5º ano first, not a Japanese item matching "5".
+    named = {"grade": any(r.grades_used for r in read), "subject": any(r.subjects_used for r in read)}
+    text_rows.sort(key=lambda entry: (_stratum(entry[0], entry[4], named), *entry[1:4]))
     text_hits: list[SearchHit] = []
     for _, _, order, position, row in text_rows:
         if len(code_hits) + len(text_hits) >= needed:
@@ -373,6 +374,18 @@ def find_standards(
         MatchCounts(len(code_hits), all_terms, some_terms),
         warnings,
         interpretations(read),
+    )
+
+
+def _stratum(missed: dict[str, bool], row: RankedRow, named: dict[str, bool]) -> tuple[bool, ...]:
+    """A row's keys across packages, before its score (the module's ranking keys 1 to 6)."""
+    return (
+        missed.get("grade", named["grade"]),
+        missed.get("subject", named["subject"]),
+        not row.complete,
+        any(row.unmet),
+        row.heading_only,
+        not row.phrase,
     )
 
 

@@ -16,9 +16,11 @@ change a document's coverage. Ranking keys, in order, each exact and cheap to pa
 1. each *leading* preference (facet terms a document has or not: a grade, a subject the query named),
    those that have it first, whatever their coverage;
 2. coverage: every term matched before only some;
-3. a match in the document's own text before a *heading-only* one (no searched term's stem, nor an
-   exact-only term's word, in its text: it matched through its context alone);
-4. each *preference* in turn (a statement rather than a grouping), those that have it first;
+3. each *preference* in turn (a statement rather than a grouping), those that have it first;
+4. a match in the document's own text before a *heading-only* one (no searched term's stem, nor an
+   exact-only term's word, in its text: it matched through its context alone), so a statement filed
+   under a heading that names the words comes after the statements that hold them, and before the
+   groupings;
 5. the terms found together as a phrase (in the text or the context) before apart;
 6. BM25 over the fields, the statement's own text weighted above its parents' names, exact word forms
    above stem-only matches, and related forms (for a term a document does not hold) added;
@@ -86,9 +88,9 @@ _WRITER_HEAP_BYTES = 4_000_000_000
 
 #: How much of a query a match covers: the terms as a phrase, every term apart, only some terms.
 Coverage = Literal["phrase", "all_terms", "some_terms"]
-#: A row's ranking keys before its score: leading preferences missed, not every term, heading-only,
-#: preferences missed, not the phrase.
-Stratum = tuple[tuple[bool, ...], bool, bool, tuple[bool, ...], bool]
+#: A row's ranking keys before its score: leading preferences missed, not every term, preferences
+#: missed, heading-only, not the phrase.
+Stratum = tuple[tuple[bool, ...], bool, tuple[bool, ...], bool, bool]
 #: From how many positions a term set beats a union of position terms.
 _TERM_SET_FROM = 128
 #: tantivy's BM25 ``k1``: a term's score in a field is below its idf x (1 + k1) x the field's boost.
@@ -148,8 +150,8 @@ def _register_tokenizer(index: tantivy.Index) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _Keys:
-    """How a tier's keys ride on its scores, one bit each: bit 0 the phrase, bits 1 to ``preferences`` the
-    preferences (the first highest), the bit above them a match in the document's own text.
+    """How a tier's keys ride on its scores, one bit each: bit 0 the phrase, bit 1 a match in the
+    document's own text, the bits above them the preferences (the first highest).
 
     A bit is worth ``unit``, the smallest power of two above every BM25 sum the query's terms can give
     one document, so the bits are read back exactly (``raw // unit``) and the BM25 part keeps float32's
@@ -167,9 +169,12 @@ class _Keys:
         bits = int(raw // self.unit)
         return bits, raw - bits * self.unit
 
-    @property
-    def own_text(self) -> int:
-        return self.preferences + 1
+    #: The own-text bit, just above the phrase's: below every preference.
+    own_text = 1
+
+    def preference(self, number: int) -> int:
+        """The bit of the ``number``-th preference (the first highest)."""
+        return self.preferences - number + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +200,7 @@ class RankedRow:
 
     def stratum(self) -> Stratum:
         """The keys before the score: leading preferences, every term, own text, preferences, phrase."""
-        return (self.leading_unmet, not self.complete, self.heading_only, self.unmet, not self.phrase)
+        return (self.leading_unmet, not self.complete, self.unmet, self.heading_only, not self.phrase)
 
     def key(self) -> tuple[Stratum, float, int]:
         """Ranking order: the stratum's keys, then score, then position."""
@@ -453,6 +458,16 @@ class TextIndex:
         documents hold it, most held first, then alphabetically: a walk of the term dictionary only."""
         return self._searcher.terms_with_prefix(_TEXT, prefix)
 
+    def roots_reach_further(self, terms: Sequence[Term]) -> bool:
+        """Whether searching ``terms`` by their roots can find a document their own forms do not: a root
+        held by more documents than its word (each holding the word holds its root). Dictionary lookups."""
+        return any(
+            term.root
+            and not term.exact_only
+            and sum(self._searcher.doc_freq(field, term.root) for field, _ in _ROOT_WEIGHTS) > self._postings(term)
+            for term in terms
+        )
+
     def own_text_bound(self, terms: Sequence[Term]) -> int:
         """An upper bound of the documents holding a term in their own text: a dictionary lookup per term."""
         return sum(self._searcher.doc_freq(fields[0][0], word) for fields, word in map(self._match_on, terms))
@@ -537,7 +552,7 @@ class TextIndex:
         own = [tantivy.Query.term_query(schema, fields[0][0], word) for fields, word in map(self._match_on, terms)]
         links.append(tantivy.Query.const_score_query(_one_of(own), keys.bonus(keys.own_text)))
         for number, preference in enumerate(preferences):
-            bonus = keys.bonus(len(preferences) - number)
+            bonus = keys.bonus(keys.preference(number))
             links.append(tantivy.Query.const_score_query(_facet_group(schema, preference.terms), bonus))
         if complete and len(terms) > 1 and not any(t.by_root for t in terms):
             links.append(tantivy.Query.const_score_query(self._phrase(terms), keys.bonus(0)))
@@ -605,7 +620,7 @@ class TextIndex:
     def _row(self, raw: float, doc: int, complete: bool, keys: _Keys, missed: tuple[bool, ...]) -> RankedRow:
         """A hit of a tier as a row: its keys read off its score's bits above BM25, then taken off."""
         bits, score = keys.read(raw)
-        unmet = tuple(not bits >> (keys.preferences - number) & 1 for number in range(keys.preferences))
+        unmet = tuple(not bits >> keys.preference(number) & 1 for number in range(keys.preferences))
         return RankedRow(
             complete,
             unmet,
@@ -687,7 +702,7 @@ class TextIndex:
         if len(hits) < limit:
             return None
         bits, score = keys.read(float(hits[-1][0]))
-        if bits >> 1 != (1 << keys.own_text) - 1:  # bit 0, the phrase's, is never an "only some" tier's
+        if bits >> 1 != (1 << (keys.preferences + 1)) - 1:  # bit 0, the phrase's, is never an "only some" tier's
             return None
         if score <= bound:
             return None
