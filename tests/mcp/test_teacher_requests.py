@@ -105,6 +105,13 @@ async def test_a_word_held_in_headings_more_than_in_statements_is_widened(defaul
     assert all(codes.index("EF01LP05") < i for i in headings)
 
 
+async def test_opinion_writing_finds_the_opinion_writing_standards(default_client: Client[Any]) -> None:
+    """ "writing" meets "Write opinion pieces" (W.3.1), so the sub-standards filed under it match every term."""
+    body, _ = await search(default_client, "opinion writing grade 3", frameworkIds=[CCSS])
+    codes = [hit["statementCode"] for hit in body["hits"]]
+    assert set(codes[:5]) == {"W.3.1", "W.3.1.a", "W.3.1.b", "W.3.1.c", "W.3.1.d"}
+
+
 async def test_inflections_of_one_word_are_one_term(default_client: Client[Any]) -> None:
     """ "words" and "word" in one request are one searched term, so the word does not weigh twice."""
     body, _ = await search(default_client, "word meanings and words", frameworkIds=[CCSS])
