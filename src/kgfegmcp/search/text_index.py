@@ -129,8 +129,8 @@ def _forms(term: Term) -> list[tuple[tuple[str, float], str]]:
     return forms
 
 
-def _adds_related(term: Term) -> bool:
-    """Whether a term's related forms score where it is missing (one searched by its root matches them)."""
+def _may_add_related(term: Term) -> bool:
+    """Whether a term's related forms may score where it is missing (one searched by its root matches them)."""
     return bool(term.root) and not term.by_root and not term.exact_only
 
 
@@ -459,14 +459,20 @@ class TextIndex:
         return self._searcher.terms_with_prefix(_TEXT, prefix)
 
     def roots_reach_further(self, terms: Sequence[Term]) -> bool:
-        """Whether searching ``terms`` by their roots can find a document their own forms do not: a root
-        held by more documents than its word (each holding the word holds its root). Dictionary lookups."""
-        return any(
-            term.root
-            and not term.exact_only
-            and sum(self._searcher.doc_freq(field, term.root) for field, _ in _ROOT_WEIGHTS) > self._postings(term)
-            for term in terms
-        )
+        """Whether searching ``terms`` by their roots can find a document their own forms do not."""
+        return any(self._root_reaches_further(term) for term in terms)
+
+    def _root_reaches_further(self, term: Term) -> bool:
+        """Whether a term's root is held by more documents than the term (each holding the word holds its
+        root): else no document holds a related form without the word. Dictionary lookups only."""
+        if not term.root or term.exact_only:
+            return False
+        return sum(self._searcher.doc_freq(field, term.root) for field, _ in _ROOT_WEIGHTS) > self._postings(term)
+
+    def _adds_related(self, term: Term) -> bool:
+        """Whether a term's related forms score somewhere: only where some document holds them without it
+        (a clause that can match nothing would still walk a common root's postings)."""
+        return _may_add_related(term) and self._root_reaches_further(term)
 
     def own_text_bound(self, terms: Sequence[Term]) -> int:
         """An upper bound of the documents holding a term in their own text: a dictionary lookup per term."""
@@ -515,7 +521,7 @@ class TextIndex:
             related = [
                 tantivy.Query.term_query(self._schema, field, t.root)
                 for t in within
-                if _adds_related(t)
+                if self._adds_related(t)
                 for field, _ in _RELATED_WEIGHTS
             ]
             clauses.append((_MUST, _one_of([*self._postings_of(within), *related])))
@@ -544,7 +550,7 @@ class TextIndex:
             for (field, weight), form in _forms(term):
                 links.append(tantivy.Query.boost_query(tantivy.Query.term_query(schema, field, form), weight))
         for term in terms if not complete else ():  # a complete tier's documents hold every term
-            if _adds_related(term):
+            if self._adds_related(term):
                 held = _one_of([tantivy.Query.term_query(schema, field, term.stem) for field, _ in _STEM_WEIGHTS])
                 for field, weight in _RELATED_WEIGHTS:
                     root = tantivy.Query.boost_query(tantivy.Query.term_query(schema, field, term.root), weight)
@@ -715,7 +721,7 @@ class TextIndex:
         every = len(self._positions)
         total = 0.0
         clauses = [*((f, word) for f in fields), *_forms(term)]
-        if _adds_related(term):
+        if self._adds_related(term):
             clauses += [(place, term.root) for place in _RELATED_WEIGHTS]
         for (field, weight), form in clauses:
             frequency = self._searcher.doc_freq(field, form)
