@@ -40,6 +40,10 @@ fi
 if [ ! -f .tools/ext-apps/node_modules/@modelcontextprotocol/ext-apps/package.json ]; then
   npm install --silent --no-audit --no-fund --prefix .tools/ext-apps '@modelcontextprotocol/ext-apps@2.0.4'
 fi
+# axe-core, the accessibility engine the browser tests run inside the curriculum map (light and dark themes).
+if [ ! -f .tools/axe-core/node_modules/axe-core/axe.min.js ]; then
+  npm install --silent --no-audit --no-fund --prefix .tools/axe-core 'axe-core@4.11.0'
+fi
 # nginx, for tests/e2e/test_multihost.py (deploy/nginx/kgfegmcp.conf in front of two replicas),
 # which fails rather than skips where nginx is missing. Installed from Debian only where possible
 # (root, apt-get); apt's output goes to a log kept only when the installation fails.

@@ -130,6 +130,12 @@ class FindingCode(StrEnum):
         "isolates, which rewrite a terminal or make a code or label read as another: at build each is replaced "
         "and counted per member (warning); in a package not built here the validator refuses it (error).",
     )
+    DIRECTIONAL_MARK_IN_CODE = (
+        "directional_mark_in_code",
+        "A statement code or grade label holds an implicit directional mark (LRM U+200E, RLM U+200F, ALM U+061C): "
+        "invisible, it makes the label read as another string where a host shows it (warning: the package is "
+        "served; a bidirectional override, embedding or isolate there is unsafe_text).",
+    )
     SOURCE_TEXT_DIFFERENCE = "source_text_difference", "A secondary source's text differs from the verified source."
     SOURCE_MAPPING_GAP = "source_mapping_gap", "A source element could not be represented and was reported."
     SOURCE_VARIANT_ACCEPTED = (

@@ -31,6 +31,10 @@ from typing import Any, Final
 #: What no package text may hold: the C0 controls except TAB, LF and CR; DEL; the C1 controls; the
 #: bidirectional embeddings and overrides (U+202A to U+202E) and isolates (U+2066 to U+2069).
 UNSAFE_TEXT: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: The implicit directional marks LRM, RLM and ALM: kept in package text (see above), but in a statement code or
+#: a grade label, short strings a host shows as labels, a mark is invisible yet makes the label read as another
+#: string (and can move the neutral characters beside it), so validation warns of one there.
+DIRECTIONAL_MARKS: Final = re.compile("[\u061c\u200e\u200f]")
 #: What a terminal line never shows raw: :data:`UNSAFE_TEXT`, TAB, LF and CR (a line stays one line), the
 #: line and paragraph separators, and the implicit directional marks.
 UNPRINTABLE: Final = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
@@ -44,9 +48,10 @@ def has_unsafe(text: str) -> bool:
     return UNSAFE_TEXT.search(text) is not None
 
 
-def unsafe_code_points(text: str) -> set[str]:
-    """The unsafe characters of ``text``, each as ``U+XXXX`` (the form a finding names them in)."""
-    return {code_point(match.group()) for match in UNSAFE_TEXT.finditer(text)}
+def unsafe_code_points(text: str, pattern: re.Pattern[str] = UNSAFE_TEXT) -> set[str]:
+    """The unsafe characters of ``text`` (as ``pattern`` has them), each as ``U+XXXX`` (the form a finding names
+    them in)."""
+    return {code_point(match.group()) for match in pattern.finditer(text)}
 
 
 def code_point(character: str) -> str:
@@ -138,20 +143,25 @@ class UnsafeMember:
 
 
 class UnsafeTextTally:
-    """Unsafe characters counted per member, never per occurrence, so a finding per member kind says it all."""
+    """Unsafe characters counted per member, never per occurrence, so a finding per member kind says it all.
 
-    def __init__(self) -> None:
+    ``pattern`` is what counts as unsafe: :data:`UNSAFE_TEXT` unless a check counts something else (the
+    :data:`DIRECTIONAL_MARKS` of codes and grade labels).
+    """
+
+    def __init__(self, pattern: re.Pattern[str] = UNSAFE_TEXT) -> None:
+        self._pattern = pattern
         self._members: dict[str, UnsafeMember] = {}
 
     def note(self, member: str, entity: str | None, text: str) -> bool:
         """Count ``text`` under ``member`` when it holds an unsafe character; whether it does."""
-        if UNSAFE_TEXT.search(text) is None:
+        if self._pattern.search(text) is None:
             return False
         found = self._members.get(member)
         if found is None:
             found = self._members[member] = UnsafeMember(shown_clipped(member))
         found.values += 1
-        found.code_points |= unsafe_code_points(text)
+        found.code_points |= unsafe_code_points(text, self._pattern)
         if entity is not None and len(found.examples) < EXAMPLES:
             found.examples.append(shown_clipped(entity))
         return True

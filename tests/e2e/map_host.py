@@ -24,8 +24,8 @@ from urllib.parse import urlparse
 from e2e_support import REPOSITORY_ROOT
 from playwright.sync_api import Browser, Frame, Page, Playwright, Route
 
-#: Where install_dev.sh puts the host SDK and its dependencies.
-NODE_MODULES = REPOSITORY_ROOT / ".tools" / "ext-apps" / "node_modules"
+#: Where install_dev.sh puts the host SDK and its dependencies (resolved: a worktree may link `.tools` elsewhere).
+NODE_MODULES = (REPOSITORY_ROOT / ".tools" / "ext-apps" / "node_modules").resolve()
 HOST_PAGE = Path(__file__).resolve().parent / "map_host"
 ORIGIN = "http://host.test"
 #: Headers the browser adds for its page's origin, which the server (rightly) refuses from a foreign host.
@@ -101,6 +101,11 @@ class MapHost:
         script = "() => [...document.querySelectorAll('[data-statement]')].map((e) => e.getAttribute('lang'))"
         return set(self._polled(script, lambda langs: set(langs) != {""}, timeout))
 
+    def seen(self, method: str) -> list[dict[str, Any]]:
+        """The params of each ``method`` request (open link, model context, display mode) the view made of the host."""
+        seen: list[dict[str, Any]] = self.page.evaluate("window.kgfegmcpHost.seen")
+        return [entry["params"] for entry in seen if entry["method"] == method]
+
     def tool_calls(self) -> list[dict[str, Any]]:
         """The ``tools/call`` params the page sent, in order."""
         return [r["params"] for r in self.requests if r.get("method") == "tools/call"]
@@ -122,11 +127,13 @@ def map_host(
     height: int = 800,
     era: str = "auto",
     resources: str = "proxied",
+    features: str = "all",
 ) -> Iterator[MapHost]:
     """A fresh host page on ``server_url`` (the server's ``/mcp``), ``width`` by ``height`` CSS pixels.
 
     ``era="legacy"`` makes its client speak 2025-11-25 (capabilities on ``initialize`` only); ``"auto"`` takes
     the newest era the server offers. ``resources="none"``: the host proxies no resource read for its views.
+    ``features="none"``: the host offers no link opening, model context or fullscreen display mode.
     """
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -159,7 +166,7 @@ def map_host(
     page.on("console", lambda message: print(f"[browser {message.type}] {message.text}"))
     page.on("pageerror", lambda error: print(f"[browser error] {error}"))
     try:
-        page.goto(f"{ORIGIN}/?era={era}&resources={resources}")
+        page.goto(f"{ORIGIN}/?era={era}&resources={resources}&features={features}")
         page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
         yield host
     finally:

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_support import HttpServer, http_server
+from e2e_support import REPOSITORY_ROOT, HttpServer, http_server
 from map_host import MapHost, map_host
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Locator
 from test_protocol_versions import message, post
 
 from kgfegmcp.rights import RightsPolicy
@@ -75,7 +75,7 @@ def test_each_linked_answer_is_drawn(host: MapHost, tool: str) -> None:
     assert host.statement_langs() == {"pt-BR"}
     assert view.locator("#detail-body .statement").get_attribute("lang") == "pt-BR"
     if tool == "get_standard_context":
-        assert view.locator(".hier .path").count() >= 1
+        assert view.locator(".hier .trail").count() >= 1
         assert "Matemática" in view.locator(".hier").inner_text()
     if tool == "get_learning_components_for_standard":
         assert view.locator(".comp").count() >= 1
@@ -90,8 +90,22 @@ def test_the_frontier_is_shown_as_such(host: MapHost) -> None:
     host.wait_rendered(1)
     frontier = host.view.locator(".node.frontier")
     assert frontier.count() >= 1
-    assert "not returned" in frontier.first.inner_text()
-    assert "not returned" in (frontier.first.get_attribute("aria-label") or "")
+    first = frontier.first
+    # Said in its visible text (which is also its accessible name), beside its role, not instead of it.
+    assert "not returned" in first.inner_text()
+    role = first.locator(".role").inner_text()
+    assert role.strip() and "not returned" not in role
+    style = "(e) => { const s = getComputedStyle(e); return [s.outlineStyle, s.borderInlineStartColor]; }"
+    outline, role_colour = first.evaluate(style)
+    assert outline == "dashed"
+    others = host.view.locator(f'.node:not(.frontier).r-{_role(first)}[data-group="map"]')
+    if others.count():
+        assert others.first.evaluate(style)[1] == role_colour  # the role's colour is kept
+
+
+def _role(node: Locator) -> str:
+    (role,) = [c.removeprefix("r-") for c in (node.get_attribute("class") or "").split() if c.startswith("r-")]
+    return role
 
 
 def test_selecting_a_standard_calls_the_tool_through_the_host_and_redraws(host: MapHost) -> None:
@@ -99,7 +113,14 @@ def test_selecting_a_standard_calls_the_tool_through_the_host_and_redraws(host: 
     host.wait_rendered(1)
     target = host.view.locator('.node[data-group="map"]', has_text="EF06MA08")
     node_id = target.get_attribute("data-id")
+    calls = len(host.tool_calls())  # the host's own call for the answer shown
     target.click()
+    # A click selects and shows the standard beside the map; it loads nothing.
+    assert target.get_attribute("aria-current") == "true"
+    assert "EF06MA08" in host.view.locator("#detail-title").inner_text()
+    assert len(host.tool_calls()) == calls
+    assert host.view.evaluate("document.documentElement.dataset.rendered") == "1"
+    host.view.locator('#detail-actions button[data-tool="get_standard_progressions"]').click()
     host.wait_rendered(2)
     call = host.tool_calls()[-1]
     assert call["name"] == "get_standard_progressions"
@@ -146,7 +167,11 @@ def test_the_keyboard_moves_between_standards_and_selects(host: MapHost) -> None
     host.page.keyboard.press("Home")
     assert view.evaluate(focused) == "EF05MA04"
     host.page.keyboard.press("ArrowDown")
-    host.page.keyboard.press("Enter")
+    calls = len(host.tool_calls())
+    host.page.keyboard.press("Enter")  # selects, loads nothing
+    assert view.evaluate("document.activeElement.getAttribute('aria-current')") == "true"
+    assert len(host.tool_calls()) == calls
+    view.locator('#detail-actions button[data-tool="get_standard_progressions"]').click()
     host.wait_rendered(2)
     assert host.tool_calls()[-1]["name"] == "get_standard_progressions"
     # Focus lands on the new answer's standard, so the keyboard goes on from there.
@@ -196,6 +221,7 @@ def test_a_2025_host_over_stateless_http_draws_and_selects(browser: Browser, def
         host.show("traverse_learning_progressions", FOCUS)
         host.wait_rendered(1)
         host.view.locator('.node[data-group="map"]', has_text="EF06MA08").click()
+        host.view.locator('#detail-actions button[data-tool="get_standard_progressions"]').click()
         host.wait_rendered(2)
         assert host.tool_calls()[-1]["name"] == "get_standard_progressions"
         assert "EF06MA08" in host.view.locator('.node.r-focus[data-group="map"]').inner_text()
@@ -287,6 +313,7 @@ def test_the_view_shows_no_text_the_rights_withhold(browser: Browser, rights_ser
         others = view.locator('.node[data-group="map"]:not(.r-focus)')
         if others.count():
             others.first.click()
+            view.locator("#detail-actions button").first.click()
             host.wait_rendered(2)
             assert _leaks(view.content()) == []
 
@@ -335,3 +362,384 @@ def test_the_map_draws_the_curricula_read_from_official_files(
     focus.focus()
     assert statement in view.locator("#detail-body").inner_text()
     assert source in view.locator("#sources").inner_text()
+
+
+# -- lines, paths, labels, hierarchy ------------------------------------------------------------------------
+
+
+def _answer(host: MapHost, tool: str, request: dict[str, Any]) -> dict[str, Any]:
+    """``tool``'s structuredContent for ``request``, as the host's client receives it."""
+    result = host.page.evaluate("([tool, args]) => window.kgfegmcpHost.call(tool, args)", [tool, {"request": request}])
+    structured: dict[str, Any] = result["structuredContent"]
+    return structured
+
+
+def _links(tool: str, answer: dict[str, Any]) -> set[tuple[str, str, str]]:
+    """Every link of an answer between standards it returns, as (from, to, type)."""
+    if tool == "traverse_learning_progressions":
+        ids = {node["nodeId"] for node in answer["nodes"]}
+        found = set()
+        for node in answer["nodes"]:
+            for f in node.get("followed", []):
+                if f["to"] in ids:
+                    way = f.get("direction", answer["direction"])
+                    ends = (f["to"], node["nodeId"]) if way == "in" else (node["nodeId"], f["to"])
+                    found.add((*ends, f["linkType"]))
+        return found
+    return {(link["sourceNodeId"], link["targetNodeId"], link["linkType"]) for link in answer["links"]}
+
+
+def _drawn(host: MapHost) -> set[tuple[str, str, str]]:
+    script = (
+        "[...document.querySelectorAll('svg.edges path.edge')]"
+        ".map((p) => [p.dataset.from, p.dataset.to, [...p.classList].find((c) => c.startsWith('t-')).slice(2)])"
+    )
+    drawn = host.view.evaluate(script)
+    assert len(drawn) == len({tuple(x) for x in drawn}), "each link drawn once"
+    return {(a, b, c) for a, b, c in drawn}
+
+
+@pytest.mark.parametrize(
+    ("tool", "request_"),
+    [
+        ("traverse_learning_progressions", {**FOCUS, "statementCode": "EF05MA03", "direction": "both"}),
+        ("traverse_learning_progressions", {**FOCUS, "maxNodes": 100, "maxDepth": 12}),
+        ("get_standard_progressions", FOCUS),
+        ("find_learning_progression_paths", PATH),
+    ],
+    ids=["traversal-both", "traversal-largest", "progressions", "paths"],
+)
+def test_every_link_is_drawn_between_its_standards(host: MapHost, tool: str, request_: dict[str, Any]) -> None:
+    answer = _answer(host, tool, request_)
+    host.show(tool, request_)
+    host.wait_rendered(1)
+    links = _links(tool, answer)
+    assert links and _drawn(host) == links
+    # Direction and type without colour: an arrowhead on each buildsTowards line, a dash pattern on relatesTo.
+    style = (
+        "[...document.querySelectorAll('svg.edges path.edge')].map((p) => "
+        "[p.classList.contains('t-relatesTo'), p.getAttribute('marker-end'), getComputedStyle(p).strokeDasharray])"
+    )
+    for related, marker, dashes in host.view.evaluate(style):
+        assert (marker is None) == related
+        assert (dashes != "none") == related
+    legend = host.view.locator(".legend").inner_text()
+    assert "builds towards" in legend and "relates to" in legend
+
+
+def test_a_traversal_both_ways_tells_what_the_focus_builds_on_from_what_builds_on_it(host: MapHost) -> None:
+    host.show("traverse_learning_progressions", {**FOCUS, "statementCode": "EF05MA03", "direction": "both"})
+    host.wait_rendered(1)
+
+    def node(code: str) -> Locator:
+        return host.view.locator('.node[data-group="map"]', has_text=code).first
+
+    assert _role(node("EF05MA03")) == "focus"
+    assert _role(node("EF04MA09")) == "before"  # EF04MA09 builds towards EF05MA03
+    assert _role(node("EF05MA04")) == "after"  # EF05MA03 builds towards EF05MA04
+    assert "builds on the focus" in node("EF05MA04").inner_text()
+    assert "comes before the focus" in node("EF04MA09").inner_text()
+
+
+def test_paths_are_drawn_as_chains_from_start_to_destination(host: MapHost) -> None:
+    answer = _answer(host, "find_learning_progression_paths", PATH)
+    host.show("find_learning_progression_paths", PATH)
+    host.wait_rendered(1)
+    view = host.view
+    assert view.locator("#answer-title").inner_text() == "Paths EF02MA01 → EF05MA04"
+    choices = view.locator(".path-choice")
+    assert choices.count() == len(answer["paths"]) >= 2
+    for index, path in enumerate(answer["paths"]):
+        codes = [step["statementCode"] for step in path["steps"]]
+        assert choices.nth(index).locator(".chain").inner_text().replace("\n", " ") == " → ".join(codes)
+    start = view.locator('.node[data-group="map"]', has_text="EF02MA01")
+    assert _role(start) == "start" and "start" in start.inner_text()
+    # Choosing a path marks its standards and links on the map, in order.
+    choices.nth(1).click()
+    assert choices.nth(1).get_attribute("aria-pressed") == "true"
+    second = answer["paths"][1]
+    on_path = view.evaluate("[...document.querySelectorAll('.node.on-path')].map((n) => n.dataset.id)")
+    assert set(on_path) == {step["nodeId"] for step in second["steps"]}
+    hot = view.evaluate("[...document.querySelectorAll('path.edge.hot')].map((p) => p.dataset.id)")
+    assert set(second["relationshipIds"]) <= set(hot)
+
+
+def test_with_no_path_the_start_is_the_start(host: MapHost) -> None:
+    request = {"from": {**FOCUS, "statementCode": "EF09MA01"}, "to": {**FOCUS, "statementCode": "EF01MA01"}}
+    host.show("find_learning_progression_paths", request)
+    host.wait_rendered(1)
+    start = host.view.locator('.node[data-group="map"]', has_text="EF09MA01")
+    assert _role(start) == "start"
+    assert "builds on" not in start.inner_text()
+    assert "No path" in host.view.locator(".paths").inner_text()
+
+
+def test_nodes_show_their_statement_and_the_panel_the_full_text_on_hover(host: MapHost) -> None:
+    host.show("get_standard_progressions", FOCUS)
+    host.wait_rendered(1)
+    node = host.view.locator('.node[data-group="map"]', has_text="EF05MA03")
+    snippet = node.locator(".snip").inner_text()
+    assert snippet.startswith("Identificar e representar frações") and snippet.endswith("…")
+    node.hover()
+    assert "EF05MA03" in host.view.locator("#detail-title").inner_text()
+    full = host.view.locator("#detail-body .statement").inner_text()
+    assert full.startswith(snippet.removesuffix("…")) and len(full) > len(snippet)
+    # Moving away restores what the panel showed (so the pointer crossing standards on its way to the panel's
+    # buttons never changes what they load); a click keeps the standard there.
+    host.view.locator("h1").hover()
+    assert "EF05MA03" not in host.view.locator("#detail-title").inner_text()
+    node.click()
+    host.view.locator('.node[data-group="map"]', has_text="EF05MA05").hover()
+    host.view.locator("#detail-actions").hover()
+    assert "EF05MA03" in host.view.locator("#detail-title").inner_text()
+    # The panel sits beside the map, not below it.
+    beside = "document.getElementById('detail').getBoundingClientRect().left > document.querySelector('.map-pane').getBoundingClientRect().right"
+    assert host.view.evaluate(beside)
+
+
+def test_groupings_are_labelled_by_their_text_and_open_their_hierarchy(host: MapHost) -> None:
+    host.show("get_standard_context", FOCUS)
+    host.wait_rendered(1)
+    view = host.view
+    groupings = view.locator(".hier .node.grouping")
+    assert groupings.count() >= 2
+    labels = [groupings.nth(i).locator(".code").inner_text() for i in range(groupings.count())]
+    for label in labels:
+        assert label not in ("Objeto de conhecimento", "Unidade temática", "Componente curricular")
+    parent = groupings.last
+    parent_id = parent.get_attribute("data-id")
+    parent.click()
+    actions = view.locator("#detail-actions button")
+    assert [actions.nth(i).get_attribute("data-tool") for i in range(actions.count())] == ["get_standard_context"]
+    actions.first.click()
+    host.wait_rendered(2)
+    call = host.tool_calls()[-1]
+    assert call["name"] == "get_standard_context" and call["arguments"]["request"]["nodeId"] == parent_id
+    # Its children: the focus standard and its siblings.
+    children = view.locator(".hier .children .node")
+    assert children.count() >= 2
+    assert "EF05MA04" in view.locator(".hier .children").inner_text()
+
+
+@pytest.mark.parametrize(
+    ("framework", "code", "columns"),
+    [
+        (
+            "brazil-bncc-educacao-infantil",
+            "EI02CG01",
+            ["Bebês (zero a 1 ano e 6 meses)", "Crianças bem pequenas (1 ano e 7 meses a 3 anos e 11 meses)"],
+        ),
+        ("us-ccss-ela-literacy-grades-2-4", "RI.3.3", ["Grade 3"]),
+    ],
+    ids=["ei", "ccss"],
+)
+def test_grade_columns_follow_the_profile(host: MapHost, framework: str, code: str, columns: list[str]) -> None:
+    tool = "traverse_learning_progressions" if framework.endswith("infantil") else "get_standard_context"
+    host.show(
+        tool,
+        {"frameworkId": framework, "statementCode": code, **({"direction": "both"} if tool.startswith("tr") else {})},
+    )
+    host.wait_rendered(1)
+    headings = host.view.evaluate("[...document.querySelectorAll('.grade h3')].map((h) => h.textContent)")
+    assert headings[: len(columns)] == columns
+
+
+def test_controls_follow_what_the_package_holds(host: MapHost) -> None:
+    host.show("get_standard_context", {"frameworkId": "brazil-bncc-ensino-medio", "statementCode": "EM13CHS102"})
+    host.wait_rendered(1)
+    tools = host.view.evaluate("[...document.querySelectorAll('#detail-actions button')].map((b) => b.dataset.tool)")
+    assert tools == ["get_standard_context"]
+    host.show("get_standard_context", FOCUS)
+    host.wait_rendered(1)
+    tools = host.view.evaluate("[...document.querySelectorAll('#detail-actions button')].map((b) => b.dataset.tool)")
+    assert set(tools) == set(LINKED_TOOLS) - {"find_learning_progression_paths"}
+
+
+# -- hardened text ------------------------------------------------------------------------------------------
+
+RLO = "\u202e"
+HOSTILE = '<img src=x onerror="document.body.dataset.pwned=1"><script>document.body.dataset.pwned=1</script>'
+
+
+def _hostile(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with a right-to-left override in the focus's code, hostile markup in every text, and an
+    8,000-character unbroken statement."""
+    nodes = [dict(node) for node in answer["nodes"]]
+    nodes[0]["statementCode"] = f"{RLO}EF05MA04{HOSTILE}"
+    nodes[0]["description"] = "x" * 8000
+    for node in nodes[1:]:
+        node["statementCode"] = f"{node['statementCode']}{HOSTILE}"
+        node["description"] = f"{HOSTILE} {node['description']}"
+        node["gradeLevels"] = [f"{RLO}{grade}" for grade in node["gradeLevels"]]
+        node["statementType"] = HOSTILE
+    package = {
+        **answer["package"],
+        "attribution": HOSTILE + answer["package"]["attribution"],
+        "license": RLO + HOSTILE,
+        "graphPackageId": HOSTILE + answer["package"]["graphPackageId"],
+        "disclosureIds": [HOSTILE],
+        "labels": {"standards": HOSTILE, "links": HOSTILE},
+        "grades": [{"label": g["label"], "display": RLO + HOSTILE + g["display"]} for g in answer["package"]["grades"]],
+    }
+    warnings = {**answer["warnings"], "items": [{**w, "message": HOSTILE} for w in answer["warnings"]["items"]]}
+    structured = {**answer, "nodes": nodes, "package": package, "interpretation": HOSTILE, "warnings": warnings}
+    return {"content": [{"type": "text", "text": "hostile"}], "structuredContent": structured}
+
+
+@pytest.mark.parametrize("width", [320, 1024])
+def test_hostile_text_neither_runs_nor_reorders_nor_overflows(
+    browser: Browser, default_http_server: HttpServer, width: int
+) -> None:
+    with map_host(browser, default_http_server.url, width=width) as host:
+        answer = _answer(host, "traverse_learning_progressions", FOCUS)
+        host.show("traverse_learning_progressions", FOCUS, _hostile(answer))
+        host.wait_rendered(1)
+        view = host.view
+        assert view.evaluate("document.body.dataset.pwned") is None
+        assert view.locator("img").count() == 0 and view.locator("script").count() == 1
+        # The view's own words after the override still read left to right: in "Code: ‮EF05MA04… · Grades:"
+        # the "G" of "Grades" stays left of its "s".
+        script = """() => {
+          const line = document.querySelector('#detail-body .summary');
+          const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const at = n.data.indexOf('Grades');
+            if (at < 0) continue;
+            const box = (i) => { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1); return r.getBoundingClientRect(); };
+            return [box(at).left, box(at + 5).left];
+          }
+          return null;
+        }"""
+        first, last = view.evaluate(script)
+        assert first < last
+        assert view.locator("#answer-title").inner_text().startswith("Traversal from ")
+        overflow = view.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        assert host.refused == []
+
+
+# -- accessibility ------------------------------------------------------------------------------------------
+
+AXE = REPOSITORY_ROOT / ".tools" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _axe(host: MapHost) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations in the view (run in its frame)."""
+    assert AXE.is_file(), f"{AXE} is missing: run scripts/install_dev.sh"
+    loaded = host.view.evaluate(f"() => {{ {AXE.read_text(encoding='utf-8')}\n; return typeof axe.run; }}")
+    assert loaded == "function"
+    results = host.view.evaluate("async () => (await axe.run(document, { resultTypes: ['violations'] })).violations")
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in results
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(
+    ("tool", "request_"),
+    [
+        ("traverse_learning_progressions", FOCUS),
+        ("find_learning_progression_paths", PATH),
+        ("get_standard_context", FOCUS),
+        ("get_learning_components_for_standard", FOCUS),
+    ],
+    ids=["traversal", "paths", "context", "components"],
+)
+def test_axe_finds_no_serious_violation(host: MapHost, theme: str, tool: str, request_: dict[str, Any]) -> None:
+    host.show(tool, request_, theme=theme)
+    host.wait_rendered(1)
+    host.view.locator('.node[data-group="map"]').first.click()
+    assert _axe(host) == []
+
+
+def test_each_arrow_key_is_announced_once(host: MapHost) -> None:
+    host.show("traverse_learning_progressions", FOCUS)
+    host.wait_rendered(1)
+    view = host.view
+    view.evaluate(
+        """() => { window.liveChanges = [];
+        for (const region of document.querySelectorAll('[aria-live]')) {
+          new MutationObserver(() => window.liveChanges.push(region.id))
+            .observe(region, { childList: true, characterData: true, subtree: true });
+        } }"""
+    )
+    view.locator('.node[data-group="map"][tabindex="0"]').focus()
+    for key in ("ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft"):
+        view.evaluate("() => { window.liveChanges = []; }")
+        host.page.keyboard.press(key)
+        host.page.wait_for_timeout(50)
+        assert view.evaluate("window.liveChanges") == ["announce"], key
+    assert view.locator("#announce").inner_text().strip()
+
+
+# -- MCP Apps features through the host ---------------------------------------------------------------------
+
+
+def test_fullscreen_model_context_and_links_go_through_the_host(host: MapHost) -> None:
+    host.show("traverse_learning_progressions", FOCUS)
+    host.wait_rendered(1)
+    view = host.view
+    view.locator("#fullscreen").click()
+    assert host.seen("ui/request-display-mode") == [{"mode": "fullscreen"}]
+    assert view.locator("#fullscreen").get_attribute("aria-pressed") == "true"
+    view.locator("#fullscreen").click()
+    assert host.seen("ui/request-display-mode")[-1] == {"mode": "inline"}
+    target = view.locator('.node[data-group="map"]', has_text="EF06MA08")
+    target.click()
+    host.page.wait_for_timeout(200)
+    (context,) = host.seen("ui/update-model-context")
+    selected = context["structuredContent"]["selectedStandard"]
+    assert selected["statementCode"] == "EF06MA08" and selected["nodeId"] == target.get_attribute("data-id")
+    assert selected["frameworkId"] == FRAMEWORK
+    assert "EF06MA08" in context["content"][0]["text"]
+    view.locator("#sources a.ext").first.click()
+    host.page.wait_for_timeout(200)
+    assert host.seen("ui/open-link") == [{"url": "https://github.com/bncc-dev/bncc-dados"}]
+    assert host.refused == []
+
+
+def test_without_those_features_the_view_degrades_cleanly(browser: Browser, default_http_server: HttpServer) -> None:
+    with map_host(browser, default_http_server.url, features="none") as host:
+        host.show("traverse_learning_progressions", FOCUS)
+        host.wait_rendered(1)
+        view = host.view
+        assert view.locator("#fullscreen").is_hidden()
+        assert view.locator("#sources a").count() == 0
+        assert "bncc.dev" in view.locator("#sources").inner_text()
+        view.locator('.node[data-group="map"]', has_text="EF06MA08").click()
+        host.page.wait_for_timeout(200)
+        methods = set(host.page.evaluate("window.kgfegmcpHost.viewMethods"))
+        assert "ui/initialize" in methods  # the record works
+        assert not {"ui/update-model-context", "ui/open-link", "ui/request-display-mode"} & methods
+        assert "error" not in (view.locator("#status").get_attribute("class") or "")
+
+
+#: Each shipped BNCC stage and CCSS: (framework, focus code, a path's start code).
+PACKAGES = {
+    "ei": ("brazil-bncc-educacao-infantil", "EI02CG01", "EI01CG01"),
+    "em": ("brazil-bncc-ensino-medio", "EM13CHS102", "EM13CHS101"),
+    "ccss": ("us-ccss-ela-literacy-grades-2-4", "RI.3.3", "RI.2.6"),
+}
+
+
+@pytest.mark.parametrize("tool", LINKED_TOOLS)
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_each_tool_is_drawn_on_each_package(host: MapHost, package: str, tool: str) -> None:
+    framework, code, start = PACKAGES[package]
+    request: dict[str, Any] = {"frameworkId": framework, "statementCode": code}
+    if tool == "find_learning_progression_paths":
+        request = {"from": {"frameworkId": framework, "statementCode": start}, "to": request}
+    answer = _answer(host, tool, request)
+    host.show(tool, request)
+    host.wait_rendered(1)
+    view = host.view
+    assert "error" not in (view.locator("#status").get_attribute("class") or "")
+    focus = view.locator('.node.r-focus[data-group="map"]')
+    assert focus.count() == 1 and code in focus.inner_text()
+    if tool in ("get_standard_progressions", "traverse_learning_progressions", "find_learning_progression_paths"):
+        assert _drawn(host) == _links(tool, answer)
+    # Grade names come from the profile, never a bare label ("03").
+    headings = view.evaluate("[...document.querySelectorAll('.grade h3')].map((h) => h.textContent)")
+    assert headings and all(len(heading) > 3 for heading in headings)

@@ -78,7 +78,7 @@ def test_the_view_is_one_self_contained_document_within_150_kb() -> None:
 
 def test_every_interface_word_is_in_both_languages() -> None:
     html = map_document()
-    table = html[html.index("const WORDS = {") : html.index("const state = ")]
+    table = html[html.index("const WORDS = {") : html.index("// end of WORDS")]
     english = table[table.index("en: {") : table.index("pt: {")]
     portuguese = table[table.index("pt: {") :]
     key = re.compile(r"^\s+(\w+):", re.MULTILINE)

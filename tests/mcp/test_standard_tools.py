@@ -190,7 +190,12 @@ async def test_context_of_a_multi_parent_standard(fixture_client: Client[Any], f
     assert body["rootPaths"] == [{"nodeIds": [root, nbt, shared]}, {"nodeIds": [root, nf, shared]}]
     assert body["ancestorsComplete"] and body["descendantsComplete"] and body["rootPathsComplete"]
     assert body["truncated"] is False and body["truncationReasons"] == []
-    assert body["package"] == PackageRef.of(fixture_state.catalog.resolve(DAG)).to_wire()
+    # The package block of an answer the curriculum map draws: the identity, the answer's grades, what it holds.
+    package = dict(body["package"])
+    grades, holds = package.pop("grades"), package.pop("holds")
+    assert package == PackageRef.of(fixture_state.catalog.resolve(DAG)).to_wire()
+    assert grades == [{"label": label, "display": f"Grade {label}"} for label in ("1", "2", "3")]
+    assert holds == {"progressionLinks": False, "learningComponents": False}
     assert body["package"]["disclosureIds"] == ["fixture"]
     summary = texts(result)[0]
     assert "Root paths: 2 (complete: yes), by nodeId, root first:" in summary

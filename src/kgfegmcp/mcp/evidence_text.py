@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from kgfegmcp.mcp.text import (
     REPHRASE_SENTENCE,
+    graph_package_lines,
     package_lines,
     standard_line,
     statement_text,
@@ -167,7 +168,7 @@ def get_learning_components_for_standard(result: ComponentsForStandardResult) ->
             f"   component: {entity_uri(base, 'learning-component', support.component.node_id)}",
         ]
     lines.append("A component's provenance is its link + /provenance; a relationship's is inside its document.")
-    lines += _tail(result.nature, result.attributions, [result.package])
+    lines += graph_package_lines(result.package) + _tail(result.nature, result.attributions, [result.package])
     return "\n".join(lines)
 
 

@@ -59,8 +59,13 @@ refused call is an `isError` result without `structuredContent`, which clients d
   carrying progression links add `linkProvenance`, `<uri>/learning-progression/{relationshipId}`: replace
   `{relationshipId}` with a link's id to read that link with its provenance record (`read_evidence` or
   `resources/read`). `list_frameworks`, `get_framework` and `get_capabilities` entries are package
-  entries. The text gives each package once, on one `Package <number>:` line (id, licence, labels, link,
-  manifest, built-from files, disclosure ids), its attribution verbatim on the next.
+  entries. The answers drawn by the curriculum map add `grades` (every grade label the answer's standards
+  carry, once, in the order the package's profile declares its grades: `{"label": "03", "display": "Grade
+  3"}`, the display being the label where the profile declares none) and `holds` (`progressionLinks`,
+  `learningComponents`: whether the package has any at all). The text gives each package once, on one
+  `Package <number>:` line (id, licence, labels, link, manifest, built-from files, disclosure ids), its
+  attribution verbatim on the next (`get_standard_context` and `get_learning_components_for_standard` add a
+  line of the answer's grades and one of what the package holds).
 - **Epistemic labels once, per package.** `labels.standards` says how the package's standards text is
   stated (`source_asserted`, or `source_extracted` where a builder cut it from a larger text) and
   `labels.links`, in answers carrying progression links, how its resolved links are (as the profile's

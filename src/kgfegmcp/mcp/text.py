@@ -22,6 +22,7 @@ from kgfegmcp.services.frameworks import (
     PackageCapabilities,
     StatisticsResult,
 )
+from kgfegmcp.services.graph_packages import GraphComponentPackageRef, GraphPackageRef
 from kgfegmcp.services.standards import (
     QueryInterpretationView,
     SearchHitView,
@@ -120,6 +121,21 @@ def package_detail_lines(p: PackageRef, held: str = "") -> list[str]:
     ]
     if p.link_provenance:
         lines.append(f"  A link's provenance: {p.link_provenance}")
+    return lines
+
+
+def graph_package_lines(package: GraphPackageRef | GraphComponentPackageRef) -> list[str]:
+    """What a graph answer's package block adds: the grades its standards carry, in the framework's order and
+    by the names its profile gives them, and whether the package has progression links and components at all."""
+    named = [
+        grade.label if grade.display == grade.label else f"{grade.label} = {grade.display}" for grade in package.grades
+    ]
+    holds = package.holds
+    lines = [f"Grades in this answer, in the framework's order: {', '.join(named)}."] if named else []
+    lines.append(
+        f"Package {package.number} holds progression links: {yes_no(holds.progression_links)}; "
+        f"learning components: {yes_no(holds.learning_components)}."
+    )
     return lines
 
 
@@ -413,5 +429,5 @@ def get_standard_context(result: StandardContextResult) -> str:
         f"buildsTowards {direct.builds_towards_outgoing} out / {direct.builds_towards_incoming} in; "
         f"relatesTo {direct.relates_to_outgoing} out / {direct.relates_to_incoming} in."
     )
-    lines += package_lines([result.package])
+    lines += graph_package_lines(result.package) + package_lines([result.package])
     return "\n".join(lines)

@@ -183,3 +183,15 @@ class InterpretationProfile(ContractModel):
     def grade_label(self, source_label: str) -> GradeLabel | None:
         """The declared local grade label, if any."""
         return self._grade_label_index.get(source_label)
+
+    @cached_property
+    def grades_in_order(self) -> tuple[GradeLabel, ...]:
+        """The declared grade labels in the local grade sequence: by ``order``, then by label."""
+        return tuple(sorted(self.grade_labels, key=lambda g: (g.order, g.source_label)))
+
+    def in_grade_order(self, source_labels: Iterable[str]) -> list[str]:
+        """``source_labels`` once each, in the one grade order every answer and listing follows: the declared
+        labels as :attr:`grades_in_order` has them, then any label the profile does not declare, by label."""
+        present = set(source_labels)
+        declared = [g.source_label for g in self.grades_in_order if g.source_label in present]
+        return declared + sorted(present.difference(declared))

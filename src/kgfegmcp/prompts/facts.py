@@ -15,12 +15,10 @@ def package_facts(runtime: PackageRuntime) -> PackageFacts:
     # One pass: items repeat a handful of (type, grades) pairs, from which both the grades and the types count.
     pairs = Counter((item.statement_type, item.grade_level) for item in runtime.items)
     used = {label for _, labels in pairs for label in labels}
-    declared = [
-        g for g in sorted(profile.grade_labels, key=lambda g: (g.order, g.source_label)) if g.source_label in used
-    ]
-    undeclared = sorted(used - {g.source_label for g in declared})
-    grades = [GradeFact(g.source_label, g.facet, g.display) for g in declared]
-    grades += [GradeFact(label, None, None) for label in undeclared]
+    grades = []
+    for label in profile.in_grade_order(used):
+        declared = profile.grade_label(label)
+        grades.append(GradeFact(label, declared.facet, declared.display) if declared else GradeFact(label, None, None))
     by_type: Counter[str] = Counter()
     for (statement_type, _), count in pairs.items():
         by_type[statement_type] += count

@@ -105,7 +105,7 @@ class QueryInterpreter:
         self.analyzer: Analyzer = analyzer_for(profile.in_language)
         grades: dict[tuple[str, ...], str] = {}
         abbreviations: dict[str, str] = {}
-        for label in sorted(profile.grade_labels, key=lambda g: (g.order, g.source_label)):
+        for label in profile.grades_in_order:
             for words in _expressions(label):
                 grades.setdefault(words, label.source_label)
             for alias in label.aliases:

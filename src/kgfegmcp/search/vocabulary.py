@@ -55,9 +55,10 @@ class FilterVocabulary:
             labels.update(grade_labels)
             types.add(statement_type)
             subjects.add(subject)
-        declared_grades = sorted(profile.grade_labels, key=lambda g: (g.order, g.source_label))
-        grades = [GradeValue(g.source_label, g.facet) for g in declared_grades if g.source_label in labels]
-        grades += [GradeValue(label, None) for label in sorted(labels - {g.label for g in grades})]
+        grades = []
+        for label in profile.in_grade_order(labels):
+            declared = profile.grade_label(label)
+            grades.append(GradeValue(label, declared.facet if declared is not None else None))
         rules = [
             TypeValue(r.source_type, r.normalized, r.role) for r in profile.statement_types if r.source_type in types
         ]

@@ -25,6 +25,7 @@ from kgfegmcp.packages.records import SUPPORTS, ComponentNode, ItemNode, Relatio
 from kgfegmcp.resources import uris
 from kgfegmcp.search.components import find_components
 from kgfegmcp.services.filter_values import component_subjects_accepted, require_known
+from kgfegmcp.services.graph_packages import GraphComponentPackageRef, graph_fields
 from kgfegmcp.services.paging import CursorPage, Pager
 from kgfegmcp.services.requests import (
     GetLearningComponentRequest,
@@ -183,7 +184,7 @@ class ComponentsForStandardResult(ResultModel):
     total: int
     nature: str = COMPONENT_NATURE
     attributions: list[ComponentAttribution]
-    package: ComponentPackageRef
+    package: GraphComponentPackageRef
 
 
 class StandardSupportView(ResultModel):
@@ -382,12 +383,13 @@ class LearningComponentService:
                     component=LearningComponentRecord.of(package, component, attributions),
                 )
             )
+        standard = LinkedStandardRecord.of(package, item)
         return ComponentsForStandardResult(
-            standard=LinkedStandardRecord.of(package, item),
+            standard=standard,
             supports=supports,
             total=len(links),
             attributions=attributions.listed(),
-            package=ComponentPackageRef.of(package),
+            package=GraphComponentPackageRef.of(package, **graph_fields(package, [standard])),
         )
 
     def get_standards_for_learning_component(

@@ -14,10 +14,10 @@ from kgfegmcp.errors import FrameworkNotFoundError, InvalidRequestError, echo
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
 from kgfegmcp.packages.manifest import Capabilities, SourceInfo
 from kgfegmcp.packages.records import SUPPORTS
-from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.resources import uris
 from kgfegmcp.rights import RightsPolicy
+from kgfegmcp.services.graph_packages import holds_progression_links
 from kgfegmcp.services.paging import CursorPage, Pager
 from kgfegmcp.services.progression_views import MAX_CANDIDATES
 from kgfegmcp.services.requests import (
@@ -257,8 +257,7 @@ def framework_summary(package: ServedPackage, number: int = 1) -> FrameworkSumma
 
 def _links_held(package: ServedPackage) -> LinkMention | None:
     """What an answer describing ``package`` whole says of its progression links: their label, when it has any."""
-    links = package.manifest.counts.links
-    return "held" if links.builds_towards + links.relates_to else None
+    return "held" if holds_progression_links(package) else None
 
 
 class FrameworkService:
@@ -449,7 +448,7 @@ class FrameworkService:
                 }
             )
         grades = []
-        for label in sorted(by_grade, key=lambda g: (_grade_order(profile, g), g)):
+        for label in profile.in_grade_order(by_grade):
             declared = profile.grade_label(label)
             grades.append(
                 {
@@ -490,12 +489,6 @@ class FrameworkService:
             ),
             unresolved_items=counts.unresolved,
         )
-
-
-def _grade_order(profile: InterpretationProfile, label: str) -> int:
-    """Position of a grade label in the profile's local sequence (unknown labels last)."""
-    declared = profile.grade_label(label)
-    return declared.order if declared is not None else 10_000
 
 
 def _bounds(model: type[BaseModel], *fields: str) -> dict[str, dict[str, Any]]:

@@ -20,6 +20,7 @@ from kgfegmcp.graph.progressions import (
     TraversalReason,
 )
 from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
+from kgfegmcp.services.graph_packages import GraphPackageRef
 from kgfegmcp.services.paging import PageInfo
 from kgfegmcp.services.views import (
     PackageRef,
@@ -143,7 +144,7 @@ class StandardProgressionsResult(ResultModel):
     standards: list[StandardRecord] = Field(description="The selected standard, then every counterpart once.")
     warnings: NoticeSummary
     ceiling: ResultCeilingView
-    package: PackageRef
+    package: GraphPackageRef
 
 
 class ProgressionFilters(ResultModel):
@@ -240,7 +241,7 @@ class TraversalResult(ResultModel):
     interpretation: str
     warnings: NoticeSummary
     ceiling: ResultCeilingView
-    package: PackageRef
+    package: GraphPackageRef
 
 
 class PathView(ResultModel):
@@ -286,4 +287,4 @@ class PathsResult(ResultModel):
     interpretation: str
     warnings: NoticeSummary
     ceiling: ResultCeilingView
-    package: PackageRef
+    package: GraphPackageRef

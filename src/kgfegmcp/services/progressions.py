@@ -43,6 +43,7 @@ from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.packages.records import BUILDS_TOWARDS, ItemNode, RelationshipLabel, RelationshipRecord
 from kgfegmcp.resources.policy import provenance_part_uri
 from kgfegmcp.services.ceiling import ensure_fits, fit_result
+from kgfegmcp.services.graph_packages import GraphPackageRef, graph_fields
 from kgfegmcp.services.paging import Pager, resume_after
 from kgfegmcp.services.progression_notices import coverage_notices, progression_notices
 from kgfegmcp.services.progression_views import (
@@ -184,6 +185,7 @@ class ProgressionService:
                 stop = "limit"
             else:
                 stop = "candidate_limit"
+            standards = self._records(package, [item.identifier, *(s.neighbour for s in shown)])
             return StandardProgressionsResult(
                 standard_node_id=item.identifier,
                 direction=request.direction,
@@ -198,12 +200,12 @@ class ProgressionService:
                     stopped_by=stop,
                     candidates_examined=count,
                 ),
-                standards=self._records(package, [item.identifier, *(s.neighbour for s in shown)]),
+                standards=standards,
                 warnings=progression_notices(
                     package, (s.relationship for s in shown), [item.identifier], kinds, coverage
                 ),
                 ceiling=ResultCeilingView(),
-                package=PackageRef.of(package, links="carried"),
+                package=GraphPackageRef.of(package, links="carried", **graph_fields(package, standards)),
             )
 
         result, _ = fit_result(build, len(steps), "link")
@@ -430,7 +432,7 @@ class ProgressionService:
                 package, (e.relationship for e in view.edges), [n.node_id for n in view.nodes], run.labels, coverage
             ),
             ceiling=ResultCeilingView(),
-            package=PackageRef.of(package, links="carried"),
+            package=GraphPackageRef.of(package, links="carried", **graph_fields(package, nodes)),
         )
 
     # -- find_learning_progression_paths -------------------------------------------------------
@@ -518,6 +520,8 @@ class ProgressionService:
             (BUILDS_TOWARDS,),
             coverage,
         )
+        standards = [records[node] for node in node_order]
+        next_path = self._path_view(package, unreturned) if unreturned is not None else None
         return PathsResult(
             from_node_id=ends[0],
             to_node_id=ends[1],
@@ -525,13 +529,13 @@ class ProgressionService:
                 max_depth=request.max_depth, max_paths=request.max_paths, max_admissions=MAX_ADMISSIONS
             ),
             paths=[self._path_view(package, path) for path in shown],
-            standards=[records[node] for node in node_order],
+            standards=standards,
             links=[links[rel_id] for rel_id in link_order],
             search_complete=search.search_complete,
             paths_complete=search.search_complete and not cut,
             more_paths_exist=search.more_paths_exist or cut,
             truncation_reasons=reasons,
-            next_unreturned_path=self._path_view(package, unreturned) if unreturned is not None else None,
+            next_unreturned_path=next_path,
             counters=PathCounters(
                 paths_returned=len(shown),
                 path_admissions=search.admissions,
@@ -541,7 +545,9 @@ class ProgressionService:
             interpretation=interpretation,
             warnings=notices,
             ceiling=ResultCeilingView(),
-            package=PackageRef.of(package, links="carried"),
+            package=GraphPackageRef.of(
+                package, links="carried", **graph_fields(package, [*standards, *(next_path.steps if next_path else ())])
+            ),
         )
 
     def _path_view(self, package: ServedPackage, path: ProgressionPath) -> PathView:

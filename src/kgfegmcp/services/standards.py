@@ -32,6 +32,7 @@ from kgfegmcp.search.service import (
 )
 from kgfegmcp.search.text_index import Coverage
 from kgfegmcp.services.filter_values import FilterKind, require_known, standards_accepted
+from kgfegmcp.services.graph_packages import GraphPackageRef, graph_fields
 from kgfegmcp.services.paging import CursorPage, Pager
 from kgfegmcp.services.requests import (
     GetStandardContextRequest,
@@ -284,7 +285,7 @@ class StandardContextResult(ResultModel):
     truncated: bool
     truncation_reasons: list[TruncationReason]
     direct_relationships: DirectRelationships
-    package: PackageRef
+    package: GraphPackageRef
 
 
 class StandardsService:
@@ -444,23 +445,34 @@ class StandardsService:
         # Every node a root path names is described once: by the lists above it, or in pathNodes.
         listed = {identifier, *parents, *(n for n, d in ancestors if d > 1)}
         on_paths = [n for n in dict.fromkeys(n for path in paths for n in path) if n not in listed]
+        standard = LinkedStandardRecord.of(package, item)
+        parent_nodes = [self._node_record(package, p) for p in parents]
+        children = [
+            StandardRecord.of(package, child)
+            for child in (store.item(c) for c in store.children(identifier))
+            if child is not None
+        ]
+        # Depth 1 is parents/children, listed above whatever the bounds: each node appears once.
+        ancestor_nodes = [self._context_node(package, n, d) for n, d in ancestors if d > 1]
+        descendant_nodes = [
+            ContextStandard.of(package, child, depth=d)
+            for child, d in ((store.item(n), d) for n, d in descendants if d > 1)
+            if child is not None
+        ]
+        path_nodes = [self._node_record(package, n) for n in on_paths]
+        carried = [
+            node
+            for node in (standard, *parent_nodes, *children, *ancestor_nodes, *descendant_nodes, *path_nodes)
+            if isinstance(node, StandardRecord)
+        ]
         return StandardContextResult(
-            standard=LinkedStandardRecord.of(package, item),
-            parents=[self._node_record(package, p) for p in parents],
-            children=[
-                StandardRecord.of(package, child)
-                for child in (store.item(c) for c in store.children(identifier))
-                if child is not None
-            ],
-            # Depth 1 is parents/children, listed above whatever the bounds: each node appears once.
-            ancestors=[self._context_node(package, n, d) for n, d in ancestors if d > 1],
-            descendants=[
-                ContextStandard.of(package, child, depth=d)
-                for child, d in ((store.item(n), d) for n, d in descendants if d > 1)
-                if child is not None
-            ],
+            standard=standard,
+            parents=parent_nodes,
+            children=children,
+            ancestors=ancestor_nodes,
+            descendants=descendant_nodes,
             root_paths=[RootPath(node_ids=path) for path in paths],
-            path_nodes=[self._node_record(package, n) for n in on_paths],
+            path_nodes=path_nodes,
             ancestors_complete=ancestors_complete,
             descendants_complete=descendants_complete,
             root_paths_complete=paths_complete,
@@ -473,7 +485,7 @@ class StandardsService:
                 relates_to_outgoing=len(store.outgoing(identifier, RELATES_TO)),
                 relates_to_incoming=len(store.incoming(identifier, RELATES_TO)),
             ),
-            package=PackageRef.of(package),
+            package=GraphPackageRef.of(package, **graph_fields(package, carried)),
         )
 
     @staticmethod

@@ -14,6 +14,16 @@ const query = new URLSearchParams(location.search);
 const era = query.get("era") === "legacy" ? "legacy" : "auto";
 // What the host proxies for its views: tool calls always; resource reads unless ?resources=none.
 const proxies = query.get("resources") === "none" ? { serverTools: {} } : { serverTools: {}, serverResources: {} };
+// What else the host offers its views: with ?features=none nothing (a view must degrade cleanly), otherwise
+// opening links, model context updates and a fullscreen display mode. Each request a view makes of them is
+// recorded in ``seen`` and answered as a host would.
+const offersFeatures = query.get("features") !== "none";
+const hostCapabilities = offersFeatures ? { ...proxies, openLinks: {}, updateModelContext: { text: {} } } : proxies;
+const displayModes = offersFeatures ? { displayMode: "inline", availableDisplayModes: ["inline", "fullscreen"] } : {};
+const seen = [];
+// Every method a view sends the host, whether or not the host offers it (to see a view keep to what is offered).
+const viewMethods = [];
+window.addEventListener("message", (event) => { if (event.data && event.data.method) viewMethods.push(event.data.method); });
 const client = new Client(HOST, {
   capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME] } } },
   versionNegotiation: { mode: era },
@@ -46,23 +56,34 @@ async function mount(toolName, args, hostContext) {
   const content = read.contents[0];
   if (content.mimeType !== UI_MIME) throw new Error(`unexpected MIME ${content.mimeType}`);
   const policy = contentSecurityPolicy(content._meta?.ui?.csp);
-  const html = content.text.replace("<head>", `<head><meta http-equiv="Content-Security-Policy" content="${policy}">`);
+  // A benchmark may set ``viewOverride`` to another build of the view (an earlier one) to compare in one run.
+  const text = window.kgfegmcpHost.viewOverride ?? content.text;
+  const html = text.replace("<head>", `<head><meta http-equiv="Content-Security-Policy" content="${policy}">`);
 
   if (bridge) await bridge.close();
   const iframe = document.createElement("iframe");
   iframe.setAttribute("sandbox", "allow-scripts");
   iframe.title = "Curriculum map";
   document.getElementById("app").replaceChildren(iframe);
-  bridge = new AppBridge(client, HOST, proxies, {
-    hostContext: { theme: "light", locale: "en-US", platform: "web", toolInfo: { tool }, ...hostContext },
+  bridge = new AppBridge(client, HOST, hostCapabilities, {
+    hostContext: { theme: "light", locale: "en-US", platform: "web", toolInfo: { tool }, ...displayModes, ...hostContext },
   });
+  if (offersFeatures) {
+    bridge.onopenlink = async (params) => { seen.push({ method: "ui/open-link", params }); return {}; };
+    bridge.onupdatemodelcontext = async (params) => { seen.push({ method: "ui/update-model-context", params }); return {}; };
+    bridge.onrequestdisplaymode = async (params) => {
+      seen.push({ method: "ui/request-display-mode", params });
+      iframe.classList.toggle("fullscreen", params.mode === "fullscreen");
+      return { mode: params.mode === "fullscreen" ? "fullscreen" : "inline" };
+    };
+  }
   bridge.onsizechange = ({ height }) => { if (height) iframe.style.height = `${height}px`; };
   const initialized = new Promise((resolve) => { bridge.oninitialized = resolve; });
   await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
   iframe.srcdoc = html;
   await initialized;
   await bridge.sendToolInput({ arguments: args });
-  return { uri, csp: content._meta?.ui?.csp ?? null, bytes: content.text.length };
+  return { uri, csp: content._meta?.ui?.csp ?? null, bytes: text.length };
 }
 
 /** Mount the view ``toolName`` links and send it ``result`` (the tool's answer when not given). */
@@ -81,5 +102,5 @@ async function cancel(toolName, args, reason) {
 }
 
 const call = (name, args) => client.callTool({ name, arguments: args });
-window.kgfegmcpHost = { show, cancel, call, tools: tools.map((tool) => ({ name: tool.name, meta: tool._meta ?? null })) };
+window.kgfegmcpHost = { show, cancel, call, seen, viewMethods, viewOverride: null, tools: tools.map((tool) => ({ name: tool.name, meta: tool._meta ?? null })) };
 document.documentElement.dataset.ready = "true";

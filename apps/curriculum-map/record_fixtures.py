@@ -1,0 +1,98 @@
+"""Record the five map tools' answers from the real server on the default catalog, as the view's test fixtures.
+
+Run: .venv/bin/python apps/curriculum-map/record_fixtures.py [--catalog DIR]
+(builds the default catalog into DIR when it is not there yet; writes apps/curriculum-map/fixtures/*.json).
+
+The repository holds no third-party curriculum text, so each statement, name and description is replaced by a
+stand-in naming its record (``text of EF05MA03``); everything else (ids, codes, grades, links, paths, package
+blocks) is the server's answer as a host receives it in ``structuredContent``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "regression")]
+
+from fastmcp import Client  # noqa: E402
+from regression_corpus import build_default_catalog_root, default_state  # noqa: E402
+
+from kgfegmcp.app import create_app  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TOOLS = (
+    "get_standard_context",
+    "get_standard_progressions",
+    "traverse_learning_progressions",
+    "find_learning_progression_paths",
+    "get_learning_components_for_standard",
+)
+#: (fixture prefix, framework, focus code, path start code or None)
+FOCI = (
+    ("ef", "brazil-bncc-ensino-fundamental", "EF05MA03", "EF02MA01"),
+    ("ei", "brazil-bncc-educacao-infantil", "EI02CG01", "EI01CG01"),
+    ("em", "brazil-bncc-ensino-medio", "EM13CHS102", "EM13CHS101"),
+    ("ccss", "us-ccss-ela-literacy-grades-2-4", "RI.3.3", "RI.2.6"),
+)
+TEXT_KEYS = frozenset({"description", "name", "text", "statement", "fullStatement", "humanCodingScheme"})
+
+
+def scrubbed(value: Any, owner: str = "") -> Any:
+    """``value`` with every curriculum text replaced by a stand-in naming its record."""
+    if isinstance(value, dict):
+        label = value.get("statementCode") or value.get("nodeId", owner)
+        return {
+            key: (f"text of {label}" if key in TEXT_KEYS and isinstance(item, str) else scrubbed(item, label))
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [scrubbed(item, owner) for item in value]
+    return value
+
+
+async def record(catalog: Path) -> list[str]:
+    app = create_app(default_state(catalog))
+    written = []
+    async with Client(app) as client:
+        for prefix, framework, code, start in FOCI:
+            focus = {"frameworkId": framework, "statementCode": code}
+            for tool in TOOLS:
+                request: dict[str, Any] = focus
+                if tool == "find_learning_progression_paths":
+                    request = {"from": {"frameworkId": framework, "statementCode": start}, "to": focus}
+                if tool == "traverse_learning_progressions":
+                    request = {**focus, "direction": "both"}
+                result = await client.call_tool_mcp(tool, {"request": request})
+                answer = {
+                    "tool": tool,
+                    "request": request,
+                    "isError": bool(result.is_error),
+                    "structuredContent": scrubbed(result.structured_content),
+                }
+                if result.is_error:
+                    answer["error"] = " ".join(getattr(block, "text", "") for block in result.content)
+                path = FIXTURES / f"{prefix}-{tool}.json"
+                path.write_text(json.dumps(answer, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                written.append(path.name)
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--catalog", type=Path, default=Path("/tmp/kgfegmcp-map-fixtures/graph_packages"))
+    args = parser.parse_args()
+    if not args.catalog.is_dir():
+        build_default_catalog_root(args.catalog)
+    FIXTURES.mkdir(exist_ok=True)
+    for name in asyncio.run(record(args.catalog)):
+        print(name)
+
+
+if __name__ == "__main__":
+    main()

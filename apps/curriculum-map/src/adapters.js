@@ -1,0 +1,241 @@
+// One adapter per tool, keyed by tool name: each reads that tool's structuredContent into one graph the view
+// draws. Pure functions (no DOM), unit-tested on answers recorded from the real server.
+//
+// A graph: { tool, focusId, startId, nodes: Map<id, node>, edges: [{id, from, to, type}], paths: [{nodeIds,
+// edgeIds}], hierarchy, components, packages, grades: [{label, display}], holds, notes, interpretation }.
+// A node: { id, code, type, grades, text, grouping, role, frontier, frontierWhy }.
+
+/** The answer's package blocks (``package`` or ``packages``). */
+export function packagesOf(s) {
+  if (s.package) return [s.package];
+  return Array.isArray(s.packages) ? s.packages : [];
+}
+
+/** Grade columns in the order the packages' profiles declare, with their display names (``grades`` of each
+ *  package block); without them, the labels in order of first appearance, each shown as itself. */
+export function gradeOrder(packages, nodes) {
+  const order = [];
+  const seen = new Set();
+  for (const p of packages) {
+    for (const g of Array.isArray(p.grades) ? p.grades : []) {
+      if (g && typeof g.label === "string" && !seen.has(g.label)) {
+        seen.add(g.label);
+        order.push({ label: g.label, display: typeof g.display === "string" && g.display ? g.display : g.label });
+      }
+    }
+  }
+  for (const node of nodes) {
+    for (const label of node.grades) {
+      if (!seen.has(label)) { seen.add(label); order.push({ label, display: label }); }
+    }
+  }
+  return order;
+}
+
+/** What the packages hold, from their ``holds``; unknown (absent) counts as held, so controls stay offered. */
+export function holdsOf(packages) {
+  const held = (key) => !packages.length || packages.some((p) => !p.holds || p.holds[key] !== false);
+  return { progressionLinks: held("progressionLinks"), learningComponents: held("learningComponents") };
+}
+
+function nodeOf(record) {
+  return {
+    id: record.nodeId,
+    code: typeof record.statementCode === "string" && record.statementCode ? record.statementCode : null,
+    type: record.statementType || (record.kind === "framework" ? "framework" : ""),
+    grades: Array.isArray(record.gradeLevels) ? record.gradeLevels : [],
+    text: typeof record.description === "string" ? record.description : typeof record.name === "string" ? record.name : null,
+    grouping: !record.statementCode,
+    role: "linked", frontier: 0, frontierWhy: [],
+  };
+}
+
+function emptyGraph(tool, s) {
+  const packages = packagesOf(s);
+  return { tool, focusId: null, startId: null, nodes: new Map(), edges: [], paths: [], hierarchy: null,
+    components: null, packages, grades: [], holds: holdsOf(packages), notes: [], interpretation: s.interpretation || null,
+    warnings: (s.warnings && s.warnings.items) || [], attributions: s.attributions || [] };
+}
+
+function addNode(g, record) {
+  if (!record || !record.nodeId) return null;
+  const known = g.nodes.get(record.nodeId);
+  if (known) {
+    if (known.text === null && typeof record.description === "string") known.text = record.description;
+    return known;
+  }
+  const node = nodeOf(record);
+  g.nodes.set(node.id, node);
+  return node;
+}
+
+function addEdge(g, id, from, to, type) {
+  const key = id || `${from}>${to}:${type}`;
+  if (g.edges.some((e) => e.id === key)) return;
+  g.edges.push({ id: key, from, to, type });
+}
+
+/** Each node's role relative to the focus, from the edges' directions: what the focus builds on (reached
+ *  against buildsTowards links), what builds on it (reached along them), what relates to it, the rest linked. */
+export function rolesFrom(focusId, edges, nodeIds) {
+  const roles = new Map();
+  const ordered = edges.filter((e) => e.type !== "relatesTo");
+  const reach = (forward) => {
+    const found = new Set();
+    const queue = [focusId];
+    while (queue.length) {
+      const at = queue.shift();
+      for (const e of ordered) {
+        const [here, there] = forward ? [e.from, e.to] : [e.to, e.from];
+        if (here === at && there !== focusId && !found.has(there)) { found.add(there); queue.push(there); }
+      }
+    }
+    return found;
+  };
+  const after = reach(true);
+  const before = reach(false);
+  const related = new Set(edges.filter((e) => e.type === "relatesTo" && (e.from === focusId || e.to === focusId))
+    .map((e) => (e.from === focusId ? e.to : e.from)));
+  for (const id of nodeIds) {
+    if (id === focusId) roles.set(id, "focus");
+    else if (before.has(id) && !after.has(id)) roles.set(id, "before");
+    else if (after.has(id) && !before.has(id)) roles.set(id, "after");
+    else if (related.has(id)) roles.set(id, "related");
+    else roles.set(id, "linked");
+  }
+  return roles;
+}
+
+function applyRoles(g) {
+  const roles = rolesFrom(g.focusId, g.edges, g.nodes.keys());
+  for (const [id, role] of roles) g.nodes.get(id).role = role;
+}
+
+function finish(g) {
+  g.grades = gradeOrder(g.packages, g.nodes.values());
+  return g;
+}
+
+export const ADAPTERS = {
+  get_standard_context(s) {
+    const g = emptyGraph("get_standard_context", s);
+    const focus = addNode(g, s.standard);
+    g.focusId = focus ? focus.id : null;
+    if (focus) focus.role = "focus";
+    const records = new Map();
+    for (const r of [...(s.ancestors || []), ...(s.parents || []), ...(s.pathNodes || []), ...(s.children || []),
+      ...(s.descendants || []), s.standard]) if (r && r.nodeId) records.set(r.nodeId, nodeOf(r));
+    g.hierarchy = {
+      records,
+      rootPaths: (s.rootPaths || []).map((p) => p.nodeIds || []),
+      parents: (s.parents || []).map((r) => r.nodeId),
+      children: (s.children || []).map((r) => r.nodeId),
+    };
+    const d = s.directRelationships || {};
+    const unreturned = (d.buildsTowardsOutgoing || 0) + (d.buildsTowardsIncoming || 0) + (d.relatesToOutgoing || 0) + (d.relatesToIncoming || 0);
+    if (focus && unreturned) focus.frontier = unreturned;
+    if (s.truncationReasons && s.truncationReasons.length) g.notes.push(["incomplete", s.truncationReasons.join(", ")]);
+    return finish(g);
+  },
+
+  get_standard_progressions(s) {
+    const g = emptyGraph("get_standard_progressions", s);
+    const records = new Map((s.standards || []).map((r) => [r.nodeId, r]));
+    const focus = addNode(g, records.get(s.standardNodeId) || { nodeId: s.standardNodeId });
+    g.focusId = focus ? focus.id : null;
+    for (const link of s.links || []) {
+      for (const id of [link.sourceNodeId, link.targetNodeId]) {
+        addNode(g, records.get(id) || { nodeId: id, statementCode: id === link.sourceNodeId ? link.sourceStatementCode : link.targetStatementCode });
+      }
+      addEdge(g, link.relationshipId, link.sourceNodeId, link.targetNodeId, link.linkType);
+    }
+    applyRoles(g);
+    const left = (s.totalLinks || 0) - (s.links || []).length;
+    if (focus && left > 0) focus.frontier = left;
+    return finish(g);
+  },
+
+  traverse_learning_progressions(s) {
+    const g = emptyGraph("traverse_learning_progressions", s);
+    const nodes = s.nodes || [];
+    for (const record of nodes) addNode(g, record);
+    g.focusId = nodes.length ? nodes[0].nodeId : null;
+    for (const record of nodes) {
+      for (const f of record.followed || []) {
+        const way = f.direction || s.direction;
+        if (way === "in") addEdge(g, f.relationshipId, f.to, record.nodeId, f.linkType);
+        else addEdge(g, f.relationshipId, record.nodeId, f.to, f.linkType);
+      }
+    }
+    // A link may lead to a standard the answer does not return (cut by a bound): draw only links between
+    // standards it returns.
+    g.edges = g.edges.filter((e) => g.nodes.has(e.from) && g.nodes.has(e.to));
+    applyRoles(g);
+    for (const [why, byNode] of Object.entries(s.frontier || {})) {
+      for (const [id, count] of Object.entries(byNode || {})) {
+        const node = g.nodes.get(id);
+        if (node) { node.frontier += count; node.frontierWhy.push(why); }
+      }
+    }
+    g.notes.push([s.scopeComplete ? "complete" : "incomplete", (s.truncationReasons || []).join(", ")]);
+    return finish(g);
+  },
+
+  find_learning_progression_paths(s) {
+    const g = emptyGraph("find_learning_progression_paths", s);
+    const records = new Map((s.standards || []).map((r) => [r.nodeId, r]));
+    for (const p of s.paths || []) for (const step of p.steps || []) if (!records.has(step.nodeId)) records.set(step.nodeId, step);
+    const start = addNode(g, records.get(s.fromNodeId) || { nodeId: s.fromNodeId });
+    const end = addNode(g, records.get(s.toNodeId) || { nodeId: s.toNodeId });
+    for (const r of records.values()) addNode(g, r);
+    for (const link of s.links || []) addEdge(g, link.relationshipId, link.sourceNodeId, link.targetNodeId, link.linkType);
+    g.paths = (s.paths || []).map((p) => ({ nodeIds: (p.steps || []).map((step) => step.nodeId), edgeIds: p.relationshipIds || [] }));
+    g.startId = start ? start.id : null;
+    g.focusId = end ? end.id : null;
+    for (const node of g.nodes.values()) node.role = "step";
+    if (start) start.role = "start";
+    if (end) end.role = "focus";
+    g.notes.push(["pathsFound", String(g.paths.length)]);
+    if (s.morePathsExist) g.notes.push(["morePaths", ""]);
+    return finish(g);
+  },
+
+  get_learning_components_for_standard(s) {
+    const g = emptyGraph("get_learning_components_for_standard", s);
+    const focus = addNode(g, s.standard);
+    g.focusId = focus ? focus.id : null;
+    if (focus) focus.role = "focus";
+    g.components = (s.supports || []).map((support) => ({ ...support.component, confidence: support.supportConfidence }));
+    g.componentTotal = s.total || 0;
+    g.nature = s.nature || null;
+    if (focus && g.componentTotal > g.components.length) focus.frontier = g.componentTotal - g.components.length;
+    return finish(g);
+  },
+};
+
+/** Which tool's answer ``s`` is, by its shape (a host's notification does not always say). */
+export function toolOf(s) {
+  if (!s || typeof s !== "object") return null;
+  if (Array.isArray(s.supports) && s.standard) return "get_learning_components_for_standard";
+  if (Array.isArray(s.rootPaths) && s.standard) return "get_standard_context";
+  if (Array.isArray(s.paths) && s.fromNodeId) return "find_learning_progression_paths";
+  if (Array.isArray(s.nodes) && s.frontier) return "traverse_learning_progressions";
+  if (Array.isArray(s.links) && s.standardNodeId) return "get_standard_progressions";
+  return null;
+}
+
+/** The graph of an answer: ``tool``'s adapter when the answer has that tool's shape, else its shape's. */
+export function graphOf(s, tool) {
+  const shape = toolOf(s);
+  if (!shape) return null;
+  return ADAPTERS[tool && ADAPTERS[tool] && tool === shape ? tool : shape](s);
+}
+
+/** Before 2025-06-18 a result has no structuredContent: the server sends it as the last text block instead. */
+export function structuredOf(result) {
+  if (result.structuredContent) return result.structuredContent;
+  const blocks = (result.content || []).filter((b) => b.type === "text");
+  const last = blocks.length ? blocks[blocks.length - 1].text : "";
+  if (!last.startsWith("{")) return null;
+  try { return JSON.parse(last); } catch { return null; }
+}
