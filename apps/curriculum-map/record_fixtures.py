@@ -40,6 +40,13 @@ FOCI = (
     ("em", "brazil-bncc-ensino-medio", "EM13CHS102", "EM13CHS101"),
     ("ccss", "us-ccss-ela-literacy-grades-2-4", "RI.3.3", "RI.2.6"),
 )
+#: (fixture prefix, framework, code): standards whose siblings the view asks for, as it asks (its first parent's
+#: context, children only); written as ``<prefix>-siblings-<code>.json``.
+SIBLINGS = (
+    ("ef", "brazil-bncc-ensino-fundamental", "EF05MA03"),
+    ("ef", "brazil-bncc-ensino-fundamental", "EF05MA04"),
+    ("ccss", "us-ccss-ela-literacy-grades-2-4", "RL.3.1"),
+)
 TEXT_KEYS = frozenset({"description", "name", "text", "statement", "fullStatement", "humanCodingScheme"})
 
 
@@ -80,7 +87,37 @@ async def record(catalog: Path) -> list[str]:
                 path = FIXTURES / f"{prefix}-{tool}.json"
                 path.write_text(json.dumps(answer, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
                 written.append(path.name)
+        for prefix, framework, code in SIBLINGS:
+            written.append(await record_siblings(client, prefix, framework, code))
     return written
+
+
+async def record_siblings(client: Client[Any], prefix: str, framework: str, code: str) -> str:
+    """The follow-up the view makes for ``code``'s siblings: its first parent's context, children only."""
+    context = await client.call_tool_mcp(
+        "get_standard_context", {"request": {"frameworkId": framework, "statementCode": code}}
+    )
+    focus = context.structured_content
+    package_id = focus["package"]["graphPackageId"]
+    request = {
+        "frameworkId": framework,
+        "snapshotId": package_id[package_id.rindex("@") + 1 :],
+        "nodeId": focus["parents"][0]["nodeId"],
+        "ancestorDepth": 0,
+        "childDepth": 1,
+        "maxPaths": 1,
+    }
+    result = await client.call_tool_mcp("get_standard_context", {"request": request})
+    answer = {
+        "tool": "get_standard_context",
+        "request": request,
+        "focus": {"nodeId": focus["standard"]["nodeId"], "statementCode": code},
+        "isError": bool(result.is_error),
+        "structuredContent": scrubbed(result.structured_content),
+    }
+    path = FIXTURES / f"{prefix}-siblings-{code}.json"
+    path.write_text(json.dumps(answer, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path.name
 
 
 def main() -> None:

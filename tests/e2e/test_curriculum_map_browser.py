@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from e2e_support import REPOSITORY_ROOT, HttpServer, http_server
-from map_host import MapHost, map_host
-from playwright.sync_api import Browser, Locator
+from map_host import ORIGIN, MapHost, map_host
+from playwright.sync_api import Browser, Locator, Route
 from test_protocol_versions import message, post
 
 from kgfegmcp.rights import RightsPolicy
@@ -303,6 +303,7 @@ def test_the_view_shows_no_text_the_rights_withhold(browser: Browser, rights_ser
         host.show(tool, _withheld_request(tool))
         host.wait_rendered(1)
         view = host.view
+        _siblings_settled(host)
         focus = view.locator('.node.r-focus[data-group="map"]')
         focus.focus()  # the detail panel: where the full statement would be
         assert "withheld" in view.locator("#detail-body").inner_text().lower()
@@ -315,6 +316,7 @@ def test_the_view_shows_no_text_the_rights_withhold(browser: Browser, rights_ser
             others.first.click()
             view.locator("#detail-actions button").first.click()
             host.wait_rendered(2)
+            _siblings_settled(host)
             assert _leaks(view.content()) == []
 
 
@@ -511,14 +513,140 @@ def test_groupings_are_labelled_by_their_text_and_open_their_hierarchy(host: Map
     parent.click()
     actions = view.locator("#detail-actions button")
     assert [actions.nth(i).get_attribute("data-tool") for i in range(actions.count())] == ["get_standard_context"]
+    calls = len(host.tool_calls())
     actions.first.click()
     host.wait_rendered(2)
-    call = host.tool_calls()[-1]
+    call = host.tool_calls()[calls]  # the teacher's call (the view asks for siblings after drawing it)
     assert call["name"] == "get_standard_context" and call["arguments"]["request"]["nodeId"] == parent_id
     # Its children: the focus standard and its siblings.
     children = view.locator(".hier .children .node")
     assert children.count() >= 2
     assert "EF05MA04" in view.locator(".hier .children").inner_text()
+
+
+def _siblings_settled(host: MapHost) -> str | None:
+    """The state of the view's siblings list once it is no longer loading (None: the view shows none)."""
+    script = "() => { const p = document.querySelector('.siblings-of'); return p ? p.dataset.state : null; }"
+    for _ in range(300):  # 15 s
+        state: str | None = host.view.evaluate(script)
+        if state != "loading":
+            return state
+        host.page.wait_for_timeout(50)
+    raise AssertionError("the siblings are still loading after 15 s")
+
+
+def _siblings(host: MapHost) -> list[tuple[str, bool]]:
+    """The siblings listed, in order: (code, whether it is the standard itself)."""
+    script = """() => [...document.querySelectorAll('.siblings > li')].map((li) =>
+      [li.querySelector('.code').textContent, li.getAttribute('aria-current') === 'true'])"""
+    return [(code, current) for code, current in host.view.evaluate(script)]
+
+
+@pytest.mark.parametrize(
+    ("framework", "code", "siblings"),
+    [
+        ("brazil-bncc-ensino-fundamental", "EF05MA04", [("EF05MA04", True), ("EF05MA05", False)]),
+        ("us-ccss-ela-literacy-grades-2-4", "RL.3.1", [("RL.3.1", True), ("RL.3.2", False), ("RL.3.3", False)]),
+        ("us-ccss-ela-literacy-grades-2-4", "RL.3.2", [("RL.3.1", False), ("RL.3.2", True), ("RL.3.3", False)]),
+    ],
+    ids=["bncc-ef", "ccss-first", "ccss-middle"],
+)
+def test_the_hierarchy_lists_the_standard_s_siblings_from_its_parent(
+    host: MapHost, framework: str, code: str, siblings: list[tuple[str, bool]]
+) -> None:
+    request = {"frameworkId": framework, "statementCode": code}
+    parent = _answer(host, "get_standard_context", request)["parents"][0]
+    host.show("get_standard_context", request)
+    host.wait_rendered(1)
+    assert _siblings_settled(host) == "shown"
+    # One follow-up, through the host: the parent's context, children only.
+    (follow_up,) = [c for c in host.tool_calls() if c["arguments"]["request"].get("nodeId") == parent["nodeId"]]
+    assert follow_up["name"] == "get_standard_context"
+    assert follow_up["arguments"]["request"]["childDepth"] == 1
+    # The parent's children in the order it answers them, the standard itself marked, labelled by the parent.
+    assert _siblings(host) == siblings
+    answered = _answer(host, "get_standard_context", {"frameworkId": framework, "nodeId": parent["nodeId"]})
+    assert [child["statementCode"] for child in answered["children"]] == [code for code, _ in siblings]
+    assert parent["description"][:20] in host.view.locator(".siblings-of h3").inner_text()
+    assert host.view.locator(".siblings > li.current").count() == 1
+    assert host.view.locator(".siblings > li.current button").count() == 0
+    assert host.refused == []
+
+
+def test_a_sibling_is_read_in_the_panel_and_opens_its_own_hierarchy(host: MapHost) -> None:
+    request = {"frameworkId": FRAMEWORK, "statementCode": "EF05MA04"}
+    host.show("get_standard_context", request)
+    host.wait_rendered(1)
+    _siblings_settled(host)
+    view = host.view
+    sibling = view.locator(".siblings .node", has_text="EF05MA05")
+    sibling_id = sibling.get_attribute("data-id")
+    assert "beside it" in sibling.inner_text()
+    calls = len(host.tool_calls())
+    sibling.click()  # selects: its full statement beside the map, nothing loaded
+    assert "EF05MA05" in view.locator("#detail-title").inner_text()
+    statement = _answer(host, "get_standard_context", {**request, "statementCode": "EF05MA05"})["standard"][
+        "description"
+    ]
+    assert view.locator("#detail-body .statement").inner_text() == statement
+    assert view.locator("#detail-body .statement").get_attribute("lang") == "pt-BR"
+    assert len(host.tool_calls()) == calls + 1  # only the test's own call above
+    calls = len(host.tool_calls())
+    view.locator('#detail-actions button[data-tool="get_standard_context"]').click()
+    host.wait_rendered(2)
+    call = host.tool_calls()[calls]
+    assert call["name"] == "get_standard_context" and call["arguments"]["request"]["nodeId"] == sibling_id
+    assert "EF05MA05" in view.locator("#answer-title").inner_text()
+    assert _siblings_settled(host) == "shown"
+    assert _siblings(host) == [("EF05MA04", False), ("EF05MA05", True)]
+    # The same parent was asked once: its answer is kept, not asked again.
+    assert len(host.tool_calls()) == calls + 1
+    # The keyboard reaches the siblings with the rest of the hierarchy.
+    view.locator(".siblings .node").focus()
+    host.page.keyboard.press("ArrowUp")
+    assert view.evaluate("document.activeElement.dataset.group") == "hier"
+    assert view.evaluate("document.activeElement.closest('.siblings')") is None
+
+
+def test_a_standard_alone_under_its_parent_says_so(host: MapHost) -> None:
+    # EF05MA03 is the one habilidade of its objeto de conhecimento.
+    host.show("get_standard_context", {"frameworkId": FRAMEWORK, "statementCode": "EF05MA03"})
+    host.wait_rendered(1)
+    assert _siblings_settled(host) == "shown"
+    assert _siblings(host) == [("EF05MA03", True)]
+    assert "the only item" in host.view.locator(".siblings-of").inner_text()
+
+
+def test_siblings_degrade_when_the_call_fails(host: MapHost) -> None:
+    def refuse_follow_up(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        asked = body.get("params", {}).get("arguments", {}).get("request", {}) if isinstance(body, dict) else {}
+        if body.get("method") == "tools/call" and asked.get("ancestorDepth") == 0:
+            route.abort()
+        else:
+            route.fallback()
+
+    host.page.route("**/mcp", refuse_follow_up)
+    host.show("get_standard_context", FOCUS)
+    host.wait_rendered(1)
+    assert _siblings_settled(host) == "failed"
+    view = host.view
+    assert "could not be loaded" in view.locator(".siblings-of").inner_text()
+    assert view.locator(".siblings-of").get_attribute("aria-busy") is None
+    # The rest of the hierarchy and the map stay drawn and usable.
+    assert view.locator(".hier .trail").count() >= 1
+    assert view.locator('.node.r-focus[data-group="map"]').count() == 1
+    assert "error" not in (view.locator("#status").get_attribute("class") or "")
+
+
+def test_siblings_are_not_asked_of_a_host_without_tool_calls(host: MapHost) -> None:
+    host.page.goto(f"{ORIGIN}/?tools=none")
+    host.page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
+    host.show("get_standard_context", FOCUS)
+    host.wait_rendered(1)
+    assert _siblings_settled(host) == "unavailable"
+    assert "no tool calls" in host.view.locator(".siblings-of").inner_text()
+    assert [c for c in host.tool_calls() if c["arguments"]["request"].get("ancestorDepth") == 0] == []
 
 
 @pytest.mark.parametrize(
@@ -650,6 +778,7 @@ def _axe(host: MapHost) -> list[dict[str, Any]]:
 def test_axe_finds_no_serious_violation(host: MapHost, theme: str, tool: str, request_: dict[str, Any]) -> None:
     host.show(tool, request_, theme=theme)
     host.wait_rendered(1)
+    _siblings_settled(host)
     host.view.locator('.node[data-group="map"]').first.click()
     assert _axe(host) == []
 

@@ -213,6 +213,44 @@ export const ADAPTERS = {
   },
 };
 
+/** The framework and snapshot of the graph's (first) package, to ask tools about its standards; null without one. */
+export function packageIdsOf(g) {
+  const p = g && g.packages[0];
+  const at = p && typeof p.graphPackageId === "string" ? p.graphPackageId.lastIndexOf("@") : -1;
+  if (at <= 0) return null;
+  return { frameworkId: p.graphPackageId.slice(0, at), snapshotId: p.graphPackageId.slice(at + 1) };
+}
+
+/** How many siblings the hierarchy lists at most (a window around the standard itself). */
+export const SIBLINGS_MAX = 40;
+
+/** The follow-up a context answer needs for its standard's siblings: get_standard_context of its first parent,
+ *  asking only for that parent's children (no ancestors, one root path). Null when there is nothing to ask:
+ *  not a context answer, no parent, or the parent is the framework root (no tool answers for it). */
+export function siblingRequestOf(g) {
+  const h = g && g.tool === "get_standard_context" ? g.hierarchy : null;
+  const ids = packageIdsOf(g);
+  if (!h || !ids || !g.focusId || !h.parents.length) return null;
+  const parentId = h.parents[0];
+  const parent = h.records.get(parentId);
+  if (!parent || parent.type === "framework") return null;
+  return { parentId, parentCount: h.parents.length,
+    request: { ...ids, nodeId: parentId, ancestorDepth: 0, childDepth: 1, maxPaths: 1 } };
+}
+
+/** ``standardId``'s siblings from its parent's get_standard_context answer: the parent, and its children in the
+ *  order answered, the standard itself among them marked ``current``; at most ``max`` of them, a window that keeps
+ *  the standard in view. Null when the answer is not about ``parentId`` (so nothing wrong is shown). */
+export function siblingsOf(s, parentId, standardId, max = SIBLINGS_MAX) {
+  if (!s || !s.standard || s.standard.nodeId !== parentId || !Array.isArray(s.children)) return null;
+  const all = s.children.filter((r) => r && r.nodeId).map((r) => ({ node: nodeOf(r), current: r.nodeId === standardId }));
+  const at = all.findIndex((x) => x.current);
+  const from = all.length <= max ? 0 : Math.min(Math.max(0, at - Math.floor(max / 2)), all.length - max);
+  const items = all.slice(from, from + max);
+  return { parent: nodeOf(s.standard), items, first: from + 1, total: all.length,
+    others: all.filter((x) => !x.current).length };
+}
+
 /** Which tool's answer ``s`` is, by its shape (a host's notification does not always say). */
 export function toolOf(s) {
   if (!s || typeof s !== "object") return null;

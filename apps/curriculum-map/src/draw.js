@@ -4,6 +4,7 @@
 
 import { columnsOf, edgePath, snippet } from "./layout.js";
 import { linkParts } from "./bridge.js";
+import { siblingRequestOf } from "./adapters.js";
 
 
 /** An element: ``attrs`` as attributes (``text``: its text; ``class``), then ``children``. */
@@ -31,9 +32,10 @@ function svg(tag, attrs) {
   return node;
 }
 
-const ROLE_GLYPH = { focus: "◆", before: "◀", after: "▶", related: "↔", linked: "·", start: "⚑", step: "•", grouping: "▤" };
+const ROLE_GLYPH = { focus: "◆", before: "◀", after: "▶", related: "↔", linked: "·", start: "⚑", step: "•", grouping: "▤",
+  child: "▾", sibling: "↕" };
 const ROLE_WORD = { focus: "focus", before: "before", after: "after", related: "related", linked: "linked",
-  start: "start", step: "pathStep", grouping: "grouping" };
+  start: "start", step: "pathStep", grouping: "grouping", child: "child", sibling: "sibling" };
 
 /** The word for a node's role (in a paths answer the destination is the focus). */
 export function roleWord(t, g, node) {
@@ -222,10 +224,54 @@ export function drawHierarchy(ctx) {
   section.append(el("h3", { text: t("children") }));
   if (h.children.length) {
     const list = el("ul", { class: "children" });
-    for (const id of h.children) list.append(nodeButton(ctx, nodeFor(id), "hier", nodeFor(id).grouping ? "grouping" : "step"));
+    for (const id of h.children) list.append(nodeButton(ctx, nodeFor(id), "hier", nodeFor(id).grouping ? "grouping" : "child"));
     section.append(list);
   } else section.append(el("p", { class: "summary", text: t("noChildren") }));
+  const plan = siblingRequestOf(g);
+  if (plan) section.append(siblingsPlace(ctx, plan, nodeFor(plan.parentId)));
   return section;
+}
+
+/** Where a standard's siblings go, saying they are loading: the main script asks its parent for them (a call
+ *  through the host, after drawing) and fills the place with fillSiblings. */
+function siblingsPlace(ctx, plan, parent) {
+  const { t } = ctx;
+  return el("div", { class: "siblings-of", "data-state": "loading", "data-parent": plan.parentId, "aria-busy": "true" },
+    el("h3", { id: "h-siblings" }, `${t("siblingsIn")} `, iso(nodeLabel(t, parent)),
+      plan.parentCount > 1 ? ` ${t("firstParentOf")(plan.parentCount)}` : null),
+    el("p", { class: "summary", text: t("siblingsLoading") }));
+}
+
+/** Fill the siblings' place of ``section`` with ``outcome``: ``{found}`` (siblingsOf's answer) lists them, the
+ *  standard itself marked as such, each other a standard to select; ``{failed}`` or ``{unavailable}`` says so. */
+export function fillSiblings(ctx, section, outcome) {
+  const { t } = ctx;
+  const place = section && section.querySelector(".siblings-of");
+  if (!place) return;
+  const heading = place.querySelector("h3");
+  place.removeAttribute("aria-busy");
+  const say = (text, ...more) => el("p", { class: "summary" }, text, ...more);
+  if (outcome.unavailable) {
+    place.dataset.state = "unavailable";
+    place.replaceChildren(heading, say(t("siblingsNoTools")));
+    return;
+  }
+  if (!outcome.found) {
+    place.dataset.state = "failed";
+    place.replaceChildren(heading, say(`${t("siblingsFailed")} `, iso(outcome.failed || "")));
+    return;
+  }
+  const { found } = outcome;
+  place.dataset.state = "shown";
+  const list = el("ul", { class: "siblings", "aria-labelledby": "h-siblings" });
+  for (const { node, current } of found.items) {
+    if (current) {
+      list.append(el("li", { class: "current", "aria-current": "true" },
+        el("span", { class: "code" }, iso(nodeLabel(t, node))), el("span", { class: "role", text: `◆ ${t("thisOne")}` })));
+    } else list.append(nodeButton(ctx, node, "hier", node.grouping ? "grouping" : "sibling"));
+  }
+  const shown = found.items.length < found.total ? say(t("siblingsShown")(found.first, found.first + found.items.length - 1, found.total)) : null;
+  place.replaceChildren(...[heading, found.others ? null : say(t("noSiblings")), list, shown].filter(Boolean));
 }
 
 /** A standard's learning components, with their subject and the support's confidence. */

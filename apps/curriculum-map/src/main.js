@@ -2,15 +2,15 @@
 // when the teacher presses a button, through the host, with the same tools and bounds a model has.
 
 import { WORDS, langOf } from "./words.js";
-import { graphOf, structuredOf, toolOf } from "./adapters.js";
+import { graphOf, packageIdsOf, siblingRequestOf, siblingsOf, structuredOf, toolOf } from "./adapters.js";
 import { createBridge, featuresOf, selectionContext, PROTOCOL_VERSION } from "./bridge.js";
 import { el, iso, nodeLabel, roleWord, gradeDisplay, drawMap, drawEdges, highlight, drawPaths, drawHierarchy,
-  drawComponents, drawSources } from "./draw.js";
+  drawComponents, drawSources, fillSiblings } from "./draw.js";
 import { rovingStops, wireKeys } from "./keys.js";
 
 const state = { lang: "en", langChosen: false, answer: null, tool: null, hostTool: null, graph: null, history: [],
   selectedId: null, shownId: null, pathIndex: 0, busy: false, caps: {}, context: {}, displayMode: "inline",
-  statementLangs: new Map(), renders: 0 };
+  statementLangs: new Map(), renders: 0, siblingAnswers: new Map() };
 const $ = (id) => document.getElementById(id);
 const t = (key) => WORDS[state.lang][key];
 const features = () => featuresOf(state.caps, state.context);
@@ -149,15 +149,9 @@ function select(node) {
 }
 
 /* ---------- asking the server, through the host: only on an explicit button ---------- */
-function packageIds(g) {
-  const p = g.packages[0];
-  if (!p) return null;
-  const at = p.graphPackageId.lastIndexOf("@");
-  return { frameworkId: p.graphPackageId.slice(0, at), snapshotId: p.graphPackageId.slice(at + 1) };
-}
 async function ask(tool, node) {
   const g = state.graph;
-  const ids = packageIds(g);
+  const ids = packageIdsOf(g);
   if (!bridge.connected) { setStatus(t("noBridge"), true); return; }
   if (!ids || state.busy) return;
   state.busy = true;
@@ -182,12 +176,16 @@ function setStatus(text, error, quiet) {
   status.classList.toggle("sr-only", Boolean(quiet));
 }
 
+/** A refused call's text blocks (the server's ``<error_code>: <message>``). */
+function errorText(result) {
+  return (result.content || []).filter((b) => b.type === "text").map((b) => b.text).join("\n");
+}
+
 /** Draw one tools/call result; whether it was drawn. */
 function showResult(result, tool, moveFocus) {
   if (!result) return false;
   if (result.isError) {
-    const text = (result.content || []).filter((b) => b.type === "text").map((b) => b.text).join("\n");
-    setStatus(`${t("failed")} ${text}`, true);
+    setStatus(`${t("failed")} ${errorText(result)}`, true);
     return false;
   }
   const structured = structuredOf(result);
@@ -218,7 +216,8 @@ function render(moveFocus) {
   const title = titleOf(g);
   view.replaceChildren(el("h2", { id: "answer-title", dir: "auto" }, iso(title)));
   if (g.tool === "find_learning_progression_paths") view.append(drawPaths(ctx, state.pathIndex, choosePath));
-  if (g.hierarchy) view.append(drawHierarchy(ctx));
+  const hierarchy = g.hierarchy ? drawHierarchy(ctx) : null;
+  if (hierarchy) view.append(hierarchy);
   const map = drawMap(ctx);
   view.append(map);
   if (g.components) view.append(drawComponents(ctx));
@@ -239,6 +238,7 @@ function render(moveFocus) {
   const elapsed = performance.now() - started;
   performance.measure("kgfegmcp-map-render", { start: started, duration: elapsed });
   learnStatementLang(g);
+  if (hierarchy) loadSiblings(g, hierarchy);
   document.documentElement.dataset.rendered = String(++state.renders);
   document.documentElement.dataset.tool = g.tool;
 }
@@ -255,6 +255,46 @@ function redrawEdges() {
   if (!map || !state.graph) return;
   drawEdges(map, state.graph);
   highlight(map, state.graph, state.shownId, state.graph.paths.length ? state.graph.paths[state.pathIndex] : null);
+}
+
+/* ---------- a standard's siblings: its parent's children, asked of the server through the host ---------- */
+const SIBLING_ANSWERS_KEPT = 32;
+
+/** Fill ``section``'s siblings of ``g``'s standard: from a kept answer at once, else by one call for its first
+ *  parent's context (made once per parent, whatever renders ask meanwhile), unless the host offers no tool calls.
+ *  A reply for a graph no longer drawn is kept, not drawn. */
+function loadSiblings(g, section) {
+  const plan = siblingRequestOf(g);
+  if (!plan) return;
+  if (!bridge.connected || !features().tools) { fillSiblings(drawContext(), section, { unavailable: true }); return; }
+  const key = `${g.packages[0].graphPackageId} ${plan.parentId}`;
+  const kept = state.siblingAnswers.get(key);
+  if (kept && !(kept instanceof Promise)) { showSiblings(g, section, plan, kept); return; }
+  let pending = kept;
+  if (!pending) {
+    pending = bridge.request("tools/call", { name: "get_standard_context", arguments: { request: plan.request } })
+      .then((result) => {
+        if (!result || result.isError) throw new Error(result ? errorText(result) : t("noStructured"));
+        const s = structuredOf(result);
+        if (!s) throw new Error(t("noStructured"));
+        state.siblingAnswers.delete(key);
+        state.siblingAnswers.set(key, s);
+        while (state.siblingAnswers.size > SIBLING_ANSWERS_KEPT) state.siblingAnswers.delete(state.siblingAnswers.keys().next().value);
+        return s;
+      });
+    state.siblingAnswers.set(key, pending);
+    pending.catch(() => { if (state.siblingAnswers.get(key) === pending) state.siblingAnswers.delete(key); });
+  }
+  pending.then((s) => { if (state.graph === g) showSiblings(g, section, plan, s); },
+    (error) => { if (state.graph === g) fillSiblings(drawContext(), section, { failed: error.message }); });
+}
+
+function showSiblings(g, section, plan, s) {
+  const found = siblingsOf(s, plan.parentId, g.focusId);
+  if (!found) { fillSiblings(drawContext(), section, { failed: t("unknownShape") }); return; }
+  // Each sibling is then found by id like any standard drawn (details, restore after a hover).
+  for (const { node } of found.items) if (!findNode(node.id)) g.hierarchy.records.set(node.id, node);
+  fillSiblings(drawContext(), section, { found });
 }
 
 /* ---------- the statements' language, read once per package from its resource ---------- */

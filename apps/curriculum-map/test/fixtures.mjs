@@ -12,3 +12,8 @@ export const PACKAGES = ["ef", "ei", "em", "ccss"];
 export function answer(prefix, tool) {
   return JSON.parse(readFileSync(join(DIR, `${prefix}-${tool}.json`), "utf8")).structuredContent;
 }
+
+/** The recorded follow-up the view makes for ``code``'s siblings (its first parent's context), with ``focus``. */
+export function siblingsAnswer(prefix, code) {
+  return JSON.parse(readFileSync(join(DIR, `${prefix}-siblings-${code}.json`), "utf8"));
+}

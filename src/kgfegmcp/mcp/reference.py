@@ -138,6 +138,29 @@ domain: it reaches no network. It is no curriculum evidence and has no package o
 resource are listed to a client that declares the extension (under `extensions` or `experimental`), and to
 one whose capabilities the server cannot know (stateless HTTP before 2026-07-28); a client whose declared
 capabilities lack it is listed neither. Tool results are the same for every client.
+
+What it shows:
+
+- **Grade columns** in the order of the package block's `grades` (the profile's order), headed by their
+  `display` names. Each standard shows its code and the start of its statement; a grouping shows its text.
+- **Links drawn as lines** between their two standards: `buildsTowards` with an arrowhead, `relatesTo`
+  dashed, with a legend. Roles are relative to the focus standard (comes before it, builds on it, relates to
+  it), in words and marks as well as colour; a standard with links the answer does not return says how many.
+- **Paths as chains**: each path of `find_learning_progression_paths` is an ordered chain from start to
+  destination; choosing one marks its standards and links on the map.
+- **A side panel**: hovering or focusing a standard shows its full statement beside the map; selecting keeps
+  it there, with buttons that load a new answer (hierarchy, progressions, learning components, traverse
+  onwards). Progressions and components are offered only where the package block's `holds` says the package
+  has them.
+- **Hierarchy as navigation** (`get_standard_context`): the root paths, the children, and the siblings (the
+  other children of the first parent, from one `get_standard_context` call on that parent through the host;
+  on a failed call, or a host without tool calls, the view says so). Each is a standard to select and open.
+- **Host features where offered**: fullscreen (`ui/request-display-mode`), the selected standard sent to the
+  model as context (`ui/update-model-context`), attribution links opened by the host (`ui/open-link`).
+  Without them the view works and offers none of them.
+
+Package text is set as text, never markup, each in a bidirectional isolate; the document declares its own
+Content-Security-Policy.
 """
 
 

@@ -12,8 +12,11 @@ const HOST = { name: "kgfegmcp-test-host", version: "1.0.0" };
 // speaks 2025-11-25 and declares them on initialize only, which a stateless HTTP server does not keep.
 const query = new URLSearchParams(location.search);
 const era = query.get("era") === "legacy" ? "legacy" : "auto";
-// What the host proxies for its views: tool calls always; resource reads unless ?resources=none.
-const proxies = query.get("resources") === "none" ? { serverTools: {} } : { serverTools: {}, serverResources: {} };
+// What the host proxies for its views: tool calls unless ?tools=none; resource reads unless ?resources=none.
+const proxies = {
+  ...(query.get("tools") === "none" ? {} : { serverTools: {} }),
+  ...(query.get("resources") === "none" ? {} : { serverResources: {} }),
+};
 // What else the host offers its views: with ?features=none nothing (a view must degrade cleanly), otherwise
 // opening links, model context updates and a fullscreen display mode. Each request a view makes of them is
 // recorded in ``seen`` and answered as a host would.
