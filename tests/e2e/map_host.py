@@ -170,4 +170,7 @@ def map_host(
         page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
         yield host
     finally:
+        # The view may still be asking (its siblings call follows each hierarchy it draws): a handler
+        # fetching as the context closes would fail into the next test's setup.
+        context.unroute_all(behavior="ignoreErrors")
         context.close()
