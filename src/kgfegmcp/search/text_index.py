@@ -515,15 +515,18 @@ class TextIndex:
             # The filters beside the terms' intersection, not in it: they add exactly 0 to its score.
             return tantivy.Query.boolean_query([(_MUST, scored), *((o, _unscored(q)) for o, q in filters)])
         every = [(_MUST, _one_of(self._postings_of([t]))) for t in terms]
-        clauses = [(_MUST, _one_of(self._postings_of(terms)))]
-        if within is not None:
-            # A document holding a related form of one of ``within`` scores for it: it is among them.
-            related = [
-                tantivy.Query.term_query(self._schema, field, t.root)
-                for t in within
-                if self._adds_related(t)
-                for field, _ in _RELATED_WEIGHTS
-            ]
+        related = [
+            tantivy.Query.term_query(self._schema, field, t.root)
+            for t in within or ()
+            if self._adds_related(t)
+            for field, _ in _RELATED_WEIGHTS
+        ]
+        if within is None:
+            clauses = [(_MUST, _one_of(self._postings_of(terms)))]
+        elif not related:  # a document holding one of ``within`` matches a term: nothing else to require
+            clauses = [(_MUST, _one_of(self._postings_of(within)))]
+        else:  # a document holding a related form of one of ``within`` scores for it: it is among them
+            clauses = [(_MUST, _one_of(self._postings_of(terms)))]
             clauses.append((_MUST, _one_of([*self._postings_of(within), *related])))
         clauses.append((_MUST_NOT, tantivy.Query.boolean_query(every)))
         return _unscored(tantivy.Query.boolean_query([*clauses, *filters]))
