@@ -69,3 +69,41 @@ def export_case_package(location: PackageLocation, validator: PackageValidator) 
         "CFItems": items,
         "CFAssociations": associations,
     }
+
+
+def one_standard_package(code: str = "PS.1", title: str = "Example Science Standards") -> dict[str, Any]:
+    """The smallest CFPackage the CASE importer builds: a document, a domain, and one grade-01 standard
+    coded ``code`` under it (``packages build --source case`` names it after ``title``)."""
+    document, domain, standard = (f"9a1c0000-0000-4000-8000-0000000000{n}" for n in ("01", "10", "20"))
+
+    def child(identifier: str, origin: str, destination: str) -> dict[str, Any]:
+        return {
+            "identifier": identifier,
+            "associationType": "isChildOf",
+            "originNodeURI": {"identifier": origin},
+            "destinationNodeURI": {"identifier": destination},
+        }
+
+    return {
+        "CFDocument": {
+            "identifier": document,
+            "creator": "Example Board",
+            "title": title,
+            "lastChangeDateTime": "2024-03-01T10:00:00Z",
+            "version": "1.0",
+            "language": "en",
+            "subject": ["Science"],
+            "licenseURI": {"title": "CC BY 4.0", "identifier": "lic-1", "uri": "https://case.example/lic/1"},
+        },
+        "CFItems": [
+            {"identifier": domain, "fullStatement": "Physical Science", "CFItemType": "Domain"},
+            {
+                "identifier": standard,
+                "fullStatement": "Describe the properties of matter.",
+                "humanCodingScheme": code,
+                "CFItemType": "Standard",
+                "educationLevel": ["01"],
+            },
+        ],
+        "CFAssociations": [child("a1", domain, document), child("a2", standard, domain)],
+    }

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from case_export import one_standard_package
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
@@ -34,52 +35,10 @@ from package_factory import TREE, base_graph, standard_world
 pytestmark = pytest.mark.slow
 
 KGFEGMCP = str(Path(sys.executable).parent / "kgfegmcp")
-DOC = "9a1c0000-0000-4000-8000-000000000001"
-DOMAIN, STANDARD = "9a1c0000-0000-4000-8000-000000000010", "9a1c0000-0000-4000-8000-000000000020"
-#: What ``packages build --source case`` makes of :func:`case_document`.
+#: What ``packages build --source case`` makes of :func:`one_standard_package`.
 CASE_PACKAGE = "example-science-standards@v1-0-20240301-100000"
 #: Lists every file under the mount with its SHA-256, and every directory, so a test sees all that is left.
 LISTING = 'find "$M" -mindepth 1 -type d | sort; find "$M" -type f -exec sha256sum {} + | sort -k 2'
-
-
-def case_document() -> dict[str, object]:
-    """A small CASE CFPackage: a document, a domain and a standard under it."""
-    return {
-        "CFDocument": {
-            "identifier": DOC,
-            "creator": "Example Board",
-            "title": "Example Science Standards",
-            "lastChangeDateTime": "2024-03-01T10:00:00Z",
-            "version": "1.0",
-            "language": "en",
-            "subject": ["Science"],
-            "licenseURI": {"title": "CC BY 4.0", "identifier": "lic-1", "uri": "https://case.example/lic/1"},
-        },
-        "CFItems": [
-            {"identifier": DOMAIN, "fullStatement": "Physical Science", "CFItemType": "Domain"},
-            {
-                "identifier": STANDARD,
-                "fullStatement": "Describe the properties of matter.",
-                "humanCodingScheme": "PS.1",
-                "CFItemType": "Standard",
-                "educationLevel": ["01"],
-            },
-        ],
-        "CFAssociations": [
-            {
-                "identifier": "a1",
-                "associationType": "isChildOf",
-                "originNodeURI": {"identifier": DOMAIN},
-                "destinationNodeURI": {"identifier": DOC},
-            },
-            {
-                "identifier": "a2",
-                "associationType": "isChildOf",
-                "originNodeURI": {"identifier": STANDARD},
-                "destinationNodeURI": {"identifier": DOMAIN},
-            },
-        ],
-    }
 
 
 @dataclass(frozen=True)
@@ -192,7 +151,7 @@ def assert_coded(run: Run, start: str, *parts: str) -> None:
 @pytest.mark.usefixtures("namespaces")
 def test_build_on_a_full_disk_leaves_nothing(tmp_path: Path) -> None:
     source = tmp_path / "science.json"
-    source.write_text(json.dumps(case_document()), encoding="utf-8")
+    source.write_text(json.dumps(one_standard_package()), encoding="utf-8")
     build = [KGFEGMCP, "packages", "build", "--source", "case", str(source), "--out", "$M/root"]
     run = run_on_mount(tmp_path, "size=64k", build, env=own_profiles(tmp_path))
     assert_coded(run, f"Could not write the package {CASE_PACKAGE} under ", "no space is left on the device")
@@ -211,7 +170,7 @@ def test_a_build_of_several_packages_on_a_full_disk_removes_those_it_wrote(tmp_p
 @pytest.mark.usefixtures("namespaces")
 def test_rebuild_on_a_full_disk_keeps_the_package_it_was_replacing(tmp_path: Path) -> None:
     source = tmp_path / "science.json"
-    source.write_text(json.dumps(case_document()), encoding="utf-8")
+    source.write_text(json.dumps(one_standard_package()), encoding="utf-8")
     build = [KGFEGMCP, "packages", "build", "--source", "case", str(source), "--out", "$M/root"]
     prepare = f"{shell(build)} >/dev/null 2>&1\n{FILL}"
     run = run_on_mount(tmp_path, "size=2m", build, prepare=prepare, env=own_profiles(tmp_path))

@@ -16,10 +16,10 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from case_export import one_standard_package
 from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -114,43 +114,6 @@ def test_an_override_in_a_code_is_still_refused_as_unsafe_text(world: FixtureWor
     assert not marks(outcome.findings)
 
 
-def cf_package(code: str) -> dict[str, Any]:
-    """A small CFPackage whose one standard has ``code`` as its humanCodingScheme."""
-    doc, group, first = (f"7b1d0000-0000-4000-8000-0000000000{n}" for n in ("01", "10", "20"))
-
-    def child(identifier: str, origin: str, destination: str) -> dict[str, Any]:
-        return {
-            "identifier": identifier,
-            "associationType": "isChildOf",
-            "originNodeURI": {"identifier": origin},
-            "destinationNodeURI": {"identifier": destination},
-        }
-
-    return {
-        "CFDocument": {
-            "identifier": doc,
-            "title": "Marked Standards",
-            "creator": "Example Board",
-            "lastChangeDateTime": "2024-03-01T10:00:00Z",
-            "version": "1.0",
-            "language": "en",
-            "subject": ["Science"],
-            "licenseURI": {"title": "CC BY 4.0", "identifier": "lic-1", "uri": "https://case.example/lic/1"},
-        },
-        "CFItems": [
-            {"identifier": group, "fullStatement": "Matter", "CFItemType": "Domain"},
-            {
-                "identifier": first,
-                "fullStatement": "Describe the properties of matter.",
-                "humanCodingScheme": code,
-                "CFItemType": "Standard",
-                "educationLevel": ["01"],
-            },
-        ],
-        "CFAssociations": [child("a1", group, doc), child("a2", first, group)],
-    }
-
-
 def run_cli(*arguments: str, **settings: str) -> subprocess.CompletedProcess[bytes]:
     """The real command line, with ``settings`` in its environment."""
     return subprocess.run(
@@ -166,7 +129,7 @@ def test_a_case_source_with_a_marked_code_builds_and_validate_reports_it(tmp_pat
     world = FixtureWorld(tmp_path)
     shutil.copytree(SHIPPED_PROFILES_DIR, world.profiles_root)
     source = tmp_path / "marked.json"
-    source.write_text(json.dumps(cf_package(f"PS.{RLM}1")), encoding="utf-8")
+    source.write_text(json.dumps(one_standard_package(f"PS.{RLM}1", "Marked Standards")), encoding="utf-8")
     built = run_cli(
         "packages", "build", "--source", "case", str(source), "--out", str(world.packages),
         "--profiles-dir", str(world.profiles_root),

@@ -176,31 +176,10 @@ def test_some_terms_pages_ranked_among_rarer_terms_are_those_of_the_reference(mo
         facets = ["role\x1fstandard"] if index % 9 else ["role\x1fgrouping"]
         documents.append((index, text, "w3x" if index % 4 == 0 else "", facets))
     analyzer = Analyzer("en")
-    index = TextIndex.build(documents, analyzer)
-    role = Preference(frozenset({"role\x1fstandard"}))
-    narrowed = TextIndex._narrowed_page
-    pruned = 0
-
-    def counted(self: TextIndex, *arguments: object) -> object:
-        nonlocal pruned
-        hits = narrowed(self, *arguments)  # type: ignore[arg-type]
-        pruned += hits is not None
-        return hits
-
-    monkeypatch.setattr(TextIndex, "_narrowed_page", counted)
     queries = [f"w{a}x w{b}x" for a in range(4) for b in (5, 40, 150, 399)]
     queries += [f"w0x w1x w{n}x" for n in (7, 60, 300)] + ["w0x w2x", "w1x w3x w250x"]
-    for _ in range(60):
-        words = documents[rng.randrange(len(documents))][1].split()
-        start = rng.randrange(0, max(1, len(words) - 3))
-        queries.append(" ".join(words[start : start + rng.choice((2, 3))]))
-    for query in queries:
-        terms = _terms(analyzer, query)
-        for limit in (1, 3, 10, 25):
-            for required, preferences in (([], []), ([], [role]), ([frozenset({"role\x1fstandard"})], [role])):
-                got = index.ranked(terms, limit, required, preferences)
-                assert got == facts_ranked(index, terms, limit, required, preferences), (query, limit)
-    assert pruned > 100
+    queries += _runs_of(documents, rng, 60)
+    assert _narrowed_pages_checked(TextIndex.build(documents, analyzer), analyzer, queries, monkeypatch) > 100
 
 
 def test_some_terms_pages_with_related_forms_are_those_of_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -225,7 +204,26 @@ def test_some_terms_pages_with_related_forms_are_those_of_the_reference(monkeypa
         ]
         facets = ["role\x1fstandard"] if index % 9 else ["role\x1fgrouping"]
         documents.append((index, " ".join(words), vocabulary[3] if index % 4 == 0 else "", facets))
-    index = TextIndex.build(documents, analyzer)
+    queries = [f"{vocabulary[a]} {vocabulary[b]}" for a in range(4) for b in (5, 40, 100, 149)]
+    queries += _runs_of(documents, rng, 40)
+    assert _narrowed_pages_checked(TextIndex.build(documents, analyzer), analyzer, queries, monkeypatch) > 50
+
+
+def _runs_of(documents: list[tuple[int, str, str, list[str]]], rng: random.Random, count: int) -> list[str]:
+    """``count`` runs of two or three consecutive words of random documents."""
+    queries = []
+    for _ in range(count):
+        words = documents[rng.randrange(len(documents))][1].split()
+        start = rng.randrange(0, max(1, len(words) - 3))
+        queries.append(" ".join(words[start : start + rng.choice((2, 3))]))
+    return queries
+
+
+def _narrowed_pages_checked(
+    index: TextIndex, analyzer: Analyzer, queries: list[str], monkeypatch: pytest.MonkeyPatch
+) -> int:
+    """Every query's pages (several sizes, filters and preferences) against the brute-force reference; how
+    many "only some terms" pages were ranked among the rarer terms' documents only."""
     role = Preference(frozenset({"role\x1fstandard"}))
     narrowed = TextIndex._narrowed_page
     pruned = 0
@@ -237,15 +235,10 @@ def test_some_terms_pages_with_related_forms_are_those_of_the_reference(monkeypa
         return hits
 
     monkeypatch.setattr(TextIndex, "_narrowed_page", counted)
-    queries = [f"{vocabulary[a]} {vocabulary[b]}" for a in range(4) for b in (5, 40, 100, 149)]
-    for _ in range(40):
-        words = documents[rng.randrange(len(documents))][1].split()
-        start = rng.randrange(0, max(1, len(words) - 3))
-        queries.append(" ".join(words[start : start + rng.choice((2, 3))]))
     for query in queries:
         terms = _terms(analyzer, query)
         for limit in (1, 3, 10, 25):
             for required, preferences in (([], []), ([], [role]), ([frozenset({"role\x1fstandard"})], [role])):
                 got = index.ranked(terms, limit, required, preferences)
                 assert got == facts_ranked(index, terms, limit, required, preferences), (query, limit)
-    assert pruned > 50
+    return pruned
