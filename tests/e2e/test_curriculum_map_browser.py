@@ -845,11 +845,14 @@ def test_without_those_features_the_view_degrades_cleanly(browser: Browser, defa
         assert "error" not in (view.locator("#status").get_attribute("class") or "")
 
 
-#: Each shipped BNCC stage and CCSS: (framework, focus code, a path's start code).
+#: Each shipped BNCC stage, CCSS, ACARA and MEXT: (framework, focus code, a path's start code). EF is drawn
+#: by the tests above; EM, ACARA and MEXT hold no progression links (their paths are none).
 PACKAGES = {
     "ei": ("brazil-bncc-educacao-infantil", "EI02CG01", "EI01CG01"),
     "em": ("brazil-bncc-ensino-medio", "EM13CHS102", "EM13CHS101"),
     "ccss": ("us-ccss-ela-literacy-grades-2-4", "RI.3.3", "RI.2.6"),
+    "acara": ("australia-acara-v9-mathematics", "AC9M6N05", "AC9M4N04"),
+    "mext": ("japan-mext-course-of-study-elementary", "8250243608000000", "8250243609000000"),
 }
 
 
