@@ -4,7 +4,7 @@ view (one that declares the MCP Apps extension, and over stateless HTTP one whos
 cannot know). Measured, not asserted.
 
 Run: .venv/bin/python benchmarks/curriculum_map.py [--root data/graph_packages] [--repeat 7]
-         [--screenshots docs/images]
+         [--screenshots docs/images] [--out benchmarks/results/curriculum_map.json]
 
 Starts the real server over HTTP on 127.0.0.1 and the test host page of the browser tests
 (``tests/e2e/map_host.py``: Debian's Chromium, the official host SDK; ``scripts/install_dev.sh`` installs both).
@@ -17,8 +17,8 @@ taken for each tool's largest real answer in the catalog (a traversal at the too
 and ``maxEdges`` 100, about 80 standards; the standard with the most links; ten paths across grades 2-5) and
 for a 100-standard traversal made up in the answer's exact shape (a chain of standards over nine grades).
 ``--screenshots`` also saves four real views (a traversal with its links, paths between two standards, a
-standard's hierarchy in the dark theme, progressions at 320 px in Portuguese). Results:
-benchmarks/results/curriculum_map.json.
+standard's hierarchy with the other standards of its parent in the dark theme, progressions at 320 px in
+Portuguese). Results: benchmarks/results/curriculum_map.json (``--out``: elsewhere, for a run not to commit).
 """
 
 from __future__ import annotations
@@ -183,11 +183,13 @@ def screenshots(browser: Browser, server_url: str, out: Path) -> list[str]:
     """Four real views, each on a page of its own (a page left open beside another painted no frame)."""
     out.mkdir(parents=True, exist_ok=True)
     focus = {"frameworkId": FRAMEWORK, "statementCode": "EF05MA03"}
-    path = {"from": {**focus, "statementCode": "EF02MA01"}, "to": {**focus, "statementCode": "EF05MA04"}}
+    sibling = {**focus, "statementCode": "EF05MA04"}
+    path = {"from": {**focus, "statementCode": "EF02MA01"}, "to": sibling}
     views: tuple[tuple[str, int, str, dict[str, Any], dict[str, Any]], ...] = (
         ("curriculum-map-traversal.png", 1100, "traverse_learning_progressions", {**focus, "direction": "both"}, {}),
         ("curriculum-map-paths.png", 1100, "find_learning_progression_paths", path, {}),
-        ("curriculum-map-context-dark.png", 900, "get_standard_context", focus, {"theme": "dark"}),
+        # EF05MA04, not EF05MA03: its parent holds another standard (EF05MA05), so its siblings are shown.
+        ("curriculum-map-context-dark.png", 900, "get_standard_context", sibling, {"theme": "dark"}),
         ("curriculum-map-progressions-320px-pt.png", 320, "get_standard_progressions", focus, {"locale": "pt-BR"}),
     )
     saved = []
@@ -197,6 +199,9 @@ def screenshots(browser: Browser, server_url: str, out: Path) -> list[str]:
             view.show(tool, request, None, **context)
             view.wait_rendered(1)
             view.view.locator("#sources h2").wait_for()
+            if tool == "get_standard_context":
+                # The siblings come by a second call through the host, after the hierarchy is drawn.
+                view.view.locator('.siblings-of[data-state="shown"] .siblings .node').first.wait_for(timeout=15_000)
             # The host resizes the frame to the height the view reports; the screenshot waits for that.
             view.page.wait_for_function("document.querySelector('iframe').getBoundingClientRect().height > 420")
             frame = view.page.query_selector("iframe")
@@ -232,6 +237,7 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=REPOSITORY_ROOT / "data" / "graph_packages")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--screenshots", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where the results go (JSON)")
     args = parser.parse_args()
     report: dict[str, Any] = {"listing": listing_growth()}
     with http_server(args.root) as server, sync_playwright() as playwright:
@@ -286,7 +292,7 @@ def main() -> None:
                 report["screenshots"] = screenshots(browser, server.url, args.screenshots)
         finally:
             browser.close()
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=2))
 
 

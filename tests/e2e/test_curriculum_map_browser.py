@@ -649,6 +649,56 @@ def test_siblings_are_not_asked_of_a_host_without_tool_calls(host: MapHost) -> N
     assert [c for c in host.tool_calls() if c["arguments"]["request"].get("ancestorDepth") == 0] == []
 
 
+def _load_buttons(host: MapHost) -> list[str]:
+    """The tools the details panel offers to load a new answer with."""
+    return host.view.evaluate("[...document.querySelectorAll('#detail-actions button')].map((b) => b.dataset.tool)")
+
+
+def test_a_host_without_tool_calls_is_offered_no_load_button(host: MapHost) -> None:
+    host.page.goto(f"{ORIGIN}/?tools=none")
+    host.page.wait_for_function("document.documentElement.dataset.ready === 'true'", timeout=60_000)
+    host.show("traverse_learning_progressions", FOCUS)
+    host.wait_rendered(1)
+    view = host.view
+    calls = len(host.tool_calls())  # the host's own call for the answer shown
+    # The focus standard is in the details, without a button that could only fail, and the reason is said.
+    assert "EF05MA04" in view.locator("#detail-title").inner_text()
+    assert _load_buttons(host) == []
+    assert "no tool calls" in view.locator("#detail-actions").inner_text()
+    assert "load more" not in view.locator(".legend").inner_text()
+    # Clicking, focusing and selecting standards goes on working, and asks nothing of the server.
+    view.locator('.node[data-group="map"]', has_text="EF06MA08").click()
+    assert "EF06MA08" in view.locator("#detail-title").inner_text()
+    assert _load_buttons(host) == []
+    view.locator('.node[data-group="map"][tabindex="0"]').focus()
+    for key in ("ArrowDown", "ArrowRight", "Enter", "Space"):
+        host.page.keyboard.press(key)
+    assert view.evaluate("document.activeElement.getAttribute('aria-current')") == "true"
+    assert _load_buttons(host) == []
+    # In Portuguese too.
+    view.locator("#lang").click()
+    assert "não oferece chamadas de ferramentas" in view.locator("#detail-actions").inner_text()
+    assert _load_buttons(host) == []
+    assert len(host.tool_calls()) == calls
+    # A hierarchy: its groupings and the focus offer no load either, and its siblings are not asked for.
+    host.show("get_standard_context", FOCUS)
+    host.wait_rendered(1)
+    view = host.view
+    calls = len(host.tool_calls())
+    assert _siblings_settled(host) == "unavailable"
+    assert _load_buttons(host) == []
+    view.locator(".hier .node.grouping").last.click()
+    assert _load_buttons(host) == []
+    assert "no tool calls" in view.locator("#detail-actions").inner_text()
+    view.locator('.node.r-focus[data-group="map"]').click()
+    assert _load_buttons(host) == []
+    host.page.wait_for_timeout(300)
+    assert len(host.tool_calls()) == calls
+    assert "tools/call" not in set(host.page.evaluate("window.kgfegmcpHost.viewMethods"))
+    assert "error" not in (view.locator("#status").get_attribute("class") or "")
+    assert host.refused == []
+
+
 @pytest.mark.parametrize(
     ("framework", "code", "columns"),
     [

@@ -221,6 +221,21 @@ export function packageIdsOf(g) {
   return { frameworkId: p.graphPackageId.slice(0, at), snapshotId: p.graphPackageId.slice(at + 1) };
 }
 
+/** The new answers the details panel can load for ``node`` of a package that ``holds`` what it holds, in order:
+ *  [tool, word key] each. None for the framework root (no tool answers for it); a grouping, only its hierarchy.
+ *  Whether the host lets the view call tools at all is the caller's to decide (bridge.js: canCallTools). */
+export function loadsOf(node, holds) {
+  if (!node || node.type === "framework") return [];
+  if (node.grouping) return [["get_standard_context", "showContext"]];
+  const h = holds || {};
+  return [
+    h.progressionLinks ? ["get_standard_progressions", "showProgressions"] : null,
+    ["get_standard_context", "showContext"],
+    h.learningComponents ? ["get_learning_components_for_standard", "showComponents"] : null,
+    h.progressionLinks ? ["traverse_learning_progressions", "showTraversal"] : null,
+  ].filter(Boolean);
+}
+
 /** How many siblings the hierarchy lists at most (a window around the standard itself). */
 export const SIBLINGS_MAX = 40;
 

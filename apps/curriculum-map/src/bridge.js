@@ -55,6 +55,12 @@ export function featuresOf(capabilities, context) {
   };
 }
 
+/** Whether the view may call the server's tools: through a host it is connected to, which offers tool calls
+ *  (serverTools). Otherwise nothing is loaded: no siblings, and no button to load a new answer. */
+export function canCallTools(connected, features) {
+  return Boolean(connected && features && features.tools);
+}
+
 /** The model context for a selected standard: a sentence for the model and the ids to call tools with. */
 export function selectionContext(node, packageId, gradeDisplay, sentence) {
   const at = packageId ? packageId.lastIndexOf("@") : -1;

@@ -93,8 +93,9 @@ export function nodeButton(ctx, node, group, role) {
   return el("li", {}, button, description);
 }
 
-/** The legend: what each line and mark means, in words and shapes (never by colour alone). */
-export function legend(t, g) {
+/** The legend: what each line and mark means, in words and shapes (never by colour alone); ``canLoad``: whether
+ *  more can be loaded from the details (the host offers tool calls). */
+export function legend(t, g, canLoad) {
   const roles = g.tool === "find_learning_progression_paths" ? ["start", "step", "focus"] : ["focus", "before", "after", "related"];
   const words = { ...ROLE_WORD, focus: g.tool === "find_learning_progression_paths" ? "destination" : "focus" };
   const sample = (kind) => {
@@ -107,7 +108,7 @@ export function legend(t, g) {
   return el("ul", { class: "legend", "aria-label": t("legend") },
     el("li", {}, sample("buildsTowards"), t("legendArrow")),
     el("li", {}, sample("relatesTo"), t("legendRelated")),
-    el("li", {}, el("span", { class: "mark frontier-mark", "aria-hidden": "true" }), t("legendFrontier")),
+    el("li", {}, el("span", { class: "mark frontier-mark", "aria-hidden": "true" }), t(canLoad ? "legendFrontier" : "legendFrontierNoTools")),
     ...roles.map((r) => el("li", {}, el("span", { class: `mark r-${r}`, "aria-hidden": "true", text: ROLE_GLYPH[r] }), t(words[r]))));
 }
 
@@ -116,7 +117,7 @@ export function drawMap(ctx) {
   const { t, g } = ctx;
   const nodes = [...g.nodes.values()];
   const section = el("section", { class: "map", "aria-labelledby": "h-map" },
-    el("h2", { id: "h-map", text: `${t("map")} · ${t("linksCount")(g.edges.length)}` }), legend(t, g),
+    el("h2", { id: "h-map", text: `${t("map")} · ${t("linksCount")(g.edges.length)}` }), legend(t, g, ctx.canLoad),
     el("p", { class: "sr-only", id: "keys", text: t("keys") }));
   const pane = el("div", { class: "map-pane" });
   const canvas = el("div", { class: "canvas" });

@@ -2,8 +2,8 @@
 // when the teacher presses a button, through the host, with the same tools and bounds a model has.
 
 import { WORDS, langOf } from "./words.js";
-import { graphOf, packageIdsOf, siblingRequestOf, siblingsOf, structuredOf, toolOf } from "./adapters.js";
-import { createBridge, featuresOf, selectionContext, PROTOCOL_VERSION } from "./bridge.js";
+import { graphOf, loadsOf, packageIdsOf, siblingRequestOf, siblingsOf, structuredOf, toolOf } from "./adapters.js";
+import { canCallTools, createBridge, featuresOf, selectionContext, PROTOCOL_VERSION } from "./bridge.js";
 import { el, iso, nodeLabel, roleWord, gradeDisplay, drawMap, drawEdges, highlight, drawPaths, drawHierarchy,
   drawComponents, drawSources, fillSiblings } from "./draw.js";
 import { rovingStops, wireKeys } from "./keys.js";
@@ -14,6 +14,8 @@ const state = { lang: "en", langChosen: false, answer: null, tool: null, hostToo
 const $ = (id) => document.getElementById(id);
 const t = (key) => WORDS[state.lang][key];
 const features = () => featuresOf(state.caps, state.context);
+/** Whether the host lets the view call tools (else it loads nothing and offers no button to). */
+const canLoad = () => canCallTools(bridge.connected, features());
 
 const bridge = createBridge(window, window.parent !== window ? window.parent : null, {
   "ui/notifications/tool-result": (params) => showResult(params, null, false),
@@ -44,7 +46,7 @@ function statementLang() {
 }
 function drawContext() {
   return { t, g: state.graph, statementLang, withheldText, preview: showDetail, anchor, restore, select,
-    openLink: features().openLinks ? openLink : null };
+    openLink: features().openLinks ? openLink : null, canLoad: canLoad() };
 }
 
 /* ---------- MCP Apps features, each only where the host offers it ---------- */
@@ -111,20 +113,19 @@ function showDetail(node) {
   const actions = $("detail-actions");
   actions.replaceChildren();
   actions.setAttribute("aria-label", t("load"));
-  const holds = g.holds;
-  const offered = node.type === "framework" ? [] : node.grouping ? [["get_standard_context", "showContext"]] : [
-    holds.progressionLinks ? ["get_standard_progressions", "showProgressions"] : null,
-    ["get_standard_context", "showContext"],
-    holds.learningComponents ? ["get_learning_components_for_standard", "showComponents"] : null,
-    holds.progressionLinks ? ["traverse_learning_progressions", "showTraversal"] : null,
-  ].filter(Boolean);
-  for (const [tool, key] of offered) {
-    const button = el("button", { type: "button", "data-tool": tool, text: t(key) });
-    button.disabled = state.busy || !bridge.connected;
-    button.addEventListener("click", () => ask(tool, node));
-    actions.append(button);
+  const offered = loadsOf(node, g.holds);
+  if (offered.length && !canLoad()) {
+    // A host without tool calls: no button that could only fail, and the reason said in words instead.
+    actions.append(el("p", { class: "summary actions-note", text: t("loadNoTools") }));
+  } else {
+    for (const [tool, key] of offered) {
+      const button = el("button", { type: "button", "data-tool": tool, text: t(key) });
+      button.disabled = state.busy;
+      button.addEventListener("click", () => ask(tool, node));
+      actions.append(button);
+    }
+    if (offered.length) actions.prepend(el("span", { class: "actions-label", text: `${t("load")}:` }));
   }
-  if (offered.length) actions.prepend(el("span", { class: "actions-label", text: `${t("load")}:` }));
   highlight(document.querySelector("#view .map"), g, node.id, g.paths.length ? g.paths[state.pathIndex] : null);
 }
 
@@ -152,7 +153,7 @@ function select(node) {
 async function ask(tool, node) {
   const g = state.graph;
   const ids = packageIdsOf(g);
-  if (!bridge.connected) { setStatus(t("noBridge"), true); return; }
+  if (!canLoad()) { setStatus(t("noBridge"), true); return; }
   if (!ids || state.busy) return;
   state.busy = true;
   setStatus(t("loading"));
@@ -266,7 +267,7 @@ const SIBLING_ANSWERS_KEPT = 32;
 function loadSiblings(g, section) {
   const plan = siblingRequestOf(g);
   if (!plan) return;
-  if (!bridge.connected || !features().tools) { fillSiblings(drawContext(), section, { unavailable: true }); return; }
+  if (!canLoad()) { fillSiblings(drawContext(), section, { unavailable: true }); return; }
   const key = `${g.packages[0].graphPackageId} ${plan.parentId}`;
   const kept = state.siblingAnswers.get(key);
   if (kept && !(kept instanceof Promise)) { showSiblings(g, section, plan, kept); return; }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ADAPTERS, graphOf, gradeOrder, holdsOf, rolesFrom, structuredOf, toolOf } from "../src/adapters.js";
+import { ADAPTERS, graphOf, gradeOrder, holdsOf, loadsOf, rolesFrom, structuredOf, toolOf } from "../src/adapters.js";
 import { answer, PACKAGES, TOOLS } from "./fixtures.mjs";
 
 const codeOf = (g, id) => g.nodes.get(id).code;
@@ -125,4 +125,23 @@ test("an answer of a version without structuredContent is read from its last tex
   const s = answer("ef", "get_standard_progressions");
   assert.deepEqual(structuredOf({ content: [{ type: "text", text: "summary" }, { type: "text", text: JSON.stringify(s) }] }), s);
   assert.equal(structuredOf({ content: [{ type: "text", text: "no json" }] }), null);
+});
+
+test("the details offer to load each answer the package can give: none for the root, a grouping's hierarchy only", () => {
+  const tools = (node, holds) => loadsOf(node, holds).map(([tool]) => tool);
+  const g = ADAPTERS.get_standard_context(answer("ef", "get_standard_context"));
+  const focus = g.nodes.get(g.focusId);
+  assert.deepEqual(tools(focus, g.holds), ["get_standard_progressions", "get_standard_context",
+    "get_learning_components_for_standard", "traverse_learning_progressions"]);
+  assert.deepEqual(loadsOf(focus, g.holds).map(([, key]) => key), ["showProgressions", "showContext", "showComponents", "showTraversal"]);
+  const em = ADAPTERS.get_standard_context(answer("em", "get_standard_context"));
+  assert.deepEqual(tools(em.nodes.get(em.focusId), em.holds), ["get_standard_context"]);
+  const records = [...g.hierarchy.records.values()];
+  const grouping = records.find((n) => n.grouping && n.type !== "framework");
+  assert.ok(grouping);
+  assert.deepEqual(tools(grouping, g.holds), ["get_standard_context"]);
+  const root = records.find((n) => n.type === "framework");
+  assert.ok(root);
+  assert.deepEqual(tools(root, g.holds), []);
+  assert.deepEqual(tools(null, g.holds), []);
 });

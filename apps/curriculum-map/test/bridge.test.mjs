@@ -1,11 +1,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createBridge, featuresOf, linkParts, selectionContext } from "../src/bridge.js";
+import { canCallTools, createBridge, featuresOf, linkParts, selectionContext } from "../src/bridge.js";
 
 test("each MCP Apps feature is offered only as the host's capabilities and context say", () => {
   assert.deepEqual(featuresOf({}, {}), { tools: false, resources: false, openLinks: false, modelContext: false, fullscreen: false });
   assert.deepEqual(featuresOf({ serverTools: {}, openLinks: {}, updateModelContext: { text: {} } }, { availableDisplayModes: ["inline", "fullscreen"] }),
     { tools: true, resources: false, openLinks: true, modelContext: true, fullscreen: true });
+});
+
+test("tools are called only through a connected host that offers tool calls", () => {
+  const offering = featuresOf({ serverTools: {} }, {});
+  assert.equal(canCallTools(true, offering), true);
+  assert.equal(canCallTools(false, offering), false); // no host at all
+  assert.equal(canCallTools(true, featuresOf({ serverResources: {}, openLinks: {} }, {})), false); // ?tools=none
+  assert.equal(canCallTools(true, featuresOf({}, {})), false);
+  assert.equal(canCallTools(true, undefined), false);
 });
 
 test("a selection becomes model context: a sentence, the statement, and the ids to call tools with", () => {

@@ -151,7 +151,7 @@ What it shows:
 - **A side panel**: hovering or focusing a standard shows its full statement beside the map; selecting keeps
   it there, with buttons that load a new answer (hierarchy, progressions, learning components, traverse
   onwards). Progressions and components are offered only where the package block's `holds` says the package
-  has them.
+  has them; a host that offers no tool calls gets no such button, and the panel says why.
 - **Hierarchy as navigation** (`get_standard_context`): the root paths, the children, and the siblings (the
   other children of the first parent, from one `get_standard_context` call on that parent through the host;
   on a failed call, or a host without tool calls, the view says so). Each is a standard to select and open.
