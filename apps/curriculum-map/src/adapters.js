@@ -57,6 +57,14 @@ function emptyGraph(tool, s) {
     warnings: (s.warnings && s.warnings.items) || [], attributions: s.attributions || [] };
 }
 
+/** The answer's focus standard: added and named as the graph's focus; labelled "focus" unless `role` is false (roles from links label it then). */
+function addFocus(g, record, role = true) {
+  const focus = addNode(g, record);
+  g.focusId = focus ? focus.id : null;
+  if (focus && role) focus.role = "focus";
+  return focus;
+}
+
 function addNode(g, record) {
   if (!record || !record.nodeId) return null;
   const known = g.nodes.get(record.nodeId);
@@ -119,9 +127,7 @@ function finish(g) {
 export const ADAPTERS = {
   get_standard_context(s) {
     const g = emptyGraph("get_standard_context", s);
-    const focus = addNode(g, s.standard);
-    g.focusId = focus ? focus.id : null;
-    if (focus) focus.role = "focus";
+    const focus = addFocus(g, s.standard);
     const records = new Map();
     for (const r of [...(s.ancestors || []), ...(s.parents || []), ...(s.pathNodes || []), ...(s.children || []),
       ...(s.descendants || []), s.standard]) if (r && r.nodeId) records.set(r.nodeId, nodeOf(r));
@@ -141,8 +147,7 @@ export const ADAPTERS = {
   get_standard_progressions(s) {
     const g = emptyGraph("get_standard_progressions", s);
     const records = new Map((s.standards || []).map((r) => [r.nodeId, r]));
-    const focus = addNode(g, records.get(s.standardNodeId) || { nodeId: s.standardNodeId });
-    g.focusId = focus ? focus.id : null;
+    const focus = addFocus(g, records.get(s.standardNodeId) || { nodeId: s.standardNodeId }, false);
     for (const link of s.links || []) {
       for (const id of [link.sourceNodeId, link.targetNodeId]) {
         addNode(g, records.get(id) || { nodeId: id, statementCode: id === link.sourceNodeId ? link.sourceStatementCode : link.targetStatementCode });
@@ -202,9 +207,7 @@ export const ADAPTERS = {
 
   get_learning_components_for_standard(s) {
     const g = emptyGraph("get_learning_components_for_standard", s);
-    const focus = addNode(g, s.standard);
-    g.focusId = focus ? focus.id : null;
-    if (focus) focus.role = "focus";
+    const focus = addFocus(g, s.standard);
     g.components = (s.supports || []).map((support) => ({ ...support.component, confidence: support.supportConfidence }));
     g.componentTotal = s.total || 0;
     g.nature = s.nature || null;

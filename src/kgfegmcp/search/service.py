@@ -377,16 +377,11 @@ def find_standards(
     )
 
 
-def _stratum(missed: dict[str, bool], row: RankedRow, named: dict[str, bool]) -> tuple[bool, ...]:
-    """A row's keys across packages, before its score (the module's ranking keys 1 to 6)."""
-    return (
-        missed.get("grade", named["grade"]),
-        missed.get("subject", named["subject"]),
-        not row.complete,
-        any(row.unmet),
-        row.heading_only,
-        not row.phrase,
-    )
+def _stratum(missed: dict[str, bool], row: RankedRow, named: dict[str, bool]) -> tuple[object, ...]:
+    """A row's keys across packages, before its score (the module's ranking keys 1 to 6): the grade and
+    subject named, then the row's own keys after its leading preferences (every package of a request has
+    the same preferences)."""
+    return (missed.get("grade", named["grade"]), missed.get("subject", named["subject"]), *row.stratum()[1:])
 
 
 def _by_related_forms(terms: list[Term]) -> list[Term]:

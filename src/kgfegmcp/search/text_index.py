@@ -10,7 +10,7 @@ A query term matches a document when its lemma is in the text or the context. A 
 in no form of its own is searched by its root instead (``related``: "capital" finds "Capitalize"),
 which the reading of the query reports. Otherwise roots never make a match: a document matching some
 of the query's terms that holds another only in a related form ("descartados" for "descarte") scores
-for it as for a stem (``_RELATED_WEIGHTS``), so derivations order an "only some terms" tier and never
+for it as for a stem (``_ROOT_WEIGHTS``), so derivations order an "only some terms" tier and never
 change a document's coverage. Ranking keys, in order, each exact and cheap to page:
 
 1. each *leading* preference (facet terms a document has or not: a grade, a subject the query named),
@@ -71,13 +71,11 @@ _STEM_WEIGHTS = ((_TEXT_STEMS, 1.0), (_CONTEXT_STEMS, 0.5))
 _EXACT_WEIGHTS = ((_TEXT, 0.5), (_CONTEXT, 0.25))
 #: Where an exact-only term (a stop word searched as typed) matches, weighted like a stem.
 _EXACT_MATCH_WEIGHTS = ((_TEXT, 1.0), (_CONTEXT, 0.5))
-#: Where a term searched by its related forms (a word the package holds in no form of its own) matches
-#: its root, weighted like a stem.
+#: Where a word's root matches, weighted like a stem: for a term searched by its related forms (a word
+#: the package holds in no form of its own), and, for any other term, as a score added to a match of the
+#: query's other words that holds the word in no form of its own ("descarte" and "descartados"), which
+#: never makes a match nor changes its coverage, so it only orders an "only some terms" tier.
 _ROOT_WEIGHTS = ((_TEXT_ROOTS, 1.0), (_CONTEXT_ROOTS, 0.5))
-#: Where a word's related forms add to the score of a match of the query's other words that holds the
-#: word in no form of its own ("descarte" and "descartados"), weighted like a stem: they never make a
-#: match nor change its coverage, so they only order the matches of an "only some terms" tier.
-_RELATED_WEIGHTS = ((_TEXT_ROOTS, 1.0), (_CONTEXT_ROOTS, 0.5))
 _TOKENIZER = "kgfegmcp_words"
 _STATISTICS = "statistics.marshal"
 _STATISTICS_FORMAT = 3
@@ -127,11 +125,6 @@ def _forms(term: Term) -> list[tuple[tuple[str, float], str]]:
     if term.by_root:
         forms += [(place, term.stem) for place in _STEM_WEIGHTS]
     return forms
-
-
-def _may_add_related(term: Term) -> bool:
-    """Whether a term's related forms may score where it is missing (one searched by its root matches them)."""
-    return bool(term.root) and not term.by_root and not term.exact_only
 
 
 def _schema() -> tantivy.Schema:
@@ -444,14 +437,7 @@ class TextIndex:
     def related(self, terms: Sequence[Term]) -> tuple[str, ...]:
         """The terms (folded, as searched) no document holds in any form of their own, whose related
         forms (their root: derivations such as capitalize for capital) some document holds."""
-        return tuple(
-            term.exact
-            for term in terms
-            if term.root
-            and not term.exact_only
-            and not self._postings(term)
-            and any(self._searcher.doc_freq(field, term.root) for field, _ in _ROOT_WEIGHTS)
-        )
+        return tuple(term.exact for term in terms if not self._postings(term) and self._root_reaches_further(term))
 
     def words_with_prefix(self, prefix: str) -> list[tuple[str, int]]:
         """The folded words of the documents' own text that begin with ``prefix``, each with how many
@@ -470,9 +456,10 @@ class TextIndex:
         return sum(self._searcher.doc_freq(field, term.root) for field, _ in _ROOT_WEIGHTS) > self._postings(term)
 
     def _adds_related(self, term: Term) -> bool:
-        """Whether a term's related forms score somewhere: only where some document holds them without it
-        (a clause that can match nothing would still walk a common root's postings)."""
-        return _may_add_related(term) and self._root_reaches_further(term)
+        """Whether a term's related forms score where it is missing: not for one searched by its root (they
+        match it), and only where some document holds them without it (a clause that can match nothing
+        would still walk a common root's postings)."""
+        return not term.by_root and self._root_reaches_further(term)
 
     def own_text_bound(self, terms: Sequence[Term]) -> int:
         """An upper bound of the documents holding a term in their own text: a dictionary lookup per term."""
@@ -519,7 +506,7 @@ class TextIndex:
             tantivy.Query.term_query(self._schema, field, t.root)
             for t in within or ()
             if self._adds_related(t)
-            for field, _ in _RELATED_WEIGHTS
+            for field, _ in _ROOT_WEIGHTS
         ]
         if within is None:
             clauses = [(_MUST, _one_of(self._postings_of(terms)))]
@@ -555,7 +542,7 @@ class TextIndex:
         for term in terms if not complete else ():  # a complete tier's documents hold every term
             if self._adds_related(term):
                 held = _one_of([tantivy.Query.term_query(schema, field, term.stem) for field, _ in _STEM_WEIGHTS])
-                for field, weight in _RELATED_WEIGHTS:
+                for field, weight in _ROOT_WEIGHTS:
                     root = tantivy.Query.boost_query(tantivy.Query.term_query(schema, field, term.root), weight)
                     links.append(tantivy.Query.boolean_query([(_MUST, root), (_MUST_NOT, held)]))
         own = [tantivy.Query.term_query(schema, fields[0][0], word) for fields, word in map(self._match_on, terms)]
@@ -725,7 +712,7 @@ class TextIndex:
         total = 0.0
         clauses = [*((f, word) for f in fields), *_forms(term)]
         if self._adds_related(term):
-            clauses += [(place, term.root) for place in _RELATED_WEIGHTS]
+            clauses += [(place, term.root) for place in _ROOT_WEIGHTS]
         for (field, weight), form in clauses:
             frequency = self._searcher.doc_freq(field, form)
             if frequency:
