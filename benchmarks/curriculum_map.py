@@ -228,7 +228,8 @@ def screenshots(browser: Browser, server_url: str, out: Path) -> list[str]:
         size = (out / name).stat().st_size
         if size > MAX_PNG_BYTES:
             print(f"{name}: {size} bytes, over {MAX_PNG_BYTES}", file=sys.stderr)
-        saved.append(str((out / name).resolve().relative_to(REPOSITORY_ROOT)))
+        where = (out / name).resolve()  # named from the checkout when written into it (docs/images)
+        saved.append(str(where.relative_to(REPOSITORY_ROOT) if where.is_relative_to(REPOSITORY_ROOT) else where))
     return saved
 
 
