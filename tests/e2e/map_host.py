@@ -75,7 +75,7 @@ class MapHost:
             raise AssertionError("the host shows no view")
         return frame
 
-    def _polled(self, script: str, settled: Callable[[Any], bool], timeout: float) -> Any:
+    def polled(self, script: str, settled: Callable[[Any], bool], timeout: float = 10_000) -> Any:
         """``script``'s value in the view once ``settled`` by it, else its last value when ``timeout`` ms passed.
 
         Polled from here: ``wait_for_function`` polls by evaluating a string inside the frame, which the view's
@@ -91,7 +91,7 @@ class MapHost:
     def wait_rendered(self, count: int, timeout: float = 30_000) -> None:
         """Until the view has drawn ``count`` answers."""
         script = "() => Number(document.documentElement.dataset.rendered || 0)"
-        drawn = self._polled(script, lambda drawn: drawn >= count, timeout)
+        drawn = self.polled(script, lambda drawn: drawn >= count, timeout)
         if drawn < count:
             raise AssertionError(f"the view drew {drawn} answers, not {count}, within {timeout / 1000:.0f} s")
 
@@ -99,12 +99,19 @@ class MapHost:
         """The ``lang`` of every statement the view shows, once the view has marked them (or ``timeout`` passed);
         a view learns its package's language after drawing."""
         script = "() => [...document.querySelectorAll('[data-statement]')].map((e) => e.getAttribute('lang'))"
-        return set(self._polled(script, lambda langs: set(langs) != {""}, timeout))
+        return set(self.polled(script, lambda langs: set(langs) != {""}, timeout))
 
-    def seen(self, method: str) -> list[dict[str, Any]]:
-        """The params of each ``method`` request (open link, model context, display mode) the view made of the host."""
-        seen: list[dict[str, Any]] = self.page.evaluate("window.kgfegmcpHost.seen")
-        return [entry["params"] for entry in seen if entry["method"] == method]
+    def seen(self, method: str, at_least: int = 0, timeout: float = 10_000) -> list[dict[str, Any]]:
+        """The params of each ``method`` request (open link, model context, display mode) the view made of the host,
+        once there are ``at_least`` of them (or ``timeout`` passed): a click's request reaches the host a message
+        later, so reading at once races it."""
+        deadline = time.monotonic() + timeout / 1000
+        while True:
+            seen: list[dict[str, Any]] = self.page.evaluate("window.kgfegmcpHost.seen")
+            params = [entry["params"] for entry in seen if entry["method"] == method]
+            if len(params) >= at_least or time.monotonic() >= deadline:
+                return params
+            self.page.wait_for_timeout(50)
 
     def tool_calls(self) -> list[dict[str, Any]]:
         """The ``tools/call`` params the page sent, in order."""

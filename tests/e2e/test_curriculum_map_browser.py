@@ -861,21 +861,20 @@ def test_fullscreen_model_context_and_links_go_through_the_host(host: MapHost) -
     host.wait_rendered(1)
     view = host.view
     view.locator("#fullscreen").click()
-    assert host.seen("ui/request-display-mode") == [{"mode": "fullscreen"}]
-    assert view.locator("#fullscreen").get_attribute("aria-pressed") == "true"
+    assert host.seen("ui/request-display-mode", at_least=1) == [{"mode": "fullscreen"}]
+    pressed = host.polled('() => document.querySelector("#fullscreen").getAttribute("aria-pressed")', "true".__eq__)
+    assert pressed == "true"
     view.locator("#fullscreen").click()
-    assert host.seen("ui/request-display-mode")[-1] == {"mode": "inline"}
+    assert host.seen("ui/request-display-mode", at_least=2)[-1] == {"mode": "inline"}
     target = view.locator('.node[data-group="map"]', has_text="EF06MA08")
     target.click()
-    host.page.wait_for_timeout(200)
-    (context,) = host.seen("ui/update-model-context")
+    (context,) = host.seen("ui/update-model-context", at_least=1)
     selected = context["structuredContent"]["selectedStandard"]
     assert selected["statementCode"] == "EF06MA08" and selected["nodeId"] == target.get_attribute("data-id")
     assert selected["frameworkId"] == FRAMEWORK
     assert "EF06MA08" in context["content"][0]["text"]
     view.locator("#sources a.ext").first.click()
-    host.page.wait_for_timeout(200)
-    assert host.seen("ui/open-link") == [{"url": "https://github.com/bncc-dev/bncc-dados"}]
+    assert host.seen("ui/open-link", at_least=1) == [{"url": "https://github.com/bncc-dev/bncc-dados"}]
     assert host.refused == []
 
 
