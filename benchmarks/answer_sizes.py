@@ -86,7 +86,7 @@ from answer_sizes_sweeps import sweep_search, sweep_traversals
 from answer_sizes_tables import print_compare, print_sizes
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, BackendSettings, load_settings
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, BackendSettings, load_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from host_views import package_facts

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter

@@ -180,7 +180,7 @@ def child_build(source: Path, out: Path, profiles: Path) -> dict[str, Any]:
     import importlib
 
     import kgfegmcp.cli as cli
-    from kgfegmcp.errors import KgfegmcpError
+    from kgfegmcp.core.errors import KgfegmcpError
 
     for module in ("kgfegmcp.packages.writer", "kgfegmcp.sources.case"):
         importlib.import_module(module)  # the command imports them itself: before the baseline, they are not counted

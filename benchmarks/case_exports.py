@@ -22,7 +22,7 @@ from pathlib import Path
 SERVE = """
 import sys
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.core.config import load_settings
 from kgfegmcp.services.requests import SearchStandardsRequest
 state = build_app_state(load_settings({"graph_packages_dir": sys.argv[1], "cache_dir": None}))
 request = SearchStandardsRequest.model_validate({"query": sys.argv[2]})

@@ -42,9 +42,9 @@ sys.path[:0] = [str(REPOSITORY_ROOT / "tests" / "e2e"), str(REPOSITORY_ROOT / "t
 from e2e_support import http_server  # noqa: E402
 from map_host import MapHost, launch, map_host  # noqa: E402
 
+from kgfegmcp.core.models import canonical_bytes  # noqa: E402
 from kgfegmcp.mcp.probes import Readiness  # noqa: E402
 from kgfegmcp.mcp.register import register  # noqa: E402
-from kgfegmcp.models import canonical_bytes  # noqa: E402
 
 RESULTS = REPOSITORY_ROOT / "benchmarks" / "results" / "curriculum_map.json"
 FRAMEWORK = "brazil-bncc-ensino-fundamental"

@@ -71,7 +71,7 @@ else:
 BUILD = f"""
 import resource, sys, tempfile, time
 from pathlib import Path
-from kgfegmcp.config import SHIPPED_PROFILES_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
 from kgfegmcp.packages.writer import PackageBatch
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources import load_importer

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
 
 TEACHER_QUERIES = Path(__file__).resolve().parent / "queries" / "teacher_queries.json"
 OPERATIONS = (
@@ -42,7 +42,7 @@ def build_workload(root: Path, seed: int, scratch: Path) -> dict[str, list[bytes
     any failure under load is the server's, not the workload's.
     """
     from kgfegmcp.bootstrap import build_app_state
-    from kgfegmcp.config import load_settings
+    from kgfegmcp.core.config import load_settings
     from kgfegmcp.graph.progressions import LABEL_ORDER
     from kgfegmcp.resources.uris import standard_uri
     from kgfegmcp.services.requests import (

@@ -32,7 +32,7 @@ print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_m
 BUILD = """
 import resource, sys, tempfile, time
 from pathlib import Path
-from kgfegmcp.config import SHIPPED_DIR
+from kgfegmcp.core.config import SHIPPED_DIR
 from kgfegmcp.packages.writer import PackageBatch
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.curriculum_pdf.importer import NaccaPdfSource

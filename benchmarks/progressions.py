@@ -42,7 +42,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
 from percentiles import percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -51,8 +51,10 @@ from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.catalog.served import PackageServer
-from kgfegmcp.config import InvalidPackagePolicy, load_settings
-from kgfegmcp.cursors import CursorCodec
+from kgfegmcp.core.config import InvalidPackagePolicy, load_settings
+from kgfegmcp.core.cursors import CursorCodec
+from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.models import canonical_json
 from kgfegmcp.graph.progressions import (
     LABEL_ORDER,
     ProgressionPaths,
@@ -61,8 +63,6 @@ from kgfegmcp.graph.progressions import (
     incident_links,
 )
 from kgfegmcp.graph.store import GraphStore
-from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.models import canonical_json
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, ItemNode, RelationshipRecord, entity_key_for
 from kgfegmcp.packages.runtime import PackageRuntime

@@ -91,7 +91,7 @@ import analysis_alternatives
 import kgfegmcp
 from catalog_access import store_of
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.core.config import load_settings
 from kgfegmcp.packages.records import SUPPORTS
 from kgfegmcp.services.requests import SearchStandardsRequest
 from percentiles import percentile

@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR
+from kgfegmcp.core.config import SHIPPED_PROMPTS_DIR
 from percentiles import percentile
 from validate import VOCABULARIES
 
@@ -83,7 +83,7 @@ def package_folders(scratch: Path, items: int, vocabulary: str) -> tuple[Path, P
 
 def child_generate(folder: Path, items: int, vocabulary: str) -> dict[str, Any]:
     sys.path.insert(0, str(HERE))
-    from kgfegmcp.config import InvalidPackagePolicy
+    from kgfegmcp.core.config import InvalidPackagePolicy
     from kgfegmcp.packages.lifecycle import PackageLifecycle
     from kgfegmcp.packages.validator import PackageValidator
     from kgfegmcp.packages.writer import PackageWriter
@@ -127,7 +127,7 @@ def validate_peak(root: Path, profiles: Path) -> dict[str, Any]:
 
 
 def settings_for(folder: Path, cache: Path) -> Any:
-    from kgfegmcp.config import load_settings
+    from kgfegmcp.core.config import load_settings
 
     return load_settings(
         {
@@ -195,7 +195,7 @@ def sampled(state: Any, samples: int) -> tuple[list[Any], list[Any]]:
 
 
 def latency(state: Any, samples: int) -> dict[str, Any]:
-    from kgfegmcp.models import canonical_json
+    from kgfegmcp.core.models import canonical_json
     from kgfegmcp.services.requests import GetStandardContextRequest, TraverseLearningProgressionsRequest
 
     picked, searches = sampled(state, samples)

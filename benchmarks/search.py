@@ -33,7 +33,7 @@ import bncc
 from catalog_access import store_of
 from fts5_index import TextIndex as Fts5TextIndex
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, load_settings
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, load_settings
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.search.analysis import analyzer_for

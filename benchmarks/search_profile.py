@@ -213,7 +213,7 @@ def main() -> None:
         parser.error("--transplant needs --cache (the scratch cache is never written)")
 
     from kgfegmcp.bootstrap import build_app_state
-    from kgfegmcp.models import canonical_json
+    from kgfegmcp.core.models import canonical_json
 
     folder, scratch_cache = package_folders(args.scratch, args.items, args.vocabulary)
     cache = args.cache or scratch_cache

@@ -57,7 +57,7 @@ import mcp.types as mt
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPackagePolicy
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -75,7 +75,7 @@ for folder, _, files in sorted(os.walk(sys.argv[1])):
         with open(os.path.join(folder, name), 'rb') as handle:
             hashlib.sha256(handle.read()).hexdigest()
 """
-IMPORTS = "import kgfegmcp.cli, kgfegmcp.app, kgfegmcp.http_server"
+IMPORTS = "import kgfegmcp.cli, kgfegmcp.app, kgfegmcp.http_transport.server"
 FRAMEWORK_IMPORTS = "import fastmcp.server.server"
 EMPTY_FASTMCP = """
 import sys
@@ -111,10 +111,10 @@ async def ask_first_call(client: Client[Any]) -> None:
 PHASES = """
 import json, sys, time
 marks = [("start", time.perf_counter())]
-import kgfegmcp.cli, kgfegmcp.app, kgfegmcp.http_server
+import kgfegmcp.cli, kgfegmcp.app, kgfegmcp.http_transport.server
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.core.config import load_settings
 from kgfegmcp.mcp.warm_up import warm_up
 marks.append(("imports", time.perf_counter()))
 state = build_serving_state(load_settings(json.loads(sys.argv[1])))
@@ -128,7 +128,7 @@ print(json.dumps({name: round(t - marks[i][1], 4) for i, (name, t) in enumerate(
 BUILD = """
 import json, sys, time
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.core.config import load_settings
 overrides = json.loads(sys.argv[1])
 started = time.perf_counter()
 build_app_state(load_settings(overrides))

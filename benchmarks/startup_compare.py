@@ -22,13 +22,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 BUILD = """
 import json, sys, time
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.core.config import load_settings
 overrides = json.loads(sys.argv[1])
 started = time.perf_counter()
 build_app_state(load_settings(overrides))

@@ -55,7 +55,7 @@ def environment(checkout: Path, root: Path, cache: Path) -> dict[str, str]:
 async def first_listing(env: dict[str, str]) -> tuple[float, int]:
     """Seconds from spawn to the first `tools/list` answered, and that listing's bytes."""
     started = time.perf_counter()
-    transport = StdioTransport(command=sys.executable, args=["-m", "kgfegmcp.mcpb_server"], env=env)
+    transport = StdioTransport(command=sys.executable, args=["-m", "kgfegmcp.stdio_transport.server"], env=env)
     async with Client(transport, init_timeout=600) as client:
         listing = await client.list_tools_mcp()
         elapsed = time.perf_counter() - started
@@ -81,7 +81,7 @@ def old_protocol_bytes(env: dict[str, str]) -> int:
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     ]
     process = subprocess.Popen(
-        [sys.executable, "-m", "kgfegmcp.mcpb_server"],
+        [sys.executable, "-m", "kgfegmcp.stdio_transport.server"],
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import load_settings
+from kgfegmcp.core.config import load_settings
 from kgfegmcp.search.analysis import Term
 from kgfegmcp.search.text_index import TextIndex
 from kgfegmcp.services.requests import SearchStandardsRequest

@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.records import (

@@ -174,7 +174,7 @@ def measure(name: str, index: TextIndex, samples: int) -> dict[str, Any]:
 def measure_catalog(root: Path) -> dict[str, Any]:
     """Hints for the words each package does not hold, over benchmarks/unknown_terms.py's queries."""
     from kgfegmcp.bootstrap import build_app_state
-    from kgfegmcp.config import load_settings
+    from kgfegmcp.core.config import load_settings
     from kgfegmcp.search.word_hints import package_word_hints
 
     state = build_app_state(load_settings({"graph_packages_dir": root}))

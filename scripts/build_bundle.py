@@ -23,7 +23,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog

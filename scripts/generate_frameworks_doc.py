@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
 from kgfegmcp.packages.stats import package_statistics, render_markdown
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.profiles.repository import ProfileRepository

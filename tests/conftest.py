@@ -20,7 +20,7 @@ import pytest
 from fastmcp import Client
 
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, BackendSettings, load_settings
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, BackendSettings, load_settings
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog
 from served_apps import SERVED

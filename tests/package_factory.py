@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.lc_artifacts import ComponentProduction, ComponentSourceVersion, GeneratorModel
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import SourceInfo
@@ -37,7 +38,6 @@ from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import copy_generic_configs
-from kgfegmcp.rights import RightsPolicy
 
 RIGHTS: dict[str, Any] = {
     "sourceLicense": "CC BY 4.0 (test fixture)",

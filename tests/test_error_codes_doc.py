@@ -6,7 +6,7 @@ import ast
 import re
 from pathlib import Path
 
-from kgfegmcp.errors import ERROR_CLASSES, NOTICE_CODES
+from kgfegmcp.core.errors import ERROR_CLASSES, NOTICE_CODES
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 DOC = REPOSITORY_ROOT / "docs" / "errors.md"

@@ -1,4 +1,4 @@
-"""The one definition of unsafe text (``kgfegmcp.text_safety``): replaced at build, escaped for a terminal,
+"""The one definition of unsafe text (``kgfegmcp.core.text_safety``): replaced at build, escaped for a terminal,
 found in a package's bytes whatever way JSON writes it and wherever a read cuts it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgfegmcp.text_safety import (
+from kgfegmcp.core.text_safety import (
     REPLACEMENT,
     UNSAFE_TEXT,
     UnsafeBytesScan,

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel
 
-from kgfegmcp.cursors import request_fingerprint
+from kgfegmcp.core.cursors import request_fingerprint
 from kgfegmcp.mcp.register import TOOLS
 
 from .cases import INVALID_CURSOR, OK, OK_OR_INVALID_CURSOR, Case, hostile_text

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from kgfegmcp.cursors import CursorCodec
+from kgfegmcp.core.cursors import CursorCodec
 
 from .rpc import post, rpc_body
 

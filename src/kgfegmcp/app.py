@@ -21,7 +21,7 @@ from starlette.middleware import Middleware as ASGIMiddleware
 
 from kgfegmcp import __version__
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import BackendSettings, load_settings
+from kgfegmcp.core.config import BackendSettings, load_settings
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.protocol_versions import UnsupportedProtocolVersionGuard
 from kgfegmcp.mcp.register import register

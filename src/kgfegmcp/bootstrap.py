@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.catalog.served import PackageServer
-from kgfegmcp.config import BackendSettings, profile_roots
-from kgfegmcp.cursor_secret import resolve_cursor_secret
-from kgfegmcp.cursors import CursorCodec
+from kgfegmcp.core.config import BackendSettings, profile_roots
+from kgfegmcp.core.cursor_secret import resolve_cursor_secret
+from kgfegmcp.core.cursors import CursorCodec
+from kgfegmcp.core.gc_pause import cyclic_gc_paused
+from kgfegmcp.core.identifiers import split_graph_package_id
 from kgfegmcp.derived.cache import DerivedIndexCache
-from kgfegmcp.gc_pause import cyclic_gc_paused
-from kgfegmcp.identifiers import split_graph_package_id
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import PromptConfigRepository
 from kgfegmcp.resources.policy import SizePolicy

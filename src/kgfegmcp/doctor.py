@@ -19,10 +19,10 @@ from pydantic import BaseModel, ConfigDict
 
 from kgfegmcp.catalog import advice
 from kgfegmcp.catalog.loader import CatalogLoader, Exclusion, PackageVerdict
-from kgfegmcp.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_settings, profile_roots
-from kgfegmcp.cursor_secret import read_secret_file, secret_file
+from kgfegmcp.core.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_settings, profile_roots
+from kgfegmcp.core.cursor_secret import read_secret_file, secret_file
+from kgfegmcp.core.errors import KgfegmcpError, filesystem_error
 from kgfegmcp.derived.cache import DerivedIndexCache
-from kgfegmcp.errors import KgfegmcpError, filesystem_error
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.validator import VALIDATOR_VERSION
 from kgfegmcp.profiles.repository import ProfileRepository

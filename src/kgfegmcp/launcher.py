@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import gc
 
-from kgfegmcp.entry_boundary import run_entry_point
-from kgfegmcp.gc_pause import cyclic_gc_paused
+from kgfegmcp.core.entry_boundary import run_entry_point
+from kgfegmcp.core.gc_pause import cyclic_gc_paused
 
 
 def main() -> None:

@@ -24,8 +24,8 @@ import pytest
 import yaml
 from kubernetes_validate.utils import SchemaNotFoundError, ValidationError, all_versions, major_minor, validate
 
-from kgfegmcp.config import BackendSettings, load_settings
-from kgfegmcp.http_auth import auth_provider, is_loopback, require_auth_for_public_bind
+from kgfegmcp.core.config import BackendSettings, load_settings
+from kgfegmcp.http_transport.auth import auth_provider, is_loopback, require_auth_for_public_bind
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = REPOSITORY_ROOT / "deploy" / "kubernetes"

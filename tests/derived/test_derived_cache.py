@@ -14,10 +14,10 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.config import USER_CACHE_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.config import USER_CACHE_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.errors import CatalogError, ConfigurationError
 from kgfegmcp.derived.cache import CONTENT, LEDGER, DerivedIndexCache, cacheable
 from kgfegmcp.derived.content_codec import decode_content, encode_content
-from kgfegmcp.errors import CatalogError, ConfigurationError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import DecodedPackage

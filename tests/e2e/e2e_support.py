@@ -23,7 +23,7 @@ from typing import Any
 from fastmcp import Client
 from mcp.types import TextContent
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -19,7 +19,7 @@ from map_host import ORIGIN, MapHost, map_host
 from playwright.sync_api import Browser, Locator, Route
 from test_protocol_versions import message, post
 
-from kgfegmcp.rights import RightsPolicy
+from kgfegmcp.core.rights import RightsPolicy
 from package_factory import DAG, LC, RIGHTS, dag_graph, lc_graph, standard_world, validate_all
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from e2e_support import HttpServer, http_server
 from map_host import map_host
 from playwright.sync_api import Browser
 
-from kgfegmcp.config import SHIPPED_DIR, InvalidPackagePolicy
+from kgfegmcp.core.config import SHIPPED_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageBatch, PackageWriter

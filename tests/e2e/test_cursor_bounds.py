@@ -24,7 +24,7 @@ from e2e_support import HttpServer, http_server
 from fastmcp import Client
 from pydantic import BaseModel, SecretStr
 
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.core.cursors import CursorCodec, request_fingerprint
 from kgfegmcp.services import requests as r
 from tool_calls import call, error, structured
 

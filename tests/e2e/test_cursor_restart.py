@@ -15,7 +15,7 @@ import pytest
 from e2e_support import http_server
 from fastmcp import Client
 
-from kgfegmcp.cursor_secret import SECRET_FILE_NAME
+from kgfegmcp.core.cursor_secret import SECRET_FILE_NAME
 from tool_calls import call, structured, wire
 
 pytestmark = pytest.mark.slow

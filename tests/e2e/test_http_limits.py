@@ -26,10 +26,10 @@ import pytest
 from e2e_support import REPOSITORY_ROOT, HttpServer, fastmcp_caller, http_server, scenario, stop
 from fastmcp import Client
 
-from kgfegmcp.config import load_settings
-from kgfegmcp.errors import ConfigurationError
-from kgfegmcp.http_limits import BoundedCloseTransport
-from kgfegmcp.logging_setup import LogThrottle
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.errors import ConfigurationError
+from kgfegmcp.core.logging_setup import LogThrottle
+from kgfegmcp.http_transport.limits import BoundedCloseTransport
 
 pytestmark = pytest.mark.slow
 
@@ -523,7 +523,7 @@ async def test_server_out_of_descriptors_logs_once_and_keeps_serving(default_cat
 #: second after the one before start a new wave.
 HOLDING_SERVER = """
 import asyncio, logging, resource, sys
-from kgfegmcp.logging_setup import ACCEPT_FAILURE_MESSAGE, configure_logging
+from kgfegmcp.core.logging_setup import ACCEPT_FAILURE_MESSAGE, configure_logging
 
 resource.setrlimit(resource.RLIMIT_NOFILE, (32, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 configure_logging("WARNING")

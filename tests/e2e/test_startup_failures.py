@@ -17,7 +17,7 @@ from fastmcp.client.transports import StdioTransport
 
 from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp import __version__
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -30,7 +30,7 @@ ENTRY_POINTS = {
     "cli-stdio": [KGFEGMCP, "serve", "--transport", "stdio"],
     "cli-http": [KGFEGMCP, "serve", "--transport", "http", "--host", "127.0.0.1", "--port", "{port}"],
     "mcpb-module": [sys.executable, "-m", "kgfegmcp.mcpb_server"],
-    "http-module": [sys.executable, "-m", "kgfegmcp.http_server"],
+    "http-module": [sys.executable, "-m", "kgfegmcp.http_transport.server"],
 }
 COMPUTACAO = "brazil-bncc-computacao"
 

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from install_support import REPOSITORY_ROOT
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
+from kgfegmcp.core.errors import ConfigurationError
 from kgfegmcp.doctor import CheckStatus, DoctorCheck, run_checks
-from kgfegmcp.errors import ConfigurationError
-from kgfegmcp.mcpb_server import bundle_settings
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.tree import locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.sources.registry_sources import BNCC, SOURCE_DISTRIBUTIONS
+from kgfegmcp.stdio_transport.server import bundle_settings
 from package_factory import TREE, base_graph, standard_world
 
 

@@ -21,7 +21,7 @@ import pytest
 from readme_runs import HINT, Built, PipUser, WheelUser, run_command, succeeded
 
 from default_catalog_ids import DEFAULT_PACKAGES
-from kgfegmcp.config import SHIPPED_DIR
+from kgfegmcp.core.config import SHIPPED_DIR
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
 

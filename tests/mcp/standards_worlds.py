@@ -27,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 from kgfegmcp.packages.tree import PackageLocation

@@ -13,7 +13,7 @@ import pytest
 from fastmcp import Client
 
 from bounded_refusals import all_records, assert_bounded, assert_quiet_log
-from kgfegmcp import errors
+from kgfegmcp.core import errors
 from kgfegmcp.mcp.register import TOOLS
 from mcp import MCPError
 from tool_calls import error

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
+from kgfegmcp.core.bounded_json import ClientJsonError, bounded_json_loads
 
 
 def loads(document: str | bytes, max_bytes: int = 10_000, max_depth: int = 4) -> object:

@@ -15,8 +15,8 @@ import pytest
 from fastmcp import Client
 
 from kgfegmcp.bootstrap import AppState
+from kgfegmcp.core.rendering import rendered_size
 from kgfegmcp.mcp.register import TOOL_BY_NAME
-from kgfegmcp.rendering import rendered_size
 from tool_calls import call, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"

@@ -23,15 +23,15 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.config import load_settings
-from kgfegmcp.cursor_secret import SECRET_FILE_NAME, resolve_cursor_secret
-from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.cursor_secret import SECRET_FILE_NAME, resolve_cursor_secret
+from kgfegmcp.core.errors import ConfigurationError
 from package_factory import FixtureWorld, state_for
 from tool_calls import call, error, structured, wire
 
 pytestmark = pytest.mark.slow
 
-SECRET_LOG = "kgfegmcp.cursor_secret"
+SECRET_LOG = "kgfegmcp.core.cursor_secret"
 LIST = {"includeNonCurrent": True, "limit": 1}
 SEARCH = {"query": "count number", "limit": 2}
 
@@ -248,8 +248,8 @@ def test_without_a_usable_cache_each_process_has_its_own_secret_and_says_so_once
 
 _RESOLVE = """
 import hashlib, sys, time
-from kgfegmcp.config import load_settings
-from kgfegmcp.cursor_secret import resolve_cursor_secret
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.cursor_secret import resolve_cursor_secret
 settings = load_settings({"cache_dir": sys.argv[1]})
 time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
 print(hashlib.sha256(resolve_cursor_secret(settings).get_secret_value().encode()).hexdigest())

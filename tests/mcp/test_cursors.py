@@ -8,7 +8,7 @@ import pytest
 from fastmcp import Client
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.cursors import request_fingerprint
+from kgfegmcp.core.cursors import request_fingerprint
 from kgfegmcp.services.requests import ListFrameworksRequest, SearchStandardsRequest
 from package_factory import DAG, TREE
 from served_apps import SERVED

@@ -9,7 +9,7 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import BackendSettings
+from kgfegmcp.core.config import BackendSettings
 from package_factory import DAG
 from tool_calls import call, wire
 

@@ -21,9 +21,9 @@ from standards_worlds import small_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.config import load_settings
-from kgfegmcp.cursors import request_fingerprint
-from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.cursors import request_fingerprint
+from kgfegmcp.core.errors import ConfigurationError
 from kgfegmcp.resources.uris import CATALOG_URI
 from kgfegmcp.services import requests as r
 from package_factory import FixtureWorld, state_for

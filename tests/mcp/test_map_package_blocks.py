@@ -19,7 +19,7 @@ import pytest
 from fastmcp import Client
 from mcp.types import CallToolResult
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
 from kgfegmcp.mcp.register import TOOLS, output_schema
 from kgfegmcp.profiles.model import InterpretationProfile
 

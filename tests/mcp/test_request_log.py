@@ -15,7 +15,7 @@ import pytest
 from fastmcp import Client
 
 from bounded_refusals import all_records
-from kgfegmcp.logging_setup import install_library_filters
+from kgfegmcp.core.logging_setup import install_library_filters
 from kgfegmcp.services.frameworks import FrameworkService
 from kgfegmcp.services.prompts import PromptService
 from kgfegmcp.services.resources import ResourceService

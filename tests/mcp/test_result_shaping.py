@@ -16,8 +16,8 @@ from mcp.types import ResourceLink, TextContent
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from kgfegmcp.bootstrap import AppState
+from kgfegmcp.core.models import canonical_json
 from kgfegmcp.mcp.protocol_versions import PROTOCOL_VERSIONS, shape_tool_listing, shape_tool_result
-from kgfegmcp.models import canonical_json
 from served_apps import SERVED
 from tool_calls import call, structured
 

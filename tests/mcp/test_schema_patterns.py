@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgfegmcp.errors import InvalidRequestError
+from kgfegmcp.core.errors import InvalidRequestError
 from kgfegmcp.prompts.arguments import validate_arguments
 from kgfegmcp.prompts.workflows import WORKFLOWS
 from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens

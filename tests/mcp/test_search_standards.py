@@ -11,7 +11,7 @@ from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, 
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.services.views import PackageRef
 from package_factory import DAG, LC, TREE, base_graph, standard_world, state_for
 from tool_calls import call, error, error_code, structured, texts

@@ -10,7 +10,7 @@ from mcp.types import ResourceLink
 from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.resources import uris
 from kgfegmcp.services.views import PackageRef
 from package_factory import DAG, LC, TREE

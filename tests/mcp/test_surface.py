@@ -6,9 +6,9 @@ from typing import Any
 
 from fastmcp import Client
 
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.mcp.register import TOOLS, full_input_schema
 from kgfegmcp.services.requests import RequestModel
-from kgfegmcp.tool_names import ToolName
 
 #: The 19 tools in their declared order (docs/tools.md).
 DECLARED_TOOLS = [

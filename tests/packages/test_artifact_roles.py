@@ -11,7 +11,7 @@ import pytest
 from corrupt import edit_manifest
 from pydantic import ValidationError
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.artifact_roles import (
     ARTIFACT_ROLE,
     ARTIFACT_ROLES,

@@ -74,7 +74,7 @@ def test_bad_setting_is_a_configuration_error(world: FixtureWorld) -> None:
 
 def boundary(code: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` through the entry-point boundary the server modules use (``run_entry_point``)."""
-    script = f"from kgfegmcp.entry_boundary import run_entry_point\nrun_entry_point(lambda: {code}, 'The server')"
+    script = f"from kgfegmcp.core.entry_boundary import run_entry_point\nrun_entry_point(lambda: {code}, 'The server')"
     env = {key: value for key, value in os.environ.items() if not key.startswith("KGFEGMCP_LOG")}
     return subprocess.run(
         [sys.executable, "-c", script],

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from case_export import one_standard_package
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.derived.content_codec import decode_content, encode_content
 from kgfegmcp.packages.artifacts import ArtifactReader
 from kgfegmcp.packages.lifecycle import PackageLifecycle

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kgfegmcp.config import (
+from kgfegmcp.core.config import (
     SHIPPED_PROFILES_DIR,
     SHIPPED_PROMPTS_DIR,
     USER_GRAPH_PACKAGES_DIR,
@@ -16,14 +16,14 @@ from kgfegmcp.config import (
     InvalidPackagePolicy,
     load_settings,
 )
-from kgfegmcp.errors import (
+from kgfegmcp.core.errors import (
     ERROR_CLASSES,
     AmbiguousFrameworkError,
     ConfigurationError,
     KgfegmcpError,
     ProfileValidationError,
 )
-from kgfegmcp.identifiers import (
+from kgfegmcp.core.identifiers import (
     InvalidIdentifier,
     check_identifier,
     graph_package_id,

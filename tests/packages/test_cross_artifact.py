@@ -24,10 +24,10 @@ from test_startup_gate import reseal
 
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.catalog import CatalogLoader
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.errors import CatalogError
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.derived.cache import DerivedIndexCache
-from kgfegmcp.errors import CatalogError
-from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.artifact_roles import provenance_part_name
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.provenance import provenance_part_of

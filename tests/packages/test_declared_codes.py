@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from test_validator_matrix import CORRUPTIONS, FREE
 
-from kgfegmcp.finding_codes import FindingCode, UndeclaredFindingCodeError
+from kgfegmcp.core.finding_codes import FindingCode, UndeclaredFindingCodeError
 from kgfegmcp.packages.artifacts import ArtifactReader
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.checklist import PACKAGE_CHECK_CODES, PACKAGE_CHECKS, run_package_checks

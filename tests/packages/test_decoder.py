@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
+from kgfegmcp.core.errors import DeliveryPropertyDecodingError, JsonlParsingError
 from kgfegmcp.packages.decoder import CHUNK_BYTES, decode_node, decode_relationship, iter_nodes, iter_physical_lines
 from kgfegmcp.packages.encoder import node_wire, relationship_wire
 from kgfegmcp.packages.records import ComponentNode, ItemNode, RelationshipRecord

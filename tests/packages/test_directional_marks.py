@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from case_export import one_standard_package
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.tree import PackageLocation

@@ -23,10 +23,10 @@ import pytest
 from corrupt import artifact_path, edit_manifest, edit_records, find_record, read_manifest
 
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
-from kgfegmcp.cursor_secret import SECRET_FILE_NAME
+from kgfegmcp.core.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.cursor_secret import SECRET_FILE_NAME
+from kgfegmcp.core.errors import KgfegmcpError
 from kgfegmcp.doctor import CheckStatus, DoctorCheck, run_checks
-from kgfegmcp.errors import KgfegmcpError
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
 from kgfegmcp.packages.recording import recording_name

@@ -11,8 +11,8 @@ from corrupt import artifact_path, edit_manifest, error_codes
 from fastmcp import Client
 
 from kgfegmcp.app import create_app
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, COMPONENT_ARTIFACTS
 from kgfegmcp.packages.lc_artifacts import DedupGroup, GenerationSummary, dedup_groups, grouped_twice
 from kgfegmcp.packages.lifecycle import PackageLifecycle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgfegmcp.rights import RightsPolicy, license_name
+from kgfegmcp.core.rights import RightsPolicy, license_name
 
 SOURCE_LICENSE = "Data licensed by the publisher under its own terms; see the source."
 

@@ -11,8 +11,8 @@ import pytest
 from corrupt import artifact_path, edit_manifest, error_codes, read_manifest
 
 from kgfegmcp.catalog import CatalogLoader
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError, ManifestBuildError
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError, ManifestBuildError
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import PackageManifest

@@ -22,7 +22,7 @@ from pathlib import Path
 from rich.console import Console
 
 from kgfegmcp.cli.catalog_commands import catalog_table
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter

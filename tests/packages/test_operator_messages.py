@@ -15,8 +15,8 @@ import pytest
 from corrupt import artifact_path
 
 from kgfegmcp.catalog import CatalogLoader
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import CatalogError
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import CatalogError
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator

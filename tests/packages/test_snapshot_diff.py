@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from corrupt import artifact_path, edit_manifest, edit_records, error_codes, find_record
 
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import InvalidComparisonSelectionError, PackageValidationError
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import InvalidComparisonSelectionError, PackageValidationError
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, ItemNode

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from case_export import export_case_package
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.snapshot_diff import FieldChange, SnapshotDiff, diff_packages
 from kgfegmcp.packages.tree import PackageLocation, locate_package

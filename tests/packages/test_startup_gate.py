@@ -18,9 +18,9 @@ from corrupt import edit_manifest, edit_records
 
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.catalog import CatalogLoader
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.errors import CatalogError
 from kgfegmcp.derived.cache import DerivedIndexCache
-from kgfegmcp.errors import CatalogError
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.packages.tree import PackageLocation

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from corrupt import SPECIAL_KINDS, artifact_path, make_special, read_manifest
 
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR
-from kgfegmcp.errors import ProfileValidationError, PromptConfigurationError
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
+from kgfegmcp.core.config import SHIPPED_PROMPTS_DIR
+from kgfegmcp.core.errors import ProfileValidationError, PromptConfigurationError
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.prompts.repository import PromptConfigRepository, copy_generic_configs

@@ -15,9 +15,9 @@ from fastmcp import Client
 from test_cli import kgfegmcp
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import CatalogError, ManifestBuildError
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import CatalogError, ManifestBuildError
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import SuppliedCounts
 from kgfegmcp.packages.manifest_reader import read_manifest

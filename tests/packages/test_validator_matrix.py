@@ -29,10 +29,10 @@ from corrupt import (
     rewrite_bytes,
 )
 
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import stable_uuid
-from kgfegmcp.package_files import MAX_LINE_BYTES
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.package_files import MAX_LINE_BYTES
 from kgfegmcp.packages.artifact_roles import provenance_part_name
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastmcp.client.client import CallToolResult
 
-from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, canonical_text, rendered_size
+from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, canonical_text, rendered_size
 from tool_calls import call, error_code, structured, texts
 
 __all__ = ["assert_canonical_within_ceiling", "call", "error_code", "records", "structured", "texts", "traversal_links"]

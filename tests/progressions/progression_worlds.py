@@ -23,8 +23,8 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.graph.store import GraphStore
-from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.records import (
     BUILDS_TOWARDS,
     HAS_CHILD,

@@ -19,7 +19,7 @@ from fastmcp import Client
 from progression_calls import assert_canonical_within_ceiling, call, structured, texts, traversal_links
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.records import HAS_CHILD, SUPPORTS, ComponentNode, ItemNode
 from kgfegmcp.services.components import HIT_SUPPORTED_STANDARDS
 from package_factory import (

@@ -22,7 +22,7 @@ from progression_calls import (
 from progression_worlds import HUGE, MESH, WIDE, WIDE_MIDDLES
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.records import HAS_CHILD, SUPPORTS
 from package_factory import DAG, LC
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from progression_worlds import generated_store, validate_all
 
 from kgfegmcp.catalog.loader import CatalogLoader
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.graph.progressions import (
     LABEL_ORDER,
     Direction,

@@ -21,10 +21,10 @@ from progression_worlds import MESH
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.catalog.loader import CatalogLoader
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import CatalogError
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import CatalogError
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.graph.progressions import ProgressionTraversal, TraversalLimits, ordered_labels
-from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.records import BUILDS_TOWARDS
 from kgfegmcp.packages.unresolved import load_unresolved
 from package_factory import FixtureWorld

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from kgfegmcp.errors import InvalidRequestError
+from kgfegmcp.core.errors import InvalidRequestError
 from kgfegmcp.prompts.arguments import parse_prompt_arguments
 from kgfegmcp.prompts.workflows import WORKFLOWS
 from mcp import MCPError

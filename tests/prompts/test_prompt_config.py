@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR, BackendSettings
-from kgfegmcp.errors import PromptConfigurationError
+from kgfegmcp.core.config import SHIPPED_PROMPTS_DIR, BackendSettings
+from kgfegmcp.core.errors import PromptConfigurationError
 from kgfegmcp.prompts.repository import PromptConfigRepository, copy_generic_configs
 
 SHIPPED = SHIPPED_PROMPTS_DIR

@@ -17,13 +17,13 @@ from fastmcp.exceptions import ToolError
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.config import SHIPPED_PROMPTS_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.prompts.repository import copy_generic_configs
 from kgfegmcp.prompts.workflows import WORKFLOWS
-from kgfegmcp.rights import RightsPolicy
 from mcp import MCPError
 from package_factory import RIGHTS, FixtureWorld, base_graph, lc_graph
 from served_apps import SERVED

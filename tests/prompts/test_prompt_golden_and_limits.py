@@ -19,7 +19,7 @@ from fastmcp.exceptions import ToolError
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR
+from kgfegmcp.core.config import SHIPPED_PROMPTS_DIR
 from kgfegmcp.prompts.repository import PromptConfigRepository
 from kgfegmcp.services.prompts import PromptService
 from mcp import MCPError

@@ -9,7 +9,7 @@ from fastmcp import Client
 from prompt_cases import DEFAULT_FRAMEWORKS, PROMPTS, minimal_arguments
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.config import SHIPPED_PROMPTS_DIR
+from kgfegmcp.core.config import SHIPPED_PROMPTS_DIR
 from kgfegmcp.prompts.model import OverlayConfig
 
 OVERLAYS = SHIPPED_PROMPTS_DIR / "overlays"

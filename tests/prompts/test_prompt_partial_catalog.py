@@ -12,8 +12,8 @@ import pytest
 
 from default_catalog_ids import DEFAULT_FRAMEWORKS
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, load_settings
-from kgfegmcp.errors import PromptConfigurationError
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, load_settings
+from kgfegmcp.core.errors import PromptConfigurationError
 
 CCSS = "us-ccss-ela-literacy-grades-2-4"
 COMPUTACAO = "brazil-bncc-computacao"

@@ -12,7 +12,7 @@ from fastmcp.exceptions import ToolError
 from prompt_cases import DEFAULT_FRAMEWORKS, TOOL_WORKFLOWS, edge_arguments, minimal_arguments
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.models import canonical_json
+from kgfegmcp.core.models import canonical_json
 from kgfegmcp.prompts.workflows import WORKFLOWS
 
 

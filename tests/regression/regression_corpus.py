@@ -28,7 +28,7 @@ from regression_calls import CALLS, FULL_RESULT_CATALOGS, Call, Ref
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, load_settings
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, load_settings
 from mcp import MCPError
 
 REGRESSION_ROOT = Path(__file__).resolve().parent

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.rights import REVIEW_STATUSES, RightsPolicy
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, SUPPORTS
 from kgfegmcp.packages.tree import PackageLocation
-from kgfegmcp.rights import REVIEW_STATUSES, RightsPolicy
 from package_factory import (
     DAG,
     LC,

@@ -18,8 +18,8 @@ from resource_worlds import EXTRAS, VARIANTS, lc_ids, small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.epistemic import EPISTEMIC_LABELS, component_label
-from kgfegmcp.models import canonical_bytes, sha256_hex
+from kgfegmcp.core.epistemic import EPISTEMIC_LABELS, component_label
+from kgfegmcp.core.models import canonical_bytes, sha256_hex
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, PROVENANCE_PART_ARTIFACTS
 from kgfegmcp.resources import addresses, uris
 from kgfegmcp.resources.families import FAMILIES

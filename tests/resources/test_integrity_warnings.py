@@ -16,7 +16,7 @@ from resource_calls import read, read_error
 from resource_worlds import small_lc_world
 
 from kgfegmcp.app import create_app
-from kgfegmcp.errors import CatalogError
+from kgfegmcp.core.errors import CatalogError
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.unresolved import load_unresolved
 from kgfegmcp.resources import uris

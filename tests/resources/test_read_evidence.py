@@ -12,14 +12,14 @@ from resource_worlds import NOTES_TEXT, VARIANTS, lc_ids, small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.errors import EvidenceResultTooLargeError
-from kgfegmcp.models import sha256_hex
-from kgfegmcp.rendering import rendered_size
+from kgfegmcp.core.errors import EvidenceResultTooLargeError
+from kgfegmcp.core.models import sha256_hex
+from kgfegmcp.core.rendering import rendered_size
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.resources import uris
 from kgfegmcp.services.paging import Pager
 from kgfegmcp.services.requests import ReadEvidenceRequest
 from kgfegmcp.services.resources import AttributionView
-from kgfegmcp.tool_names import ToolName
 from package_factory import LC, FixtureWorld, state_for
 
 IDS = lc_ids()

@@ -26,11 +26,11 @@ from fastmcp.client.client import CallToolResult
 from resource_worlds import Variant, validate_all
 
 from kgfegmcp.app import create_app
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.mcp.register import TOOLS
 from kgfegmcp.packages.records import BUILDS_TOWARDS
 from kgfegmcp.resources import uris
-from kgfegmcp.rights import RightsPolicy
 from package_factory import DAG, LC, dag_graph, lc_graph, standard_world, state_for
 from tool_calls import texts
 

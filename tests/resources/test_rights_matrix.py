@@ -18,10 +18,10 @@ from fastmcp import Client
 from resource_calls import evidence_outcome, outcome, read, read_error
 from resource_worlds import DERIVATIVES_DENIED, VARIANTS, Variant, lc_ids
 
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.rights import REVIEW_STATUSES
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS, provenance_part_name
 from kgfegmcp.resources import uris
-from kgfegmcp.rights import REVIEW_STATUSES
 from package_factory import DAG, LC
 
 IDS = lc_ids()

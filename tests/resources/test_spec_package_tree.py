@@ -17,7 +17,7 @@ from fastmcp import Client
 from resource_calls import read
 
 from kgfegmcp.app import create_app
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PART_ARTIFACTS, provenance_part_name
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME

@@ -16,7 +16,7 @@ from fastmcp import Client
 from resource_calls import read
 
 from kgfegmcp.app import create_app
-from kgfegmcp.identifiers import InvalidIdentifier, check_snapshot, split_graph_package_id
+from kgfegmcp.core.identifiers import InvalidIdentifier, check_snapshot, split_graph_package_id
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.addresses import InvalidAddressError, parse_address

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kgfegmcp.errors import CatalogError
+from kgfegmcp.core.errors import CatalogError
 from package_factory import build_all, standard_world, state_for
 
 

@@ -14,9 +14,10 @@ from fastmcp.server.auth.providers.jwt import RSAKeyPair
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
-from kgfegmcp.config import load_settings
-from kgfegmcp.errors import ConfigurationError
-from kgfegmcp.http_auth import (
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.errors import ConfigurationError
+from kgfegmcp.core.host_patterns import is_host_header
+from kgfegmcp.http_transport.auth import (
     MAX_JWT_CHARS,
     BoundedJWTVerifier,
     HashedTokenVerifier,
@@ -28,7 +29,6 @@ from kgfegmcp.http_auth import (
     jwt_verifier,
     require_auth_for_public_bind,
 )
-from kgfegmcp.http_hosts import is_host_header
 
 
 def test_a_token_is_accepted_by_its_digest_only() -> None:

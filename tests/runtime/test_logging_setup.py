@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from kgfegmcp.config import load_settings
-from kgfegmcp.errors import ConfigurationError
-from kgfegmcp.logging_setup import (
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.errors import ConfigurationError
+from kgfegmcp.core.logging_setup import (
     FIELDS_ATTRIBUTE,
     MAX_RECORD_CHARS,
     ChatterFilter,

@@ -8,7 +8,7 @@ import httpx2 as httpx
 
 from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp.app import create_app
-from kgfegmcp.config import BackendSettings
+from kgfegmcp.core.config import BackendSettings
 
 
 async def test_readiness_is_503_until_the_catalog_is_built(default_settings: BackendSettings) -> None:

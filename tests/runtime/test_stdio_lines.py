@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kgfegmcp.stdio_lines import bounded_stdin
+from kgfegmcp.stdio_transport.lines import bounded_stdin
 
 BOUND = 16
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode, ItemNode
 from kgfegmcp.packages.validator import PackageValidator

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from kgfegmcp.epistemic import EPISTEMIC_LABELS, component_label
+from kgfegmcp.core.epistemic import EPISTEMIC_LABELS, component_label
 from kgfegmcp.mcp.evidence_text import _production
 from kgfegmcp.packages.lc_artifacts import ComponentSourceVersion, GenerationCounts, GenerationSummary, GeneratorModel
 from kgfegmcp.services.progression_views import FollowedLinkView, ProgressionLinkView

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from kgfegmcp.cursors import CursorCodec, request_fingerprint
-from kgfegmcp.errors import InvalidCursorError
+from kgfegmcp.core.cursors import CursorCodec, request_fingerprint
+from kgfegmcp.core.errors import InvalidCursorError
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.services.paging import STALE, CursorPage, PageInfo, Pager, resume_after
 from kgfegmcp.services.progression_views import ProgressionPage
 from kgfegmcp.services.requests import ListFrameworksRequest, ReadEvidenceRequest
-from kgfegmcp.tool_names import ToolName
 
 CODEC = CursorCodec("catalog-fingerprint", SecretStr("paging-test-secret"))
 LIST = ToolName.LIST_FRAMEWORKS

@@ -18,13 +18,13 @@ from progression_worlds import MESH, WIDE, WIDE_MIDDLES
 from service_worlds import BUILDS_ONLY, NOLINKS
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.errors import (
+from kgfegmcp.core.errors import (
     InvalidCursorError,
     InvalidProgressionRequestError,
     LearningProgressionNotFoundError,
 )
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.graph.store import GraphStore
-from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, RelationshipRecord
 from kgfegmcp.services.progression_views import (
     PathsResult,

@@ -18,8 +18,9 @@ from resource_worlds import EXTRAS, VARIANTS, Variant, lc_ids
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.errors import ResourceAccessDeniedError, ResourceNotFoundError
-from kgfegmcp.models import canonical_bytes
+from kgfegmcp.core.errors import ResourceAccessDeniedError, ResourceNotFoundError
+from kgfegmcp.core.models import canonical_bytes
+from kgfegmcp.core.rights import REVIEW_STATUSES
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLES, PROVENANCE_PARTS, provenance_part_name
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.provenance import provenance_part_of
@@ -34,7 +35,6 @@ from kgfegmcp.resources.policy import (
     provenance_part_uri,
     require_access,
 )
-from kgfegmcp.rights import REVIEW_STATUSES
 from kgfegmcp.services.resources import ResourceDocument, ResourceService, SourceArtifactEvidence
 from package_factory import LC, TREE
 

@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from standards_worlds import NOCODE, NOPREFIX, NOTEXT, SOME, TWIN
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.cursors import request_fingerprint
-from kgfegmcp.errors import (
+from kgfegmcp.core.cursors import request_fingerprint
+from kgfegmcp.core.errors import (
     AmbiguousFrameworkError,
     FrameworkNotFoundError,
     InvalidCursorError,
@@ -23,10 +23,10 @@ from kgfegmcp.errors import (
     KgfegmcpError,
     UnsupportedSearchModeError,
 )
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.services.requests import SearchStandardsRequest
 from kgfegmcp.services.standards import SearchStandardsResult
-from kgfegmcp.tool_names import ToolName
 from package_factory import DAG, LC, TREE
 
 SNAPSHOT = "2026-01"

@@ -16,15 +16,15 @@ import pytest
 from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.errors import (
+from kgfegmcp.core.errors import (
     AmbiguousFrameworkError,
     AmbiguousGraphNodeError,
     CapabilityUnavailableError,
     FrameworkNotFoundError,
     StandardNotFoundError,
 )
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.graph.store import GraphStore
-from kgfegmcp.identifiers import stable_uuid
 from kgfegmcp.resources import uris
 from kgfegmcp.services.requests import GetStandardContextRequest, GetStandardRequest, StandardSelector
 from kgfegmcp.services.standards import ContextRoot, ContextStandard, StandardContextResult, StandardDetail

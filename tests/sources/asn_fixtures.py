@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter

@@ -14,13 +14,13 @@ from typing import Any
 from nacca_layout_pdf import WrittenPdf
 from package_view import PackageView
 
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.rights import ReviewStatus
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageBatch, PackageContent, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.rights import ReviewStatus
 from kgfegmcp.sources.curriculum_pdf.importer import NaccaPdfSource
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from asn_fixtures import GEMQ, MRAC, build, mrac_mathematics, write_jsonld, write_rdfxml
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.sources import load_importer
 from kgfegmcp.sources.asn.document import MAX_INPUT_BYTES
 

@@ -33,7 +33,7 @@ from asn_fixtures import (
 )
 from package_view import PackageView, open_package, tree_digest
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.profiles.repository import DerivedProfile
 
 MATH = "australia-acara-v9-mathematics"

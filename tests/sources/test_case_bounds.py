@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_case_source import DOC, S1, S2, build, cf_package, write_case
 
-from kgfegmcp.errors import ManifestBuildError, SourceFetchError
+from kgfegmcp.core.errors import ManifestBuildError, SourceFetchError
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.case import CaseInputOrigin, CaseSource
 from kgfegmcp.sources.case.client import FetchDeadline

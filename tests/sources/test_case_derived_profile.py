@@ -37,8 +37,8 @@ from mcp.types import TextResourceContents
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import load_settings
-from kgfegmcp.errors import ProfileValidationError
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.errors import ProfileValidationError
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
@@ -287,7 +287,7 @@ async def test_the_derived_package_serves_with_its_profile(tmp_path: Path, profi
 
 def test_with_the_shipped_profiles_a_derived_profile_goes_to_the_user_data_directory(tmp_path: Path) -> None:
     """Never into the installation: the derived root is read after the profiles root, and is where it is stored."""
-    from kgfegmcp.config import SHIPPED_PROFILES_DIR, USER_DERIVED_PROFILES_DIR, profile_roots
+    from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, USER_DERIVED_PROFILES_DIR, profile_roots
 
     assert profile_roots(load_settings({})) == (SHIPPED_PROFILES_DIR, USER_DERIVED_PROFILES_DIR)
     own = tmp_path / "own"

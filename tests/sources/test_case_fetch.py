@@ -39,8 +39,8 @@ from case_server import (
 )
 from package_view import open_package
 
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import ManifestBuildError, SourceFetchError, has_unprintable
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import ManifestBuildError, SourceFetchError, has_unprintable
 from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageContent, PackageWriter

@@ -33,8 +33,8 @@ from mcp.types import TextResourceContents
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import load_settings
-from kgfegmcp.errors import has_unprintable
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.errors import has_unprintable
 
 pytestmark = pytest.mark.slow
 

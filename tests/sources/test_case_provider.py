@@ -20,8 +20,8 @@ import pytest
 from case_server import DOC, FRAMEWORK_ID, V1P0, CaseServer, Reply, body_of, kitchen_science, running_server
 from package_view import open_package
 
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import ConfigurationError, SourceFetchError
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import ConfigurationError, SourceFetchError
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter

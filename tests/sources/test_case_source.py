@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from package_view import open_package
 
-from kgfegmcp.config import InvalidPackagePolicy
-from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.models import canonical_bytes
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.models import canonical_bytes
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter

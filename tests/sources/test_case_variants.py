@@ -24,7 +24,7 @@ from case_quirks import (
 )
 from package_view import open_package
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.case import CaseSource
 

@@ -13,7 +13,7 @@ from code_table_fixture import ELEMENTARY, UPPER_SECONDARY, write_table
 from curriculum_pdf_support import write_and_validate
 from package_view import PackageView, open_package, tree_digest
 
-from kgfegmcp.errors import ConfigurationError, ManifestBuildError
+from kgfegmcp.core.errors import ConfigurationError, ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources import load_importer

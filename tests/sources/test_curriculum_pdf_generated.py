@@ -37,9 +37,9 @@ from package_view import open_package, tree_digest
 from typer.testing import CliRunner, Result
 
 from kgfegmcp.cli import app, main
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.writer import PackageWriter
-from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.memory_budget import BUILD_BUDGET_BYTES
 from peak_memory import run_measured
 

@@ -39,8 +39,8 @@ from package_view import open_package
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.config import load_settings
-from kgfegmcp.rights import ReviewStatus
+from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.rights import ReviewStatus
 from tool_calls import call, structured, texts
 
 APPROVED: ReviewStatus = "provisional_operator_approved"

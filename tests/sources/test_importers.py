@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kgfegmcp.errors import ConfigurationError, ManifestBuildError
+from kgfegmcp.core.errors import ConfigurationError, ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources import SOURCE_IMPORTERS, load_importer

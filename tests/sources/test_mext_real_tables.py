@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 import pytest
 from package_view import PackageView, open_package
 
-from kgfegmcp.config import SHIPPED_DIR
+from kgfegmcp.core.config import SHIPPED_DIR
 
 TABLES = SHIPPED_DIR / "sources" / "japan-mext"
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"

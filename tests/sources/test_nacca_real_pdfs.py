@@ -19,7 +19,7 @@ from fastmcp import Client
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
-from kgfegmcp.config import SHIPPED_DIR, InvalidPackagePolicy, load_settings
+from kgfegmcp.core.config import SHIPPED_DIR, InvalidPackagePolicy, load_settings
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageBatch, PackageWriter

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from kgfegmcp.config import SHIPPED_PROFILES_DIR
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
 from package_factory import FixtureWorld, state_for
 from served_apps import SERVED
 from tool_calls import call, wire

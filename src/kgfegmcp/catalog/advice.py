@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgfegmcp.catalog.catalog import ExcludedPackage
-from kgfegmcp.errors import CatalogError
+from kgfegmcp.core.errors import CatalogError
 from kgfegmcp.packages.validator import ValidationOutcome
 
 #: Start of every refusal to publish an empty catalog (scripts and tests match on it).

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError
-from kgfegmcp.identifiers import graph_package_id
+from kgfegmcp.core.errors import AmbiguousFrameworkError, CatalogError, FrameworkNotFoundError
+from kgfegmcp.core.identifiers import graph_package_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,10 @@ from pathlib import Path
 from kgfegmcp.catalog import advice
 from kgfegmcp.catalog.catalog import AcceptedCatalog, ExcludedPackage
 from kgfegmcp.catalog.served import PackageServer
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.errors import CatalogError
+from kgfegmcp.core.package_files import PackageFileError
 from kgfegmcp.derived.cache import DerivedIndexCache
-from kgfegmcp.errors import CatalogError
-from kgfegmcp.package_files import PackageFileError
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import read_manifest_json
 from kgfegmcp.packages.package_lock import package_lock

@@ -10,7 +10,7 @@ from kgfegmcp import __version__
 from kgfegmcp.cli import catalog_commands, diff_command, fetch_command, package_commands
 from kgfegmcp.cli.doctor_command import doctor_command
 from kgfegmcp.cli.serve_command import serve_command
-from kgfegmcp.entry_boundary import run_entry_point
+from kgfegmcp.core.entry_boundary import run_entry_point
 
 app = typer.Typer(
     name="kgfegmcp",

@@ -21,8 +21,8 @@ import typer
 from rich.table import Table
 
 from kgfegmcp.cli.console import add_row, cell, err, out, settings_with, table
-from kgfegmcp.config import profile_roots
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.config import profile_roots
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.profiles.repository import ProfileRepository
 
 if TYPE_CHECKING:

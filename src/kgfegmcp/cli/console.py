@@ -11,8 +11,8 @@ from rich.markup import escape
 from rich.table import Column, Table
 from rich.text import Text
 
-from kgfegmcp.config import BackendSettings, load_settings
-from kgfegmcp.text_safety import shown, shown_json
+from kgfegmcp.core.config import BackendSettings, load_settings
+from kgfegmcp.core.text_safety import shown, shown_json
 
 if TYPE_CHECKING:
     from rich.progress import Progress, ProgressColumn

@@ -12,11 +12,11 @@ from rich.table import Table
 from rich.text import Text
 
 from kgfegmcp.cli.console import cell, err, out, settings_with, table
-from kgfegmcp.config import profile_roots
+from kgfegmcp.core.config import profile_roots
+from kgfegmcp.core.text_safety import shown_json
 from kgfegmcp.packages.tree import locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.text_safety import shown_json
 
 if TYPE_CHECKING:
     from kgfegmcp.packages.snapshot_diff import FieldValue, NodeRef, ProgressionLink, SnapshotDiff, Statement

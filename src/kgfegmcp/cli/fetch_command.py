@@ -11,8 +11,8 @@ from pydantic import ValidationError
 
 from kgfegmcp.cli.console import download_bar, err, out, progress_bar, settings_with
 from kgfegmcp.cli.package_commands import pending_table, write_pending_packages
-from kgfegmcp.config import profile_roots
-from kgfegmcp.errors import ConfigurationError, echo, problem_list
+from kgfegmcp.core.config import profile_roots
+from kgfegmcp.core.errors import ConfigurationError, echo, problem_list
 from kgfegmcp.profiles.repository import ProfileRepository
 
 if TYPE_CHECKING:  # imported by the command itself: loading the command line (`serve` does) leaves them out

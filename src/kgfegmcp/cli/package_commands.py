@@ -27,14 +27,14 @@ from kgfegmcp.cli.console import (
     settings_with,
     table,
 )
-from kgfegmcp.config import InvalidPackagePolicy, profile_roots
-from kgfegmcp.errors import PackageValidationError
+from kgfegmcp.core.config import InvalidPackagePolicy, profile_roots
+from kgfegmcp.core.errors import PackageValidationError
+from kgfegmcp.core.rights import REVIEW_STATUSES
+from kgfegmcp.core.text_safety import shown_lines
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import DerivedProfile, ProfileRepository
-from kgfegmcp.rights import REVIEW_STATUSES
-from kgfegmcp.text_safety import shown_lines
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID

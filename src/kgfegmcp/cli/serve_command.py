@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from kgfegmcp.cli.console import settings_with
-from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.core.errors import ConfigurationError
 
 
 def serve_command(
@@ -21,11 +21,11 @@ def serve_command(
     """Serve the accepted catalog over MCP; refuses to start with no accepted package."""
     settings = settings_with(http_host=host, http_port=port, http_path=path, graph_packages_dir=root)
     if transport == "stdio":
-        from kgfegmcp.mcpb_server import serve_stdio
+        from kgfegmcp.stdio_transport.server import serve_stdio
 
         serve_stdio(settings)
     elif transport == "http":
-        from kgfegmcp.http_server import serve_http
+        from kgfegmcp.http_transport.server import serve_http
 
         serve_http(settings)
     else:

@@ -28,10 +28,10 @@ import tantivy
 from pydantic import BaseModel, ConfigDict, Field
 
 import kgfegmcp
+from kgfegmcp.core.identifiers import split_graph_package_id
+from kgfegmcp.core.models import file_digest, sha256_hex
 from kgfegmcp.derived.content_codec import decode_content, encode_content
 from kgfegmcp.graph.store import GraphStore
-from kgfegmcp.identifiers import split_graph_package_id
-from kgfegmcp.models import file_digest, sha256_hex
 from kgfegmcp.packages.records import DecodedPackage
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.packages.validator import VALIDATOR_VERSION

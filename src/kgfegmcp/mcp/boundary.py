@@ -4,7 +4,7 @@ One boundary judges every failure of every tool, resource and prompt: :class:`Er
 registered once (``register.py``). Domain errors leave as ``<error_code>: <message>``; anything
 unexpected is logged with an incident id and replaced by the fixed public message, so no path, trace
 or detail reaches a client. Names a client sent (fields, tools) are repeated only clipped
-(:func:`kgfegmcp.errors.echo`), so every error text stays bounded whatever the request held.
+(:func:`kgfegmcp.core.errors.echo`), so every error text stays bounded whatever the request held.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.errors import (
+from kgfegmcp.core.errors import (
     INTERNAL_ERROR_MESSAGES,
     InvalidCursorError,
     InvalidRequestError,
@@ -39,9 +39,9 @@ from kgfegmcp.errors import (
     echo,
     problem_list,
 )
+from kgfegmcp.core.rendering import canonical_text
 from kgfegmcp.mcp.curriculum_map import MAP_NAME, MAP_URI
 from kgfegmcp.mcp.request_log import open_incident, record_resource_family
-from kgfegmcp.rendering import canonical_text
 from kgfegmcp.resources.addresses import ResourceAddress, supported_address
 from mcp import MCPError
 
@@ -225,7 +225,7 @@ class ErrorBoundary(Middleware):
     with the URI) before any middleware sees it. :meth:`guard` wraps each handler where it is registered
     and hands whatever the handler raises through FastMCP unlogged, as the cause of an
     :class:`_Unjudged` error. The hooks judge it where the request returns, one rule for every
-    component: a domain error (:class:`~kgfegmcp.errors.KgfegmcpError`) is the public refusal, anything
+    component: a domain error (:class:`~kgfegmcp.core.errors.KgfegmcpError`) is the public refusal, anything
     else is logged once with an incident id and masked with the fixed message of its kind. They also
     give FastMCP's own refusals (an unknown name, rejected tool arguments, a URI no template matches)
     their coded public form, and refuse a URI that is not one exact supported address before any

@@ -29,8 +29,8 @@ from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from kgfegmcp.errors import InvalidRequestError, echo
-from kgfegmcp.rendering import canonical_text
+from kgfegmcp.core.errors import InvalidRequestError, echo
+from kgfegmcp.core.rendering import canonical_text
 
 
 @dataclass(frozen=True)

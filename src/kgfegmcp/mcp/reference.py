@@ -16,10 +16,10 @@ from fastmcp.apps.config import UI_MIME_TYPE
 from pydantic import BaseModel
 
 from kgfegmcp import __version__
+from kgfegmcp.core.models import canonical_bytes
 from kgfegmcp.mcp.curriculum_map import MAP_URI
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.register import PROMPTS, TOOLS, register, tool_description
-from kgfegmcp.models import canonical_bytes
 from kgfegmcp.resources.families import FAMILIES
 
 RESULTS_SECTION = """## Results

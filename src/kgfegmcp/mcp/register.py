@@ -16,6 +16,7 @@ from fastmcp.tools import FunctionTool
 from fastmcp.tools.base import ToolResult
 from mcp.types import ToolAnnotations
 
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.mcp import (
     access_tools,
     comparison_tools,
@@ -54,7 +55,6 @@ from kgfegmcp.services.prompts import WorkflowInstructionsResult
 from kgfegmcp.services.requests import RequestModel
 from kgfegmcp.services.standards import SearchStandardsResult, StandardContextResult, StandardDetail
 from kgfegmcp.services.views import ResultModel
-from kgfegmcp.tool_names import ToolName
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 

@@ -3,7 +3,7 @@
 The middleware runs outermost, so it sees what the client gets: a result (``ok``) or the public
 error a boundary raised, whose code is the outcome (``standard_not_found``, ``invalid_request``,
 ``internal_error`` …). A component is named as a client may not dictate the log: tool and prompt
-names only clipped (:func:`~kgfegmcp.errors.echo`), a resource by its template, never by its URI.
+names only clipped (:func:`~kgfegmcp.core.errors.echo`), a resource by its template, never by its URI.
 The line is INFO whatever the outcome: a refusal is no fault of the server, and an unexpected
 failure has its one ERROR record, with the traceback, from the boundary that caught it
 (:func:`open_incident` ties the two together).
@@ -28,8 +28,8 @@ from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR
 from pydantic import ValidationError as PydanticValidationError
 
-from kgfegmcp.errors import ERROR_CLASSES, echo
-from kgfegmcp.logging_setup import FIELDS_ATTRIBUTE
+from kgfegmcp.core.errors import ERROR_CLASSES, echo
+from kgfegmcp.core.logging_setup import FIELDS_ATTRIBUTE
 from mcp import MCPError
 
 log = logging.getLogger("kgfegmcp.request")

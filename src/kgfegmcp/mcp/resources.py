@@ -15,7 +15,7 @@ from collections.abc import Callable
 from fastmcp.resources import ResourceContent, ResourceResult
 from fastmcp.server.context import Context
 
-from kgfegmcp.errors import ResourceNotFoundError
+from kgfegmcp.core.errors import ResourceNotFoundError
 from kgfegmcp.mcp.boundary import app_state, read_address
 from kgfegmcp.resources.families import Family, ResourceFamily
 from kgfegmcp.services.resources import ResourceDocument

@@ -21,8 +21,8 @@ import mcp.types as mt
 from fastmcp import FastMCP
 from mcp.client import Client
 
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.mcp.request_log import unlogged_requests
-from kgfegmcp.tool_names import ToolName
 
 log = logging.getLogger("kgfegmcp.warm_up")
 

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from kgfegmcp.epistemic import EpistemicLabel
+from kgfegmcp.core.epistemic import EpistemicLabel
 
 #: What reading an artifact exposes, gated by the package's rights (the resource layer adds
 #: ``standard_resource`` for its per-entity families).

@@ -1,6 +1,6 @@
 """Reads each declared artifact of a package once, verifying its size and SHA-256 on the way.
 
-Every artifact is opened through :class:`~kgfegmcp.package_files.PackageFile`: a regular
+Every artifact is opened through :class:`~kgfegmcp.core.package_files.PackageFile`: a regular
 file, never blocking, whose size is compared with the manifest before a byte of it is read. An
 artifact that cannot be opened as declared gets one finding and is then unavailable, so no check
 reads it and its problem is reported once, not as a cascade of consequences.
@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 import ijson
 
-from kgfegmcp.errors import JsonlParsingError
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.package_files import (
+from kgfegmcp.core.errors import JsonlParsingError
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.package_files import (
     MAX_JSON_DEPTH,
     PackageFile,
     PackageFileError,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from kgfegmcp.finding_codes import FindingCode, UndeclaredFindingCodeError, require_declared
+from kgfegmcp.core.finding_codes import FindingCode, UndeclaredFindingCodeError, require_declared
 from kgfegmcp.packages.findings import Finding, Severity
 
 MAX_FINDINGS_PER_CODE = 50

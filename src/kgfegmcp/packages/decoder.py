@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, Protocol
 
-from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.package_files import MAX_LINE_BYTES, PackageJsonError, parse_package_json
+from kgfegmcp.core.errors import DeliveryPropertyDecodingError, JsonlParsingError
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.package_files import MAX_LINE_BYTES, PackageJsonError, parse_package_json
 from kgfegmcp.packages.records import (
     COMPONENT,
     NODE_LABELS,

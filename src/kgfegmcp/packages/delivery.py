@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
-from kgfegmcp.errors import DeliveryPropertyDecodingError, JsonlParsingError
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.errors import DeliveryPropertyDecodingError, JsonlParsingError
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.artifacts import ArtifactReader
 from kgfegmcp.packages.collector import FindingCollector, line_location
 from kgfegmcp.packages.decoder import DECODING_CODES, decode_node, decode_relationship

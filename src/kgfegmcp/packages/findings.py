@@ -8,7 +8,7 @@ from typing import Final, Literal, get_args
 
 from pydantic import Field
 
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.models import ContractModel
 from kgfegmcp.packages.manifest import FindingSummary
 
 Severity = Literal["error", "warning", "info"]
@@ -21,7 +21,7 @@ REPORT_SCHEMA_VERSION: Final[ReportSchemaVersion] = get_args(ReportSchemaVersion
 class Finding(ContractModel):
     """One validation observation, locatable by artifact and line or entity.
 
-    ``code`` is a :class:`~kgfegmcp.finding_codes.FindingCode` value; it stays a plain string
+    ``code`` is a :class:`~kgfegmcp.core.finding_codes.FindingCode` value; it stays a plain string
     here because reports read from disk may carry codes this version does not know.
     """
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from kgfegmcp.errors import ManifestBuildError, echo
-from kgfegmcp.package_files import PackageFileError, PackageJsonError, parse_package_json, read_package_file
+from kgfegmcp.core.errors import ManifestBuildError, echo
+from kgfegmcp.core.package_files import PackageFileError, PackageJsonError, parse_package_json, read_package_file
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.records import FrameworkNode

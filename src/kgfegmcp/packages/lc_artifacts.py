@@ -15,8 +15,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from kgfegmcp.epistemic import ProductionMethod
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.epistemic import ProductionMethod
+from kgfegmcp.core.models import ContractModel
 
 
 class GeneratorModel(ContractModel):

@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kgfegmcp.config import InvalidPackagePolicy
+from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.package_lock import WaitNotice, package_lock
 from kgfegmcp.packages.recording import Recovery, recording_for

@@ -7,21 +7,21 @@ from typing import Annotated, Any, Final, Literal, get_args
 
 from pydantic import Field, model_validator
 
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import FrameworkId, SnapshotId
-from kgfegmcp.models import ContractModel
-from kgfegmcp.package_files import (
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import FrameworkId, SnapshotId
+from kgfegmcp.core.models import ContractModel
+from kgfegmcp.core.package_files import (
     MANIFEST_FILENAME as MANIFEST_FILENAME,
 )
-from kgfegmcp.package_files import (
+from kgfegmcp.core.package_files import (
     PackageFile,
     PackageFileError,
     PackageJsonError,
     parse_package_json,
 )
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass, PackageShape
 from kgfegmcp.profiles.model import ProfileRef
-from kgfegmcp.rights import RightsPolicy
 
 #: The schema versions this contract accepts, the writer's first: 1.0 is this server's builder, 1.1 the
 #: design's construction pipeline (read through ``supplied_manifest``, delivered in schema 1.2).
@@ -426,7 +426,7 @@ def read_manifest_json(package_dir: Path, name: str = MANIFEST_FILENAME) -> tupl
     """A manifest's bytes and its JSON, read as a package file and decoded strictly (not yet the contract).
 
     ``name`` is the manifest's file name in ``package_dir`` (its recording has another). Raises
-    :class:`~kgfegmcp.package_files.PackageFileError` with the finding that says why it is
+    :class:`~kgfegmcp.core.package_files.PackageFileError` with the finding that says why it is
     unusable: not a regular file, missing, unreadable, larger than 16 MiB, or JSON that repeats a key,
     nests too deeply or is not JSON (``invalid_manifest``).
     """

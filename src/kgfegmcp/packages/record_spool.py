@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
-from kgfegmcp.models import canonical_json
+from kgfegmcp.core.models import canonical_json
 
 
 class RecordSpool:

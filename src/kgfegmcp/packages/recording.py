@@ -25,7 +25,7 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from kgfegmcp.package_files import PackageFileError, read_package_file
+from kgfegmcp.core.package_files import PackageFileError, read_package_file
 from kgfegmcp.packages.artifact_roles import VALIDATION_REPORTS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
 from kgfegmcp.packages.manifest_reader import read_manifest

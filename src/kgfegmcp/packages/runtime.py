@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from kgfegmcp.errors import CatalogError
-from kgfegmcp.models import sha256_hex
-from kgfegmcp.package_files import PackageFileError, read_package_file
+from kgfegmcp.core.errors import CatalogError
+from kgfegmcp.core.models import sha256_hex
+from kgfegmcp.core.package_files import PackageFileError, read_package_file
 from kgfegmcp.packages.lc_artifacts import (
     ComponentProduction,
     ComponentSourceVersion,

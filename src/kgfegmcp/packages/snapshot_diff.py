@@ -22,8 +22,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from kgfegmcp.errors import InvalidComparisonSelectionError, PackageValidationError
-from kgfegmcp.models import ContractModel, canonical_bytes
+from kgfegmcp.core.errors import InvalidComparisonSelectionError, PackageValidationError
+from kgfegmcp.core.models import ContractModel, canonical_bytes
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, PackageManifest
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.records import HAS_CHILD, PROGRESSION_LABELS, DecodedPackage, FrameworkNode, ItemNode

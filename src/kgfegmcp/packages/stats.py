@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgfegmcp.errors import KgfegmcpError, PackageValidationError
-from kgfegmcp.package_files import PackageFile, PackageFileError
+from kgfegmcp.core.errors import KgfegmcpError, PackageValidationError
+from kgfegmcp.core.package_files import PackageFile, PackageFileError
 from kgfegmcp.packages.decoder import iter_nodes
 from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.packages.manifest_reader import read_manifest

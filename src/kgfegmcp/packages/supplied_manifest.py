@@ -19,9 +19,16 @@ from typing import Any, Final, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from kgfegmcp.identifiers import FrameworkId, ProfileId, SnapshotId, supplied_package_parts, supplied_snapshot_framework
-from kgfegmcp.models import ContractModel
-from kgfegmcp.package_files import path_problem
+from kgfegmcp.core.identifiers import (
+    FrameworkId,
+    ProfileId,
+    SnapshotId,
+    supplied_package_parts,
+    supplied_snapshot_framework,
+)
+from kgfegmcp.core.models import ContractModel
+from kgfegmcp.core.package_files import path_problem
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.artifact_roles import SUPPLIED_ROLE
 from kgfegmcp.packages.manifest import (
     TIMESTAMP_PATTERN,
@@ -38,7 +45,6 @@ from kgfegmcp.packages.manifest import (
     ValidationStatus,
 )
 from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN, ProfileRef
-from kgfegmcp.rights import RightsPolicy
 
 _DIGEST = r"^sha256:[0-9a-f]{64}$"
 _ARTIFACT_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,99}$"

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from kgfegmcp.finding_codes import FindingCode, require_declared
-from kgfegmcp.identifiers import identifier_problem, snapshot_problem, supplied_snapshot_framework
-from kgfegmcp.package_files import path_problem
+from kgfegmcp.core.finding_codes import FindingCode, require_declared
+from kgfegmcp.core.identifiers import identifier_problem, snapshot_problem, supplied_snapshot_framework
+from kgfegmcp.core.package_files import path_problem
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.recording import is_recording_name

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kgfegmcp.errors import CatalogError
-from kgfegmcp.package_files import PackageFileError, parse_package_json, read_package_file
+from kgfegmcp.core.errors import CatalogError
+from kgfegmcp.core.package_files import PackageFileError, parse_package_json, read_package_file
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
 from kgfegmcp.packages.runtime import PackageRuntime
 

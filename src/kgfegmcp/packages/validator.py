@@ -14,11 +14,11 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from kgfegmcp.errors import KgfegmcpError
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import graph_package_id, snapshot_problem
-from kgfegmcp.models import canonical_bytes, sha256_hex
-from kgfegmcp.package_files import PackageFileError
+from kgfegmcp.core.errors import KgfegmcpError
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import graph_package_id, snapshot_problem
+from kgfegmcp.core.models import canonical_bytes, sha256_hex
+from kgfegmcp.core.package_files import PackageFileError
 from kgfegmcp.packages.artifact_roles import (
     ARTIFACT_ROLE,
     COMPONENT_ARTIFACTS,

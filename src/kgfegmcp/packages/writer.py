@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError, filesystem_error
-from kgfegmcp.finding_codes import FindingCode, require_declared
-from kgfegmcp.identifiers import InvalidIdentifier, check_identifier, graph_package_id
-from kgfegmcp.models import canonical_bytes, canonical_json, pretty_json_bytes, sha256_hex
+from kgfegmcp.core.errors import ManifestBuildError, filesystem_error
+from kgfegmcp.core.finding_codes import FindingCode, require_declared
+from kgfegmcp.core.identifiers import InvalidIdentifier, check_identifier, graph_package_id
+from kgfegmcp.core.models import canonical_bytes, canonical_json, pretty_json_bytes, sha256_hex
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS, declared_roles, provenance_part_name
 from kgfegmcp.packages.encoder import node_wire, relationship_wire, typed_fields
 from kgfegmcp.packages.findings import Finding, ValidationReport, summarize
@@ -68,7 +69,6 @@ from kgfegmcp.packages.staging import Staging, Written, remove_empty, replace_di
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import ValidationOutcome, seal_of
 from kgfegmcp.profiles.repository import LoadedProfile
-from kgfegmcp.rights import RightsPolicy
 
 
 @dataclass(frozen=True, slots=True)

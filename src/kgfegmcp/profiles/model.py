@@ -9,10 +9,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from kgfegmcp.epistemic import ClaimLabels
-from kgfegmcp.identifiers import FrameworkId, ProfileId
-from kgfegmcp.models import ContractModel
-from kgfegmcp.rights import RightsPolicy
+from kgfegmcp.core.epistemic import ClaimLabels
+from kgfegmcp.core.identifiers import FrameworkId, ProfileId
+from kgfegmcp.core.models import ContractModel
+from kgfegmcp.core.rights import RightsPolicy
 
 PROFILE_VERSION_PATTERN = r"^[0-9]+\.[0-9]+(\.[0-9]+)?$"
 FRAMEWORK_PARENT_TYPE = "StandardsFramework"

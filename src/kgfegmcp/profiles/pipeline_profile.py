@@ -18,9 +18,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from kgfegmcp.epistemic import ClaimLabels
-from kgfegmcp.identifiers import FrameworkId, ProfileId
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.epistemic import ClaimLabels
+from kgfegmcp.core.identifiers import FrameworkId, ProfileId
+from kgfegmcp.core.models import ContractModel
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.profiles.model import (
     FRAMEWORK_PARENT_TYPE,
     PROFILE_VERSION_PATTERN,
@@ -32,7 +33,6 @@ from kgfegmcp.profiles.model import (
     InterpretationProfile,
     StatementTypeRule,
 )
-from kgfegmcp.rights import RightsPolicy
 
 Text = Annotated[str, Field(min_length=1, max_length=4000)]
 ConfigurationKey = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=100)]

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from kgfegmcp.errors import ProfileValidationError, filesystem_error
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import identifier_problem
-from kgfegmcp.models import sha256_hex
-from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
+from kgfegmcp.core.errors import ProfileValidationError, filesystem_error
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import identifier_problem
+from kgfegmcp.core.models import sha256_hex
+from kgfegmcp.core.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN, InterpretationProfile, ProfileRef
 from kgfegmcp.profiles.pipeline_profile import PipelineProfile, is_pipeline_profile
 

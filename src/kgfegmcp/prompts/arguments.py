@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
-from kgfegmcp.errors import InvalidRequestError, echo, problem_list
-from kgfegmcp.identifiers import identifier_problem, snapshot_problem
+from kgfegmcp.core.bounded_json import ClientJsonError, bounded_json_loads
+from kgfegmcp.core.errors import InvalidRequestError, echo, problem_list
+from kgfegmcp.core.identifiers import identifier_problem, snapshot_problem
 from kgfegmcp.prompts.workflows import ArgumentSpec, WorkflowSpec
 
 ArgumentValue = str | int | tuple[str, ...]

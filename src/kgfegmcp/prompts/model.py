@@ -10,10 +10,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from kgfegmcp.identifiers import FrameworkId
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.identifiers import FrameworkId
+from kgfegmcp.core.models import ContractModel
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.prompts.workflows import WorkflowName
-from kgfegmcp.tool_names import ToolName
 
 PROMPT_CONFIG_VERSION_PATTERN = r"^[0-9]+\.[0-9]+$"
 SCHEMA_VERSION = "1.0"

@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from kgfegmcp.errors import PromptConfigurationError
-from kgfegmcp.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
+from kgfegmcp.core.errors import PromptConfigurationError
+from kgfegmcp.core.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
 from kgfegmcp.prompts.model import (
     PROMPT_CONFIG_VERSION_PATTERN,
     CallConfig,

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgfegmcp.errors import ResourceNotFoundError
-from kgfegmcp.identifiers import identifier_problem, snapshot_problem
+from kgfegmcp.core.errors import ResourceNotFoundError
+from kgfegmcp.core.identifiers import identifier_problem, snapshot_problem
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import FAMILIES, FAMILY, Family

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kgfegmcp.errors import ResourceAccessDeniedError
-from kgfegmcp.models import sha256_hex
-from kgfegmcp.package_files import PackageFile, PackageFileError, parse_package_json
+from kgfegmcp.core.errors import ResourceAccessDeniedError
+from kgfegmcp.core.models import sha256_hex
+from kgfegmcp.core.package_files import PackageFile, PackageFileError, parse_package_json
 from kgfegmcp.packages.artifact_roles import progression_shard_name, provenance_part_name
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, ArtifactEntry
 from kgfegmcp.packages.manifest_reader import parse_manifest

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from kgfegmcp.epistemic import EPISTEMIC_LABELS
-from kgfegmcp.models import canonical_bytes
+from kgfegmcp.core.epistemic import EPISTEMIC_LABELS
+from kgfegmcp.core.models import canonical_bytes
 
 Representation = Literal["raw_source", "deterministic_derived"]
 RAW_SOURCE: Representation = "raw_source"

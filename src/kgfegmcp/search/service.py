@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kgfegmcp.errors import UnsupportedSearchModeError
+from kgfegmcp.core.errors import UnsupportedSearchModeError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.packages.runtime import PackageRuntime

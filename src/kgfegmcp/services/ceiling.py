@@ -1,12 +1,12 @@
-"""Fitting a progression result under the whole-result ceiling, weighed as it is rendered (``kgfegmcp.rendering``)."""
+"""Fitting a progression result under the whole-result ceiling, weighed as it is rendered (``core/rendering.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TypeVar
 
-from kgfegmcp.errors import ProgressionResultTooLargeError
-from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, rendered_size
+from kgfegmcp.core.errors import ProgressionResultTooLargeError
+from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, rendered_size
 from kgfegmcp.services.views import ResultModel
 
 ResultT = TypeVar("ResultT", bound=ResultModel)

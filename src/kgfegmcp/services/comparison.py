@@ -15,8 +15,8 @@ from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.epistemic import COMPARISON_CANDIDATE
-from kgfegmcp.errors import InvalidComparisonSelectionError
+from kgfegmcp.core.epistemic import COMPARISON_CANDIDATE
+from kgfegmcp.core.errors import InvalidComparisonSelectionError
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.service import SearchFilters, find_standards, require_servable

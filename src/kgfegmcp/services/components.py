@@ -16,11 +16,12 @@ from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec
-from kgfegmcp.errors import (
+from kgfegmcp.core.cursors import CursorCodec
+from kgfegmcp.core.errors import (
     CapabilityUnavailableError,
     GraphNodeNotFoundError,
 )
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.packages.records import SUPPORTS, ComponentNode, ItemNode, RelationshipRecord
 from kgfegmcp.resources import uris
 from kgfegmcp.search.components import find_components
@@ -45,7 +46,6 @@ from kgfegmcp.services.views import (
     StandardRef,
     permitted_text,
 )
-from kgfegmcp.tool_names import ToolName
 
 #: The standards each component hit names (the ones ranked first, as get_standards_for_learning_component ranks
 #: them); ``supportsCount`` counts them all. A hit names what it supports without a page of standards per hit.

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kgfegmcp.cursors import CursorCodec
-from kgfegmcp.errors import (
+from kgfegmcp.core.cursors import CursorCodec
+from kgfegmcp.core.errors import (
     EvidenceResultTooLargeError,
     InvalidCursorError,
     InvalidEvidenceUriError,
     UnsupportedEvidenceFormatError,
 )
-from kgfegmcp.rendering import rendered_size
+from kgfegmcp.core.rendering import rendered_size
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
 from kgfegmcp.services.paging import PageInfo, Pager
 from kgfegmcp.services.requests import ReadEvidenceRequest
 from kgfegmcp.services.resources import ResourceMetadata, ResourceService
 from kgfegmcp.services.views import ResultModel
-from kgfegmcp.tool_names import ToolName
 
 LimitedBy = Literal["end_of_resource", "window_bytes", "result_ceiling"]
 #: Refusal of a byte cursor that is not inside the document, after its first window, on a character.

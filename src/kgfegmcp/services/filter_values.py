@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.errors import InvalidRequestError, echo, problem_list
+from kgfegmcp.core.errors import InvalidRequestError, echo, problem_list
 
 FilterKind = Literal["grade", "type", "subject"]
 

@@ -9,14 +9,16 @@ from pydantic import BaseModel, Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec
-from kgfegmcp.errors import FrameworkNotFoundError, InvalidRequestError, echo
+from kgfegmcp.core.cursors import CursorCodec
+from kgfegmcp.core.errors import FrameworkNotFoundError, InvalidRequestError, echo
+from kgfegmcp.core.limits import MAX_CODE_QUERY_CHARS
+from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
+from kgfegmcp.core.rights import RightsPolicy
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.graph.progressions import MAX_ADMISSIONS
 from kgfegmcp.packages.manifest import Capabilities, SourceInfo
 from kgfegmcp.packages.records import SUPPORTS
-from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.resources import uris
-from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.services.graph_packages import holds_progression_links
 from kgfegmcp.services.paging import CursorPage, Pager
 from kgfegmcp.services.progression_views import MAX_CANDIDATES
@@ -24,7 +26,6 @@ from kgfegmcp.services.requests import (
     COMPARISON_SNAPSHOTS_MAX,
     EVIDENCE_WINDOW_DEFAULT,
     EVIDENCE_WINDOW_MAX,
-    MAX_CODE_QUERY_CHARS,
     MAX_FACETS,
     MAX_SELECTORS,
     PROGRESSION_PAGE_DEFAULT,
@@ -41,7 +42,6 @@ from kgfegmcp.services.views import (
     ResultModel,
     disclosures,
 )
-from kgfegmcp.tool_names import ToolName
 
 #: Catalog values an error message lists at most.
 _MAX_LISTED = 24

@@ -13,10 +13,10 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 
-from kgfegmcp.cursors import OUTSIDE, CursorCodec, CursoredRequest, offset_within, request_fingerprint
-from kgfegmcp.errors import InvalidCursorError
+from kgfegmcp.core.cursors import OUTSIDE, CursorCodec, CursoredRequest, offset_within, request_fingerprint
+from kgfegmcp.core.errors import InvalidCursorError
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.services.views import ResultModel
-from kgfegmcp.tool_names import ToolName
 
 #: Refusal of a byte cursor whose document changed since the cursor was issued.
 STALE = "The cursor belongs to a different version of this resource."

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.epistemic import UNRESOLVED_REFERENCE
+from kgfegmcp.core.epistemic import UNRESOLVED_REFERENCE
 from kgfegmcp.packages.records import RELATES_TO, RelationshipLabel, RelationshipRecord
 from kgfegmcp.packages.unresolved import UnresolvedReference
 from kgfegmcp.services.progression_views import MAX_COVERAGE_NOTICES, NoticeSummary, ProgressionNotice

@@ -13,13 +13,13 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from kgfegmcp.epistemic import UNRESOLVED_REFERENCE
+from kgfegmcp.core.epistemic import UNRESOLVED_REFERENCE
+from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.graph.progressions import (
     LinkDirection,
     PathReason,
     TraversalReason,
 )
-from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.services.graph_packages import GraphPackageRef
 from kgfegmcp.services.paging import PageInfo
 from kgfegmcp.services.views import (

@@ -17,12 +17,13 @@ from typing import TypeVar
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec
-from kgfegmcp.errors import (
+from kgfegmcp.core.cursors import CursorCodec
+from kgfegmcp.core.errors import (
     CapabilityUnavailableError,
     InvalidProgressionRequestError,
     LearningProgressionNotFoundError,
 )
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.graph.progressions import (
     LABEL_ORDER,
     MAX_ADMISSIONS,
@@ -84,7 +85,6 @@ from kgfegmcp.services.views import (
     StandardRecord,
     StandardRef,
 )
-from kgfegmcp.tool_names import ToolName
 
 ResultT = TypeVar("ResultT", bound=ResultModel)
 

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.errors import (
+from kgfegmcp.core.errors import (
     InvalidComparisonSelectionError,
     KgfegmcpError,
     PromptAccessDeniedError,
     PromptRenderingError,
     WorkflowInstructionsTooLargeError,
 )
+from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, rendered_size
 from kgfegmcp.prompts.arguments import ArgumentValues, parse_prompt_arguments, validate_arguments
 from kgfegmcp.prompts.render import RenderInput, render_instructions
 from kgfegmcp.prompts.repository import PromptRegistry
 from kgfegmcp.prompts.workflows import MAX_RENDERED_BYTES, WORKFLOWS, WorkflowSpec
-from kgfegmcp.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, rendered_size
 from kgfegmcp.services.views import PackageIdentity, ResultModel, TextWithheld, package_identity, text_withheld
 from kgfegmcp.services.workflow_request import GetWorkflowInstructionsRequest
 

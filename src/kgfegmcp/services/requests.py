@@ -28,8 +28,14 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from kgfegmcp.cursors import CURSOR_PATTERN, MAX_CURSOR_CHARS
-from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, SNAPSHOT_ID_PATTERN, SNAPSHOT_MAX_LENGTH
+from kgfegmcp.core.cursors import CURSOR_PATTERN, MAX_CURSOR_CHARS
+from kgfegmcp.core.identifiers import (
+    IDENTIFIER_MAX_LENGTH,
+    IDENTIFIER_MIN_LENGTH,
+    SNAPSHOT_ID_PATTERN,
+    SNAPSHOT_MAX_LENGTH,
+)
+from kgfegmcp.core.limits import MAX_CODE_QUERY_CHARS
 from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, has_cjk, query_tokens
 from kgfegmcp.services.schema_rules import (
     DISTINCT,
@@ -64,7 +70,6 @@ DistinctFacets = Annotated[list[FacetText], DISTINCT]
 
 MAX_SELECTORS = 64
 MAX_FACETS = 64
-MAX_CODE_QUERY_CHARS = 256
 
 CURSOR_DESCRIPTION = "page.nextCursor; same other fields."
 #: Filters whose values are a framework's own vocabulary: get_framework lists them.

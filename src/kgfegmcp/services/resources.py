@@ -18,10 +18,10 @@ from typing import Any
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.epistemic import SERVER_BUILT, UNRESOLVED_REFERENCE
-from kgfegmcp.errors import ResourceNotFoundError
-from kgfegmcp.identifiers import graph_package_id
-from kgfegmcp.models import sha256_hex
+from kgfegmcp.core.epistemic import SERVER_BUILT, UNRESOLVED_REFERENCE
+from kgfegmcp.core.errors import ResourceNotFoundError
+from kgfegmcp.core.identifiers import graph_package_id
+from kgfegmcp.core.models import sha256_hex
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, provenance_part_name
 from kgfegmcp.packages.manifest import ArtifactEntry
 from kgfegmcp.packages.records import (

@@ -14,12 +14,13 @@ from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.cursors import CursorCodec
-from kgfegmcp.errors import (
+from kgfegmcp.core.cursors import CursorCodec
+from kgfegmcp.core.errors import (
     AmbiguousGraphNodeError,
     CapabilityUnavailableError,
     StandardNotFoundError,
 )
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, ItemNode
 from kgfegmcp.search.match_explanation import MatchExplainer, MatchExplanation
@@ -52,7 +53,6 @@ from kgfegmcp.services.views import (
     StandardRecord,
     framework_root_ref,
 )
-from kgfegmcp.tool_names import ToolName
 
 TruncationReason = Literal["max_nodes", "max_paths", "max_path_node_occurrences"]
 #: Where a text hit's searched terms are: in the standard's own text, or only in its headings.

@@ -19,13 +19,13 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
 from kgfegmcp.catalog.served import ServedPackage
-from kgfegmcp.epistemic import EpistemicLabel, LinkLabel, ProductionMethod, SourceLabel, component_label
-from kgfegmcp.errors import FULL_TEXT_NOT_PERMITTED
+from kgfegmcp.core.epistemic import EpistemicLabel, LinkLabel, ProductionMethod, SourceLabel, component_label
+from kgfegmcp.core.errors import FULL_TEXT_NOT_PERMITTED
+from kgfegmcp.core.rights import license_name
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
 from kgfegmcp.packages.supplied_provenance import PROVENANCE
 from kgfegmcp.resources import uris
-from kgfegmcp.rights import license_name
 
 #: Hex digits of each SHA-256 an answer names (the manifest holds the full values).
 SHA256_PREFIX = 12

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.core.errors import ConfigurationError
 from kgfegmcp.sources.importer import SourceImporter
 
 #: Source name → ``module:class`` of its importer: the one list of the sources ``packages build`` knows.

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent

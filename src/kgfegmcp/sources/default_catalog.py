@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgfegmcp.config import SHIPPED_DIR, InvalidPackagePolicy
+from kgfegmcp.core.config import SHIPPED_DIR, InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError, echo
-from kgfegmcp.models import canonical_bytes, pretty_json_bytes
+from kgfegmcp.core.errors import ManifestBuildError, echo
+from kgfegmcp.core.models import canonical_bytes, pretty_json_bytes
 from kgfegmcp.packages.hierarchy_depths import depths_from_root
 from kgfegmcp.packages.records import HAS_CHILD, ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile

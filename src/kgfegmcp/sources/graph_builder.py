@@ -7,7 +7,7 @@ duplicate edges, and hands the writer a finished :class:`PackageContent`. It kno
 about any particular curriculum.
 
 It is also the one gate every source's text passes before it is written: :meth:`PackageGraphBuilder.content`
-replaces each control or bidirectional formatting character (``kgfegmcp.text_safety``) in every text of
+replaces each control or bidirectional formatting character (``kgfegmcp.core.text_safety``) in every text of
 the package, and says so in one ``unsafe_text`` finding per member, with a count.
 """
 
@@ -22,10 +22,12 @@ from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel
 
-from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, identifier_problem, stable_uuid
-from kgfegmcp.models import canonical_json
+from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, identifier_problem, stable_uuid
+from kgfegmcp.core.models import canonical_json
+from kgfegmcp.core.rights import RightsPolicy
+from kgfegmcp.core.text_safety import REPLACEMENT, UNSAFE_TEXT, UnsafeTextTally, code_point
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.manifest import SourceInfo
@@ -48,8 +50,6 @@ from kgfegmcp.packages.records import (
 )
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import LoadedProfile
-from kgfegmcp.rights import RightsPolicy
-from kgfegmcp.text_safety import REPLACEMENT, UNSAFE_TEXT, UnsafeTextTally, code_point
 
 Provenance = dict[str, Any]
 _V = TypeVar("_V")
@@ -454,7 +454,7 @@ class PackageGraphBuilder:
     # -- the text gate -------------------------------------------------------------------------
 
     def _safe_node(self, node: _N) -> _N:
-        """``node`` with every text property made safe (:func:`~kgfegmcp.text_safety.safe_text`), counted."""
+        """``node`` with every text property made safe (:func:`~kgfegmcp.core.text_safety.safe_text`), counted."""
         properties = _TEXT_PROPERTIES[node.label]
         texts = [getattr(node, attribute) for attribute, _member, _array, _bound in properties]
         flat = "\n".join(v if isinstance(v, str) else "\n".join(v) for v in texts if v is not None)

@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.memory_budget import memory_budget
@@ -31,7 +31,7 @@ SourceModel = TypeVar("SourceModel")
 class SourceImporter(ABC, Generic[SourceModel]):
     """Turns one source (installed registry data, or an input file) into package contents.
 
-    Both steps raise a :class:`kgfegmcp.errors.KgfegmcpError` subclass (normally
+    Both steps raise a :class:`kgfegmcp.core.errors.KgfegmcpError` subclass (normally
     ``manifest_build_error``) with a clear message when the source cannot be represented; what can be
     represented only in part is reported as build findings on the package (``builder.add_finding``).
     """

@@ -13,7 +13,7 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,8 @@ from typing import Annotated, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ValidationError
 
-from kgfegmcp.config import SHIPPED_DIR
-from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.core.config import SHIPPED_DIR
+from kgfegmcp.core.errors import ConfigurationError
 
 LAYOUTS_DIR = SHIPPED_DIR / "layouts"
 MAX_LAYOUT_BYTES = 256 * 1024

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.lc_artifacts import ComponentProduction, ComponentSourceVersion
 from kgfegmcp.packages.manifest import SourceDataset, UpstreamChecksum
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, SUPPORTS, RelationshipLabel

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 
 try:
     import resource

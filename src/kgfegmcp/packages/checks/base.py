@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import ClassVar
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.checks.context import CheckContext
 from kgfegmcp.packages.collector import FindingCollector
 from kgfegmcp.packages.manifest import Capabilities, PackageCounts, PackageManifest

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Final
 
-from kgfegmcp.models import canonical_bytes
+from kgfegmcp.core.models import canonical_bytes
 from kgfegmcp.packages.records import ITEM, PROPERTIES_BY_LABEL, NodeRecord
 
 #: Every member a node's typed copy (``encoder.typed_fields``) may hold, by node label.

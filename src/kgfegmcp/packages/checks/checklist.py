@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.artifact_roles import PackageShape
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.capabilities import CapabilityCheck

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
 
 

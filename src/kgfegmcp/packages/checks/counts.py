@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import FindingCollector
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME

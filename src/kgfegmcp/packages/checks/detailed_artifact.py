@@ -7,9 +7,9 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.models import ContractModel
-from kgfegmcp.package_files import PackageJsonError, parse_package_json
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.models import ContractModel
+from kgfegmcp.core.package_files import PackageJsonError, parse_package_json
 from kgfegmcp.packages.artifacts import OnEntry, StreamedDocument
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.collector import line_location

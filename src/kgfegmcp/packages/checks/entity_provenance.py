@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from typing import Any
 
-from kgfegmcp.epistemic import component_label
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.models import canonical_bytes
+from kgfegmcp.core.epistemic import component_label
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.models import canonical_bytes
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PART_ARTIFACTS
 from kgfegmcp.packages.checks.carried_fields import collapsed, first_difference
 from kgfegmcp.packages.checks.detailed_artifact import CARRIED_CODES, DOCUMENT_CODES, DetailedArtifactCheck

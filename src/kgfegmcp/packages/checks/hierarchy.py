@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.hierarchy_depths import depths_from_root
 from kgfegmcp.packages.records import HAS_CHILD, ROOT_FALLBACK, ItemNode

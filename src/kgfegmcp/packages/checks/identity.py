@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.context import all_nodes
 from kgfegmcp.packages.records import FrameworkNode, ItemNode

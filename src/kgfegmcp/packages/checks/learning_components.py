@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.models import ContractModel
 from kgfegmcp.packages.checks.carried_fields import first_difference, typed_difference
 from kgfegmcp.packages.checks.detailed_artifact import CARRIED_CODES, DOCUMENT_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.encoder import relationship_wire

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.records import (
     COMPONENT,
     HAS_CHILD,

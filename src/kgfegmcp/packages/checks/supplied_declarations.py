@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.counts import report_count_mismatches
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, SuppliedCapabilities, SuppliedCounts

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.artifact_roles import PROGRESSION_SHARDS, progression_shard_name
 from kgfegmcp.packages.checks.detailed_artifact import DOCUMENT_CODES, LINE_CODES, DetailedArtifactCheck
 from kgfegmcp.packages.records import BUILDS_TOWARDS, PROGRESSION_LABELS, RELATES_TO, RelationshipRecord

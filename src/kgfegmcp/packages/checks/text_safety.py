@@ -1,4 +1,4 @@
-"""No text a package serves holds a control or bidirectional formatting character (``kgfegmcp.text_safety``).
+"""No text a package serves holds a control or bidirectional formatting character (``kgfegmcp.core.text_safety``).
 
 A package built here never does: the build replaces each one and reports it (``unsafe_text`` warnings).
 A package not built here (a supplied package, one edited by hand) is refused when it does, since the
@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.text_safety import DIRECTIONAL_MARKS, UNSAFE_TEXT, UnsafeBytesScan, UnsafeTextTally
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
 from kgfegmcp.packages.checks.base import PackageCheck
 from kgfegmcp.packages.checks.context import all_nodes
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.records import PROPERTIES_BY_LABEL, ItemNode, NodeRecord
-from kgfegmcp.text_safety import DIRECTIONAL_MARKS, UNSAFE_TEXT, UnsafeBytesScan, UnsafeTextTally
 
 #: Findings per source of text (the nodes, the relationships, the manifest), one per member; the members
 #: beyond are counted in one more finding.

@@ -24,10 +24,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kgfegmcp.models import canonical_bytes, pretty_json_bytes
+from kgfegmcp.core.models import canonical_bytes, pretty_json_bytes
+from kgfegmcp.core.rights import RightsPolicy
+from kgfegmcp.core.text_safety import safe_text
 from kgfegmcp.packages.records import ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
-from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.asn.document import DCTERMS, AsnGraph
 from kgfegmcp.sources.asn.hierarchy import AsnStructure
 from kgfegmcp.sources.asn.vocabulary import AsnVocabulary, EducationLevel, Publisher
@@ -43,7 +44,6 @@ from kgfegmcp.sources.derived_rules import (
     validated,
 )
 from kgfegmcp.sources.graph_builder import slugify
-from kgfegmcp.text_safety import safe_text
 
 _STRUCTURAL_DISCLOSURE = "roles-from-structure"
 LICENSE = DCTERMS + "license"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 
 ASN = "http://purl.org/ASN/schema/core/"
 GEMQ = "http://purl.org/gem/qualifiers/"

@@ -24,7 +24,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError, echo
+from kgfegmcp.core.errors import ManifestBuildError, echo
 from kgfegmcp.sources.asn.document import ASN, DCTERMS, GEMQ, STANDARD_DOCUMENT, STATEMENT, AsnGraph
 
 IS_CHILD_OF = GEMQ + "isChildOf"

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kgfegmcp.errors import ManifestBuildError, echo
-from kgfegmcp.identifiers import identifier_problem
+from kgfegmcp.core.errors import ManifestBuildError, echo
+from kgfegmcp.core.identifiers import identifier_problem
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 from kgfegmcp.sources.asn.document import ASN, DCTERMS, AsnGraph
 from kgfegmcp.sources.asn.hierarchy import ROOT, AsnStructure

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.asn.document import AsnGraph, read_asn_file

@@ -25,15 +25,15 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kgfegmcp.errors import echo
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import identifier_problem, stable_uuid
-from kgfegmcp.models import canonical_bytes, sha256_hex
+from kgfegmcp.core.errors import echo
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import identifier_problem, stable_uuid
+from kgfegmcp.core.models import canonical_bytes, sha256_hex
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
 from kgfegmcp.packages.records import HAS_CHILD, ROOT_FALLBACK, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
-from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.asn.derived_profile import (
     TypeUse,
     VocabularyProfile,

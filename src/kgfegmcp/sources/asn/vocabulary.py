@@ -20,11 +20,11 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, ValidationError, model_validator
 
-from kgfegmcp.config import SHIPPED_DIR
-from kgfegmcp.errors import ConfigurationError
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.config import SHIPPED_DIR
+from kgfegmcp.core.errors import ConfigurationError
+from kgfegmcp.core.models import ContractModel
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.profiles.model import Disclosure, SearchFacet
-from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.layout_files import Regex
 
 ASN_DATA_DIR = SHIPPED_DIR / "asn"

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
 from kgfegmcp.sources.graph_builder import Provenance, identifier_from
 from kgfegmcp.sources.installed import InstalledFile, read_installed

@@ -6,7 +6,7 @@ guessed, since the profile declares none.
 
 from __future__ import annotations
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.bncc.assembly import (

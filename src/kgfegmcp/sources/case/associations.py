@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgfegmcp.errors import echo
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.errors import echo
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.packages.records import BUILDS_TOWARDS, HAS_CHILD, RELATES_TO, RelationshipLabel
 from kgfegmcp.packages.unresolved import CROSS_FRAMEWORK_REFERENCE
 from kgfegmcp.sources.case.dataset import CaseDataset

@@ -50,7 +50,7 @@ import httpx2
 from pydantic import BaseModel, ConfigDict, Field
 
 from kgfegmcp import __version__
-from kgfegmcp.errors import SourceFetchError, echo, has_unprintable
+from kgfegmcp.core.errors import SourceFetchError, echo, has_unprintable
 
 MIB = 1024 * 1024
 #: Longest URL accepted (the manifest's source dataset ``uri`` holds at most 2000 characters).

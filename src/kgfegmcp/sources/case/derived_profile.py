@@ -29,9 +29,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError, echo
-from kgfegmcp.identifiers import IDENTIFIER_MAX_LENGTH
-from kgfegmcp.models import canonical_bytes, pretty_json_bytes
+from kgfegmcp.core.errors import ManifestBuildError, echo
+from kgfegmcp.core.identifiers import IDENTIFIER_MAX_LENGTH
+from kgfegmcp.core.models import canonical_bytes, pretty_json_bytes
+from kgfegmcp.core.text_safety import safe_text
 from kgfegmcp.packages.records import ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
 from kgfegmcp.sources.case.document import CaseDocument, nonblank
@@ -46,7 +47,6 @@ from kgfegmcp.sources.derived_rules import (
     validated,
 )
 from kgfegmcp.sources.graph_builder import slugify
-from kgfegmcp.text_safety import safe_text
 
 DERIVED_SUFFIX = "-derived"
 #: The disclosure of the base profile that describes binding it; a derived profile replaces it.

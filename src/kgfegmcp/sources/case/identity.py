@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.identifiers import identifier_problem
+from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.identifiers import identifier_problem
 from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN
 from kgfegmcp.profiles.repository import LoadedProfile, ProfileRepository
 from kgfegmcp.sources.case.document import CaseDocument, nonblank

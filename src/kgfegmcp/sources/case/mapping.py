@@ -22,15 +22,15 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError, echo
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import identifier_problem, stable_uuid
-from kgfegmcp.models import canonical_bytes, sha256_hex
+from kgfegmcp.core.errors import ManifestBuildError, echo
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import identifier_problem, stable_uuid
+from kgfegmcp.core.models import canonical_bytes, sha256_hex
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import DerivedProfile, LoadedProfile, ProfileRepository
-from kgfegmcp.rights import RightsPolicy
 from kgfegmcp.sources.case.associations import NodeResolver, map_associations
 from kgfegmcp.sources.case.dataset import CaseDataset
 from kgfegmcp.sources.case.derived_profile import (

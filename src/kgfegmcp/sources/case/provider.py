@@ -28,7 +28,7 @@ from typing import Any
 import httpx2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from kgfegmcp.errors import ConfigurationError, SourceFetchError, echo, problem_list
+from kgfegmcp.core.errors import ConfigurationError, SourceFetchError, echo, problem_list
 from kgfegmcp.sources.case.client import (
     CF_PACKAGE_PATH,
     CaseFetchOptions,

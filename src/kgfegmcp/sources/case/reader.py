@@ -22,9 +22,9 @@ from typing import IO, Any, TypeVar
 import ijson
 from pydantic import BaseModel, ValidationError
 
-from kgfegmcp.errors import ManifestBuildError, echo, problem_list
-from kgfegmcp.package_files import MAX_LINE_BYTES
-from kgfegmcp.services.requests import MAX_CODE_QUERY_CHARS
+from kgfegmcp.core.errors import ManifestBuildError, echo, problem_list
+from kgfegmcp.core.limits import MAX_CODE_QUERY_CHARS
+from kgfegmcp.core.package_files import MAX_LINE_BYTES
 from kgfegmcp.sources.case.document import (
     CaseAssociation,
     CaseDefinitions,

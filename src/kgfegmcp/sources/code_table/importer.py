@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.code_table.layout import CodeTableLayout, load_code_table_layout

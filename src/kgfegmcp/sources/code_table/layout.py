@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.models import ContractModel
 from kgfegmcp.sources.layout_files import Regex, load_layout_file
 
 #: How a row that prints a heading is placed: as a top-level division of the document, under the nearest

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import identifier_problem, stable_uuid
+from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import identifier_problem, stable_uuid
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent

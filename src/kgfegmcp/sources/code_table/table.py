@@ -19,7 +19,7 @@ from typing import Any
 
 import openpyxl
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.sources.code_table.layout import CodeTableLayout
 
 #: Rows searched for the header marker and the title above it.

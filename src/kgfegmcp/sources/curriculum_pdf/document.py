@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.sources.curriculum_pdf.layout import CurriculumPdfLayout
 from kgfegmcp.sources.curriculum_pdf.pages import PdfPages
 from kgfegmcp.sources.curriculum_pdf.statements import CurriculumDocument, StatementAssembler, sequence_findings

@@ -13,10 +13,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.rights import ReviewStatus
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.rights import ReviewStatus
 from kgfegmcp.sources.curriculum_pdf.document import CurriculumPdf
 from kgfegmcp.sources.curriculum_pdf.layout import CurriculumPdfLayout, load_layout
 from kgfegmcp.sources.curriculum_pdf.mapping import CurriculumPdfMapping

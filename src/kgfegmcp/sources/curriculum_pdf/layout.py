@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.models import ContractModel
 from kgfegmcp.sources.layout_files import Regex, load_layout_file
 
 #: What a table column holds.

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from kgfegmcp.finding_codes import FindingCode
-from kgfegmcp.identifiers import stable_uuid
+from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.rights import ReviewStatus
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.rights import ReviewStatus
 from kgfegmcp.sources.curriculum_pdf.document import CurriculumPdf
 from kgfegmcp.sources.curriculum_pdf.layout import Level
 from kgfegmcp.sources.curriculum_pdf.statements import Heading, Statement, comparable

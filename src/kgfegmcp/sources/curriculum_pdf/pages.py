@@ -19,7 +19,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from kgfegmcp.errors import ManifestBuildError
+from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.sources.curriculum_pdf.layout import ColumnRole, CurriculumPdfLayout
 
 #: Words whose tops differ by at most this many points are on one line.

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.sources.curriculum_pdf.layout import CurriculumPdfLayout, Level
 from kgfegmcp.sources.curriculum_pdf.pages import Line, PageHeading, PageTable, PdfPage, TableRow
 

@@ -7,7 +7,7 @@ internal error. It also keeps the last of two equal keys, so ``{"a": 1, "a": 2}`
 nesting depth counted outside strings; only a document within both bounds is decoded, and an object
 that repeats a key is refused. Two kinds of reader use it: clients (prompt list arguments, cursor
 payloads: :func:`bounded_json_loads`, whose refusals echo nothing) and package files (every JSON
-document and JSONL record of a package, through ``kgfegmcp.package_files``, whose operator
+document and JSONL record of a package, through ``kgfegmcp.core.package_files``, whose operator
 is told which key repeats: :attr:`BoundedJsonError.repeated_key`).
 """
 

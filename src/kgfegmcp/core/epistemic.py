@@ -12,7 +12,7 @@ from typing import Final, Literal, get_args
 
 from pydantic import Field
 
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.models import ContractModel
 
 EpistemicLabel = Literal[
     "source_asserted",

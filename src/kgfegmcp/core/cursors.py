@@ -25,9 +25,9 @@ from typing import Any, Protocol
 
 from pydantic import SecretStr
 
-from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
-from kgfegmcp.errors import InvalidCursorError
-from kgfegmcp.models import canonical_bytes
+from kgfegmcp.core.bounded_json import ClientJsonError, bounded_json_loads
+from kgfegmcp.core.errors import InvalidCursorError
+from kgfegmcp.core.models import canonical_bytes
 
 MAX_CURSOR_CHARS = 4096
 CURSOR_PATTERN = r"^[A-Za-z0-9_-]+$"

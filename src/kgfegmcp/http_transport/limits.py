@@ -59,7 +59,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
-from kgfegmcp.logging_setup import REPORT_INTERVAL_SECONDS, LogThrottle, held_back_note
+from kgfegmcp.core.logging_setup import REPORT_INTERVAL_SECONDS, LogThrottle, held_back_note
 
 logger = logging.getLogger("kgfegmcp.http")
 

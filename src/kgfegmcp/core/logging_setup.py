@@ -27,7 +27,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Literal
 
-from kgfegmcp.errors import echo
+from kgfegmcp.core.errors import echo
 
 #: The log formats ``KGFEGMCP_LOG_FORMAT`` selects.
 LogFormat = Literal["text", "json"]

@@ -32,9 +32,9 @@ from fastmcp.server.auth.providers.jwt import JWTVerifier
 from mcp_types import INVALID_REQUEST
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kgfegmcp.bounded_json import ClientJsonError, bounded_json_loads
-from kgfegmcp.config import BackendSettings
-from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.core.bounded_json import ClientJsonError, bounded_json_loads
+from kgfegmcp.core.config import BackendSettings
+from kgfegmcp.core.errors import ConfigurationError
 
 log = logging.getLogger("kgfegmcp.http")
 

@@ -16,8 +16,8 @@ import uuid
 from collections.abc import Callable
 from typing import NoReturn
 
-from kgfegmcp import text_safety
-from kgfegmcp.errors import KgfegmcpError, filesystem_error
+from kgfegmcp.core import text_safety
+from kgfegmcp.core.errors import KgfegmcpError, filesystem_error
 
 log = logging.getLogger("kgfegmcp.entry")
 
@@ -61,7 +61,7 @@ def _log_incident(incident: str, exc: BaseException) -> bool:
     Returns whether it was logged.
     """
     if not logging.getLogger().handlers and os.environ.get("KGFEGMCP_LOG_LEVEL", "").upper() == "DEBUG":
-        from kgfegmcp.logging_setup import configure_logging
+        from kgfegmcp.core.logging_setup import configure_logging
 
         configure_logging("DEBUG", "json" if os.environ.get("KGFEGMCP_LOG_FORMAT") == "json" else "text")
     log.debug("incident %s", incident, exc_info=exc)

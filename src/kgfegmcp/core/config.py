@@ -16,16 +16,21 @@ import platformdirs
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from kgfegmcp.errors import ConfigurationError
-from kgfegmcp.http_hosts import HOST_PATTERN_FORM, ORIGIN_PATTERN_FORM, host_pattern_problems, origin_pattern_problems
-from kgfegmcp.logging_setup import LogFormat
+from kgfegmcp.core.errors import ConfigurationError
+from kgfegmcp.core.host_patterns import (
+    HOST_PATTERN_FORM,
+    ORIGIN_PATTERN_FORM,
+    host_pattern_problems,
+    origin_pattern_problems,
+)
+from kgfegmcp.core.logging_setup import LogFormat
 
 MIB = 1024 * 1024
 APP_NAME = "kgfegmcp"
 
 #: The interpretation profiles and prompt configurations ship inside the package (wheel, bundle and
 #: checkout alike), so the server runs from any directory with no setting at all.
-SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
+SHIPPED_DIR = Path(__file__).resolve().parents[1] / "shipped"
 SHIPPED_PROFILES_DIR = SHIPPED_DIR / "profiles"
 SHIPPED_PROMPTS_DIR = SHIPPED_DIR / "prompts"
 

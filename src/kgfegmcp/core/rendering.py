@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kgfegmcp.models import canonical_json
+from kgfegmcp.core.models import canonical_json
 
 RESULT_MAX_BYTES = 1_048_576
 RESULT_MAX_CHARS = 100_000

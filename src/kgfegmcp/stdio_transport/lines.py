@@ -5,7 +5,7 @@ grows: a line that never ends makes the server buffer everything written to it. 
 sits under that wrapper. It hands on complete lines of at most ``max_bytes`` bytes and drops a longer one
 as it arrives, never holding more than ``max_bytes`` of it, then reads the next line as usual. The SDK
 never sees the dropped line (it answers no line it cannot parse either); the drop is logged at INFO, at
-most once per :data:`~kgfegmcp.logging_setup.REPORT_INTERVAL_SECONDS` with a count.
+most once per :data:`~kgfegmcp.core.logging_setup.REPORT_INTERVAL_SECONDS` with a count.
 
 :func:`bounded_stdin` puts it in place of ``sys.stdin`` before the SDK's ``stdio_server`` reads it; the
 SDK then serves that stream as it is, without the library being changed.
@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from kgfegmcp.logging_setup import REPORT_INTERVAL_SECONDS, LogThrottle, held_back_note
+from kgfegmcp.core.logging_setup import REPORT_INTERVAL_SECONDS, LogThrottle, held_back_note
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer

@@ -11,12 +11,12 @@ from starlette.middleware import Middleware as ASGIMiddleware
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_serving_state
-from kgfegmcp.config import BackendSettings, load_settings
-from kgfegmcp.entry_boundary import run_entry_point
-from kgfegmcp.http_auth import BearerChallenge, auth_provider, require_auth_for_public_bind
-from kgfegmcp.http_hosts import WellFormedHostAndOrigin, needs_check
-from kgfegmcp.http_limits import HttpLimits, RequestBodyCap, descriptor_cap, limited_h11_protocol
-from kgfegmcp.logging_setup import configure_logging
+from kgfegmcp.core.config import BackendSettings, load_settings
+from kgfegmcp.core.entry_boundary import run_entry_point
+from kgfegmcp.core.logging_setup import configure_logging
+from kgfegmcp.http_transport.auth import BearerChallenge, auth_provider, require_auth_for_public_bind
+from kgfegmcp.http_transport.hosts import WellFormedHostAndOrigin, needs_check
+from kgfegmcp.http_transport.limits import HttpLimits, RequestBodyCap, descriptor_cap, limited_h11_protocol
 from kgfegmcp.mcp.warm_up import warm_up
 
 log = logging.getLogger("kgfegmcp.http")
@@ -107,7 +107,7 @@ def serve_http(settings: BackendSettings) -> None:
 
 
 def main() -> None:
-    """``python -m kgfegmcp.http_server``: settings from the environment."""
+    """``python -m kgfegmcp.http_transport.server``: settings from the environment."""
     run_entry_point(lambda: serve_http(load_settings()), "The server")
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from kgfegmcp.models import ContractModel
+from kgfegmcp.core.models import ContractModel
 
 ReviewStatus = Literal["approved", "provisional_operator_approved", "restricted", "review_required", "unreviewed"]
 REVIEW_STATUSES: tuple[ReviewStatus, ...] = (

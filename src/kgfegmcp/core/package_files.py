@@ -13,7 +13,7 @@ than declared; JSON nested past the interpreter's recursion limit, or saying one
   the manifest declares, or with the caller's bound; no more than that size plus one byte (to see
   a file that grew) is ever read;
 - a JSON document is decoded within :data:`MAX_JSON_DEPTH` and refused when an object repeats a key
-  (:mod:`kgfegmcp.bounded_json`, the same decoder client JSON goes through); a JSONL line is read
+  (:mod:`kgfegmcp.core.bounded_json`, the same decoder client JSON goes through); a JSONL line is read
   within :data:`MAX_LINE_BYTES` (``kgfegmcp.packages.decoder.iter_physical_lines``);
 - every failure is a :class:`PackageFileError` with the finding code that says why, never an
   ``OSError`` or a ``RecursionError``.
@@ -29,8 +29,8 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import Any
 
-from kgfegmcp.bounded_json import NOT_UTF8, BoundedJsonError, decode_bounded
-from kgfegmcp.finding_codes import FindingCode
+from kgfegmcp.core.bounded_json import NOT_UTF8, BoundedJsonError, decode_bounded
+from kgfegmcp.core.finding_codes import FindingCode
 
 MANIFEST_FILENAME = "package_manifest.json"
 

@@ -1,5 +1,5 @@
 """Which ``Host`` and ``Origin`` values a hosted server accepts: the grammar of ``KGFEGMCP_HTTP_ALLOWED_HOSTS``
-and ``KGFEGMCP_HTTP_ALLOWED_ORIGINS``, and a guard that keeps FastMCP's matching on whole DNS labels.
+and ``KGFEGMCP_HTTP_ALLOWED_ORIGINS``, and what a well-formed ``Host`` or ``Origin`` header is.
 
 FastMCP's DNS-rebinding guard compares ``Host`` and ``Origin`` with shell-style ``fnmatch``, where ``*``
 matches any characters, ``?`` one and ``[…]`` a set: ``*example.org`` would accept ``evilexample.org`` and
@@ -15,10 +15,10 @@ A port is refused: FastMCP drops the port of both the pattern and the ``Host``, 
 An origin pattern is ``*`` or ``scheme://`` + a host pattern other than ``*`` + an optional ``:port``.
 
 Those patterns alone do not make the match exact: fnmatch's ``*`` in ``*.example.org`` also matches an empty
-or malformed prefix (a ``Host`` of ``.example.org`` or ``a b.example.org``). :class:`WellFormedHostAndOrigin`
-therefore refuses, wherever a list is configured, a ``Host`` that is not ``name[:port]`` or an ``Origin`` that
-is not ``scheme://name[:port]``; what FastMCP then matches is whole labels. Standard library only: the
-settings import this module, and the command line must not pay for a web framework.
+or malformed prefix (a ``Host`` of ``.example.org`` or ``a b.example.org``). The HTTP wing's guard
+(``http_transport/hosts.py``) therefore refuses, wherever a list is configured, a ``Host`` that is not
+``name[:port]`` or an ``Origin`` that is not ``scheme://name[:port]``; what FastMCP then matches is whole labels.
+Standard library only: the settings import this module, and the command line must not pay for a web framework.
 """
 
 from __future__ import annotations
@@ -26,10 +26,6 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from starlette.types import ASGIApp, Receive, Scope, Send
 
 _LABEL = r"(?!-)[a-z0-9_-]{1,63}(?<!-)"
 #: A DNS name whose last label is not all digits (``10.0.0.300`` is neither a name nor an address).
@@ -127,44 +123,3 @@ def is_origin_header(value: str) -> bool:
         return True
     scheme, separator, authority = value.partition("://")
     return bool(separator) and _SCHEME.fullmatch(scheme) is not None and is_host_header(authority)
-
-
-class WellFormedHostAndOrigin:
-    """Answers ``421`` to a malformed ``Host`` and ``403`` to a malformed ``Origin`` when the matching list is
-    configured (and is not ``*``), so FastMCP's pattern match only ever compares whole labels.
-
-    More than one ``Host`` or ``Origin`` header is malformed too (which one would the guard have compared?).
-    """
-
-    def __init__(self, app: ASGIApp, *, check_host: bool, check_origin: bool) -> None:
-        self.app = app
-        self.check_host = check_host
-        self.check_origin = check_origin
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and (self.check_host or self.check_origin):
-            hosts = [value.decode("latin-1") for name, value in scope["headers"] if name.lower() == b"host"]
-            origins = [value.decode("latin-1") for name, value in scope["headers"] if name.lower() == b"origin"]
-            if self.check_host and not (len(hosts) == 1 and is_host_header(hosts[0].strip())):
-                await _refuse(send, 421, b"Misdirected Request")
-                return
-            if self.check_origin and origins and not (len(origins) == 1 and is_origin_header(origins[0].strip())):
-                await _refuse(send, 403, b"Forbidden Origin")
-                return
-        await self.app(scope, receive, send)
-
-
-async def _refuse(send: Send, status: int, body: bytes) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
-def needs_check(patterns: Sequence[str] | None) -> bool:
-    """Whether a configured list makes FastMCP pattern-match the header (unset or ``*``: nothing to keep whole)."""
-    return patterns is not None and "*" not in patterns

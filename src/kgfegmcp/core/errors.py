@@ -13,7 +13,7 @@ import errno
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from kgfegmcp import text_safety
+from kgfegmcp.core import text_safety
 
 #: Longest client-supplied fragment (a field name or location, a tool, prompt or argument name) a
 #: message or log line repeats; the rest is replaced by an ellipsis and the original length.

@@ -31,8 +31,8 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from kgfegmcp.config import MAX_CURSOR_SECRET_CHARS, MIN_CURSOR_SECRET_CHARS, BackendSettings
-from kgfegmcp.errors import ConfigurationError
+from kgfegmcp.core.config import MAX_CURSOR_SECRET_CHARS, MIN_CURSOR_SECRET_CHARS, BackendSettings
+from kgfegmcp.core.errors import ConfigurationError
 
 log = logging.getLogger(__name__)
 
