@@ -150,13 +150,15 @@ def fractions(state: Any, requests: list[Any]) -> dict[str, Any]:
     """For each distinct query term: the share of standards documents holding its stem (text or context)."""
     import tantivy
 
+    from kgfegmcp.search.normalize import query_words
+
     index = state.catalog.resolve(FRAMEWORK).standards_index
     text = index.text
     searcher, schema, documents = text._searcher, text._schema, text.documents
     shares: dict[str, float] = {}
     per_query: list[dict[str, Any]] = []
     for request in requests:
-        reading = index.interpreter.interpret(request.query)
+        reading = index.interpreter.interpret(query_words(request.query))
         row = {}
         for term in reading.terms:
             word = term.exact if term.exact_only else term.stem

@@ -27,6 +27,7 @@ from typing import Any
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.core.config import load_settings
 from kgfegmcp.search.analysis import Term
+from kgfegmcp.search.normalize import query_words
 from kgfegmcp.search.text_index import TextIndex
 from kgfegmcp.services.requests import SearchStandardsRequest
 
@@ -92,7 +93,9 @@ def main() -> int:
         TextIndex.absent = with_lookup  # type: ignore[method-assign]
         # The lookups alone: every package's reading of every query, then its absent terms.
         indexes = [p.standards_index for p in state.catalog.select(scopes[scope], None)]
-        readings = [(index.text, index.interpreter.interpret(q).terms) for q in queries for index in indexes]
+        readings = [
+            (index.text, index.interpreter.interpret(query_words(q)).terms) for q in queries for index in indexes
+        ]
 
         def lookup_all(readings: list[tuple[TextIndex | None, tuple[Term, ...]]] = readings) -> None:
             for text, terms in readings:

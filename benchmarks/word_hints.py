@@ -46,7 +46,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from kgfegmcp.search.analysis import analyzer_for
-from kgfegmcp.search.normalize import tokens
+from kgfegmcp.search.normalize import query_words, tokens
 from kgfegmcp.search.text_index import TextIndex
 from kgfegmcp.search.word_hints import Vocabulary, max_edits
 from percentiles import percentile
@@ -187,7 +187,7 @@ def measure_catalog(root: Path) -> dict[str, Any]:
         for index in indexes:
             if index.text is None:
                 continue
-            reading = index.interpreter.interpret(query)
+            reading = index.interpreter.interpret(query_words(query))
             unknown = index.text.absent(reading.terms)
             started = time.perf_counter()
             found = package_word_hints(index.runtime, index.text, index.interpreter.analyzer, unknown)

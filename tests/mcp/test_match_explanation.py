@@ -14,6 +14,7 @@ from fastmcp import Client
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.search.analysis import analyzer_for
+from kgfegmcp.search.normalize import query_words
 from kgfegmcp.search.service import SearchFilters, SearchHit, find_standards
 from kgfegmcp.services.standards import explain_hits
 from package_factory import TREE
@@ -116,7 +117,7 @@ def test_matched_in_agrees_with_the_rankings_heading_only_flag(default_state: Ap
     packages = default_state.catalog.select(None, None)
     indexes = [package.standards_index for package in packages]
     for query in ("main idea", "ideia central", "frações", "key details", "leitura", "place value", "数学"):
-        outcome = find_standards(indexes, query, "text", "exact", SearchFilters(), 60)
+        outcome = find_standards(indexes, query_words(query), "text", "exact", SearchFilters(), 60)
         explained = explain_hits(packages, outcome.interpretations, outcome.hits)
         for hit, explanation in zip(outcome.hits, explained, strict=True):
             assert explanation is not None

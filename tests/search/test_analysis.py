@@ -12,7 +12,7 @@ import tantivy
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.search.analysis import Analyzer, analyzer_for
 from kgfegmcp.search.languages import rules_for
-from kgfegmcp.search.normalize import fold
+from kgfegmcp.search.normalize import fold, query_words
 from kgfegmcp.search.query import QueryInterpreter
 
 EF = "brazil-bncc-ensino-fundamental"
@@ -137,12 +137,12 @@ def interpreter(profiles_root: Path, profile_id: str) -> QueryInterpreter:
 
 @pytest.mark.parametrize("query", ["frações 5º ano", "frações 5 ano", "quinto ano frações", "frações 5° ano"])
 def test_grade_expressions_leave_the_text(profiles_root: Path, query: str) -> None:
-    reading = interpreter(profiles_root, EF).interpret(query)
+    reading = interpreter(profiles_root, EF).interpret(query_words(query))
     assert reading.grades == ("5º ano",) and [t.exact for t in reading.terms] == ["fracoes"]
 
 
 def test_ano_alone_is_text_and_stop_words_are_reported(profiles_root: Path) -> None:
-    reading = interpreter(profiles_root, EF).interpret("meses do ano")
+    reading = interpreter(profiles_root, EF).interpret(query_words("meses do ano"))
     assert reading.grades == () and [t.exact for t in reading.terms] == ["meses", "ano"]
     assert reading.dropped == ("do",)
 
@@ -157,24 +157,24 @@ def test_ano_alone_is_text_and_stop_words_are_reported(profiles_root: Path) -> N
     ],
 )
 def test_english_grade_expressions(profiles_root: Path, query: str, grade: str) -> None:
-    reading = interpreter(profiles_root, "us-ccss-ela-literacy").interpret(query)
+    reading = interpreter(profiles_root, "us-ccss-ela-literacy").interpret(query_words(query))
     assert reading.grades == (grade,) and [t.exact for t in reading.terms] == ["main", "idea"]
 
 
 def test_bare_numbers_are_never_grades(profiles_root: Path) -> None:
     """CCSS labels are "03": a number in a query stays text."""
-    reading = interpreter(profiles_root, "us-ccss-ela-literacy").interpret("03 idea")
+    reading = interpreter(profiles_root, "us-ccss-ela-literacy").interpret(query_words("03 idea"))
     assert reading.grades == () and [t.exact for t in reading.terms] == ["03", "idea"]
 
 
 def test_only_stop_words_are_searched_as_typed(profiles_root: Path) -> None:
-    reading = interpreter(profiles_root, EF).interpret("uma com")
+    reading = interpreter(profiles_root, EF).interpret(query_words("uma com"))
     assert [t.exact for t in reading.terms] == ["uma", "com"] and reading.dropped == ()
     assert all(t.exact_only for t in reading.terms)
 
 
 def test_grades_can_stay_text_where_there_are_no_grades(profiles_root: Path) -> None:
-    reading = interpreter(profiles_root, EF).interpret("frações 5º ano", recognise_grades=False)
+    reading = interpreter(profiles_root, EF).interpret(query_words("frações 5º ano"), recognise_grades=False)
     assert reading.grades == () and [t.exact for t in reading.terms] == ["fracoes", "5o", "ano"]
 
 
@@ -186,18 +186,20 @@ def latest(profiles_root: Path, profile_id: str, version: str) -> QueryInterpret
 
 
 def test_request_words_are_set_aside_and_reported(profiles_root: Path) -> None:
-    reading = latest(profiles_root, EF, "2.3").interpret("como ensinar a tabuada para o 3º ano")
+    reading = latest(profiles_root, EF, "2.3").interpret(query_words("como ensinar a tabuada para o 3º ano"))
     assert [t.exact for t in reading.terms] == ["tabuada"] and reading.grades == ("3º ano",)
     assert reading.request_words == ("como ensinar",) and reading.dropped == ("a", "para", "o")
 
 
 def test_a_request_of_request_words_only_is_searched(profiles_root: Path) -> None:
-    reading = latest(profiles_root, EF, "2.3").interpret("atividades")
+    reading = latest(profiles_root, EF, "2.3").interpret(query_words("atividades"))
     assert [t.exact for t in reading.terms] == ["atividades"] and reading.request_words == ()
 
 
 def test_english_request_words(profiles_root: Path) -> None:
-    reading = latest(profiles_root, "us-ccss-ela-literacy", "2.1").interpret("how to teach their and there 3rd grade")
+    reading = latest(profiles_root, "us-ccss-ela-literacy", "2.1").interpret(
+        query_words("how to teach their and there 3rd grade")
+    )
     assert [t.exact for t in reading.terms] == ["their", "there"] and reading.request_words == ("how to teach",)
     assert reading.grades == ("03",)
 
@@ -216,13 +218,13 @@ def test_subjects_named_in_a_query(
     profiles_root: Path, query: str, subjects: tuple[str, ...], terms: list[str]
 ) -> None:
     """A subject of several words is read wherever it stands; one word only beside a request word."""
-    reading = latest(profiles_root, EF, "2.3").interpret(query, subjects=EF_SUBJECTS)
+    reading = latest(profiles_root, EF, "2.3").interpret(query_words(query), subjects=EF_SUBJECTS)
     assert reading.subjects == subjects and [t.exact for t in reading.terms] == terms
 
 
 def test_a_subject_is_named_by_its_leading_words(profiles_root: Path) -> None:
     reading = latest(profiles_root, "brazil-bncc-ensino-medio", "2.2").interpret(
-        "aula de matemática funções", subjects=("Matemática e suas Tecnologias", "Língua Portuguesa")
+        query_words("aula de matemática funções"), subjects=("Matemática e suas Tecnologias", "Língua Portuguesa")
     )
     assert reading.subjects == ("Matemática e suas Tecnologias",) and [t.exact for t in reading.terms] == ["funcoes"]
 
@@ -239,10 +241,10 @@ def test_stage_abbreviations_are_read_only_as_written(
     profiles_root: Path, query: str, grades: tuple[str, ...], terms: list[str]
 ) -> None:
     """ "EM" in capitals is Ensino Médio; "em" is the preposition, a stop word."""
-    reading = latest(profiles_root, "brazil-bncc-ensino-medio", "2.2").interpret(query)
+    reading = latest(profiles_root, "brazil-bncc-ensino-medio", "2.2").interpret(query_words(query))
     assert reading.grades == grades and [t.exact for t in reading.terms] == terms
 
 
 def test_ensino_fundamental_abbreviation_in_a_grade(profiles_root: Path) -> None:
-    reading = latest(profiles_root, EF, "2.3").interpret("frações 5º ano do EF")
+    reading = latest(profiles_root, EF, "2.3").interpret(query_words("frações 5º ano do EF"))
     assert reading.grades == ("5º ano",) and [t.exact for t in reading.terms] == ["fracoes"]

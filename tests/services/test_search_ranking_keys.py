@@ -10,6 +10,7 @@ from test_search_service import counts, ids, item, search
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.search.match_explanation import explain_match
+from kgfegmcp.search.normalize import query_words
 from kgfegmcp.search.service import SearchFilters, find_standards
 from package_factory import DAG, TREE
 
@@ -65,7 +66,7 @@ def test_the_heading_only_flag_is_what_the_page_says_was_matched(search_state: A
     for framework_id, query in ((TREE, "count number"), (DAG, "number fractions"), (SOME, "place value")):
         package = search_state.catalog.resolve(framework_id)
         index = package.standards_index
-        outcome = find_standards([index], query, "text", "exact", SearchFilters(), 50)
+        outcome = find_standards([index], query_words(query), "text", "exact", SearchFilters(), 50)
         (reading,) = outcome.interpretations
         for hit in outcome.hits:
             role = index.facets(hit.position).role

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ComponentNode
-from kgfegmcp.search.query import QueryInterpreter, interpreter_for
-from kgfegmcp.search.service import Interpretation, PackageReading, by_related_forms, interpretations
+from kgfegmcp.search.normalize import QueryWords
+from kgfegmcp.search.query import QueryInterpreter, QueryReadings, interpreter_for
+from kgfegmcp.search.service import Interpretation, MatchCounts, PackageReading, by_related_forms, interpretations
 from kgfegmcp.search.text_index import Stratum, TextIndex
 
 
@@ -32,14 +33,14 @@ class ComponentSearchOutcome:
     """The first ``needed`` hits in final order, the exact number of matches, how the query was read."""
 
     hits: list[ComponentHit]
-    all_terms: int
-    some_terms: int
+    #: Components are found by their words only: ``code`` stays 0.
+    counts: MatchCounts
     interpretations: list[Interpretation]
 
     @property
     def total(self) -> int:
         """Every match."""
-        return self.all_terms + self.some_terms
+        return self.counts.total
 
 
 class PackageComponentIndex:
@@ -69,16 +70,17 @@ class PackageComponentIndex:
 
 
 def find_components(
-    indexes: Sequence[PackageComponentIndex | None], query: str, subjects: frozenset[str], needed: int
+    indexes: Sequence[PackageComponentIndex | None], query: QueryWords, subjects: frozenset[str], needed: int
 ) -> ComponentSearchOutcome:
     """Best-first hits across the packages (``None``: one without components), ``subjects`` filtering exactly."""
     rows: list[tuple[Stratum, float, int, int]] = []
     all_terms = some_terms = 0
     read: list[PackageReading] = []
+    readings = QueryReadings(query)
     for order, index in enumerate(indexes):
         if index is None:
             continue
-        reading = index.interpreter.interpret(query, recognise_grades=False)
+        reading = readings.by(index.interpreter, recognise_grades=False)
         related = index.text.related(reading.terms)
         terms = by_related_forms(reading.terms, related)
         unknown = tuple(word for word in index.text.absent(reading.terms) if word not in related)
@@ -103,4 +105,4 @@ def find_components(
         index = indexes[order]
         assert index is not None
         hits.append(ComponentHit(order, index.component_at(position), position, -negative_score))
-    return ComponentSearchOutcome(hits, all_terms, some_terms, interpretations(read))
+    return ComponentSearchOutcome(hits, MatchCounts(0, all_terms, some_terms), interpretations(read))

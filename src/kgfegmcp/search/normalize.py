@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from dataclasses import dataclass
 from itertools import pairwise
 
 from kgfegmcp.search import unicode_marks
@@ -164,10 +165,7 @@ def has_cjk(text: str) -> bool:
 
 def query_tokens(text: str) -> list[str]:
     """Distinct folded tokens of a query, first occurrence order."""
-    seen: dict[str, None] = {}
-    for token in tokens(text):
-        seen.setdefault(token, None)
-    return list(seen)
+    return list(query_words(text).distinct)
 
 
 def word_forms(text: str) -> list[tuple[str, str]]:
@@ -189,10 +187,31 @@ def word_forms(text: str) -> list[tuple[str, str]]:
 def cased_words(text: str) -> list[str]:
     """The words of ``text`` as written, case kept, one per :func:`word_forms` entry; empty when they do
     not pair one to one (CJK pairs, a sign folding drops), so a caller reads case only where it can."""
-    written = _TOKEN.findall(unicodedata.normalize("NFKC", text))
+    return list(query_words(text).cased)
+
+
+@dataclass(frozen=True, slots=True)
+class QueryWords:
+    """A query's words, split once per request: the request's bounds count them, and every package's
+    reading of the query (whatever its profile or language) starts from them."""
+
+    text: str
+    #: Each word as (written, folded), as :func:`word_forms` gives them.
+    forms: tuple[tuple[str, str], ...]
+    #: The words as written, case kept, one per form; empty where they do not pair one to one.
+    cased: tuple[str, ...]
+
+    @property
+    def distinct(self) -> tuple[str, ...]:
+        """Distinct folded words, first occurrence order (the folded forms are :func:`tokens`' words)."""
+        return tuple(dict.fromkeys(folded for _, folded in self.forms))
+
+
+def query_words(text: str) -> QueryWords:
+    """``text``'s words, written and folded, and as cased where that pairs."""
     forms = word_forms(text)
-    if len(written) != len(forms) or any(
-        word.casefold() != form for word, (form, _) in zip(written, forms, strict=True)
-    ):
-        return []
-    return written
+    written = _TOKEN.findall(unicodedata.normalize("NFKC", text))
+    paired = len(written) == len(forms) and all(
+        word.casefold() == form for word, (form, _) in zip(written, forms, strict=True)
+    )
+    return QueryWords(text, tuple(forms), tuple(written) if paired else ())

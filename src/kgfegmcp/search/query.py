@@ -28,7 +28,7 @@ from functools import cache
 
 from kgfegmcp.profiles.model import GradeLabel, InterpretationProfile
 from kgfegmcp.search.analysis import Analyzer, Term, analyzer_for
-from kgfegmcp.search.normalize import cased_words, has_cjk, tokens, word_forms
+from kgfegmcp.search.normalize import QueryWords, has_cjk, tokens
 
 _LETTER = frozenset("abcdefghijklmnopqrstuvwxyz")
 #: An alias of one word, all capitals, at most this long, is an abbreviation matched as written.
@@ -120,12 +120,13 @@ class QueryInterpreter:
         self._request_words = {word for words in phrases if len(words) == 1 for word in words}
         self._by_subjects: dict[tuple[bool, tuple[str, ...]], dict[str, list[_Expression]]] = {}
 
-    def interpret(self, query: str, recognise_grades: bool = True, subjects: Sequence[str] = ()) -> InterpretedQuery:
+    def interpret(
+        self, query: QueryWords, recognise_grades: bool = True, subjects: Sequence[str] = ()
+    ) -> InterpretedQuery:
         """Split ``query`` into searched terms, recognised grades and subjects (of ``subjects``, the names a
         package's items carry), request words and dropped words."""
-        forms = word_forms(query)
+        forms, cased = query.forms, query.cased
         words = [folded for _, folded in forms]
-        cased = cased_words(query)
         expressions = self._expressions_for(recognise_grades, subjects)
         read: dict[str, dict[str, None]] = {"grade": {}, "subject": {}, "request": {}}
         kept: list[int] = []
@@ -224,3 +225,24 @@ class QueryInterpreter:
 def interpreter_for(profile: InterpretationProfile) -> QueryInterpreter:
     """One interpreter per profile, shared by every index of the packages bound to it."""
     return QueryInterpreter(profile)
+
+
+class QueryReadings:
+    """One request's readings of its query: packages read alike (one profile's interpreter, the same
+    subject names) share one reading, so a query is read once per way of reading it, not once per package."""
+
+    def __init__(self, words: QueryWords) -> None:
+        self.words = words
+        self._read: dict[tuple[int, bool, tuple[str, ...]], tuple[QueryInterpreter, InterpretedQuery]] = {}
+
+    def by(
+        self, interpreter: QueryInterpreter, recognise_grades: bool = True, subjects: Sequence[str] = ()
+    ) -> InterpretedQuery:
+        """The query as ``interpreter`` reads it for a package naming ``subjects``."""
+        key = (id(interpreter), recognise_grades, tuple(subjects))
+        found = self._read.get(key)
+        if found is None:
+            # The interpreter is kept beside its reading, so its id cannot be reused within the request.
+            found = (interpreter, interpreter.interpret(self.words, recognise_grades, subjects))
+            self._read[key] = found
+        return found[1]

@@ -33,8 +33,9 @@ from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.search.analysis import Analyzer, Term
 from kgfegmcp.search.code_index import CodeIndex
+from kgfegmcp.search.normalize import QueryWords
 from kgfegmcp.search.package_indexes import FacetCache, Facets, facet_term
-from kgfegmcp.search.query import InterpretedQuery, interpreter_for
+from kgfegmcp.search.query import InterpretedQuery, QueryReadings, interpreter_for
 from kgfegmcp.search.text_index import Coverage, Preference, RankedRow, TextIndex
 from kgfegmcp.search.vocabulary import FilterVocabulary
 from kgfegmcp.search.word_hints import WordHints, hinted_packages, package_word_hints
@@ -276,7 +277,7 @@ def require_servable(
 
 def find_standards(
     indexes: Sequence[PackageSearchIndex],
-    query: str,
+    query: QueryWords,
     mode: Literal["auto", "text", "code"],
     code_match: Literal["exact", "prefix"],
     filters: SearchFilters,
@@ -294,10 +295,11 @@ def find_standards(
     text_rows: list[tuple[dict[str, bool], float, int, int, RankedRow]] = []
     all_terms = some_terms = 0
     read: list[PackageReading] = []
+    readings = QueryReadings(query)
     for order, index in enumerate(indexes):
         package_codes: list[SearchHit] = []
         if mode in ("code", "auto"):
-            found = _code(order, index, query, mode, code_match, warnings)
+            found = _code(order, index, query.text, mode, code_match, warnings)
             package_codes = [hit for hit in found if index.passes(hit.position, filters)]
             code_hits.extend(package_codes)
         if mode == "code":
@@ -311,7 +313,7 @@ def find_standards(
                 )
             )
             continue
-        reading = index.interpreter.interpret(query, subjects=index.vocabulary.subjects)
+        reading = readings.by(index.interpreter, subjects=index.vocabulary.subjects)
         grades_used = bool(reading.grades) and not filters.grade_levels
         subjects_used = bool(reading.subjects) and not filters.academic_subjects
         related = index.text.related(reading.terms)

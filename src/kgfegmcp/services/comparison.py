@@ -248,7 +248,7 @@ class ComparisonService:
         )
         query = request.query_for(package.framework_id)
         outcome = find_standards(
-            [index], query, request.search_mode, "exact", filters, request.max_matches_per_framework
+            [index], request.words_of(query), request.search_mode, "exact", filters, request.max_matches_per_framework
         )
         warnings: list[ResultWarning] = []
         if request.search_mode in ("code", "auto") and index.codes is None:

@@ -321,7 +321,10 @@ class LearningComponentService:
         reach = sum(index.documents for index in indexes if index is not None)
         start = pager.start(reach)
         outcome = find_components(
-            indexes, request.query, frozenset(request.academic_subjects or ()), start.offset + request.limit
+            indexes,
+            request.words_of(request.query),
+            frozenset(request.academic_subjects or ()),
+            start.offset + request.limit,
         )
         offset = start.within(outcome.total)
         page = outcome.hits[offset : offset + request.limit]
@@ -342,7 +345,7 @@ class LearningComponentService:
                 for i, hit in enumerate(page)
             ],
             total=outcome.total,
-            matched=MatchCountsView(code=0, all_terms=outcome.all_terms, some_terms=outcome.some_terms),
+            matched=MatchCountsView.of_fields(outcome.counts),
             interpretation=interpretation_views(outcome.interpretations),
             page=pager.offset_page(offset, len(page), outcome.total),
             warnings=warnings,

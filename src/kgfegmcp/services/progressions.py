@@ -226,7 +226,9 @@ class ProgressionService:
             index = package.standards_index.text
             if index is None:
                 raise CapabilityUnavailableError(f"{package.graph_package_id} does not support lexical text search.")
-            reading = package.standards_index.interpreter.interpret(request.query, recognise_grades=False)
+            reading = package.standards_index.interpreter.interpret(
+                request.words_of(request.query), recognise_grades=False
+            )
             matching_positions = index.matching_positions(reading.terms)
         pager = Pager(self._cursors, ToolName.SEARCH_LEARNING_PROGRESSIONS, request)
         sequence = array("I")  # relationship positions, kind by kind, file order within each

@@ -23,6 +23,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StringConstraints,
     model_validator,
 )
@@ -36,7 +37,7 @@ from kgfegmcp.core.identifiers import (
     SNAPSHOT_MAX_LENGTH,
 )
 from kgfegmcp.core.limits import MAX_CODE_QUERY_CHARS
-from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, has_cjk, query_tokens
+from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, QueryWords, has_cjk, query_words
 from kgfegmcp.services.schema_rules import (
     DISTINCT,
     NOT_BLANK,
@@ -136,22 +137,28 @@ CJK_QUERY_TOKENS = _counted_in_pairs(QUERY_TOKENS)
 CJK_TEXT_QUERY_TOKENS = _counted_in_pairs(TEXT_QUERY_TOKENS)
 
 
-def _text_query_bounds(query: str | None) -> None:
-    if query is not None and len(query_tokens(query)) > MAX_QUERY_TOKENS:
+def _text_query_bounds(query: str) -> QueryWords:
+    """The query's words, once they are within the token bound."""
+    words = query_words(query)
+    if len(words.distinct) > MAX_QUERY_TOKENS:
         if has_cjk(query):
             raise ValueError(CJK_QUERY_TOKENS.message)
         raise ValueError(QUERY_TOKENS.message)
+    return words
 
 
-def _code_query_bounds(query: str, search_mode: str) -> None:
-    """The query rules of the searchMode-aware tools."""
+def _code_query_bounds(query: str, search_mode: str) -> QueryWords | None:
+    """The query rules of the searchMode-aware tools; the query's words unless it is searched as a code only."""
     if search_mode == "code":
         if len(query) > MAX_CODE_QUERY_CHARS:
             raise ValueError(CODE_QUERY_LENGTH.message)
-    elif len(query_tokens(query)) > MAX_QUERY_TOKENS:
+        return None
+    words = query_words(query)
+    if len(words.distinct) > MAX_QUERY_TOKENS:
         if has_cjk(query):
             raise ValueError(CJK_TEXT_QUERY_TOKENS.message)
         raise ValueError(TEXT_QUERY_TOKENS.message)
+    return words
 
 
 class RequestModel(BaseModel):
@@ -172,6 +179,17 @@ class RequestModel(BaseModel):
     )
     #: This model's own cross-field rules (a subclass inherits its bases' rules).
     schema_rules: ClassVar[tuple[SchemaRule, ...]] = ()
+    #: The words of each query the request's bounds read, kept so the search splits no query twice.
+    _words: dict[str, QueryWords] = PrivateAttr(default_factory=dict)
+
+    def _read(self, words: QueryWords | None) -> None:
+        if words is not None:
+            self._words[words.text] = words
+
+    def words_of(self, query: str) -> QueryWords:
+        """``query``'s words, as the request's bounds split them."""
+        found = self._words.get(query)
+        return found if found is not None else query_words(query)
 
 
 class PackageSelector(RequestModel):
@@ -287,7 +305,7 @@ class SearchStandardsRequest(RequestModel):
 
     @model_validator(mode="after")
     def _bounds(self) -> SearchStandardsRequest:
-        _code_query_bounds(self.query, self.search_mode)
+        self._read(_code_query_bounds(self.query, self.search_mode))
         if self.code_match == "prefix" and self.search_mode != "code":
             raise ValueError(PREFIX_NEEDS_CODE.message)
         return self
@@ -357,7 +375,7 @@ class SearchLearningComponentsRequest(RequestModel):
 
     @model_validator(mode="after")
     def _bounds(self) -> SearchLearningComponentsRequest:
-        _text_query_bounds(self.query)
+        self._read(_text_query_bounds(self.query))
         return self
 
 
@@ -420,7 +438,8 @@ class SearchLearningProgressionsRequest(PackageSelector):
 
     @model_validator(mode="after")
     def _bounds(self) -> SearchLearningProgressionsRequest:
-        _text_query_bounds(self.query)
+        if self.query is not None:
+            self._read(_text_query_bounds(self.query))
         return self
 
 
@@ -551,7 +570,7 @@ class CompareFrameworkEvidenceRequest(RequestModel):
             raise ValueError("query is unused when queries names every framework: send one or the other.")
         for query in (self.query, *queries.values()):
             if query is not None:
-                _code_query_bounds(query, self.search_mode)
+                self._read(_code_query_bounds(query, self.search_mode))
         return self
 
     def query_for(self, framework_id: str) -> str:

@@ -357,7 +357,12 @@ class StandardsService:
             academic_subjects=frozenset(request.academic_subjects or ()),
         )
         outcome = find_standards(
-            indexes, request.query, request.search_mode, request.code_match, filters, start.offset + request.limit
+            indexes,
+            request.words_of(request.query),
+            request.search_mode,
+            request.code_match,
+            filters,
+            start.offset + request.limit,
         )
         offset = start.within(outcome.total)
         hits, warnings = outcome.hits, outcome.warnings
@@ -382,14 +387,10 @@ class StandardsService:
                 for i, hit in enumerate(page)
             ],
             total=outcome.total,
-            matched=MatchCountsView(
-                code=outcome.counts.code, all_terms=outcome.counts.all_terms, some_terms=outcome.counts.some_terms
-            ),
+            matched=MatchCountsView.of_fields(outcome.counts),
             interpretation=interpretation_views(outcome.interpretations, single_package=not several),
             page=pager.offset_page(offset, len(page), outcome.total),
-            warnings=[
-                ResultWarning(code=w.code, message=w.message, graph_package_id=w.graph_package_id) for w in warnings
-            ],
+            warnings=[ResultWarning.of_fields(w) for w in warnings],
             packages=[PackageRef.of(package, number) for number, package in listed.numbered()],
         )
 

@@ -94,6 +94,12 @@ class ResultModel(BaseModel):
         alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True, frozen=True, extra="forbid"
     )
 
+    @classmethod
+    def of_fields(cls, source: object) -> Self:
+        """The view of a record from a layer below (a search's counts or warnings) holding the same fields by
+        name: one generic step, so a field added to both is carried without a copy to keep in step."""
+        return cls.model_validate(source, from_attributes=True)
+
     def to_wire(self) -> dict[str, Any]:
         """JSON-ready structured content (``None`` fields kept out)."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
