@@ -229,7 +229,8 @@ class ServerBehaviour(ResultModel):
     accepted_packages: int
     catalog_fingerprint: str
     limits: dict[str, dict[str, int | list[int]]] = Field(
-        description="Each bound by name: {min, max, default} where they apply, or [default, max] pairs."
+        description="Each bound by name: {min, max, default} where they apply; traversal and paths give "
+        "[default, max] pairs, comparison frameworks and matchesPerFramework [min, max] pairs."
     )
 
 
