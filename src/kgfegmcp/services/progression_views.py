@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 
 from kgfegmcp.core.epistemic import UNRESOLVED_REFERENCE
 from kgfegmcp.core.limits import MAX_PROGRESSION_CANDIDATES
+from kgfegmcp.core.notice_codes import NoticeCode
 from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.graph.progressions import (
     LinkDirection,
@@ -81,7 +82,7 @@ class ProgressionNotice(ResultModel):
     An unresolved reference is described in the package's unresolved report (``<package uri>/unresolved``).
     """
 
-    code: str
+    code: NoticeCode
     category: NoticeCategory
     message: str
     node_id: str | None = None
