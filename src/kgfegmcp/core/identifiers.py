@@ -113,10 +113,16 @@ ProfileId = Annotated[str, AfterValidator(lambda v: check_identifier(v, "profile
 
 
 def graph_package_id(framework_id: str, snapshot_id: str) -> str:
-    """The id of the package a directory pair names: ``<framework>@<snapshot>``, or a supplied snapshot id
-    itself (it already names its framework), after checking both."""
+    """The id of the package a directory pair names (:func:`named_package_id`), after checking both."""
     check_identifier(framework_id, "framework id")
     check_snapshot(snapshot_id)
+    return named_package_id(framework_id, snapshot_id)
+
+
+def named_package_id(framework_id: str, snapshot_id: str) -> str:
+    """The one rule of a package id: ``<framework>@<snapshot>``, or a supplied snapshot id itself (it already
+    names its framework). Unchecked, for names as found (directories) or about to be written; use
+    :func:`graph_package_id` where they must be valid."""
     return snapshot_id if supplied_snapshot_framework(snapshot_id) is not None else f"{framework_id}@{snapshot_id}"
 
 
