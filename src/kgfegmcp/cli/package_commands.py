@@ -357,7 +357,7 @@ def stats_command(
             add_row(
                 detail,
                 kind.statement_type if kind else "",
-                kind.role if kind else "",
+                kind.shown_role if kind else "",
                 str(kind.items) if kind else "",
                 grade.label if grade else "",
                 str(grade.standards) if grade else "",

@@ -37,6 +37,7 @@ from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.packages.manifest import Capabilities, SourceInfo
 from kgfegmcp.packages.records import SUPPORTS
+from kgfegmcp.packages.stats import item_statistics
 from kgfegmcp.resources import uris
 from kgfegmcp.services.graph_packages import holds_progression_links
 from kgfegmcp.services.paging import CursorPage, Pager
@@ -457,63 +458,32 @@ class FrameworkService:
         package = self._catalog.resolve(request.framework_id, request.snapshot_id)
         store = package.store
         profile = package.profile.profile
-        # Items repeat a handful of (type, grades) pairs: count those, then expand (a million items stay cheap).
-        pairs = Counter((item.statement_type, item.grade_level) for item in store.items)
-        by_type: Counter[str] = Counter()
-        by_grade: Counter[str] = Counter()
-        for (statement_type, labels), count in pairs.items():
-            by_type[statement_type] += count
-            rule = profile.statement_type(statement_type)
-            if rule is not None and rule.role == "standard":
-                for label in labels:
-                    by_grade[label] += count
-        multi_parent = store.items_with_parents(at_least=2)
-        types = []
-        for source_type, count in sorted(by_type.items()):
-            rule = profile.statement_type(source_type)
-            types.append(
-                {
-                    "sourceType": source_type,
-                    "normalized": rule.normalized if rule else None,
-                    "role": rule.role if rule else None,
-                    "items": count,
-                }
-            )
-        grades = []
-        for label in profile.in_grade_order(by_grade):
-            declared = profile.grade_label(label)
-            grades.append(
-                {
-                    "sourceLabel": label,
-                    "facet": declared.facet if declared else None,
-                    "display": declared.display if declared else None,
-                    "standards": by_grade[label],
-                }
-            )
+        items = item_statistics(Counter((item.statement_type, item.grade_level) for item in store.items), profile)
         counts = package.manifest.counts
         links = counts.links
-        supported = store.nodes_reached_by(SUPPORTS)
-        roles: Counter[str] = Counter()
-        for source_type, count in by_type.items():
-            rule = profile.statement_type(source_type)
-            roles[rule.role if rule is not None else "unknown"] += count
         return StatisticsResult(
             package=PackageRef.of(package, links=_links_held(package)),
             standards=StandardsStatistics(
                 items=counts.items,
-                standards=roles["standard"],
-                groupings=roles["grouping"],
+                standards=items.standards,
+                groupings=items.groupings,
                 items_with_code=counts.coded_items,
-                by_statement_type=types,
-                standards_by_grade_level=grades,
+                by_statement_type=[
+                    {"sourceType": t.statement_type, "normalized": t.normalized, "role": t.role, "items": t.items}
+                    for t in items.types
+                ],
+                standards_by_grade_level=[
+                    {"sourceLabel": g.label, "facet": g.facet, "display": g.display, "standards": g.standards}
+                    for g in items.grades
+                ],
                 has_child_relationships=links.has_child,
-                multi_parent_items=multi_parent,
+                multi_parent_items=store.items_with_parents(at_least=2),
                 hierarchy_rule=profile.hierarchy.rule,
             ),
             learning_components=ComponentStatistics(
                 components=counts.components,
                 supports_relationships=links.supports,
-                standards_with_components=supported,
+                standards_with_components=store.nodes_reached_by(SUPPORTS),
             ),
             learning_progressions=ProgressionStatistics(
                 builds_towards=links.builds_towards,
