@@ -8,19 +8,11 @@ with this description (``tests/test_error_codes_doc.py`` compares the two).
 
 from __future__ import annotations
 
-from enum import StrEnum
+from kgfegmcp.core.described_codes import DescribedCode
 
 
-class NoticeCode(StrEnum):
+class NoticeCode(DescribedCode):
     """Every warning and notice code; a member's value is its stable wire string."""
-
-    description: str
-
-    def __new__(cls, value: str, description: str) -> NoticeCode:
-        member = str.__new__(cls, value)
-        member._value_ = value
-        member.description = description
-        return member
 
     # Search (search_standards; compare_framework_evidence passes them on per framework).
     TEXT_SEARCH_UNAVAILABLE = (
