@@ -54,6 +54,7 @@ from kgfegmcp.catalog.served import PackageServer
 from kgfegmcp.core.config import InvalidPackagePolicy, load_settings
 from kgfegmcp.core.cursors import CursorCodec
 from kgfegmcp.core.identifiers import stable_uuid
+from kgfegmcp.core.limits import PATH_DEPTH, PATHS, TRAVERSAL_DEPTH, TRAVERSAL_EDGES, TRAVERSAL_NODES
 from kgfegmcp.core.models import canonical_json
 from kgfegmcp.graph.progressions import (
     LABEL_ORDER,
@@ -83,9 +84,14 @@ DENSE = "dense"
 
 TRAVERSAL_CAPS = {
     "default": {},
-    "max": {"direction": "both", "maxDepth": 12, "maxNodes": 250, "maxEdges": 100},
+    "max": {
+        "direction": "both",
+        "maxDepth": TRAVERSAL_DEPTH.max,
+        "maxNodes": TRAVERSAL_NODES.max,
+        "maxEdges": TRAVERSAL_EDGES.max,
+    },
 }
-PATH_CAPS = {"default": {}, "max": {"maxDepth": 12, "maxPaths": 20}}
+PATH_CAPS = {"default": {}, "max": {"maxDepth": PATH_DEPTH.max, "maxPaths": PATHS.max}}
 
 
 @dataclass

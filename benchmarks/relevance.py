@@ -92,6 +92,7 @@ import kgfegmcp
 from catalog_access import store_of
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.core.config import load_settings
+from kgfegmcp.core.limits import MAX_QUERY_TOKENS, TEXT_QUERY_CHARS
 from kgfegmcp.packages.records import SUPPORTS
 from kgfegmcp.services.requests import SearchStandardsRequest
 from percentiles import percentile
@@ -112,7 +113,6 @@ STAGES = {
 #: ``bncc.buscar`` etapa per framework; frameworks not listed have no peer.
 BNCC_ETAPA = {"brazil-bncc-ensino-fundamental": "EF", "brazil-bncc-ensino-medio": "EM"}
 K = 10
-MAX_QUERY_CHARS, MAX_QUERY_WORDS = 512, 32
 OURS, OURS_TYPED, PEER = "ours", "oursStatementTypes", "bnccBuscar"
 ENGINES = (OURS, OURS_TYPED, PEER)
 METRICS = ("recallAt1", "recallAt10", "successAt10", "mrrAt10", "ndcgAt10")
@@ -143,7 +143,9 @@ def fold_words(text: str) -> list[str]:
 def fit_query(text: str) -> str:
     """The longest word prefix of ``text`` within the server's query limits."""
     words = text.split()
-    while words and (len(" ".join(words)) > MAX_QUERY_CHARS or len(set(fold_words(" ".join(words)))) > MAX_QUERY_WORDS):
+    while words and (
+        len(" ".join(words)) > TEXT_QUERY_CHARS.max or len(set(fold_words(" ".join(words)))) > MAX_QUERY_TOKENS
+    ):
         words.pop()
     return " ".join(words)
 

@@ -1,4 +1,5 @@
-"""docs/errors.md lists every public error code, and a code it calls unreachable is raised nowhere."""
+"""docs/errors.md lists every public error code, and a code it calls unreachable is raised nowhere; it lists every
+warning and notice code with its meaning, and each is emitted somewhere."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import ast
 import re
 from pathlib import Path
 
-from kgfegmcp.core.errors import ERROR_CLASSES, NOTICE_CODES
+from kgfegmcp.core.errors import ERROR_CLASSES
+from kgfegmcp.core.notice_codes import NoticeCode
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 DOC = REPOSITORY_ROOT / "docs" / "errors.md"
 SOURCE = REPOSITORY_ROOT / "src" / "kgfegmcp"
 ROW = re.compile(r"^\| `([a-z_]+)` \| (.+) \|$", re.MULTILINE)
-NOTICES_HEADING = "## Notices beside evidence"
+NOTICES_HEADING = "## Warnings and notices beside evidence"
 
 
 def _sections() -> tuple[str, str]:
@@ -27,8 +29,20 @@ def documented() -> dict[str, str]:
     return dict(ROW.findall(_sections()[0]))
 
 
-def test_every_notice_code_is_documented() -> None:
-    assert dict(ROW.findall(_sections()[1])).keys() == NOTICE_CODES.keys()
+def test_every_notice_code_is_documented_with_its_meaning() -> None:
+    rows = ROW.findall(_sections()[1])
+    assert len(rows) == len(dict(rows)), "a code is documented twice"
+    assert dict(rows) == {code.value: code.description for code in NoticeCode}
+
+
+def test_every_notice_code_is_emitted_somewhere() -> None:
+    """Each member is named by an emitter (``NoticeCode.<NAME>``), so the table lists no code no answer carries."""
+    named: set[str] = set()
+    for path in SOURCE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "NoticeCode":
+                named.add(node.attr)
+    assert sorted(code.name for code in NoticeCode if code.name not in named) == []
 
 
 def constructed_classes() -> set[str]:

@@ -39,9 +39,10 @@ from test_surface import DECLARED_TOOLS
 
 import kgfegmcp
 from kgfegmcp.bootstrap import AppState
+from kgfegmcp.core.limits import MAX_QUERY_TOKENS
 from kgfegmcp.mcp.listing import listed_input_schema
 from kgfegmcp.mcp.register import full_input_schema
-from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens
+from kgfegmcp.search.normalize import query_tokens
 from served_apps import SERVED
 
 TOOLS = tuple(DECLARED_TOOLS)

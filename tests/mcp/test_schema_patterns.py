@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgfegmcp.core.errors import InvalidRequestError
+from kgfegmcp.core.limits import MAX_QUERY_TOKENS
 from kgfegmcp.prompts.arguments import validate_arguments
 from kgfegmcp.prompts.workflows import WORKFLOWS
-from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, query_tokens
+from kgfegmcp.search.normalize import query_tokens
 from kgfegmcp.services.requests import SearchLearningComponentsRequest
 from kgfegmcp.services.schema_rules import NOT_BLANK_PATTERN, SPACE_CODE_POINTS, WORKFLOW_TEXT_PATTERN
 

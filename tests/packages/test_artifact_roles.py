@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from corrupt import edit_manifest
@@ -19,6 +19,7 @@ from kgfegmcp.packages.artifact_roles import (
     PROVENANCE_PART_ARTIFACTS,
     PROVENANCE_PARTS,
     SUPPLIED_ROLE,
+    AccessClass,
     declared_roles,
     required_roles,
     role_at,
@@ -28,11 +29,13 @@ from kgfegmcp.packages.manifest import (
     DELIVERY_SCHEMA_VERSION,
     MANIFEST_FILENAME,
     MANIFEST_SCHEMA_VERSION,
+    ExposureContract,
     PackageManifest,
 )
 from kgfegmcp.packages.manifest_reader import read_manifest
 from kgfegmcp.packages.tree import path_problem
 from kgfegmcp.packages.validator import PackageValidator, concerns_components
+from kgfegmcp.resources.families import FAMILIES
 from package_factory import LC, TREE, FixtureGraph, FixtureWorld, base_graph, lc_graph
 
 #: The subject slug of the fixture packages (``package_factory.content_for``).
@@ -167,3 +170,16 @@ def test_the_component_report_takes_its_artifacts_from_the_table() -> None:
         for located in (role.logical_name, role.path_for(SUBJECT)):
             finding = Finding(code="checksum_mismatch", severity="error", artifact=located, message="m")
             assert concerns_components(finding) == (role.requirement == "with_components"), located
+
+
+def test_one_access_class_type_for_roles_exposures_and_families() -> None:
+    """The roles use the artifact classes; an additional artifact's exposure may name any class the rights
+    policy gates (``standard_resource`` too, gated like the per-entity families), and nothing else."""
+    classes = get_args(AccessClass)
+    assert classes == ("public_metadata", "full_text", "standard_resource", "bulk_content")
+    assert {role.access_class for role in ARTIFACT_ROLES} == {"public_metadata", "full_text", "bulk_content"}
+    assert {family.access for family in FAMILIES} - {None} <= set(classes)
+    for access in classes:
+        assert ExposureContract.model_validate({"accessClass": access, "description": "x"}).access_class == access
+    with pytest.raises(ValidationError):
+        ExposureContract.model_validate({"accessClass": "everything", "description": "x"})

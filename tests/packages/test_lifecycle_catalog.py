@@ -83,6 +83,20 @@ def test_writer_refuses_unsafe_identity(world: FixtureWorld) -> None:
         world.write(graph, subject_slug="../up")
 
 
+def test_a_refused_document_names_supplied_snapshots_by_their_package_id(world: FixtureWorld) -> None:
+    """A supplied snapshot id already names its framework: the package it names is that id, never
+    ``<framework>@<framework>@…``."""
+    graph = base_graph(TREE)
+    world.write(graph, snapshot_id=f"{TREE}@2026+abcdef")
+    other = replace(graph, framework=replace(graph.framework, identifier="another-document"))
+    with pytest.raises(ManifestBuildError) as refused:
+        world.write(other, snapshot_id=f"{TREE}@2027+abcdef")
+    assert refused.value.public_message.startswith(
+        f"manifest_build_error: Cannot write {TREE}@2027+abcdef: the framework id {TREE} already belongs to "
+        f"{TREE}@2026+abcdef in the graph-package root"
+    )
+
+
 def test_validate_moves_pending_to_passed_and_then_only_checks(
     built: dict[str, PackageLocation], world: FixtureWorld
 ) -> None:

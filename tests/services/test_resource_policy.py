@@ -21,14 +21,13 @@ from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.core.errors import ResourceAccessDeniedError, ResourceNotFoundError
 from kgfegmcp.core.models import canonical_bytes
 from kgfegmcp.core.rights import REVIEW_STATUSES
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLES, PROVENANCE_PARTS, provenance_part_name
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLES, PROVENANCE_PARTS, AccessClass, provenance_part_name
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import Family
 from kgfegmcp.resources.policy import (
     FAMILY_ACCESS,
-    AccessClass,
     SizePolicy,
     artifact_access,
     denial_reason,

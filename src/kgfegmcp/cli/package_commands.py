@@ -29,6 +29,7 @@ from kgfegmcp.cli.console import (
 )
 from kgfegmcp.core.config import InvalidPackagePolicy, profile_roots
 from kgfegmcp.core.errors import PackageValidationError
+from kgfegmcp.core.identifiers import named_package_id
 from kgfegmcp.core.rights import REVIEW_STATUSES
 from kgfegmcp.core.text_safety import shown_lines
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
@@ -155,7 +156,10 @@ def write_pending_packages(
     written = []
     with PackageBatch(root) as batch:
         for content in contents:
-            progress.update(task, description=progress_text(f"writing {content.framework_id}@{content.snapshot_id}"))
+            progress.update(
+                task,
+                description=progress_text(f"writing {named_package_id(content.framework_id, content.snapshot_id)}"),
+            )
             written.append((content, batch.write(content)))
             progress.advance(task)
     return written
@@ -207,8 +211,8 @@ _RECOVERED = {
 def _announce_wait(directory: Path) -> None:
     err.print(
         cell(
-            f"{directory.parent.name}@{directory.name}: another `kgfegmcp packages validate` (or build) holds "
-            "this package; waiting for it to finish."
+            f"{named_package_id(directory.parent.name, directory.name)}: another `kgfegmcp packages validate` "
+            "(or build) holds this package; waiting for it to finish."
         )
     )
 
@@ -353,7 +357,7 @@ def stats_command(
             add_row(
                 detail,
                 kind.statement_type if kind else "",
-                kind.role if kind else "",
+                kind.shown_role if kind else "",
                 str(kind.items) if kind else "",
                 grade.label if grade else "",
                 str(grade.standards) if grade else "",

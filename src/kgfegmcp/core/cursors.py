@@ -27,9 +27,9 @@ from pydantic import SecretStr
 
 from kgfegmcp.core.bounded_json import ClientJsonError, bounded_json_loads
 from kgfegmcp.core.errors import InvalidCursorError
+from kgfegmcp.core.limits import MAX_CURSOR_CHARS
 from kgfegmcp.core.models import canonical_bytes
 
-MAX_CURSOR_CHARS = 4096
 CURSOR_PATTERN = r"^[A-Za-z0-9_-]+$"
 _CURSOR = re.compile(CURSOR_PATTERN)
 _CHECKSUM_BYTES = 16

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
 from kgfegmcp.core import text_safety
 
@@ -343,14 +343,6 @@ def _all_error_classes() -> dict[str, type[KgfegmcpError]]:
 
 #: Every public domain error code, mapped to its class.
 ERROR_CLASSES: Mapping[str, type[KgfegmcpError]] = _all_error_classes()
-
-#: Notice codes a successful answer may carry beside its evidence (not errors: the answer stands), each
-#: with what it means. docs/errors.md lists every one (``tests/test_error_codes_doc.py`` checks it).
-FULL_TEXT_NOT_PERMITTED: Final = "full_text_not_permitted"
-NOTICE_CODES: Mapping[str, str] = {
-    FULL_TEXT_NOT_PERMITTED: "the package's rights withhold statement text: records carry codes, statement "
-    "types, grade labels and ids only",
-}
 
 #: Fixed public messages for unexpected failures, per MCP boundary.
 INTERNAL_ERROR_MESSAGES: Mapping[str, str] = {

@@ -8,19 +8,12 @@ a module-level tuple). A collector refuses any code its emitter did not declare.
 from __future__ import annotations
 
 from collections.abc import Collection
-from enum import StrEnum
+
+from kgfegmcp.core.described_codes import DescribedCode
 
 
-class FindingCode(StrEnum):
+class FindingCode(DescribedCode):
     """Every finding code a validation report can carry; a member's value is its stable wire string."""
-
-    description: str
-
-    def __new__(cls, value: str, description: str) -> FindingCode:
-        member = str.__new__(cls, value)
-        member._value_ = value
-        member.description = description
-        return member
 
     @classmethod
     def named(cls, value: str) -> FindingCode:

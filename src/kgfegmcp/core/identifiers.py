@@ -13,8 +13,14 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
-IDENTIFIER_MIN_LENGTH = 3
-IDENTIFIER_MAX_LENGTH = 96
+from kgfegmcp.core.limits import (
+    IDENTIFIER_MAX_LENGTH,
+    IDENTIFIER_MIN_LENGTH,
+    SNAPSHOT_DIGEST_MAX_LENGTH,
+    SNAPSHOT_MAX_LENGTH,
+    VERSION_MAX_LENGTH,
+)
+
 _WORDS = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _IDENTIFIER_PATTERN = re.compile(_WORDS)
 #: A snapshot as the design's construction pipeline names it: ``<framework-id>@<version>+<hex>``, its framework,
@@ -23,20 +29,19 @@ _IDENTIFIER_PATTERN = re.compile(_WORDS)
 #: digits and lowercase hex: nothing a path or a URI could read otherwise (no ``/``, ``..``, ``%``, ``?``, ``#``,
 #: ``:``, whitespace or control character).
 _VERSION = r"[a-z0-9]+(?:[._-][a-z0-9]+)*"
-VERSION_MAX_LENGTH = 64
-_SUPPLIED_SNAPSHOT_TEXT = rf"(?P<framework>{_WORDS})@(?P<version>{_VERSION})\+(?P<digest>[0-9a-f]{{6,64}})"
+_DIGEST = rf"[0-9a-f]{{6,{SNAPSHOT_DIGEST_MAX_LENGTH}}}"
+_SUPPLIED_SNAPSHOT_TEXT = rf"(?P<framework>{_WORDS})@(?P<version>{_VERSION})\+(?P<digest>{_DIGEST})"
 _SUPPLIED_SNAPSHOT = re.compile(_SUPPLIED_SNAPSHOT_TEXT)
 #: A supplied graph-package id: its snapshot id, or that id with the graph type and package revision it files
 #: (``…@2019+e00c5329a507--academic-standards--p1``).
 _SUPPLIED_PACKAGE = re.compile(
     rf"(?P<snapshot>{_SUPPLIED_SNAPSHOT_TEXT})(?:--(?P<graph_type>{_WORDS})--p(?P<revision>[1-9][0-9]{{0,5}}))?"
 )
-SNAPSHOT_MAX_LENGTH = IDENTIFIER_MAX_LENGTH + 1 + VERSION_MAX_LENGTH + 1 + 64
 #: Both snapshot forms, as a JSON Schema pattern (the request models publish it).
 _LENGTH = rf"[a-z0-9-]{{{IDENTIFIER_MIN_LENGTH},{IDENTIFIER_MAX_LENGTH}}}"
 SNAPSHOT_ID_PATTERN = (
     rf"^(?:(?={_LENGTH}(?![a-z0-9-])){_WORDS}"
-    rf"|(?={_LENGTH}@)(?=[^@]*@[a-z0-9._-]{{1,{VERSION_MAX_LENGTH}}}\+){_WORDS}@{_VERSION}\+[0-9a-f]{{6,64}})$"
+    rf"|(?={_LENGTH}@)(?=[^@]*@[a-z0-9._-]{{1,{VERSION_MAX_LENGTH}}}\+){_WORDS}@{_VERSION}\+{_DIGEST})$"
 )
 
 #: Namespace for every deterministic UUIDv5 the builders mint.
@@ -108,10 +113,16 @@ ProfileId = Annotated[str, AfterValidator(lambda v: check_identifier(v, "profile
 
 
 def graph_package_id(framework_id: str, snapshot_id: str) -> str:
-    """The id of the package a directory pair names: ``<framework>@<snapshot>``, or a supplied snapshot id
-    itself (it already names its framework), after checking both."""
+    """The id of the package a directory pair names (:func:`named_package_id`), after checking both."""
     check_identifier(framework_id, "framework id")
     check_snapshot(snapshot_id)
+    return named_package_id(framework_id, snapshot_id)
+
+
+def named_package_id(framework_id: str, snapshot_id: str) -> str:
+    """The one rule of a package id: ``<framework>@<snapshot>``, or a supplied snapshot id itself (it already
+    names its framework). Unchecked, for names as found (directories) or about to be written; use
+    :func:`graph_package_id` where they must be valid."""
     return snapshot_id if supplied_snapshot_framework(snapshot_id) is not None else f"{framework_id}@{snapshot_id}"
 
 

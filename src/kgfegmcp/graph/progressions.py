@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
+from kgfegmcp.core.limits import MAX_QUEUE_ADMISSIONS
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RELATES_TO, RelationshipLabel, RelationshipRecord
 
@@ -25,8 +26,6 @@ PathReason = Literal["max_paths", "admission_limit", "byte_limit"]
 
 #: Link kinds in result order: buildsTowards links always come before relatesTo links.
 LABEL_ORDER: tuple[RelationshipLabel, ...] = (BUILDS_TOWARDS, RELATES_TO)
-#: Work and path queue admissions per call (spec: "Progression limits").
-MAX_ADMISSIONS = 5_000
 _REASON_ORDER: tuple[TraversalReason, ...] = ("max_depth", "max_nodes", "max_edges", "admission_limit", "byte_limit")
 
 
@@ -67,7 +66,7 @@ class TraversalLimits:
     max_depth: int
     max_nodes: int
     max_edges: int
-    max_admissions: int = MAX_ADMISSIONS
+    max_admissions: int = MAX_QUEUE_ADMISSIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +309,7 @@ class ProgressionPaths:
         return distance
 
     def find(
-        self, source: str, target: str, max_depth: int, max_paths: int, max_admissions: int = MAX_ADMISSIONS
+        self, source: str, target: str, max_depth: int, max_paths: int, max_admissions: int = MAX_QUEUE_ADMISSIONS
     ) -> PathSearch:
         """Breadth-first over partial paths: shortest first, then by the file order of their links.
 

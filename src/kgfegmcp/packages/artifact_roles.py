@@ -15,9 +15,10 @@ from typing import Final, Literal
 
 from kgfegmcp.core.epistemic import EpistemicLabel
 
-#: What reading an artifact exposes, gated by the package's rights (the resource layer adds
-#: ``standard_resource`` for its per-entity families).
-AccessClass = Literal["public_metadata", "full_text", "bulk_content"]
+#: What reading a resource exposes, gated by the package's rights; the one type of every access class, in the
+#: order the published ``accessClass`` enum lists them. The artifact roles use three (``standard_resource`` is
+#: the class of the resource layer's per-entity families, and of an additional artifact exposed as one).
+AccessClass = Literal["public_metadata", "full_text", "standard_resource", "bulk_content"]
 #: When a package declares a role: always; exactly when it has learning components
 #: (``counts.learningComponents.components > 0``; a package without any declares none of them); for the
 #: 64 provenance parts, all of them or none (the spec's package tree draws none: they are an index of

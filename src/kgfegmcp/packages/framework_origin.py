@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from kgfegmcp.core.errors import ManifestBuildError, echo
+from kgfegmcp.core.identifiers import named_package_id
 from kgfegmcp.core.package_files import PackageFileError, PackageJsonError, parse_package_json, read_package_file
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.manifest_reader import read_manifest
@@ -91,8 +92,9 @@ def refuse_other_document(root: Path, framework_id: str, snapshot_id: str, frame
         if existing.same_document(origin):
             continue
         raise ManifestBuildError(
-            f"Cannot write {framework_id}@{snapshot_id}: the framework id {framework_id} already belongs to "
-            f"{framework_id}@{existing_snapshot} in the graph-package root, built from another source document, "
+            f"Cannot write {named_package_id(framework_id, snapshot_id)}: the framework id {framework_id} already "
+            f"belongs to {named_package_id(framework_id, existing_snapshot)} in the graph-package root, built from "
+            "another source document, "
             f"{existing.described()}; this package is built from {origin.described()}. One framework id names "
             "one document; nothing was written.",
             hint=f"Build into another graph-package root (--out), or remove {framework_id}/ from this one if that "

@@ -1,14 +1,16 @@
-"""Per-package statistics for ``kgfegmcp packages stats`` and the generated ``docs/frameworks.md``.
+"""Per-package statistics: the one computation of items by statement type and standards by grade
+(:func:`item_statistics`), which ``get_framework_statistics`` answers with and ``kgfegmcp packages stats`` and
+the generated ``docs/frameworks.md`` print.
 
-Counts come from the manifest (which the validator recomputes exactly) plus one streaming pass
-over the nodes artifact for grade levels. Statistics are read-only: they never validate, so run
-``kgfegmcp packages validate`` first to trust them; the recorded state is shown with them.
+The command's counts come from the manifest (which the validator recomputes exactly) plus one streaming pass
+over the nodes artifact for statement types and grade levels. Statistics are read-only: they never validate, so
+run ``kgfegmcp packages validate`` first to trust them; the recorded state is shown with them.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kgfegmcp.core.errors import KgfegmcpError, PackageValidationError
@@ -29,20 +31,69 @@ GENERATED_NOTICE = (
 
 @dataclass(frozen=True, slots=True)
 class TypeCount:
-    """Items of one statement type."""
+    """Items of one statement type, with its normalised form and role (``None`` where the profile declares none)."""
 
     statement_type: str
-    role: str
+    normalized: str | None
+    role: str | None
     items: int
+
+    @property
+    def shown_role(self) -> str:
+        """The role as the command and the frameworks page print it."""
+        return self.role or "unknown"
 
 
 @dataclass(frozen=True, slots=True)
 class GradeCount:
-    """Standards (items with the standard role) carrying one grade label."""
+    """Standards (items with the standard role) carrying one grade label, with its declared facet and display
+    name (``None`` where the profile declares none)."""
 
     label: str
-    display: str
+    facet: str | None
+    display: str | None
     standards: int
+
+
+@dataclass(frozen=True, slots=True)
+class ItemStatistics:
+    """What a package's items are: by statement type (by name), standards by grade (in the profile's grade
+    order), and how many items have the standard and the grouping role."""
+
+    types: tuple[TypeCount, ...]
+    grades: tuple[GradeCount, ...]
+    standards: int
+    groupings: int
+
+
+def item_statistics(
+    pairs: Mapping[tuple[str, tuple[str, ...]], int], profile: InterpretationProfile | None
+) -> ItemStatistics:
+    """The statistics of items counted as ``(statement type, grade labels) -> items`` (a package repeats a
+    handful of pairs, so a million items stay cheap), read through ``profile`` (``None``: it cannot be loaded,
+    so no type has a role and no item is a standard)."""
+    by_type: Counter[str] = Counter()
+    by_grade: Counter[str] = Counter()
+    for (statement_type, labels), count in pairs.items():
+        by_type[statement_type] += count
+        rule = profile.statement_type(statement_type) if profile else None
+        if rule is not None and rule.role == "standard":
+            for label in labels:
+                by_grade[label] += count
+    types = []
+    for source_type, count in sorted(by_type.items()):
+        rule = profile.statement_type(source_type) if profile else None
+        types.append(TypeCount(source_type, rule.normalized if rule else None, rule.role if rule else None, count))
+    grades = []
+    if profile is not None:  # without one, no item is a standard
+        for label in profile.in_grade_order(by_grade):
+            declared = profile.grade_label(label)
+            facet, display = (declared.facet, declared.display) if declared else (None, None)
+            grades.append(GradeCount(label, facet, display, by_grade[label]))
+    roles: Counter[str | None] = Counter()
+    for kind in types:
+        roles[kind.role] += kind.items
+    return ItemStatistics(tuple(types), tuple(grades), roles["standard"], roles["grouping"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,17 +144,12 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
     nodes = manifest.artifact("nodes")
     if nodes is None:
         raise PackageValidationError(f"{location.graph_package_id}: the manifest declares no nodes artifact.")
-    grades: Counter[str] = Counter()
-    by_type: Counter[str] = Counter()
+    pairs: Counter[tuple[str, tuple[str, ...]]] = Counter()
     try:
         with PackageFile.open(location.path, nodes.path, expected_bytes=nodes.bytes) as stream:
             for node in iter_nodes(stream, "nodes"):
-                if not isinstance(node, ItemNode):
-                    continue
-                by_type[node.statement_type] += 1
-                rule = profile.statement_type(node.statement_type) if profile else None
-                if rule is None or rule.role == "standard":
-                    grades.update(node.grade_level)
+                if isinstance(node, ItemNode):
+                    pairs[node.statement_type, node.grade_level] += 1
     except PackageFileError as exc:
         raise PackageValidationError(
             f"{location.graph_package_id}: the nodes artifact {exc.reason} ({exc.code})."
@@ -111,26 +157,8 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
     except KgfegmcpError as exc:
         raise PackageValidationError(f"{location.graph_package_id}: unreadable nodes artifact ({exc}).") from None
     counts = manifest.counts
-    declared = [rule.source_type for rule in profile.statement_types] if profile else []
-    order = [t for t in declared if t in by_type] + sorted(t for t in by_type if t not in declared)
-    types = tuple(
-        TypeCount(
-            t,
-            rule.role if profile and (rule := profile.statement_type(t)) else "unknown",
-            by_type[t],
-        )
-        for t in order
-    )
-    labels = list(profile.grade_labels) if profile else []
-    known = {g.source_label for g in labels}
-    grade_counts = tuple(
-        GradeCount(g.source_label, g.display, grades[g.source_label]) for g in labels if grades[g.source_label]
-    )
-    grade_counts += tuple(GradeCount(g, g, grades[g]) for g in sorted(grades) if g not in known)
+    items = item_statistics(pairs, profile)
     relationships = counts.links
-    roles: Counter[str] = Counter()
-    for count in types:
-        roles[count.role] += count.items
     return PackageStatistics(
         graph_package_id=manifest.graph_package_id,
         title=manifest.title,
@@ -140,11 +168,11 @@ def package_statistics(location: PackageLocation, profiles: ProfileRepository) -
         source_license=manifest.rights.source_license,
         attribution=manifest.rights.attribution_statement,
         items=counts.items,
-        standards=roles["standard"],
-        groupings=roles["grouping"],
+        standards=items.standards,
+        groupings=items.groupings,
         items_with_code=counts.coded_items,
-        types=types,
-        grades=grade_counts,
+        types=items.types,
+        grades=items.grades,
         components=counts.components,
         links={
             "hasChild": relationships.has_child,
@@ -225,13 +253,15 @@ def render_markdown(all_stats: Sequence[PackageStatistics]) -> str:
             "",
         ]
         lines += _table(
-            ("statement type", "role", "items"), [(t.statement_type, t.role, str(t.items)) for t in stats.types], 2
+            ("statement type", "role", "items"),
+            [(t.statement_type, t.shown_role, str(t.items)) for t in stats.types],
+            2,
         )
         if stats.grades:
             lines.append("")
             lines += _table(
                 ("grade label", "meaning", "standards"),
-                [(g.label, g.display, str(g.standards)) for g in stats.grades],
+                [(g.label, g.display or g.label, str(g.standards)) for g in stats.grades],
                 2,
             )
     return "\n".join(lines) + "\n"

@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from kgfegmcp.core.finding_codes import FindingCode, require_declared
-from kgfegmcp.core.identifiers import identifier_problem, snapshot_problem, supplied_snapshot_framework
+from kgfegmcp.core.identifiers import (
+    identifier_problem,
+    named_package_id,
+    snapshot_problem,
+    supplied_snapshot_framework,
+)
 from kgfegmcp.core.package_files import path_problem
 from kgfegmcp.packages.findings import Finding
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
@@ -142,9 +147,7 @@ class PackageLocation:
     @property
     def graph_package_id(self) -> str:
         """The package id the directory names say (``<framework-id>@<snapshot-id>``, or a supplied snapshot id)."""
-        if supplied_snapshot_framework(self.snapshot_id) is not None:
-            return self.snapshot_id
-        return f"{self.framework_id}@{self.snapshot_id}"
+        return named_package_id(self.framework_id, self.snapshot_id)
 
 
 @dataclass(slots=True)

@@ -10,6 +10,24 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from kgfegmcp.core.limits import (
+    COMPARISON_FRAMEWORKS,
+    COMPARISON_MATCHES,
+    LESSON_MINUTES,
+    MAX_AVAILABLE_MATERIALS_CHARS,
+    MAX_COMPARISON_SNAPSHOTS,
+    MAX_FACET_CHARS,
+    MAX_LEARNER_CONTEXT_CHARS,
+    MAX_LOCAL_CONTEXT_CHARS,
+    MAX_PROGRESSION_FACETS,
+    MAX_REVIEW_SELECTORS,
+    MAX_TOPIC_CHARS,
+    MULTIGRADE_LABELS,
+    PRACTICE_ITEMS,
+    TARGET_WORDS,
+    Bound,
+)
+
 WorkflowName = Literal[
     "teacher_guide_draft",
     "student_handbook_section",
@@ -35,9 +53,6 @@ ToolWorkflowName = Literal[
 #: A snapshot id is checked by its own grammar: it may take the supplied packages' ``<framework>@<year>+<hex>``.
 ArgumentKind = Literal["identifier", "identifier_list", "snapshot", "snapshot_list", "text", "text_list", "integer"]
 
-#: Largest rendered instructions, in UTF-8 bytes; anything larger fails rather than being clipped.
-MAX_RENDERED_BYTES = 64 * 1024
-
 
 @dataclass(frozen=True, slots=True)
 class ArgumentSpec:
@@ -61,6 +76,18 @@ class ArgumentSpec:
     def is_list(self) -> bool:
         """Whether the argument is a JSON array (in a string, for MCP prompts)."""
         return self.kind in ("identifier_list", "snapshot_list", "text_list")
+
+
+def _integer(name: str, what: str, bound: Bound) -> ArgumentSpec:
+    """An integer argument of ``bound``, its range and default said in its description."""
+    return ArgumentSpec(
+        name,
+        "integer",
+        f"{what}, {bound.min}-{bound.max} (default {bound.default}).",
+        minimum=bound.min,
+        maximum=bound.max,
+        default=bound.default,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +124,7 @@ class WorkflowSpec:
         return tuple(use.spec.name for use in self.arguments)
 
 
-# ---- argument catalogue (bounds from the specification's prompt-limits table) ----
-
-MAX_TOPIC_CHARS = 512
-MAX_FACET_CHARS = 128
-MAX_PROGRESSION_FACETS = 32
-MAX_REVIEW_SELECTORS = 20
+# ---- argument catalogue (bounds from the specification's prompt-limits table, in core/limits.py) ----
 
 FRAMEWORK_ID = ArgumentSpec(
     "framework_id", "identifier", "Framework id of one accepted package (see list_frameworks), e.g. a lowercase id."
@@ -113,17 +135,18 @@ SNAPSHOT_ID = ArgumentSpec(
 FRAMEWORK_IDS = ArgumentSpec(
     "framework_ids",
     "identifier_list",
-    'JSON array of 2-8 distinct framework ids, e.g. ["framework-a", "framework-b"].',
-    minimum=2,
-    maximum=8,
+    f"JSON array of {COMPARISON_FRAMEWORKS.min}-{COMPARISON_FRAMEWORKS.max} distinct framework ids, "
+    'e.g. ["framework-a", "framework-b"].',
+    minimum=COMPARISON_FRAMEWORKS.min,
+    maximum=COMPARISON_FRAMEWORKS.max,
 )
 SNAPSHOT_IDS = ArgumentSpec(
     "snapshot_ids",
     "snapshot_list",
-    "JSON array of at most 8 distinct snapshot ids, each an accepted snapshot of one listed framework, at most "
-    "one per framework; frameworks without one use their unique current snapshot.",
+    f"JSON array of at most {MAX_COMPARISON_SNAPSHOTS} distinct snapshot ids, each an accepted snapshot of one "
+    "listed framework, at most one per framework; frameworks without one use their unique current snapshot.",
     minimum=1,
-    maximum=8,
+    maximum=MAX_COMPARISON_SNAPSHOTS,
 )
 TOPIC = ArgumentSpec(
     "topic",
@@ -171,50 +194,32 @@ ACADEMIC_SUBJECTS = ArgumentSpec(
     maximum=MAX_PROGRESSION_FACETS,
     item_max_chars=MAX_FACET_CHARS,
 )
-PRACTICE_COUNT = ArgumentSpec(
-    "practice_count", "integer", "Number of practice items, 1-10 (default 5).", minimum=1, maximum=10, default=5
+PRACTICE_COUNT = _integer("practice_count", "Number of practice items", PRACTICE_ITEMS)
+LESSON_DURATION_MINUTES = _integer(
+    "lesson_duration_minutes", "Length of one lesson or session in minutes", LESSON_MINUTES
 )
-LESSON_DURATION_MINUTES = ArgumentSpec(
-    "lesson_duration_minutes",
-    "integer",
-    "Length of one lesson or session in minutes, 10-240 (default 45).",
-    minimum=10,
-    maximum=240,
-    default=45,
-)
-TARGET_WORD_COUNT = ArgumentSpec(
-    "target_word_count",
-    "integer",
-    "Approximate length of the generated text in words, 150-1500 (default 500).",
-    minimum=150,
-    maximum=1500,
-    default=500,
-)
-MATCHES_PER_FRAMEWORK = ArgumentSpec(
-    "matches_per_framework",
-    "integer",
-    "Candidate standards retrieved independently in each framework, 1-10 (default 5).",
-    minimum=1,
-    maximum=10,
-    default=5,
+TARGET_WORD_COUNT = _integer("target_word_count", "Approximate length of the generated text in words", TARGET_WORDS)
+MATCHES_PER_FRAMEWORK = _integer(
+    "matches_per_framework", "Candidate standards retrieved independently in each framework", COMPARISON_MATCHES
 )
 LOCAL_CONTEXT = ArgumentSpec(
     "local_context",
     "text",
-    "School, network or programme context to take into account (at most 4000 characters).",
-    maximum=4000,
+    f"School, network or programme context to take into account (at most {MAX_LOCAL_CONTEXT_CHARS} characters).",
+    maximum=MAX_LOCAL_CONTEXT_CHARS,
 )
 AVAILABLE_MATERIALS = ArgumentSpec(
     "available_materials",
     "text",
-    "Materials, space and equipment available (at most 2000 characters).",
-    maximum=2000,
+    f"Materials, space and equipment available (at most {MAX_AVAILABLE_MATERIALS_CHARS} characters).",
+    maximum=MAX_AVAILABLE_MATERIALS_CHARS,
 )
 LEARNER_CONTEXT = ArgumentSpec(
     "learner_context",
     "text",
-    "Who the learners are and what they already know or find hard (at most 2000 characters); no personal data.",
-    maximum=2000,
+    f"Who the learners are and what they already know or find hard (at most {MAX_LEARNER_CONTEXT_CHARS} "
+    "characters); no personal data.",
+    maximum=MAX_LEARNER_CONTEXT_CHARS,
 )
 
 ALL_ARGUMENTS: tuple[ArgumentSpec, ...] = (
@@ -240,10 +245,10 @@ ALL_ARGUMENTS: tuple[ArgumentSpec, ...] = (
 
 MULTIGRADE_LEVELS = replace(
     GRADE_LEVELS,
-    description=f"JSON array of 2-8 distinct local grade labels taught together, e.g. "
-    f'["label-1", "label-2"] (each at most {MAX_FACET_CHARS} characters).',
-    minimum=2,
-    maximum=8,
+    description=f"JSON array of {MULTIGRADE_LABELS.min}-{MULTIGRADE_LABELS.max} distinct local grade labels taught "
+    f'together, e.g. ["label-1", "label-2"] (each at most {MAX_FACET_CHARS} characters).',
+    minimum=MULTIGRADE_LABELS.min,
+    maximum=MULTIGRADE_LABELS.max,
 )
 
 

@@ -15,15 +15,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass
 
 SCHEME = "kgfegmcp://"
 #: Every package-level family's prefix (the snapshot resource itself).
 SNAPSHOT_TEMPLATE = f"{SCHEME}framework/{{framework_id}}/snapshot/{{snapshot_id}}"
 
-#: Every access class: the artifact roles' classes (``packages.artifact_roles.AccessClass``) and
-#: ``standard_resource``, in the order the published ``accessClass`` enum lists them.
-AccessClass = Literal["public_metadata", "full_text", "standard_resource", "bulk_content"]
 #: The variable a keyed template carries after the snapshot's ids.
 KeyName = Literal["node_id", "relationship_id", "part", "logical_name"]
 

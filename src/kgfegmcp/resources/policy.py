@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from kgfegmcp.core.config import BackendSettings
 from kgfegmcp.core.errors import ResourceAccessDeniedError
 from kgfegmcp.core.rights import RightsPolicy
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, provenance_part_name
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass, provenance_part_name
 from kgfegmcp.packages.manifest import PackageManifest
 from kgfegmcp.resources import uris
-from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
+from kgfegmcp.resources.families import FAMILIES, Family
 
 #: The access class of every dedicated resource family, from the family table (``artifact`` is decided
 #: per logical name).

@@ -26,8 +26,6 @@ from itertools import pairwise
 
 from kgfegmcp.search import unicode_marks
 
-MAX_QUERY_TOKENS = 32
-
 #: The script-neutral combining diacritics (Combining Diacritical Marks and its Extended and Supplement
 #: blocks, those for symbols, half marks): what Latin letters decompose into. Marks of a script's own
 #: block (kana voicing, Devanagari, Arabic hamza) are that script's letters' parts and stay.

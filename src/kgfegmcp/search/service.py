@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kgfegmcp.core.errors import UnsupportedSearchModeError
+from kgfegmcp.core.notice_codes import NoticeCode
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.packages.runtime import PackageRuntime
@@ -178,7 +179,7 @@ class SearchOutcome:
 class SearchWarning:
     """A capability or evidence limitation met while searching."""
 
-    code: str
+    code: NoticeCode
     message: str
     graph_package_id: str
 
@@ -307,7 +308,7 @@ def find_standards(
         if index.text is None:
             warnings.append(
                 SearchWarning(
-                    "text_search_unavailable",
+                    NoticeCode.TEXT_SEARCH_UNAVAILABLE,
                     "This package does not support lexical text search.",
                     index.runtime.graph_package_id,
                 )
@@ -403,13 +404,15 @@ def _code(
     if index.codes is None:
         if mode == "code":
             warnings.append(
-                SearchWarning("code_search_unavailable", "This package does not support code search.", package_id)
+                SearchWarning(
+                    NoticeCode.CODE_SEARCH_UNAVAILABLE, "This package does not support code search.", package_id
+                )
             )
         return []
     if index.partial_codes and mode == "code":
         warnings.append(
             SearchWarning(
-                "partial_code_coverage",
+                NoticeCode.PARTIAL_CODE_COVERAGE,
                 "Not every item in this package carries a code; code search cannot find the others.",
                 package_id,
             )
@@ -417,7 +420,9 @@ def _code(
     if code_match == "prefix":
         if not index.prefix_allowed:
             warnings.append(
-                SearchWarning("code_prefix_unavailable", "This package does not allow prefix code search.", package_id)
+                SearchWarning(
+                    NoticeCode.CODE_PREFIX_UNAVAILABLE, "This package does not allow prefix code search.", package_id
+                )
             )
             return []
         return [SearchHit(order, index.item_at(p), p, 0.0, "code_prefix") for p in index.codes.prefix(query)]
@@ -425,7 +430,7 @@ def _code(
     if len(positions) > 1:
         warnings.append(
             SearchWarning(
-                "multiple_code_matches",
+                NoticeCode.MULTIPLE_CODE_MATCHES,
                 f"The code matches {len(positions)} items in this package; select one by nodeId.",
                 package_id,
             )
@@ -448,7 +453,7 @@ def _derived_parent(
     if not positions:
         warnings.append(
             SearchWarning(
-                "derived_parent_code_not_found",
+                NoticeCode.DERIVED_PARENT_CODE_NOT_FOUND,
                 f"No item has the code {query.strip()!r}, nor its derived parent code {parent_code!r}.",
                 package_id,
             )
@@ -457,7 +462,7 @@ def _derived_parent(
     if len(positions) > 1:
         warnings.append(
             SearchWarning(
-                "derived_parent_code_multiple",
+                NoticeCode.DERIVED_PARENT_CODE_MULTIPLE,
                 f"The derived parent code {parent_code!r} matches {len(positions)} items.",
                 package_id,
             )

@@ -17,6 +17,7 @@ from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.core.epistemic import COMPARISON_CANDIDATE
 from kgfegmcp.core.errors import InvalidComparisonSelectionError
+from kgfegmcp.core.notice_codes import NoticeCode
 from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import ItemNode
 from kgfegmcp.search.service import SearchFilters, find_standards, require_servable
@@ -254,14 +255,14 @@ class ComparisonService:
         if request.search_mode in ("code", "auto") and index.codes is None:
             warnings.append(
                 ResultWarning(
-                    code="code_search_unsupported",
+                    code=NoticeCode.CODE_SEARCH_UNSUPPORTED,
                     message="This framework does not support statement-code search; only its text was searched."
                     if request.search_mode == "auto"
                     else "This framework does not support statement-code search; nothing was searched in it.",
                 )
             )
         for warning in outcome.warnings:
-            if warning.code != "code_search_unavailable":  # reported above as code_search_unsupported
+            if warning.code != NoticeCode.CODE_SEARCH_UNAVAILABLE:  # reported above as code_search_unsupported
                 warnings.append(ResultWarning(code=warning.code, message=warning.message))
         unresolved = package.unresolved
         candidates = []
@@ -290,7 +291,7 @@ class ComparisonService:
         if incomplete:
             warnings.append(
                 ResultWarning(
-                    code="context_incomplete",
+                    code=NoticeCode.CONTEXT_INCOMPLETE,
                     message=f"{incomplete} candidate(s) sit under several parents; one parent chain is shown for "
                     "each (otherParentChains counts the rest). Call get_standard_context for every root path.",
                 )
@@ -298,7 +299,7 @@ class ComparisonService:
         if not candidates:
             warnings.append(
                 ResultWarning(
-                    code="no_matches",
+                    code=NoticeCode.NO_MATCHES,
                     message="No standard of this framework matched the query and filters. This means only that "
                     "the lexical expression did not match here, not that the framework lacks the idea.",
                 )
@@ -306,7 +307,7 @@ class ComparisonService:
         if unresolved_total:
             warnings.append(
                 ResultWarning(
-                    code="unresolved_evidence_present",
+                    code=NoticeCode.UNRESOLVED_EVIDENCE_PRESENT,
                     message=f"{unresolved_total} unresolved reference(s) in this package concern the candidates "
                     "shown (see each candidate's unresolvedReferences and the package's unresolved resource).",
                 )

@@ -21,6 +21,7 @@ from kgfegmcp.core.errors import (
     CapabilityUnavailableError,
     GraphNodeNotFoundError,
 )
+from kgfegmcp.core.notice_codes import NoticeCode
 from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.packages.records import SUPPORTS, ComponentNode, ItemNode, RelationshipRecord
 from kgfegmcp.resources import uris
@@ -301,7 +302,7 @@ class LearningComponentService:
             )
         warnings = [
             ResultWarning(
-                code="learning_components_unavailable",
+                code=NoticeCode.LEARNING_COMPONENTS_UNAVAILABLE,
                 message="This package has no learning components; it was not searched.",
                 graph_package_id=p.graph_package_id,
             )

@@ -3,33 +3,45 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from kgfegmcp.catalog.catalog import AcceptedCatalog
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.core.cursors import CursorCodec
 from kgfegmcp.core.errors import FrameworkNotFoundError, InvalidRequestError, echo
-from kgfegmcp.core.limits import MAX_CODE_QUERY_CHARS
+from kgfegmcp.core.limits import (
+    CODE_QUERY_CHARS,
+    COMPARISON_FRAMEWORKS,
+    COMPARISON_MATCHES,
+    EVIDENCE_WINDOW_BYTES,
+    MAX_COMPARISON_SNAPSHOTS,
+    MAX_CURSOR_CHARS,
+    MAX_FACETS,
+    MAX_PROGRESSION_CANDIDATES,
+    MAX_QUERY_TOKENS,
+    MAX_QUEUE_ADMISSIONS,
+    MAX_SELECTORS,
+    PAGE_LIMIT,
+    PATH_DEPTH,
+    PATHS,
+    PROGRESSION_PAGE,
+    TEXT_QUERY_CHARS,
+    TRAVERSAL_DEPTH,
+    TRAVERSAL_EDGES,
+    TRAVERSAL_NODES,
+    Bound,
+)
 from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.core.tool_names import ToolName
-from kgfegmcp.graph.progressions import MAX_ADMISSIONS
 from kgfegmcp.packages.manifest import Capabilities, SourceInfo
 from kgfegmcp.packages.records import SUPPORTS
+from kgfegmcp.packages.stats import item_statistics
 from kgfegmcp.resources import uris
 from kgfegmcp.services.graph_packages import holds_progression_links
 from kgfegmcp.services.paging import CursorPage, Pager
-from kgfegmcp.services.progression_views import MAX_CANDIDATES
 from kgfegmcp.services.requests import (
-    COMPARISON_SNAPSHOTS_MAX,
-    EVIDENCE_WINDOW_DEFAULT,
-    EVIDENCE_WINDOW_MAX,
-    MAX_FACETS,
-    MAX_SELECTORS,
-    PROGRESSION_PAGE_DEFAULT,
-    PROGRESSION_PAGE_MAX,
     GetCapabilitiesRequest,
     GetFrameworkRequest,
     GetFrameworkStatisticsRequest,
@@ -45,6 +57,51 @@ from kgfegmcp.services.views import (
 
 #: Catalog values an error message lists at most.
 _MAX_LISTED = 24
+
+
+def _range(bound: Bound, keys: tuple[str, ...] = ("min", "max", "default")) -> dict[str, int | list[int]]:
+    """``{min, max, default}`` of a bound, or the ``keys`` of them stated (``default`` where there is one)."""
+    values = {"min": bound.min, "max": bound.max, "default": bound.default}
+    return {key: value for key in keys if (value := values[key]) is not None}
+
+
+def _default_and_max(bound: Bound) -> list[int]:
+    assert bound.default is not None
+    return [bound.default, bound.max]
+
+
+def _limits() -> dict[str, dict[str, int | list[int]]]:
+    """The limits ``get_capabilities`` states, read from the table the request models and services read."""
+    return {
+        "listFrameworksLimit": _range(PAGE_LIMIT),
+        "searchStandardsLimit": _range(PAGE_LIMIT),
+        "textQueryCharacters": _range(TEXT_QUERY_CHARS),
+        "textQueryTokens": {"max": MAX_QUERY_TOKENS},
+        "codeQueryCharacters": _range(CODE_QUERY_CHARS),
+        "selectorArrays": {"max": MAX_SELECTORS},
+        "facetArrays": {"max": MAX_FACETS},
+        "cursorCharacters": {"max": MAX_CURSOR_CHARS},
+        "progressionPage": _range(PROGRESSION_PAGE),
+        "progressionCandidatesExamined": {"max": MAX_PROGRESSION_CANDIDATES},
+        "traversal": {
+            "depth": _default_and_max(TRAVERSAL_DEPTH),
+            "nodes": _default_and_max(TRAVERSAL_NODES),
+            "edges": _default_and_max(TRAVERSAL_EDGES),
+            "queueAdmissions": MAX_QUEUE_ADMISSIONS,
+        },
+        "paths": {
+            "depth": _default_and_max(PATH_DEPTH),
+            "paths": _default_and_max(PATHS),
+            "queueAdmissions": MAX_QUEUE_ADMISSIONS,
+        },
+        "comparison": {
+            "frameworks": [COMPARISON_FRAMEWORKS.min, COMPARISON_FRAMEWORKS.max],
+            "snapshots": MAX_COMPARISON_SNAPSHOTS,
+            "matchesPerFramework": [COMPARISON_MATCHES.min, COMPARISON_MATCHES.max],
+        },
+        "evidenceWindowBytes": _range(EVIDENCE_WINDOW_BYTES, ("default", "max")),
+        "toolResult": {"maxBytes": RESULT_MAX_BYTES, "maxCharacters": RESULT_MAX_CHARS},
+    }
 
 
 class GraphTypesView(ResultModel):
@@ -173,7 +230,8 @@ class ServerBehaviour(ResultModel):
     accepted_packages: int
     catalog_fingerprint: str
     limits: dict[str, dict[str, int | list[int]]] = Field(
-        description="Each bound by name: {min, max, default} where they apply, or [default, max] pairs."
+        description="Each bound by name: {min, max, default} where they apply; traversal and paths give "
+        "[default, max] pairs, comparison frameworks and matchesPerFramework [min, max] pairs."
     )
 
 
@@ -364,32 +422,7 @@ class FrameworkService:
             cross_framework_links=False,
             accepted_packages=len(self._catalog.packages),
             catalog_fingerprint=self._catalog.fingerprint,
-            limits={
-                "listFrameworksLimit": {"min": 1, "max": 100, "default": 25},
-                "searchStandardsLimit": {"min": 1, "max": 100, "default": 25},
-                "textQueryCharacters": {"min": 1, "max": 512},
-                "textQueryTokens": {"max": 32},
-                "codeQueryCharacters": {"min": 1, "max": MAX_CODE_QUERY_CHARS},
-                "selectorArrays": {"max": MAX_SELECTORS},
-                "facetArrays": {"max": MAX_FACETS},
-                "cursorCharacters": {"max": 4096},
-                "progressionPage": {"min": 1, "max": PROGRESSION_PAGE_MAX, "default": PROGRESSION_PAGE_DEFAULT},
-                "progressionCandidatesExamined": {"max": MAX_CANDIDATES},
-                "traversal": {
-                    "depth": [8, 12],
-                    "nodes": [100, 250],
-                    "edges": [100, 100],
-                    "queueAdmissions": MAX_ADMISSIONS,
-                },
-                "paths": {"depth": [6, 12], "paths": [3, 20], "queueAdmissions": MAX_ADMISSIONS},
-                "comparison": {
-                    "frameworks": [2, 8],
-                    "snapshots": COMPARISON_SNAPSHOTS_MAX,
-                    "matchesPerFramework": [1, 10],
-                },
-                "evidenceWindowBytes": {"default": EVIDENCE_WINDOW_DEFAULT, "max": EVIDENCE_WINDOW_MAX},
-                "toolResult": {"maxBytes": RESULT_MAX_BYTES, "maxCharacters": RESULT_MAX_CHARS},
-            },
+            limits=_limits(),
         )
         return CapabilitiesResult(
             server=server,
@@ -425,63 +458,32 @@ class FrameworkService:
         package = self._catalog.resolve(request.framework_id, request.snapshot_id)
         store = package.store
         profile = package.profile.profile
-        # Items repeat a handful of (type, grades) pairs: count those, then expand (a million items stay cheap).
-        pairs = Counter((item.statement_type, item.grade_level) for item in store.items)
-        by_type: Counter[str] = Counter()
-        by_grade: Counter[str] = Counter()
-        for (statement_type, labels), count in pairs.items():
-            by_type[statement_type] += count
-            rule = profile.statement_type(statement_type)
-            if rule is not None and rule.role == "standard":
-                for label in labels:
-                    by_grade[label] += count
-        multi_parent = store.items_with_parents(at_least=2)
-        types = []
-        for source_type, count in sorted(by_type.items()):
-            rule = profile.statement_type(source_type)
-            types.append(
-                {
-                    "sourceType": source_type,
-                    "normalized": rule.normalized if rule else None,
-                    "role": rule.role if rule else None,
-                    "items": count,
-                }
-            )
-        grades = []
-        for label in profile.in_grade_order(by_grade):
-            declared = profile.grade_label(label)
-            grades.append(
-                {
-                    "sourceLabel": label,
-                    "facet": declared.facet if declared else None,
-                    "display": declared.display if declared else None,
-                    "standards": by_grade[label],
-                }
-            )
+        items = item_statistics(Counter((item.statement_type, item.grade_level) for item in store.items), profile)
         counts = package.manifest.counts
         links = counts.links
-        supported = store.nodes_reached_by(SUPPORTS)
-        roles: Counter[str] = Counter()
-        for source_type, count in by_type.items():
-            rule = profile.statement_type(source_type)
-            roles[rule.role if rule is not None else "unknown"] += count
         return StatisticsResult(
             package=PackageRef.of(package, links=_links_held(package)),
             standards=StandardsStatistics(
                 items=counts.items,
-                standards=roles["standard"],
-                groupings=roles["grouping"],
+                standards=items.standards,
+                groupings=items.groupings,
                 items_with_code=counts.coded_items,
-                by_statement_type=types,
-                standards_by_grade_level=grades,
+                by_statement_type=[
+                    {"sourceType": t.statement_type, "normalized": t.normalized, "role": t.role, "items": t.items}
+                    for t in items.types
+                ],
+                standards_by_grade_level=[
+                    {"sourceLabel": g.label, "facet": g.facet, "display": g.display, "standards": g.standards}
+                    for g in items.grades
+                ],
                 has_child_relationships=links.has_child,
-                multi_parent_items=multi_parent,
+                multi_parent_items=store.items_with_parents(at_least=2),
                 hierarchy_rule=profile.hierarchy.rule,
             ),
             learning_components=ComponentStatistics(
                 components=counts.components,
                 supports_relationships=links.supports,
-                standards_with_components=supported,
+                standards_with_components=store.nodes_reached_by(SUPPORTS),
             ),
             learning_progressions=ProgressionStatistics(
                 builds_towards=links.builds_towards,
@@ -489,17 +491,3 @@ class FrameworkService:
             ),
             unresolved_items=counts.unresolved,
         )
-
-
-def _bounds(model: type[BaseModel], *fields: str) -> dict[str, dict[str, Any]]:
-    """Default and range of integer request fields, read from the request model itself."""
-    found: dict[str, dict[str, Any]] = {}
-    for name in fields:
-        info = model.model_fields[name]
-        entry: dict[str, Any] = {"default": info.default}
-        for constraint in info.metadata:
-            for key, label in (("ge", "min"), ("le", "max")):
-                if hasattr(constraint, key):
-                    entry[label] = getattr(constraint, key)
-        found[info.alias or name] = entry
-    return found

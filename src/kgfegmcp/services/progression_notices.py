@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.core.epistemic import UNRESOLVED_REFERENCE
+from kgfegmcp.core.notice_codes import NoticeCode
 from kgfegmcp.packages.records import RELATES_TO, RelationshipLabel, RelationshipRecord
 from kgfegmcp.packages.unresolved import UnresolvedReference
 from kgfegmcp.services.progression_views import MAX_COVERAGE_NOTICES, NoticeSummary, ProgressionNotice
@@ -26,7 +27,7 @@ def progression_notices(
     if present and link_label(package) == "llm_inferred":
         judgements.append(
             ProgressionNotice(
-                code="model_link_judgement",
+                code=NoticeCode.MODEL_LINK_JUDGEMENT,
                 category="judgement_warning",
                 message=(
                     "Each link was made by a language model in the pipeline that built this package, not by the "
@@ -40,7 +41,7 @@ def progression_notices(
     elif present:
         judgements.append(
             ProgressionNotice(
-                code="stored_link_judgement",
+                code=NoticeCode.STORED_LINK_JUDGEMENT,
                 category="judgement_warning",
                 message=(
                     "Each link is the source's own pedagogical judgement, returned exactly as the package "
@@ -52,7 +53,7 @@ def progression_notices(
     if RELATES_TO in present:
         judgements.append(
             ProgressionNotice(
-                code="relates_to_unordered",
+                code=NoticeCode.RELATES_TO_UNORDERED,
                 category="judgement_warning",
                 message=(
                     "relatesTo links record that two standards are related, not an order of learning; "
@@ -72,7 +73,7 @@ def _unresolved_notice(reference: UnresolvedReference) -> ProgressionNotice:
     """The reference, its status and label are fields of the notice; the message says only what it means."""
     reason = reference.reason or "the package could not resolve it to a standard of this package"
     return ProgressionNotice(
-        code="unresolved_reference",
+        code=NoticeCode.UNRESOLVED_REFERENCE,
         category="coverage_notice",
         message=f"Cited by the source, kept as unresolved evidence, not as a link: {reason}.",
         node_id=reference.source_entity_id,
@@ -91,7 +92,7 @@ def coverage_notices(package: ServedPackage, kinds: tuple[RelationshipLabel, ...
     if not declared:
         notices.append(
             ProgressionNotice(
-                code="no_progression_links",
+                code=NoticeCode.NO_PROGRESSION_LINKS,
                 category="coverage_notice",
                 message=(
                     f"{package.graph_package_id} stores no learning-progression links: an empty result "
@@ -104,7 +105,7 @@ def coverage_notices(package: ServedPackage, kinds: tuple[RelationshipLabel, ...
         if kind not in declared:
             notices.append(
                 ProgressionNotice(
-                    code="link_type_not_stored",
+                    code=NoticeCode.LINK_TYPE_NOT_STORED,
                     category="coverage_notice",
                     message=(
                         f"{package.graph_package_id} does not store {kind} links (it stores "

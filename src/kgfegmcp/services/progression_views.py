@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from kgfegmcp.core.epistemic import UNRESOLVED_REFERENCE
+from kgfegmcp.core.limits import MAX_PROGRESSION_CANDIDATES
+from kgfegmcp.core.notice_codes import NoticeCode
 from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS
 from kgfegmcp.graph.progressions import (
     LinkDirection,
@@ -29,8 +31,6 @@ from kgfegmcp.services.views import (
     StandardRef,
 )
 
-#: Candidates examined per page of the two paged tools.
-MAX_CANDIDATES = 5_000
 #: Coverage notices listed per result; the rest are counted as omitted.
 MAX_COVERAGE_NOTICES = 20
 
@@ -82,7 +82,7 @@ class ProgressionNotice(ResultModel):
     An unresolved reference is described in the package's unresolved report (``<package uri>/unresolved``).
     """
 
-    code: str
+    code: NoticeCode
     category: NoticeCategory
     message: str
     node_id: str | None = None
@@ -106,7 +106,7 @@ class ProgressionPage(PageInfo):
 
     stopped_by: PageStop
     candidates_examined: int
-    max_candidates: int = MAX_CANDIDATES
+    max_candidates: int = MAX_PROGRESSION_CANDIDATES
 
 
 class ResultCeilingView(ResultModel):

@@ -23,10 +23,10 @@ from kgfegmcp.core.errors import (
     InvalidProgressionRequestError,
     LearningProgressionNotFoundError,
 )
+from kgfegmcp.core.limits import MAX_PROGRESSION_CANDIDATES, MAX_QUEUE_ADMISSIONS
 from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.graph.progressions import (
     LABEL_ORDER,
-    MAX_ADMISSIONS,
     PathReason,
     PathSearch,
     ProgressionPath,
@@ -48,7 +48,6 @@ from kgfegmcp.services.graph_packages import GraphPackageRef, graph_fields
 from kgfegmcp.services.paging import Pager, resume_after
 from kgfegmcp.services.progression_notices import coverage_notices, progression_notices
 from kgfegmcp.services.progression_views import (
-    MAX_CANDIDATES,
     FollowedLinkView,
     FrontierView,
     LearningProgressionResult,
@@ -168,7 +167,7 @@ class ProgressionService:
             if request.direction in ("in", "both"):
                 total += len(store.incoming(item.identifier, kind))
         offset = pager.start(total).offset
-        budget = min(request.limit, MAX_CANDIDATES)
+        budget = min(request.limit, MAX_PROGRESSION_CANDIDATES)
         steps = list(islice(incident_links(store, item.identifier, kinds, request.direction), offset, offset + budget))
         coverage = coverage_notices(package, kinds)
         views = [self._link(package, step.relationship) for step in steps]
@@ -254,7 +253,7 @@ class ProgressionService:
         next_match: int | None = None
         index_ = offset
         examined = 0
-        while index_ < len(sequence) and examined < MAX_CANDIDATES:
+        while index_ < len(sequence) and examined < MAX_PROGRESSION_CANDIDATES:
             rel = store.relationship_at(sequence[index_])
             examined += 1
             if matches(rel):
@@ -456,7 +455,7 @@ class ProgressionService:
             )
         store = package.store
         search = ProgressionPaths(store).find(
-            source.identifier, target.identifier, request.max_depth, request.max_paths, MAX_ADMISSIONS
+            source.identifier, target.identifier, request.max_depth, request.max_paths, MAX_QUEUE_ADMISSIONS
         )
         coverage = coverage_notices(package, (BUILDS_TOWARDS,))
         ends = (source.identifier, target.identifier)
@@ -528,7 +527,7 @@ class ProgressionService:
             from_node_id=ends[0],
             to_node_id=ends[1],
             limits=PathLimitsView(
-                max_depth=request.max_depth, max_paths=request.max_paths, max_admissions=MAX_ADMISSIONS
+                max_depth=request.max_depth, max_paths=request.max_paths, max_admissions=MAX_QUEUE_ADMISSIONS
             ),
             paths=[self._path_view(package, path) for path in shown],
             standards=standards,

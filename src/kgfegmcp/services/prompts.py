@@ -20,11 +20,12 @@ from kgfegmcp.core.errors import (
     PromptRenderingError,
     WorkflowInstructionsTooLargeError,
 )
+from kgfegmcp.core.limits import MAX_RENDERED_BYTES
 from kgfegmcp.core.rendering import RESULT_MAX_BYTES, RESULT_MAX_CHARS, rendered_size
 from kgfegmcp.prompts.arguments import ArgumentValues, parse_prompt_arguments, validate_arguments
 from kgfegmcp.prompts.render import RenderInput, render_instructions
 from kgfegmcp.prompts.repository import PromptRegistry
-from kgfegmcp.prompts.workflows import MAX_RENDERED_BYTES, WORKFLOWS, WorkflowSpec
+from kgfegmcp.prompts.workflows import WORKFLOWS, WorkflowSpec
 from kgfegmcp.services.views import PackageIdentity, ResultModel, TextWithheld, package_identity, text_withheld
 from kgfegmcp.services.workflow_request import GetWorkflowInstructionsRequest
 

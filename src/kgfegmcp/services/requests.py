@@ -17,7 +17,7 @@ published without ``null``: a client leaves a field out to leave it unset.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -29,15 +29,41 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from kgfegmcp.core.cursors import CURSOR_PATTERN, MAX_CURSOR_CHARS
-from kgfegmcp.core.identifiers import (
+from kgfegmcp.core.cursors import CURSOR_PATTERN
+from kgfegmcp.core.identifiers import SNAPSHOT_ID_PATTERN
+from kgfegmcp.core.limits import (
+    CODE_QUERY_CHARS,
+    COMPARISON_FRAMEWORKS,
+    COMPARISON_MATCHES,
+    COMPONENT_LINKS,
+    CONTEXT_ANCESTOR_DEPTH,
+    CONTEXT_CHILD_DEPTH,
+    CONTEXT_NODES,
+    CONTEXT_PATH_NODE_OCCURRENCES,
+    CONTEXT_PATHS,
+    EVIDENCE_WINDOW_BYTES,
     IDENTIFIER_MAX_LENGTH,
     IDENTIFIER_MIN_LENGTH,
-    SNAPSHOT_ID_PATTERN,
+    MAX_COMPARISON_SNAPSHOTS,
+    MAX_CURSOR_CHARS,
+    MAX_EVIDENCE_URI_CHARS,
+    MAX_FACET_CHARS,
+    MAX_FACETS,
+    MAX_NODE_ID_CHARS,
+    MAX_QUERY_TOKENS,
+    MAX_SELECTORS,
+    PAGE_LIMIT,
+    PATH_DEPTH,
+    PATHS,
+    PROGRESSION_PAGE,
     SNAPSHOT_MAX_LENGTH,
+    TEXT_QUERY_CHARS,
+    TRAVERSAL_DEPTH,
+    TRAVERSAL_EDGES,
+    TRAVERSAL_NODES,
+    Bound,
 )
-from kgfegmcp.core.limits import MAX_CODE_QUERY_CHARS
-from kgfegmcp.search.normalize import MAX_QUERY_TOKENS, QueryWords, has_cjk, query_words
+from kgfegmcp.search.normalize import QueryWords, has_cjk, query_words
 from kgfegmcp.services.schema_rules import (
     DISTINCT,
     NOT_BLANK,
@@ -60,17 +86,25 @@ SnapshotIdText = Annotated[
     str,
     StringConstraints(min_length=IDENTIFIER_MIN_LENGTH, max_length=SNAPSHOT_MAX_LENGTH, pattern=SNAPSHOT_ID_PATTERN),
 ]
-NodeIdText = Annotated[str, StringConstraints(min_length=1, max_length=256)]
+NodeIdText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NODE_ID_CHARS)]
 CursorText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_CURSOR_CHARS, pattern=CURSOR_PATTERN)]
-FacetText = Annotated[str, StringConstraints(min_length=1, max_length=128)]
-QueryText = Annotated[str, StringConstraints(min_length=1, max_length=512), NOT_BLANK]
+FacetText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_FACET_CHARS)]
+QueryText = Annotated[
+    str, StringConstraints(min_length=TEXT_QUERY_CHARS.min, max_length=TEXT_QUERY_CHARS.max), NOT_BLANK
+]
+StatementCodeText = Annotated[str, StringConstraints(min_length=CODE_QUERY_CHARS.min, max_length=CODE_QUERY_CHARS.max)]
 GraphTypeName = Literal["AcademicStandards", "LearningComponents", "LearningProgressions"]
 DistinctIds = Annotated[list[IdentifierText], DISTINCT]
 DistinctSnapshotIds = Annotated[list[SnapshotIdText], DISTINCT]
 DistinctFacets = Annotated[list[FacetText], DISTINCT]
 
-MAX_SELECTORS = 64
-MAX_FACETS = 64
+
+def bounded(bound: Bound, **field: Any) -> Any:
+    """An integer field within ``bound`` (its default, minimum and maximum published in the schema)."""
+    if bound.default is None:
+        raise ValueError(f"{bound} has no default: declare the field required instead")
+    return Field(bound.default, ge=bound.min, le=bound.max, **field)
+
 
 CURSOR_DESCRIPTION = "page.nextCursor; same other fields."
 #: Filters whose values are a framework's own vocabulary: get_framework lists them.
@@ -88,12 +122,12 @@ ONE_STANDARD_KEY = SchemaRule(
 #: Checked by :func:`_code_query_bounds`.
 CODE_QUERY_LENGTH = SchemaRule(
     ("query",),
-    f"Code: ≤{MAX_CODE_QUERY_CHARS} characters.",
+    f"Code: ≤{CODE_QUERY_CHARS.max} characters.",
     {
         "if": {"properties": {"searchMode": {"const": "code"}}, "required": ["searchMode"]},
-        "then": {"properties": {"query": {"maxLength": MAX_CODE_QUERY_CHARS}}},
+        "then": {"properties": {"query": {"maxLength": CODE_QUERY_CHARS.max}}},
     },
-    refusal=f"With searchMode 'code' the query has at most {MAX_CODE_QUERY_CHARS} characters.",
+    refusal=f"With searchMode 'code' the query has at most {CODE_QUERY_CHARS.max} characters.",
 )
 #: Checked by :func:`_text_query_bounds`; JSON Schema cannot count normalised tokens.
 QUERY_TOKENS = SchemaRule(
@@ -150,7 +184,7 @@ def _text_query_bounds(query: str) -> QueryWords:
 def _code_query_bounds(query: str, search_mode: str) -> QueryWords | None:
     """The query rules of the searchMode-aware tools; the query's words unless it is searched as a code only."""
     if search_mode == "code":
-        if len(query) > MAX_CODE_QUERY_CHARS:
+        if len(query) > CODE_QUERY_CHARS.max:
             raise ValueError(CODE_QUERY_LENGTH.message)
         return None
     words = query_words(query)
@@ -206,7 +240,7 @@ class StandardSelector(PackageSelector):
 
     node_id: NodeIdText | None = None
     case_identifier_uuid: NodeIdText | None = Field(None, alias="caseIdentifierUUID")
-    statement_code: Annotated[str, StringConstraints(min_length=1, max_length=MAX_CODE_QUERY_CHARS)] | None = None
+    statement_code: StatementCodeText | None = None
 
     @model_validator(mode="after")
     def _exactly_one_key(self) -> StandardSelector:
@@ -236,7 +270,7 @@ class ListFrameworksRequest(RequestModel):
         None, max_length=3, description="Match packages containing all."
     )
     include_non_current: bool = False
-    limit: int = Field(25, ge=1, le=100)
+    limit: int = bounded(PAGE_LIMIT)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
 
@@ -300,7 +334,7 @@ class SearchStandardsRequest(RequestModel):
     grade_levels: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
     statement_types: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
     academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
-    limit: int = Field(25, ge=1, le=100)
+    limit: int = bounded(PAGE_LIMIT)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
     @model_validator(mode="after")
@@ -318,11 +352,11 @@ class GetStandardRequest(StandardSelector):
 class GetStandardContextRequest(StandardSelector):
     """Direct relationships, bounded ancestors/descendants and complete root paths of a standard."""
 
-    ancestor_depth: int = Field(16, ge=0, le=64)
-    child_depth: int = Field(1, ge=0, le=64)
-    max_nodes: int = Field(250, ge=1, le=2000)
-    max_paths: int = Field(128, ge=1, le=1000)
-    max_path_node_occurrences: int = Field(8192, ge=1, le=100000)
+    ancestor_depth: int = bounded(CONTEXT_ANCESTOR_DEPTH)
+    child_depth: int = bounded(CONTEXT_CHILD_DEPTH)
+    max_nodes: int = bounded(CONTEXT_NODES)
+    max_paths: int = bounded(CONTEXT_PATHS)
+    max_path_node_occurrences: int = bounded(CONTEXT_PATH_NODE_OCCURRENCES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,20 +371,6 @@ ProgressionLinkType = Literal["buildsTowards", "relatesTo"]
 ProgressionDirection = Literal["in", "out", "both"]
 #: Repeated link types are refused by the progression service (invalid_progression_request).
 LinkTypes = Annotated[list[ProgressionLinkType], distinct_checked_by("ProgressionService._kinds")]
-
-#: Bounds of the five progression tools (spec: errors-cursors-limits, "Progression limits").
-PROGRESSION_PAGE_DEFAULT = 25
-PROGRESSION_PAGE_MAX = 100
-TRAVERSAL_DEPTH_DEFAULT, TRAVERSAL_DEPTH_MAX = 8, 12
-TRAVERSAL_NODES_DEFAULT, TRAVERSAL_NODES_MAX = 100, 250
-TRAVERSAL_EDGES_DEFAULT, TRAVERSAL_EDGES_MAX = 100, 100
-PATH_DEPTH_DEFAULT, PATH_DEPTH_MAX = 6, 12
-PATHS_DEFAULT, PATHS_MAX = 3, 20
-#: Comparison bounds (spec: "Comparison limits").
-COMPARISON_FRAMEWORKS_MIN, COMPARISON_FRAMEWORKS_MAX = 2, 8
-COMPARISON_SNAPSHOTS_MAX = 8
-COMPARISON_MATCHES_DEFAULT, COMPARISON_MATCHES_MAX = 5, 10
-COMPONENT_LINKS_DEFAULT, COMPONENT_LINKS_MAX = 50, 100
 
 
 #: Checked by ``services.filter_values.require_known`` (invalid_request); needs the packages' components. The
@@ -370,7 +390,7 @@ class SearchLearningComponentsRequest(RequestModel):
     framework_ids: DistinctIds | None = Field(None, max_length=MAX_SELECTORS)
     snapshot_ids: DistinctSnapshotIds | None = Field(None, max_length=MAX_SELECTORS)
     academic_subjects: DistinctFacets | None = Field(None, max_length=MAX_FACETS)
-    limit: int = Field(25, ge=1, le=100)
+    limit: int = bounded(PAGE_LIMIT)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
     @model_validator(mode="after")
@@ -392,13 +412,13 @@ class GetLearningComponentRequest(LearningComponentSelector):
 class GetLearningComponentsForStandardRequest(StandardSelector):
     """The learning components supporting one standard (each ``supports`` link, with its citation links)."""
 
-    limit: int = Field(COMPONENT_LINKS_DEFAULT, ge=1, le=COMPONENT_LINKS_MAX)
+    limit: int = bounded(COMPONENT_LINKS)
 
 
 class GetStandardsForLearningComponentRequest(LearningComponentSelector):
     """The standards one learning component supports."""
 
-    limit: int = Field(COMPONENT_LINKS_DEFAULT, ge=1, le=COMPONENT_LINKS_MAX)
+    limit: int = bounded(COMPONENT_LINKS)
 
 
 class GetLearningProgressionRequest(PackageSelector):
@@ -412,7 +432,7 @@ class GetStandardProgressionsRequest(StandardSelector):
 
     direction: ProgressionDirection = "both"
     link_types: LinkTypes | None = Field(None, min_length=1, max_length=2)
-    limit: int = Field(PROGRESSION_PAGE_DEFAULT, ge=1, le=PROGRESSION_PAGE_MAX)
+    limit: int = bounded(PROGRESSION_PAGE)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
 
@@ -433,7 +453,7 @@ class SearchLearningProgressionsRequest(PackageSelector):
         None, min_length=1, max_length=MAX_FACETS
     )
     link_types: LinkTypes | None = Field(None, min_length=1, max_length=2)
-    limit: int = Field(PROGRESSION_PAGE_DEFAULT, ge=1, le=PROGRESSION_PAGE_MAX)
+    limit: int = bounded(PROGRESSION_PAGE)
     cursor: CursorText | None = Field(None, description=CURSOR_DESCRIPTION)
 
     @model_validator(mode="after")
@@ -448,9 +468,9 @@ class TraverseLearningProgressionsRequest(StandardSelector):
 
     direction: ProgressionDirection = "out"
     link_types: LinkTypes | None = Field(None, min_length=1, max_length=2)
-    max_depth: int = Field(TRAVERSAL_DEPTH_DEFAULT, ge=1, le=TRAVERSAL_DEPTH_MAX)
-    max_nodes: int = Field(TRAVERSAL_NODES_DEFAULT, ge=1, le=TRAVERSAL_NODES_MAX)
-    max_edges: int = Field(TRAVERSAL_EDGES_DEFAULT, ge=1, le=TRAVERSAL_EDGES_MAX)
+    max_depth: int = bounded(TRAVERSAL_DEPTH)
+    max_nodes: int = bounded(TRAVERSAL_NODES)
+    max_edges: int = bounded(TRAVERSAL_EDGES)
 
 
 #: Checked by ``ProgressionService.find_learning_progression_paths`` (invalid_progression_request);
@@ -465,8 +485,8 @@ class FindLearningProgressionPathsRequest(RequestModel):
 
     from_: StandardSelector = Field(alias="from")
     to: StandardSelector
-    max_depth: int = Field(PATH_DEPTH_DEFAULT, ge=1, le=PATH_DEPTH_MAX)
-    max_paths: int = Field(PATHS_DEFAULT, ge=1, le=PATHS_MAX)
+    max_depth: int = bounded(PATH_DEPTH)
+    max_paths: int = bounded(PATHS)
 
 
 #: Repeated values in a comparison selection are refused by the comparison service
@@ -541,21 +561,21 @@ class CompareFrameworkEvidenceRequest(RequestModel):
     queries: dict[IdentifierText, QueryText] | None = Field(
         None,
         min_length=1,
-        max_length=COMPARISON_FRAMEWORKS_MAX,
+        max_length=COMPARISON_FRAMEWORKS.max,
         json_schema_extra={"additionalProperties": False},
     )
-    framework_ids: ComparisonIds = Field(min_length=COMPARISON_FRAMEWORKS_MIN, max_length=COMPARISON_FRAMEWORKS_MAX)
-    snapshot_ids: ComparisonSnapshotIds | None = Field(None, max_length=COMPARISON_SNAPSHOTS_MAX)
+    framework_ids: ComparisonIds = Field(min_length=COMPARISON_FRAMEWORKS.min, max_length=COMPARISON_FRAMEWORKS.max)
+    snapshot_ids: ComparisonSnapshotIds | None = Field(None, max_length=MAX_COMPARISON_SNAPSHOTS)
     search_mode: SearchMode = "auto"
-    max_matches_per_framework: int = Field(COMPARISON_MATCHES_DEFAULT, ge=1, le=COMPARISON_MATCHES_MAX)
+    max_matches_per_framework: int = bounded(COMPARISON_MATCHES)
     grade_levels: ComparisonGrades | None = Field(
         None, min_length=1, max_length=MAX_FACETS, description="For every framework."
     )
     framework_grade_levels: list[FrameworkGradeFilter] | None = Field(
-        None, min_length=1, max_length=COMPARISON_FRAMEWORKS_MAX
+        None, min_length=1, max_length=COMPARISON_FRAMEWORKS.max
     )
     framework_academic_subjects: list[FrameworkSubjectFilter] | None = Field(
-        None, min_length=1, max_length=COMPARISON_FRAMEWORKS_MAX
+        None, min_length=1, max_length=COMPARISON_FRAMEWORKS.max
     )
 
     @model_validator(mode="after")
@@ -586,12 +606,6 @@ class CompareFrameworkEvidenceRequest(RequestModel):
 # so every malformed address gets the same stable code; only its length is bounded at the boundary.
 # ---------------------------------------------------------------------------------------------
 
-EVIDENCE_WINDOW_DEFAULT = 16_384
-EVIDENCE_WINDOW_MAX = 32_768
-#: A window always holds at least one whole UTF-8 character (at most 4 bytes), so reading advances.
-EVIDENCE_WINDOW_MIN = 4
-MAX_EVIDENCE_URI_CHARS = 2048
-
 
 class ReadEvidenceRequest(RequestModel):
     """One window of a resource document; replay ``cursor`` with the same ``uri`` and ``windowBytes``."""
@@ -599,12 +613,7 @@ class ReadEvidenceRequest(RequestModel):
     uri: Annotated[str, StringConstraints(min_length=1, max_length=MAX_EVIDENCE_URI_CHARS)] = Field(
         description="Exactly as an answer gives it."
     )
-    window_bytes: int = Field(
-        EVIDENCE_WINDOW_DEFAULT,
-        ge=EVIDENCE_WINDOW_MIN,
-        le=EVIDENCE_WINDOW_MAX,
-        description="UTF-8 bytes per window.",
-    )
+    window_bytes: int = bounded(EVIDENCE_WINDOW_BYTES, description="UTF-8 bytes per window.")
     cursor: CursorText | None = Field(
         None,
         description="page.nextCursor; same uri and windowBytes.",

@@ -22,7 +22,7 @@ from kgfegmcp.core.epistemic import SERVER_BUILT, UNRESOLVED_REFERENCE
 from kgfegmcp.core.errors import ResourceNotFoundError
 from kgfegmcp.core.identifiers import graph_package_id
 from kgfegmcp.core.models import sha256_hex
-from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, provenance_part_name
+from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass, provenance_part_name
 from kgfegmcp.packages.manifest import ArtifactEntry
 from kgfegmcp.packages.records import (
     COMPONENT,
@@ -35,7 +35,7 @@ from kgfegmcp.packages.records import (
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.addresses import ResourceAddress, supported_address
 from kgfegmcp.resources.artifact_reader import MANIFEST_ARTIFACT, PROFILE_ARTIFACT
-from kgfegmcp.resources.families import FAMILIES, AccessClass, Family
+from kgfegmcp.resources.families import FAMILIES, Family
 from kgfegmcp.resources.policy import (
     FAMILY_ACCESS,
     SizePolicy,

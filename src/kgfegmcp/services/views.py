@@ -15,12 +15,12 @@ from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
 from kgfegmcp.catalog.served import ServedPackage
 from kgfegmcp.core.epistemic import EpistemicLabel, LinkLabel, ProductionMethod, SourceLabel, component_label
-from kgfegmcp.core.errors import FULL_TEXT_NOT_PERMITTED
+from kgfegmcp.core.notice_codes import NoticeCode
 from kgfegmcp.core.rights import license_name
 from kgfegmcp.packages.lc_artifacts import ComponentProduction
 from kgfegmcp.packages.records import FrameworkNode, ItemNode
@@ -48,7 +48,7 @@ class WireJsonSchema(GenerateJsonSchema):
     ``to_wire`` leaves out every ``None`` field, so a field is on the wire exactly when its value is not
     ``None``: a field that cannot be ``None`` is required, one that can is optional and never ``null``.
     Defaults say nothing a client can use about an output, and titles repeat the property names: both
-    are left out. Model docstrings are written for this code's readers and left out too (every byte of
+    are left out. Model and enum docstrings are written for this code's readers and left out too (every byte of
     ``tools/list`` costs a host tokens); the field descriptions written for clients are kept.
     """
 
@@ -84,6 +84,15 @@ class WireJsonSchema(GenerateJsonSchema):
             alias = to_camel(name)
             json_schema["properties"][alias] = {"anyOf": [json_schema["properties"][alias], {"type": "null"}]}
             json_schema["required"] = [*json_schema.get("required", []), alias]
+        return json_schema
+
+    def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
+        json_schema = super().generate(schema, mode)
+        # An enum's name and docstring, like a model's, are for this code's readers; its values are the contract.
+        for definition in json_schema.get("$defs", {}).values():
+            if "enum" in definition:
+                definition.pop("title", None)
+                definition.pop("description", None)
         return json_schema
 
 
@@ -148,7 +157,7 @@ class DisclosureView(ResultModel):
 class ResultWarning(ResultModel):
     """A warning is evidence: keep it with the result it qualifies."""
 
-    code: str
+    code: NoticeCode
     message: str
     graph_package_id: str | None = None
 
@@ -231,7 +240,7 @@ class AnswerLabels(ResultModel):
 class TextWithheld(ResultModel):
     """Why this package's statement text is left out of every record of the answer (said once per package)."""
 
-    code: Literal["full_text_not_permitted"]
+    code: Literal[NoticeCode.FULL_TEXT_NOT_PERMITTED]
     reason: str
 
 
@@ -241,7 +250,7 @@ def text_withheld(package: ServedPackage) -> TextWithheld | None:
     if reason is None:
         return None
     return TextWithheld(
-        code=FULL_TEXT_NOT_PERMITTED,
+        code=NoticeCode.FULL_TEXT_NOT_PERMITTED,
         reason=f"Statement text is withheld because {reason}; codes, statement types, grade labels and ids are given.",
     )
 

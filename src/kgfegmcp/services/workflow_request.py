@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints, model_validator
 
+from kgfegmcp.core.limits import MAX_FACET_CHARS, MAX_PROGRESSION_FACETS, MAX_REVIEW_SELECTORS, MAX_TOPIC_CHARS
 from kgfegmcp.prompts.workflows import (
     ALL_ARGUMENTS,
     AVAILABLE_MATERIALS,
@@ -16,10 +17,6 @@ from kgfegmcp.prompts.workflows import (
     LESSON_DURATION_MINUTES,
     LOCAL_CONTEXT,
     MATCHES_PER_FRAMEWORK,
-    MAX_FACET_CHARS,
-    MAX_PROGRESSION_FACETS,
-    MAX_REVIEW_SELECTORS,
-    MAX_TOPIC_CHARS,
     PRACTICE_COUNT,
     SNAPSHOT_IDS,
     WORKFLOWS,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgfegmcp.core.config import SHIPPED_DIR, InvalidPackagePolicy
+from kgfegmcp.core.identifiers import named_package_id
 from kgfegmcp.packages.lifecycle import LifecycleOutcome, PackageLifecycle
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
@@ -72,7 +73,7 @@ def _write(
         for source_input in default.input_paths():
             for content in importer.build(source_input, profiles, progress):
                 if progress is not None:
-                    progress(f"writing {content.framework_id}@{content.snapshot_id}")
+                    progress(f"writing {named_package_id(content.framework_id, content.snapshot_id)}")
                 locations.append(batch.write(content))
     return locations
 

@@ -24,7 +24,8 @@ from pydantic import BaseModel
 
 from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.core.finding_codes import FindingCode
-from kgfegmcp.core.identifiers import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH, identifier_problem, stable_uuid
+from kgfegmcp.core.identifiers import identifier_problem, stable_uuid
+from kgfegmcp.core.limits import IDENTIFIER_MAX_LENGTH, IDENTIFIER_MIN_LENGTH
 from kgfegmcp.core.models import canonical_json
 from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.core.text_safety import REPLACEMENT, UNSAFE_TEXT, UnsafeTextTally, code_point

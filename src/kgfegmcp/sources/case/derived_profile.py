@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgfegmcp.core.errors import ManifestBuildError, echo
-from kgfegmcp.core.identifiers import IDENTIFIER_MAX_LENGTH
+from kgfegmcp.core.limits import IDENTIFIER_MAX_LENGTH
 from kgfegmcp.core.models import canonical_bytes, pretty_json_bytes
 from kgfegmcp.core.text_safety import safe_text
 from kgfegmcp.packages.records import ItemNode, RelationshipRecord

@@ -23,7 +23,7 @@ import ijson
 from pydantic import BaseModel, ValidationError
 
 from kgfegmcp.core.errors import ManifestBuildError, echo, problem_list
-from kgfegmcp.core.limits import MAX_CODE_QUERY_CHARS
+from kgfegmcp.core.limits import CODE_QUERY_CHARS
 from kgfegmcp.core.package_files import MAX_LINE_BYTES
 from kgfegmcp.sources.case.document import (
     CaseAssociation,
@@ -57,7 +57,7 @@ MAX_MEMBER_CHARS = 32_768
 MAX_RECORD_CHARS = 49_152
 assert 3 * 6 * MAX_RECORD_CHARS + 128 * 1024 <= MAX_LINE_BYTES
 #: ``humanCodingScheme``: a statement code is found by a code search, of at most this many characters.
-MAX_CODE_CHARS = MAX_CODE_QUERY_CHARS
+MAX_CODE_CHARS = CODE_QUERY_CHARS.max
 #: Bytes one JSON string may take as written, escapes included, before the parser is given it: at most 12
 #: bytes stand for one character (an escaped surrogate pair), so a longer string is over every member
 #: bound. It bounds the parser's memory, and its time: the parser reads a string cut across its reads again

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from kgfegmcp.core.errors import ManifestBuildError
+from kgfegmcp.core.identifiers import named_package_id
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.code_table.layout import CodeTableLayout, load_code_table_layout
@@ -53,7 +54,7 @@ class CodeTableSource(SourceImporter[CodeTable]):
     def map(self, source: CodeTable, profiles: ProfileRepository, report: ProgressCallback) -> list[PackageContent]:
         """The one package of the table."""
         mapping = CodeTableMapping(source, self.layout, profiles)
-        report(f"building {mapping.framework_id}@{mapping.snapshot_id}")
+        report(f"building {named_package_id(mapping.framework_id, mapping.snapshot_id)}")
         return [mapping.run()]
 
 
