@@ -102,7 +102,7 @@ DistinctFacets = Annotated[list[FacetText], DISTINCT]
 def bounded(bound: Bound, **field: Any) -> Any:
     """An integer field within ``bound`` (its default, minimum and maximum published in the schema)."""
     if bound.default is None:
-        raise ValueError(f"{bound} has no default: declare the field required instead")
+        raise TypeError(f"{bound} has no default: declare the field required instead")
     return Field(bound.default, ge=bound.min, le=bound.max, **field)
 
 
