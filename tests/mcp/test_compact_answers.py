@@ -16,7 +16,7 @@ from fastmcp import Client
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.rendering import rendered_size
-from kgfegmcp.mcp.register import TOOL_BY_NAME
+from kgfegmcp.mcp.tools import TOOL_BY_NAME
 from tool_calls import call, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"

@@ -17,7 +17,8 @@ from mcp.client import advertise
 
 from kgfegmcp.mcp.curriculum_map import MAP_URI, map_document
 from kgfegmcp.mcp.probes import Readiness
-from kgfegmcp.mcp.register import TOOLS, register
+from kgfegmcp.mcp.register import register
+from kgfegmcp.mcp.tools import TOOLS
 
 UI_EXTENSION = "io.modelcontextprotocol/ui"
 UI_MIME = "text/html;profile=mcp-app"

@@ -24,8 +24,9 @@ from kgfegmcp.mcp.boundary import ErrorBoundary
 from kgfegmcp.mcp.curriculum_map import MapListingMiddleware
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
-from kgfegmcp.mcp.register import PROMPTS, TOOLS, register
+from kgfegmcp.mcp.register import PROMPTS, register
 from kgfegmcp.mcp.request_log import RequestLogMiddleware
+from kgfegmcp.mcp.tools import TOOLS
 from kgfegmcp.resources.families import FAMILIES
 from mcp import MCPError
 from served_apps import SERVED

@@ -19,7 +19,7 @@ from fastmcp.client.client import CallToolResult
 from fastmcp.utilities.json_schema import dereference_refs
 from jsonschema import Draft202012Validator
 
-from kgfegmcp.mcp.register import TOOL_BY_NAME, TOOLS
+from kgfegmcp.mcp.tools import TOOL_BY_NAME, TOOLS
 from tool_calls import call, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"

@@ -7,7 +7,8 @@ from typing import Any
 from fastmcp import Client
 
 from kgfegmcp.core.tool_names import ToolName
-from kgfegmcp.mcp.register import TOOLS, full_input_schema
+from kgfegmcp.mcp.register import full_input_schema
+from kgfegmcp.mcp.tools import TOOLS
 from kgfegmcp.services.requests import RequestModel
 
 #: The 19 tools in their declared order (docs/tools.md).

@@ -14,7 +14,7 @@ from prompt_cases import DEFAULT_FRAMEWORKS, PROMPTS, edge_arguments, minimal_ar
 from pydantic import BaseModel
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS
 from kgfegmcp.services import requests as r
 from kgfegmcp.services.workflow_request import GetWorkflowInstructionsRequest
 

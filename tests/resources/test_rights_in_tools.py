@@ -28,7 +28,7 @@ from resource_worlds import Variant, validate_all
 from kgfegmcp.app import create_app
 from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.core.rights import RightsPolicy
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS
 from kgfegmcp.packages.records import BUILDS_TOWARDS
 from kgfegmcp.resources import uris
 from package_factory import DAG, LC, dag_graph, lc_graph, standard_world, state_for
