@@ -329,7 +329,7 @@ _ROWS = (
         lambda app, request: app.progressions.search_learning_progressions(request),
         "Find stored progression links in one framework by grade, subject, link type or words, with the linked "
         "standards.",
-        _framework,
+        lambda s: {"frameworkId": s.framework, "query": s.query},
     ),
     Tool(
         ToolName.GET_LEARNING_PROGRESSION,
@@ -388,8 +388,11 @@ TOOL_BY_NAME: dict[str, Tool[Any, Any]] = {tool.name: tool for tool in TOOLS}
 
 
 def example_calls(
-    specimens: Specimens, *, besides: Collection[str] = (), tools: Sequence[Tool[Any, Any]] = TOOLS
+    specimens: Specimens, *, besides: Collection[str] = (), tools: Sequence[Tool[Any, Any]] | None = None
 ) -> list[tuple[str, dict[str, Any]]]:
     """``(tool, request)`` of each tool's example over ``specimens``, leaving out the tools named in ``besides``
-    (those a harness calls in its own ways already): how a call table covers every tool, a new one too."""
-    return [(tool.name, tool.example_request(specimens)) for tool in tools if tool.name not in besides]
+    (those a harness calls in its own ways already): how a call table covers every tool, a new one too.
+
+    The tools are every public tool's row (read when called) unless a caller gives rows of its own."""
+    rows = TOOLS if tools is None else tools
+    return [(tool.name, tool.example_request(specimens)) for tool in rows if tool.name not in besides]
