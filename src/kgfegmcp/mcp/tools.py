@@ -146,9 +146,14 @@ class Tool(Generic[RequestT, ResultT]):
 
 
 def _handler(tool: Tool[RequestT, ResultT]) -> Callable[..., ToolResult]:
+    """The one handler every row gets: the service's answer as structured content, its text and its links.
+
+    The handler itself has no docstring: the row's description is registered, so FastMCP has nothing to parse.
+    """
+
     def handle(request: RequestT, ctx: Context) -> ToolResult:
         result = tool.answer(app_state(ctx), request)
-        links = [*tool.links(result)] if tool.links else []
+        links = tool.links(result) if tool.links else ()
         if tool.summary is None:
             return canonical_result(result.to_wire(), [*links])
         return summary_result(result.to_wire(), tool.summary(result), [*links])
