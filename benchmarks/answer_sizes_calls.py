@@ -9,6 +9,8 @@ from typing import Any
 from fastmcp import Client
 
 from answer_sizes_measure import error_code
+from kgfegmcp.mcp.tools import example_calls
+from tool_examples import default_specimens
 
 EF = "brazil-bncc-ensino-fundamental"
 EM = "brazil-bncc-ensino-medio"
@@ -36,7 +38,7 @@ def ef(code: str) -> dict[str, str]:
 
 #: (label, request): the tool is the label's first word; each request is sent as ``{"request": request}``.
 #: Labels are unique and key --compare.
-CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
+OWN_CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("list_frameworks", {}),
     ("get_framework EF", {"frameworkId": EF}),
     ("get_capabilities", {}),
@@ -61,6 +63,17 @@ CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("read_evidence standard EF05MA03", {"uri": Ref("uri", EF, "EF05MA03")}),
     ("get_workflow_instructions practice", {"workflow": "practice_item_set", "frameworkId": EF, "topic": "frações"}),
 )  # fmt: skip
+#: What a tool's example request names in the default catalog.
+SPECIMENS = default_specimens(
+    component=Ref("component", EF, "EF05MA03"),
+    progression=Ref("progression", EF, "EF05MA03"),
+    uri=Ref("uri", EF, "EF05MA03"),
+)
+#: The calls above, then the example of each tool they do not measure (a new tool's).
+CALLS = OWN_CALLS + tuple(
+    (f"{tool} example", request)
+    for tool, request in example_calls(SPECIMENS, besides={label.split()[0] for label, _ in OWN_CALLS})
+)
 
 
 class Resolver:

@@ -29,6 +29,7 @@ import json
 import statistics
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from map_host import MapHost, launch, map_host  # noqa: E402
 from kgfegmcp.core.models import canonical_bytes  # noqa: E402
 from kgfegmcp.mcp.probes import Readiness  # noqa: E402
 from kgfegmcp.mcp.register import register  # noqa: E402
+from kgfegmcp.mcp.tools import PLACEHOLDERS, TOOLS, example_calls  # noqa: E402
 
 RESULTS = REPOSITORY_ROOT / "benchmarks" / "results" / "curriculum_map.json"
 FRAMEWORK = "brazil-bncc-ensino-fundamental"
@@ -67,6 +69,21 @@ LARGEST_ANSWERS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "context": ("get_standard_context", {"frameworkId": FRAMEWORK, "statementCode": "EF05MA03"}),
     "components": ("get_learning_components_for_standard", {"frameworkId": FRAMEWORK, "statementCode": "EF05MA03"}),
+}
+#: Each other tool the map draws (a new one): its example request, on EF05MA03 (EF04MA09 builds towards it; the
+#: map's tools name standards only).
+LARGEST_ANSWERS |= {
+    tool: (tool, request)
+    for tool, request in example_calls(
+        replace(
+            PLACEHOLDERS,
+            framework=FRAMEWORK,
+            standard={"frameworkId": FRAMEWORK, "statementCode": "EF05MA03"},
+            earlier_standard={"frameworkId": FRAMEWORK, "statementCode": "EF04MA09"},
+        ),
+        besides={tool for tool, _ in LARGEST_ANSWERS.values()},
+        tools=[row for row in TOOLS if row.draws_map],
+    )
 }
 MAP_FILE = "src/kgfegmcp/shipped/apps/curriculum-map.html"
 UI_EXTENSION = "io.modelcontextprotocol/ui"

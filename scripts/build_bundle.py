@@ -4,7 +4,8 @@ Run: .venv/bin/python scripts/build_bundle.py [--catalog DIR] [--out dist] [--mc
 
 The bundle is a `uv` bundle (manifest 0.4): the host runs `uv run --directory <bundle>`, which installs
 Python and the locked dependencies itself. This script stages what that needs:
-- manifest.json and icon.png (repository root), pyproject.toml, README.md and src/kgfegmcp;
+- manifest.json (repository root), its "tools" written from the server's tool rows as the bundle is staged;
+- icon.png (repository root), pyproject.toml, README.md and src/kgfegmcp;
 - graph_packages/: the default catalog, built and validated now (or copied from --catalog, which must
   be a validated root), so the bundle serves it on first start without the source packages;
 - uv.lock, resolved now, so every install of this bundle gets the same dependency versions;
@@ -24,6 +25,7 @@ import tomllib
 from pathlib import Path
 
 from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
+from kgfegmcp.mcp.tool_lists import manifest_with_tools
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog
@@ -31,8 +33,8 @@ from kgfegmcp.sources.default_catalog import build_default_catalog
 REPOSITORY = Path(__file__).resolve().parents[1]
 MCPB_VERSION = "2.1.2"
 LOCAL_MCPB = REPOSITORY / ".tools" / "mcpb" / "node_modules" / ".bin" / "mcpb"
-#: Copied from the checkout into the bundle as they are; graph_packages/ and uv.lock are made here.
-STAGED = ("manifest.json", "icon.png", "pyproject.toml", "README.md")
+#: Copied from the checkout into the bundle as they are; manifest.json, graph_packages/ and uv.lock are made here.
+STAGED = ("icon.png", "pyproject.toml", "README.md")
 NOT_SHIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
 
@@ -86,6 +88,8 @@ def build_bundle(out_dir: Path, catalog: Path | None = None, mcpb: str | None = 
         staging.mkdir()
         for name in STAGED:
             shutil.copy2(REPOSITORY / name, staging / name)
+        manifest = manifest_with_tools((REPOSITORY / "manifest.json").read_text(encoding="utf-8"))
+        (staging / "manifest.json").write_text(manifest, encoding="utf-8")
         shutil.copytree(REPOSITORY / "src" / "kgfegmcp", staging / "src" / "kgfegmcp", ignore=NOT_SHIPPED)
         print("catalog:")
         _catalog(staging / "graph_packages", catalog)

@@ -1,6 +1,6 @@
 """One assembled FastMCP server per catalog state, shared by every test of the session.
 
-Assembling the server (registering 19 tools, 15 resources and 9 prompts, generating their schemas) costs
+Assembling the server (registering every tool, resource and prompt, generating their schemas) costs
 far more than a test's calls; the server holds no per-connection state, so each test connects its own
 in-memory client to the one server built for its world. Tests that assemble a server on purpose (a patched
 registry, a broken service) still call ``create_app`` themselves.

@@ -1,7 +1,8 @@
 // Builds the curriculum map's one self-contained document from its ES modules (src/), with no network and no
 // dependency beyond Node: each module becomes a function scope whose exports the modules importing it
 // destructure, in dependency order; the shell gets the style, the script and a Content-Security-Policy that
-// allows exactly that style and script (by their SHA-256), nothing else.
+// allows exactly that style and script (by their SHA-256), nothing else. A JSON module a source imports
+// (src/drawn_tools.json, the tools the map draws, written from the server's tool rows) becomes a constant.
 //
 //   node apps/curriculum-map/build.mjs           writes src/kgfegmcp/shipped/apps/curriculum-map.html
 //   node apps/curriculum-map/build.mjs --check   exits 1 when the shipped document differs from a fresh build
@@ -16,6 +17,7 @@ const SRC = join(HERE, "src");
 export const SHIPPED = resolve(HERE, "..", "..", "src", "kgfegmcp", "shipped", "apps", "curriculum-map.html");
 const ENTRY = "main.js";
 const IMPORT = /^import\s*\{([^}]*)\}\s*from\s*"\.\/([\w-]+\.js)";\s*$/gm;
+const IMPORT_JSON = /^import\s+([A-Za-z_$][\w$]*)\s+from\s*"\.\/([\w-]+\.json)"\s+with\s*\{\s*type:\s*"json"\s*\};\s*$/gm;
 const EXPORT = /^export\s+(const|function|async function|let|class)\s+([A-Za-z_$][\w$]*)/gm;
 
 /** The modules ``entry`` needs, dependencies first. */
@@ -33,6 +35,8 @@ const scopeName = (file) => `__${file.replace(/\.js$/, "").replace(/\W/g, "_")}`
 /** One module as a function scope: its imports destructured from earlier scopes, its exports returned. */
 function wrap(file) {
   let text = readFileSync(join(SRC, file), "utf8");
+  text = text.replace(IMPORT_JSON, (_, name, from) =>
+    `const ${name} = ${JSON.stringify(JSON.parse(readFileSync(join(SRC, from), "utf8")))};`);
   text = text.replace(IMPORT, (_, names, from) => {
     const bindings = names.split(",").map((n) => n.trim()).filter(Boolean)
       .map((n) => n.replace(/^(\w+)\s+as\s+(\w+)$/, "$1: $2")).join(", ");

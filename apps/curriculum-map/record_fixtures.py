@@ -1,4 +1,5 @@
-"""Record the five map tools' answers from the real server on the default catalog, as the view's test fixtures.
+"""Record the answers of the tools the map draws from the real server on the default catalog, as the view's test
+fixtures (each tool's example request on each focus standard).
 
 Run: .venv/bin/python apps/curriculum-map/record_fixtures.py [--catalog DIR]
 (builds the default catalog into DIR when it is not there yet; writes apps/curriculum-map/fixtures/*.json).
@@ -14,6 +15,7 @@ import argparse
 import asyncio
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +26,11 @@ from fastmcp import Client  # noqa: E402
 from regression_corpus import build_default_catalog_root, default_state  # noqa: E402
 
 from kgfegmcp.app import create_app  # noqa: E402
+from kgfegmcp.mcp.tools import PLACEHOLDERS, TOOLS  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-TOOLS = (
-    "get_standard_context",
-    "get_standard_progressions",
-    "traverse_learning_progressions",
-    "find_learning_progression_paths",
-    "get_learning_components_for_standard",
-)
+#: The tools the map draws, as their rows say.
+DRAWN = [tool for tool in TOOLS if tool.draws_map]
 #: (fixture prefix, framework, focus code, path start code or None)
 FOCI = (
     ("ef", "brazil-bncc-ensino-fundamental", "EF05MA03", "EF02MA01"),
@@ -68,13 +66,17 @@ async def record(catalog: Path) -> list[str]:
     written = []
     async with Client(app) as client:
         for prefix, framework, code, start in FOCI:
-            focus = {"frameworkId": framework, "statementCode": code}
-            for tool in TOOLS:
-                request: dict[str, Any] = focus
-                if tool == "find_learning_progression_paths":
-                    request = {"from": {"frameworkId": framework, "statementCode": start}, "to": focus}
-                if tool == "traverse_learning_progressions":
-                    request = {**focus, "direction": "both"}
+            # The map's tools name standards only: the focus, and for a path its start.
+            specimens = replace(
+                PLACEHOLDERS,
+                framework=framework,
+                standard={"frameworkId": framework, "statementCode": code},
+                earlier_standard={"frameworkId": framework, "statementCode": start},
+            )
+            for row in DRAWN:
+                tool, request = row.name, row.example_request(specimens)
+                if tool == "traverse_learning_progressions":  # both ways: what the focus builds on, and what on it
+                    request = {**request, "direction": "both"}
                 result = await client.call_tool_mcp(tool, {"request": request})
                 answer = {
                     "tool": tool,

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kgfegmcp.mcp.tools import TOOL_BY_NAME, Specimens
+
 from .rpc import RAW
 from .surface import Surface
 
@@ -44,31 +46,25 @@ def huge_length(rng: random.Random) -> int:
     return rng.choice([65, 1000, 40_000, 100_000, MIB])
 
 
+def specimens(surface: Surface) -> Specimens:
+    """What the tools' example requests name, real on the default catalog (fallbacks elsewhere)."""
+    standard = {"frameworkId": surface.framework_id, "nodeId": surface.node_id}
+    return Specimens(
+        framework=surface.framework_id,
+        other_framework="brazil-bncc-ensino-medio",
+        standard=standard,
+        earlier_standard=standard,
+        component=surface.component_id,
+        progression=surface.relationship_id,
+        query="de",
+        uri="kgfegmcp://catalog",
+    )
+
+
 def base_request(surface: Surface, tool: str) -> dict[str, Any]:
-    """A request each tool can accept on the default catalog (or refuse cleanly on another)."""
-    framework, code = surface.framework_id, {"frameworkId": surface.framework_id, "nodeId": surface.node_id}
-    requests: dict[str, dict[str, Any]] = {
-        "list_frameworks": {},
-        "get_framework": {"frameworkId": framework},
-        "get_capabilities": {},
-        "get_framework_statistics": {"frameworkId": framework},
-        "search_standards": {"query": "de"},
-        "get_standard": code,
-        "get_standard_context": code,
-        "compare_framework_evidence": {"query": "de", "frameworkIds": sorted({framework, "brazil-bncc-ensino-medio"})},
-        "search_learning_components": {"query": "de"},
-        "get_learning_component": {"frameworkId": framework, "nodeId": surface.component_id},
-        "get_learning_components_for_standard": code,
-        "get_standards_for_learning_component": {"frameworkId": framework, "nodeId": surface.component_id},
-        "get_standard_progressions": code,
-        "search_learning_progressions": {"frameworkId": framework},
-        "get_learning_progression": {"frameworkId": framework, "progressionId": surface.relationship_id},
-        "traverse_learning_progressions": {**code, "maxDepth": 2},
-        "find_learning_progression_paths": {"from": code, "to": code},
-        "read_evidence": {"uri": "kgfegmcp://catalog"},
-        "get_workflow_instructions": {"workflow": "teacher_guide_draft", "frameworkId": framework, "topic": "x"},
-    }
-    return dict(requests.get(tool, {}))
+    """A request each tool can accept on the default catalog (or refuse cleanly on another): its example."""
+    row = TOOL_BY_NAME.get(tool)
+    return row.example_request(specimens(surface)) if row else {}
 
 
 def prompt_base(surface: Surface, prompt: str) -> dict[str, str]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pydantic import BaseModel
 
 from kgfegmcp.core.cursors import request_fingerprint
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS
 
 from .cases import INVALID_CURSOR, OK, OK_OR_INVALID_CURSOR, Case, hostile_text
 from .rpc import tool_call

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from playwright.sync_api import Browser, Locator, Route
 from test_protocol_versions import message, post
 
 from kgfegmcp.core.rights import RightsPolicy
+from kgfegmcp.mcp.tools import PLACEHOLDERS, TOOL_BY_NAME, TOOLS
 from package_factory import DAG, LC, RIGHTS, dag_graph, lc_graph, standard_world, validate_all
 
 pytestmark = pytest.mark.slow
@@ -27,13 +29,8 @@ pytestmark = pytest.mark.slow
 FRAMEWORK = "brazil-bncc-ensino-fundamental"
 FOCUS = {"frameworkId": FRAMEWORK, "statementCode": "EF05MA04"}
 PATH = {"from": {"frameworkId": FRAMEWORK, "statementCode": "EF02MA01"}, "to": FOCUS}
-LINKED_TOOLS = (
-    "get_standard_context",
-    "get_standard_progressions",
-    "traverse_learning_progressions",
-    "find_learning_progression_paths",
-    "get_learning_components_for_standard",
-)
+#: The tools whose rows say the map draws them.
+LINKED_TOOLS = tuple(tool.name for tool in TOOLS if tool.draws_map)
 
 
 @pytest.fixture
@@ -42,8 +39,17 @@ def host(browser: Browser, default_http_server: HttpServer) -> Iterator[MapHost]
         yield page
 
 
+def _map_request(tool: str, framework: str, code: str, start: str) -> dict[str, Any]:
+    """``tool``'s example request on the standard ``code`` (a path's from ``start``): the map's tools name standards."""
+    standard = {"frameworkId": framework, "statementCode": code}
+    earlier = {"frameworkId": framework, "statementCode": start}
+    return TOOL_BY_NAME[tool].example_request(
+        replace(PLACEHOLDERS, framework=framework, standard=standard, earlier_standard=earlier)
+    )
+
+
 def _request(tool: str) -> dict[str, Any]:
-    return PATH if tool == "find_learning_progression_paths" else FOCUS
+    return _map_request(tool, FRAMEWORK, FOCUS["statementCode"], PATH["from"]["statementCode"])
 
 
 def test_exactly_the_five_graph_tools_link_the_view(host: MapHost) -> None:
@@ -276,12 +282,7 @@ PREFIX_CHARS = 16
 
 
 def _withheld_request(tool: str, framework: str = LC) -> dict[str, Any]:
-    if tool == "find_learning_progression_paths":
-        return {
-            "from": {"frameworkId": framework, "statementCode": "NBT.1"},
-            "to": {"frameworkId": framework, "statementCode": "NBT.A.2"},
-        }
-    return {"frameworkId": framework, "statementCode": "NBT.A.1"}
+    return _map_request(tool, framework, "NBT.A.1", "NBT.1")
 
 
 @pytest.fixture(scope="module")
@@ -909,9 +910,7 @@ PACKAGES = {
 @pytest.mark.parametrize("package", sorted(PACKAGES))
 def test_each_tool_is_drawn_on_each_package(host: MapHost, package: str, tool: str) -> None:
     framework, code, start = PACKAGES[package]
-    request: dict[str, Any] = {"frameworkId": framework, "statementCode": code}
-    if tool == "find_learning_progression_paths":
-        request = {"from": {"frameworkId": framework, "statementCode": start}, "to": request}
+    request = _map_request(tool, framework, code, start)
     answer = _answer(host, tool, request)
     host.show(tool, request)
     host.wait_rendered(1)

@@ -18,7 +18,7 @@ from e2e_support import KGFEGMCP, HttpServer, full_env, stdio_exchange
 from test_protocol_versions import SUPPORTED, message, post
 
 from kgfegmcp.mcp.curriculum_map import MAP_URI
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS
 
 pytestmark = pytest.mark.slow
 

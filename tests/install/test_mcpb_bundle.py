@@ -7,7 +7,6 @@ directory that holds no package."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 import shutil
@@ -27,7 +26,7 @@ from readme_runs import Built, succeeded
 
 from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp.mcp.curriculum_map import MAP_URI, map_document
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 
 pytestmark = pytest.mark.slow
@@ -41,8 +40,7 @@ def test_the_manifest_declares_what_the_server_serves() -> None:
     assert MANIFEST["version"] == project["version"]
     assert [tool["name"] for tool in MANIFEST["tools"]] == [tool.name for tool in TOOLS]
     for entry, tool in zip(MANIFEST["tools"], TOOLS, strict=True):  # the first sentence a model reads
-        described = " ".join((inspect.getdoc(tool.handler) or "").split())
-        assert entry["description"] == re.split(r"(?<=[.!?])\s+", described)[0], tool.name
+        assert entry["description"] == re.split(r"(?<=[.!?])\s+", tool.description)[0], tool.name
     assert (REPOSITORY_ROOT / MANIFEST["server"]["entry_point"]).is_file()
     arguments = MANIFEST["server"]["mcp_config"]["args"]
     assert arguments[arguments.index("-m") + 1] == "kgfegmcp.mcpb_server"

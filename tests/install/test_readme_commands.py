@@ -44,7 +44,7 @@ from readme_runs import (
 )
 
 from default_catalog_ids import DEFAULT_PACKAGES as DEFAULT_CATALOG
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.sources.registry_sources import SOURCE_DISTRIBUTIONS
 from package_factory import FixtureWorld, lc_graph

@@ -14,7 +14,7 @@ from fastmcp import Client
 
 from bounded_refusals import all_records, assert_bounded, assert_quiet_log
 from kgfegmcp.core import errors
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS
 from mcp import MCPError
 from tool_calls import error
 

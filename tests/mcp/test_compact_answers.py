@@ -16,8 +16,9 @@ from fastmcp import Client
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.rendering import rendered_size
-from kgfegmcp.mcp.register import TOOL_BY_NAME
+from kgfegmcp.mcp.tools import TOOL_BY_NAME, example_calls
 from tool_calls import call, structured, texts
+from tool_examples import default_specimens
 
 EF = "brazil-bncc-ensino-fundamental"
 EM = "brazil-bncc-ensino-medio"
@@ -29,8 +30,8 @@ def ef(code: str) -> dict[str, str]:
     return {"frameworkId": EF, "statementCode": code}
 
 
-#: One call of each tool (ids resolved in the test: ``<component>`` and ``<link>``).
-CALLS: list[tuple[str, dict[str, Any]]] = [
+#: One call of each tool (ids resolved in the test: ``<component>``, ``<link>`` and ``<standard uri>``).
+OWN_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("list_frameworks", {}),
     ("get_framework", {"frameworkId": EF}),
     ("get_capabilities", {}),
@@ -52,6 +53,10 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("read_evidence", {"uri": "<standard uri>"}),
     ("get_workflow_instructions", {"workflow": "practice_item_set", "frameworkId": EF, "topic": "frações"}),
 ]
+#: What a tool's example request names in the default catalog.
+SPECIMENS = default_specimens(component="<component>", progression="<link>", uri="<standard uri>")
+#: The calls above, then the example of each tool they do not call (a new tool's).
+CALLS = OWN_CALLS + example_calls(SPECIMENS, besides={tool for tool, _ in OWN_CALLS})
 
 
 async def answers(client: Client[Any]) -> list[tuple[str, Any]]:

@@ -24,36 +24,16 @@ from kgfegmcp.mcp.boundary import ErrorBoundary
 from kgfegmcp.mcp.curriculum_map import MapListingMiddleware
 from kgfegmcp.mcp.probes import Readiness
 from kgfegmcp.mcp.protocol_versions import ProtocolVersionMiddleware
-from kgfegmcp.mcp.register import PROMPTS, TOOLS, register
+from kgfegmcp.mcp.register import PROMPTS, register
 from kgfegmcp.mcp.request_log import RequestLogMiddleware
+from kgfegmcp.mcp.tools import PLACEHOLDERS, TOOLS, example_calls
 from kgfegmcp.resources.families import FAMILIES
 from mcp import MCPError
 from served_apps import SERVED
 
 FRAMEWORK = "some-framework"
-STANDARD = {"frameworkId": FRAMEWORK, "nodeId": "n1"}
-#: A request every tool's published schema accepts (the handler then runs).
-VALID_REQUESTS: dict[str, dict[str, Any]] = {
-    "list_frameworks": {},
-    "get_framework": {"frameworkId": FRAMEWORK},
-    "get_capabilities": {},
-    "get_framework_statistics": {"frameworkId": FRAMEWORK},
-    "search_standards": {"query": "fractions"},
-    "get_standard": STANDARD,
-    "get_standard_context": STANDARD,
-    "compare_framework_evidence": {"query": "fractions", "frameworkIds": [FRAMEWORK, "other-framework"]},
-    "search_learning_components": {"query": "fractions"},
-    "get_learning_component": STANDARD,
-    "get_learning_components_for_standard": STANDARD,
-    "get_standards_for_learning_component": STANDARD,
-    "get_standard_progressions": STANDARD,
-    "search_learning_progressions": {"frameworkId": FRAMEWORK},
-    "get_learning_progression": {"frameworkId": FRAMEWORK, "progressionId": "p1"},
-    "traverse_learning_progressions": STANDARD,
-    "find_learning_progression_paths": {"from": STANDARD, "to": {"frameworkId": FRAMEWORK, "nodeId": "n2"}},
-    "read_evidence": {"uri": "kgfegmcp://catalog"},
-    "get_workflow_instructions": {"workflow": "practice_item_set", "frameworkId": FRAMEWORK, "topic": "fractions"},
-}
+#: A request every tool's published schema accepts (the handler then runs): each tool's example over placeholders.
+VALID_REQUESTS: dict[str, dict[str, Any]] = dict(example_calls(PLACEHOLDERS))
 #: A value every resource template parameter accepts.
 PARAMETERS = {
     "framework_id": FRAMEWORK,

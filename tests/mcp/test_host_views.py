@@ -31,6 +31,8 @@ from host_views import (
     text_view_problems,
     views_of,
 )
+from kgfegmcp.mcp.tools import example_calls
+from tool_examples import default_specimens
 
 EF = "brazil-bncc-ensino-fundamental"
 EM = "brazil-bncc-ensino-medio"
@@ -56,7 +58,7 @@ def ef(code: str) -> dict[str, str]:
 
 
 #: (label, request, follow): the tool is the label's first word; ``follow`` pages on through ``nextCursor``.
-HOST_CALLS: tuple[tuple[str, dict[str, Any], bool], ...] = (
+OWN_CALLS: tuple[tuple[str, dict[str, Any], bool], ...] = (
     ("list_frameworks", {}, False),
     ("list_frameworks limit 2", {"limit": 2}, True),
     ("get_framework EF", {"frameworkId": EF}, False),
@@ -100,6 +102,17 @@ HOST_CALLS: tuple[tuple[str, dict[str, Any], bool], ...] = (
     ("read_evidence standard MEXT", {"uri": Ref("uri", JP, "8250233161200000")}, False),
     ("get_workflow_instructions MEXT lesson", {"workflow": "practice_item_set", "frameworkId": JP, "topic": "分数"}, False),
 )  # fmt: skip
+#: What a tool's example request names in the default catalog.
+SPECIMENS = default_specimens(
+    component=Ref("component", EF, "EF05MA03"),
+    progression=Ref("progression", EF, "EF05MA03"),
+    uri=Ref("uri", EF, "EF05MA03"),
+)
+#: The calls above, then the example of each tool they do not drive (a new tool's).
+HOST_CALLS = OWN_CALLS + tuple(
+    (f"{tool} example", request, False)
+    for tool, request in example_calls(SPECIMENS, besides={label.split()[0] for label, _, _ in OWN_CALLS})
+)
 
 
 @cache
@@ -171,7 +184,7 @@ async def host_views(client: Client[Any], tool: str, request: dict[str, Any]) ->
 
 
 async def test_every_tool_is_driven(default_client: Client[Any]) -> None:
-    """The calls below cover the whole public surface (a new tool must get a call here)."""
+    """The calls cover the whole public surface (a new tool's example at least)."""
     listed = {tool.name for tool in await default_client.list_tools()}
     assert {label.split()[0] for label, _, _ in HOST_CALLS} == listed
 

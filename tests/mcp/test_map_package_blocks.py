@@ -20,7 +20,8 @@ from fastmcp import Client
 from mcp.types import CallToolResult
 
 from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
-from kgfegmcp.mcp.register import TOOLS, output_schema
+from kgfegmcp.mcp.register import output_schema
+from kgfegmcp.mcp.tools import TOOLS
 from kgfegmcp.profiles.model import InterpretationProfile
 
 EF = "brazil-bncc-ensino-fundamental"

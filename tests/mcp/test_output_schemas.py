@@ -1,9 +1,9 @@
 """Every tool declares an ``outputSchema`` generated from its result model, and every result validates against it.
 
 The schemas are read from ``tools/list`` as a client receives them. Results are validated here with
-``jsonschema`` (Draft 2020-12) on their own, not only by the SDK client's validation: one run over all 19
-tools on the default catalog, every paged call followed to its last page, with empty, bounded and truncated
-answers, filters, every workflow and several resource kinds. ``tests/regression`` validates every recorded
+``jsonschema`` (Draft 2020-12) on their own, not only by the SDK client's validation: one run over every
+tool on the default catalog (each tool's example request, and calls of its own), every paged call followed to
+its last page, with empty, bounded and truncated answers, filters, every workflow and several resource kinds. ``tests/regression`` validates every recorded
 answer of the corpus too, including the progression results cut at the size ceiling.
 """
 
@@ -19,8 +19,9 @@ from fastmcp.client.client import CallToolResult
 from fastmcp.utilities.json_schema import dereference_refs
 from jsonschema import Draft202012Validator
 
-from kgfegmcp.mcp.register import TOOL_BY_NAME, TOOLS
+from kgfegmcp.mcp.tools import TOOL_BY_NAME, TOOLS, example_calls
 from tool_calls import call, structured, texts
+from tool_examples import default_specimens
 
 EF = "brazil-bncc-ensino-fundamental"
 EI = "brazil-bncc-educacao-infantil"
@@ -36,9 +37,13 @@ def ef(code: str, **extra: Any) -> dict[str, Any]:
     return {"frameworkId": EF, "statementCode": code, **extra}
 
 
-#: (tool, request) over the default catalog. ``<component>``, ``<link>`` and ``<package>`` are filled from
-#: earlier answers. Every call is followed through ``page.nextCursor`` to its last page.
+#: What each tool's example request names in the default catalog (``<...>`` as in the calls below).
+SPECIMENS = default_specimens(component="<component>", progression="<link>", uri="<package>/manifest")
+#: (tool, request) over the default catalog: each tool's example, then calls of its own. ``<component>``,
+#: ``<link>`` and ``<package>`` are filled from earlier answers. Every call is followed through ``page.nextCursor``
+#: to its last page.
 CALLS: list[tuple[str, dict[str, Any]]] = [
+    *example_calls(SPECIMENS),
     ("list_frameworks", {"limit": 1}),
     ("list_frameworks", {"jurisdiction": "Brasil", "inLanguage": "en"}),  # empty: each value exists, not together
     ("list_frameworks", {"includeNonCurrent": True, "graphTypes": ["LearningProgressions"]}),
@@ -163,7 +168,7 @@ async def known_ids(client: Client[Any]) -> dict[str, str]:
 
 async def test_every_tool_declares_the_schema_of_its_result_model(default_client: Client[Any]) -> None:
     schemas = await listed_output_schemas(default_client)
-    assert list(schemas) == [tool.name for tool in TOOLS]  # all 19: each declares its result model
+    assert list(schemas) == [tool.name for tool in TOOLS]  # every tool declares its result model
     for name, schema in schemas.items():
         assert schema is not None, f"{name} declares no outputSchema"
         Draft202012Validator.check_schema(schema)
@@ -198,7 +203,7 @@ async def test_every_result_validates_against_the_listed_schema(default_client: 
             # FastMCP's client builds its typed ``data`` from the same schema: it must be able to.
             assert result.data is not None, tool
             validated[tool].append(body)
-    assert [name for name, bodies in validated.items() if not bodies] == []  # every one of the 19 tools
+    assert [name for name, bodies in validated.items() if not bodies] == []  # every tool
     assert {"list_frameworks", "search_standards", "search_learning_components", "read_evidence"} <= paged
     assert {"get_standard_progressions", "search_learning_progressions"} <= paged
     # Empty and truncated answers were among them.

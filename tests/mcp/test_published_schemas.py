@@ -35,17 +35,18 @@ from fastmcp.client.client import CallToolResult
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.types import TextContent
-from test_surface import DECLARED_TOOLS
 
 import kgfegmcp
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.limits import MAX_QUERY_TOKENS
+from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.mcp.listing import listed_input_schema
 from kgfegmcp.mcp.register import full_input_schema
 from kgfegmcp.search.normalize import query_tokens
 from served_apps import SERVED
 
-TOOLS = tuple(DECLARED_TOOLS)
+#: Every tool's name, in the order clients list them.
+TOOLS = tuple(str(name) for name in ToolName)
 
 #: Refusals a schema can never rule out, whatever the message. Each needs knowledge of the catalog.
 TOLERATED_CODES: dict[str, str] = {

@@ -11,7 +11,7 @@ from fastmcp.tools import FunctionTool
 from fastmcp.utilities.json_schema import dereference_refs
 
 from kgfegmcp.mcp.listing import inline_refs
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS
 
 
 def served_schemas() -> list[tuple[str, dict[str, Any]]]:

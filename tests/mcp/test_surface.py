@@ -1,37 +1,15 @@
-"""The public tool surface as docs/tools.md declares it: names, order, annotations and published schemas of all 19 tools."""
+"""The public tool surface as docs/tools.md declares it: names, order, annotations and published schemas of every tool."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_type_hints
 
 from fastmcp import Client
 
 from kgfegmcp.core.tool_names import ToolName
-from kgfegmcp.mcp.register import TOOLS, full_input_schema
+from kgfegmcp.mcp.register import full_input_schema
+from kgfegmcp.mcp.tools import TOOLS
 from kgfegmcp.services.requests import RequestModel
-
-#: The 19 tools in their declared order (docs/tools.md).
-DECLARED_TOOLS = [
-    "list_frameworks",
-    "get_framework",
-    "get_capabilities",
-    "get_framework_statistics",
-    "search_standards",
-    "get_standard",
-    "get_standard_context",
-    "compare_framework_evidence",
-    "search_learning_components",
-    "get_learning_component",
-    "get_learning_components_for_standard",
-    "get_standards_for_learning_component",
-    "get_standard_progressions",
-    "search_learning_progressions",
-    "get_learning_progression",
-    "traverse_learning_progressions",
-    "find_learning_progression_paths",
-    "read_evidence",
-    "get_workflow_instructions",
-]
 
 
 def _properties(request: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -44,10 +22,13 @@ def _properties(request: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]
 
 
 def test_each_tool_is_declared_once_with_its_request_and_result() -> None:
-    """One row per name, in the listed order; the request read from the handler is a strict request model."""
-    assert [tool.name for tool in TOOLS] == list(ToolName) == DECLARED_TOOLS
+    """One row per name, in the order of ``ToolName``; its request is a strict request model, which its example
+    request satisfies, and the handler registered for it takes that model."""
+    assert [tool.name for tool in TOOLS] == list(ToolName)
     for tool in TOOLS:
         assert issubclass(tool.request, RequestModel), tool.name
+        assert tool.request.model_validate(tool.example_request(), strict=True), tool.name
+        assert get_type_hints(tool.handler)["request"] is tool.request, tool.name
         # A continued tool's answer pages with a cursor its text can hand back.
         assert ("page" in tool.result.model_fields) >= tool.continues, tool.name
 
@@ -55,7 +36,7 @@ def test_each_tool_is_declared_once_with_its_request_and_result() -> None:
 async def test_every_tool_is_listed_as_docs_tools_md_declares(default_client: Client[Any]) -> None:
     tools = await default_client.list_tools()
     names = [tool.name for tool in tools]
-    assert names == DECLARED_TOOLS  # all 19, each once, in the declared order
+    assert names == list(ToolName)  # every tool, each once, in the declared order
     for tool in tools:
         assert tool.description
         annotations = tool.annotations

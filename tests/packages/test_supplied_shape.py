@@ -18,6 +18,7 @@ from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.core.errors import CatalogError, ManifestBuildError
 from kgfegmcp.core.finding_codes import FindingCode
+from kgfegmcp.mcp.tools import Specimens, example_calls
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import SuppliedCounts
 from kgfegmcp.packages.manifest_reader import read_manifest
@@ -293,33 +294,17 @@ async def test_every_tool_serves_the_supplied_packages(client: Client[Any]) -> N
     link_id = links["links"][0]["relationshipId"]  # type: ignore[index]
     snapshot = await _snapshot(client)
     node = await _node(client, "NBT.A.1")
-    calls: list[tuple[str, dict[str, Any]]] = [
-        ("list_frameworks", {}),
-        ("get_framework", {"frameworkId": LINKED}),
-        ("get_capabilities", {}),
-        ("get_framework_statistics", {"frameworkId": LINKED}),
-        ("search_standards", {"query": "three-digit number", "frameworkIds": [LINKED]}),
-        ("get_standard", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
-        ("get_standard_context", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
-        ("compare_framework_evidence", {"query": "number", "frameworkIds": [LINKED, PLAIN]}),
-        ("search_learning_components", {"query": "digit", "frameworkIds": [LINKED]}),
-        ("get_learning_component", {"frameworkId": LINKED, "nodeId": component_id}),
-        ("get_learning_components_for_standard", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
-        ("get_standards_for_learning_component", {"frameworkId": LINKED, "nodeId": component_id}),
-        ("get_standard_progressions", {"frameworkId": LINKED, "statementCode": "NBT.A.1"}),
-        ("search_learning_progressions", {"frameworkId": LINKED, "query": "number"}),
-        ("get_learning_progression", {"frameworkId": LINKED, "progressionId": link_id}),
-        ("traverse_learning_progressions", {"frameworkId": LINKED, "statementCode": "NBT.1"}),
-        (
-            "find_learning_progression_paths",
-            {
-                "from": {"frameworkId": LINKED, "statementCode": "NBT.1"},
-                "to": {"frameworkId": LINKED, "statementCode": "NBT.A.2"},
-            },
-        ),
-        ("read_evidence", {"uri": uris.standard_uri(LINKED, snapshot, node)}),
-        ("get_workflow_instructions", {"workflow": "practice_item_set", "frameworkId": LINKED, "topic": "number"}),
-    ]
+    specimens = Specimens(
+        framework=LINKED,
+        other_framework=PLAIN,
+        standard={"frameworkId": LINKED, "statementCode": "NBT.A.1"},
+        earlier_standard={"frameworkId": LINKED, "statementCode": "NBT.1"},
+        component=component_id,
+        progression=link_id,
+        query="number",
+        uri=uris.standard_uri(LINKED, snapshot, node),
+    )
+    calls = example_calls(specimens)
     assert {tool for tool, _ in calls} == listed
     for tool, request in calls:
         await call(client, tool, request)

@@ -14,36 +14,10 @@ from prompt_cases import DEFAULT_FRAMEWORKS, PROMPTS, edge_arguments, minimal_ar
 from pydantic import BaseModel
 
 from kgfegmcp.bootstrap import AppState
-from kgfegmcp.mcp.register import TOOLS
-from kgfegmcp.services import requests as r
-from kgfegmcp.services.workflow_request import GetWorkflowInstructionsRequest
+from kgfegmcp.mcp.tools import TOOLS
 
-REQUEST_MODELS: dict[str, type[BaseModel]] = {
-    "list_frameworks": r.ListFrameworksRequest,
-    "get_framework": r.GetFrameworkRequest,
-    "get_capabilities": r.GetCapabilitiesRequest,
-    "get_framework_statistics": r.GetFrameworkStatisticsRequest,
-    "search_standards": r.SearchStandardsRequest,
-    "get_standard": r.GetStandardRequest,
-    "get_standard_context": r.GetStandardContextRequest,
-    "compare_framework_evidence": r.CompareFrameworkEvidenceRequest,
-    "search_learning_components": r.SearchLearningComponentsRequest,
-    "get_learning_component": r.GetLearningComponentRequest,
-    "get_learning_components_for_standard": r.GetLearningComponentsForStandardRequest,
-    "get_standards_for_learning_component": r.GetStandardsForLearningComponentRequest,
-    "get_standard_progressions": r.GetStandardProgressionsRequest,
-    "search_learning_progressions": r.SearchLearningProgressionsRequest,
-    "get_learning_progression": r.GetLearningProgressionRequest,
-    "traverse_learning_progressions": r.TraverseLearningProgressionsRequest,
-    "find_learning_progression_paths": r.FindLearningProgressionPathsRequest,
-    "read_evidence": r.ReadEvidenceRequest,
-    "get_workflow_instructions": GetWorkflowInstructionsRequest,
-}
-
-
-def test_every_public_tool_has_a_request_model() -> None:
-    registered = {tool.name for tool in TOOLS}
-    assert registered <= set(REQUEST_MODELS)
+#: Each tool's published request model, from its row.
+REQUEST_MODELS: dict[str, type[BaseModel]] = {tool.name: tool.request for tool in TOOLS}
 
 
 @pytest.mark.parametrize("framework_id", DEFAULT_FRAMEWORKS)

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from kgfegmcp.mcp.tools import Specimens, example_calls
+
 # The fixture worlds live beside the tests that own them; pytest puts those folders on sys.path only
 # when it collects them, and the recorder runs outside pytest.
 _TESTS = Path(__file__).resolve().parents[1]
@@ -31,6 +33,7 @@ from resource_worlds import DERIVATIVES_DENIED, VARIANTS, lc_ids  # noqa: E402
 from standards_worlds import NOCODE, NOPREFIX, NOTEXT, SOME, TWIN  # noqa: E402
 
 from package_factory import DAG, LC, TREE  # noqa: E402
+from tool_examples import default_specimens  # noqa: E402
 
 DEFAULT = "default"
 #: Catalogs of our own synthetic data: their corpus lines keep the complete answer.
@@ -1257,7 +1260,21 @@ def default_calls() -> list[Call]:
     t.prompt("unknown-argument", "practice_item_set", {"framework_id": EF, "topic": "frações", "colour": "blue"})
     t.prompt("unknown-framework", "teacher_guide_draft", {"framework_id": "no-such-framework", "topic": "frações"})
     t.prompt("one-framework", "cross_framework_comparison", {"framework_ids": json.dumps([EF]), "topic": "algoritmos"})
+    specimens = default_specimens(
+        component=sc(lcs, "supports", 0, "component", "nodeId"),
+        progression=sc(gp, "links", 0, "relationshipId"),
+        uri=f"{EF_PACKAGE}/manifest",
+    )
+    examples(t, specimens)
     return t.calls
+
+
+def examples(t: Table, specimens: Specimens) -> None:
+    """For each tool the table never calls (a new one): its example request, then the same refused, so the corpus
+    answers and refuses every tool."""
+    for name, request in example_calls(specimens, besides={call.name for call in t.calls if call.kind == "tool"}):
+        t.tool("example", name, request)
+        t.tool("example-unknown-field", name, {**request, "notAField": 1})
 
 
 def _table() -> dict[str, tuple[Call, ...]]:

@@ -19,6 +19,7 @@ from regression_calls import CALLS
 from regression_corpus import Outcome, differences, load, problems, replay
 
 from kgfegmcp.bootstrap import AppState
+from kgfegmcp.mcp.tools import TOOLS
 
 MIN_CALLS = 300
 
@@ -79,7 +80,7 @@ def test_corpus_covers_the_whole_surface(replayed: dict[str, list[Outcome]]) -> 
     everything = [o for items in replayed.values() for o in items]
     assert len(everything) >= MIN_CALLS
     tools = {t["name"] for t in _listed(replayed, "tools")}
-    assert len(tools) == 19
+    assert tools == {tool.name for tool in TOOLS}
     answered = {o.call.name for o in everything if o.call.kind == "tool" and not o.is_error}
     refused = {o.call.name for o in everything if o.call.kind == "tool" and o.is_error}
     assert tools - answered == set(), "tools never answered"

@@ -1,7 +1,7 @@
 """Rights before text, in every tool: a package whose rights do not permit full text gives no statement text.
 
 One catalog per rights configuration (a learning-component package and a DAG package, both under the
-configuration's rights), served through FastMCP's in-memory client. Every one of the 19 tools is called;
+configuration's rights), served through FastMCP's in-memory client. Every tool is called (its example request);
 the expected outcome is written from the rights page, independently of the server's predicate: full text
 needs review state ``approved`` or ``provisional_operator_approved`` and ``allowFullText``.
 
@@ -28,7 +28,7 @@ from resource_worlds import Variant, validate_all
 from kgfegmcp.app import create_app
 from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.core.rights import RightsPolicy
-from kgfegmcp.mcp.register import TOOLS
+from kgfegmcp.mcp.tools import TOOLS, Specimens, example_calls
 from kgfegmcp.packages.records import BUILDS_TOWARDS
 from kgfegmcp.resources import uris
 from package_factory import DAG, LC, dag_graph, lc_graph, standard_world, state_for
@@ -91,54 +91,62 @@ def lc_id(code: str) -> str:
 COMPONENTS = [component.identifier for component in LC_GRAPH.components]
 BUILDS = next(r.identifier for r in LC_GRAPH.relationships if r.label == BUILDS_TOWARDS)
 
-#: One call per case; every tool has at least one (checked below).
+#: What each tool's example request names in the fixture catalog.
+SPECIMENS = Specimens(
+    framework=LC,
+    other_framework=DAG,
+    standard={"frameworkId": LC, "nodeId": lc_id("NBT.A.1")},
+    earlier_standard={"frameworkId": LC, "nodeId": lc_id("NBT.1")},
+    component=COMPONENTS[0],
+    progression=BUILDS,
+    query="number",
+    uri=uris.snapshot_uri(LC, "2026-01"),
+)
+#: One call per case: each tool's example (keyed by the tool's name), then cases of their own.
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
-    "list_frameworks": ("list_frameworks", {}),
-    "get_framework": ("get_framework", {"frameworkId": LC}),
-    "get_capabilities": ("get_capabilities", {}),
-    "get_framework_statistics": ("get_framework_statistics", {"frameworkId": LC}),
+    **{tool: (tool, request) for tool, request in example_calls(SPECIMENS)},
     "search_standards text": ("search_standards", {"query": "fraction", "searchMode": "text"}),
     "search_standards code": ("search_standards", {"query": "NBT", "searchMode": "code", "codeMatch": "prefix"}),
-    "get_standard": ("get_standard", {"frameworkId": LC, "nodeId": lc_id("NF.2")}),
-    "get_standard_context": ("get_standard_context", {"frameworkId": LC, "nodeId": lc_id("NBT.A.1")}),
-    "compare_framework_evidence": ("compare_framework_evidence", {"query": "fraction", "frameworkIds": [LC, DAG]}),
-    "search_learning_components": ("search_learning_components", {"query": "parts"}),
-    "get_learning_component": ("get_learning_component", {"frameworkId": LC, "nodeId": COMPONENTS[0]}),
-    "get_learning_components_for_standard": (
+    "get_standard NF.2": ("get_standard", {"frameworkId": LC, "nodeId": lc_id("NF.2")}),
+    "compare_framework_evidence fraction": (
+        "compare_framework_evidence",
+        {"query": "fraction", "frameworkIds": [LC, DAG]},
+    ),
+    "search_learning_components parts": ("search_learning_components", {"query": "parts"}),
+    "get_learning_components_for_standard NF.2": (
         "get_learning_components_for_standard",
         {"frameworkId": LC, "nodeId": lc_id("NF.2")},
     ),
-    "get_standards_for_learning_component": (
+    "get_standards_for_learning_component two standards": (
         "get_standards_for_learning_component",
         {"frameworkId": LC, "nodeId": COMPONENTS[1]},
     ),
-    "get_standard_progressions": ("get_standard_progressions", {"frameworkId": LC, "nodeId": lc_id("NBT.A.2")}),
-    "search_learning_progressions": ("search_learning_progressions", {"frameworkId": LC}),
+    "get_standard_progressions NBT.A.2": (
+        "get_standard_progressions",
+        {"frameworkId": LC, "nodeId": lc_id("NBT.A.2")},
+    ),
     "search_learning_progressions query": ("search_learning_progressions", {"frameworkId": LC, "query": "count"}),
-    "get_learning_progression": ("get_learning_progression", {"frameworkId": LC, "progressionId": BUILDS}),
-    "traverse_learning_progressions": (
+    "traverse_learning_progressions both": (
         "traverse_learning_progressions",
         {"frameworkId": LC, "nodeId": lc_id("NBT.1"), "direction": "both"},
     ),
-    "find_learning_progression_paths": (
+    "find_learning_progression_paths NBT.1>NBT.A.2": (
         "find_learning_progression_paths",
         {"from": {"frameworkId": LC, "nodeId": lc_id("NBT.1")}, "to": {"frameworkId": LC, "nodeId": lc_id("NBT.A.2")}},
     ),
-    "read_evidence package": ("read_evidence", {"uri": uris.snapshot_uri(LC, "2026-01")}),
-    "get_workflow_instructions": (
+    "get_workflow_instructions comparison": (
         "get_workflow_instructions",
         {"workflow": "cross_framework_comparison", "frameworkIds": [LC, DAG], "topic": "fractions"},
     ),
 }
 #: Cases that read a public metadata document (no statement, no answer package block).
-PUBLIC_DOCUMENTS = {"read_evidence package"}
+PUBLIC_DOCUMENTS = {"read_evidence"}
 #: read_evidence of a standard: its text when permitted, refused otherwise (the resource gate).
 STANDARD_URI = uris.standard_uri(LC, "2026-01", lc_id("NF.2"))
 
 
 def test_every_tool_has_a_case() -> None:
     assert {tool for tool, _ in CASES.values()} == {tool.name for tool in TOOLS}
-    assert len(TOOLS) == 19
 
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=str)

@@ -1,9 +1,13 @@
-// One adapter per tool, keyed by tool name: each reads that tool's structuredContent into one graph the view
-// draws. Pure functions (no DOM), unit-tested on answers recorded from the real server.
+// One adapter per tool the map draws, keyed by tool name: each recognises that tool's structuredContent by its
+// shape and reads it into one graph the view draws. Pure functions (no DOM), unit-tested on answers recorded from
+// the real server. Which tools the map draws is not written here: the server's tool rows say (drawn_tools.json,
+// written by scripts/generate_tool_lists.py), and a test holds the adapters to exactly those.
 //
 // A graph: { tool, focusId, startId, nodes: Map<id, node>, edges: [{id, from, to, type}], paths: [{nodeIds,
 // edgeIds}], hierarchy, components, packages, grades: [{label, display}], holds, notes, interpretation }.
 // A node: { id, code, type, grades, text, grouping, role, frontier, frontierWhy }.
+
+import DRAWN_TOOLS from "./drawn_tools.json" with { type: "json" };
 
 /** The answer's package blocks (``package`` or ``packages``). */
 export function packagesOf(s) {
@@ -125,94 +129,109 @@ function finish(g) {
 }
 
 export const ADAPTERS = {
-  get_standard_context(s) {
-    const g = emptyGraph("get_standard_context", s);
-    const focus = addFocus(g, s.standard);
-    const records = new Map();
-    for (const r of [...(s.ancestors || []), ...(s.parents || []), ...(s.pathNodes || []), ...(s.children || []),
-      ...(s.descendants || []), s.standard]) if (r && r.nodeId) records.set(r.nodeId, nodeOf(r));
-    g.hierarchy = {
-      records,
-      rootPaths: (s.rootPaths || []).map((p) => p.nodeIds || []),
-      parents: (s.parents || []).map((r) => r.nodeId),
-      children: (s.children || []).map((r) => r.nodeId),
-    };
-    const d = s.directRelationships || {};
-    const unreturned = (d.buildsTowardsOutgoing || 0) + (d.buildsTowardsIncoming || 0) + (d.relatesToOutgoing || 0) + (d.relatesToIncoming || 0);
-    if (focus && unreturned) focus.frontier = unreturned;
-    if (s.truncationReasons && s.truncationReasons.length) g.notes.push(["incomplete", s.truncationReasons.join(", ")]);
-    return finish(g);
+  get_standard_context: {
+    matches: (s) => Array.isArray(s.rootPaths) && Boolean(s.standard),
+    read(s) {
+      const g = emptyGraph("get_standard_context", s);
+      const focus = addFocus(g, s.standard);
+      const records = new Map();
+      for (const r of [...(s.ancestors || []), ...(s.parents || []), ...(s.pathNodes || []), ...(s.children || []),
+        ...(s.descendants || []), s.standard]) if (r && r.nodeId) records.set(r.nodeId, nodeOf(r));
+      g.hierarchy = {
+        records,
+        rootPaths: (s.rootPaths || []).map((p) => p.nodeIds || []),
+        parents: (s.parents || []).map((r) => r.nodeId),
+        children: (s.children || []).map((r) => r.nodeId),
+      };
+      const d = s.directRelationships || {};
+      const unreturned = (d.buildsTowardsOutgoing || 0) + (d.buildsTowardsIncoming || 0) + (d.relatesToOutgoing || 0) + (d.relatesToIncoming || 0);
+      if (focus && unreturned) focus.frontier = unreturned;
+      if (s.truncationReasons && s.truncationReasons.length) g.notes.push(["incomplete", s.truncationReasons.join(", ")]);
+      return finish(g);
+    },
   },
 
-  get_standard_progressions(s) {
-    const g = emptyGraph("get_standard_progressions", s);
-    const records = new Map((s.standards || []).map((r) => [r.nodeId, r]));
-    const focus = addFocus(g, records.get(s.standardNodeId) || { nodeId: s.standardNodeId }, false);
-    for (const link of s.links || []) {
-      for (const id of [link.sourceNodeId, link.targetNodeId]) {
-        addNode(g, records.get(id) || { nodeId: id, statementCode: id === link.sourceNodeId ? link.sourceStatementCode : link.targetStatementCode });
+  get_standard_progressions: {
+    matches: (s) => Array.isArray(s.links) && Boolean(s.standardNodeId),
+    read(s) {
+      const g = emptyGraph("get_standard_progressions", s);
+      const records = new Map((s.standards || []).map((r) => [r.nodeId, r]));
+      const focus = addFocus(g, records.get(s.standardNodeId) || { nodeId: s.standardNodeId }, false);
+      for (const link of s.links || []) {
+        for (const id of [link.sourceNodeId, link.targetNodeId]) {
+          addNode(g, records.get(id) || { nodeId: id, statementCode: id === link.sourceNodeId ? link.sourceStatementCode : link.targetStatementCode });
+        }
+        addEdge(g, link.relationshipId, link.sourceNodeId, link.targetNodeId, link.linkType);
       }
-      addEdge(g, link.relationshipId, link.sourceNodeId, link.targetNodeId, link.linkType);
-    }
-    applyRoles(g);
-    const left = (s.totalLinks || 0) - (s.links || []).length;
-    if (focus && left > 0) focus.frontier = left;
-    return finish(g);
+      applyRoles(g);
+      const left = (s.totalLinks || 0) - (s.links || []).length;
+      if (focus && left > 0) focus.frontier = left;
+      return finish(g);
+    },
   },
 
-  traverse_learning_progressions(s) {
-    const g = emptyGraph("traverse_learning_progressions", s);
-    const nodes = s.nodes || [];
-    for (const record of nodes) addNode(g, record);
-    g.focusId = nodes.length ? nodes[0].nodeId : null;
-    for (const record of nodes) {
-      for (const f of record.followed || []) {
-        const way = f.direction || s.direction;
-        if (way === "in") addEdge(g, f.relationshipId, f.to, record.nodeId, f.linkType);
-        else addEdge(g, f.relationshipId, record.nodeId, f.to, f.linkType);
+  traverse_learning_progressions: {
+    matches: (s) => Array.isArray(s.nodes) && Boolean(s.frontier),
+    read(s) {
+      const g = emptyGraph("traverse_learning_progressions", s);
+      const nodes = s.nodes || [];
+      for (const record of nodes) addNode(g, record);
+      g.focusId = nodes.length ? nodes[0].nodeId : null;
+      for (const record of nodes) {
+        for (const f of record.followed || []) {
+          const way = f.direction || s.direction;
+          if (way === "in") addEdge(g, f.relationshipId, f.to, record.nodeId, f.linkType);
+          else addEdge(g, f.relationshipId, record.nodeId, f.to, f.linkType);
+        }
       }
-    }
-    // A link may lead to a standard the answer does not return (cut by a bound): draw only links between
-    // standards it returns.
-    g.edges = g.edges.filter((e) => g.nodes.has(e.from) && g.nodes.has(e.to));
-    applyRoles(g);
-    for (const [why, byNode] of Object.entries(s.frontier || {})) {
-      for (const [id, count] of Object.entries(byNode || {})) {
-        const node = g.nodes.get(id);
-        if (node) { node.frontier += count; node.frontierWhy.push(why); }
+      // A link may lead to a standard the answer does not return (cut by a bound): draw only links between
+      // standards it returns.
+      g.edges = g.edges.filter((e) => g.nodes.has(e.from) && g.nodes.has(e.to));
+      applyRoles(g);
+      for (const [why, byNode] of Object.entries(s.frontier || {})) {
+        for (const [id, count] of Object.entries(byNode || {})) {
+          const node = g.nodes.get(id);
+          if (node) { node.frontier += count; node.frontierWhy.push(why); }
+        }
       }
-    }
-    g.notes.push([s.scopeComplete ? "complete" : "incomplete", (s.truncationReasons || []).join(", ")]);
-    return finish(g);
+      g.notes.push([s.scopeComplete ? "complete" : "incomplete", (s.truncationReasons || []).join(", ")]);
+      return finish(g);
+    },
   },
 
-  find_learning_progression_paths(s) {
-    const g = emptyGraph("find_learning_progression_paths", s);
-    const records = new Map((s.standards || []).map((r) => [r.nodeId, r]));
-    for (const p of s.paths || []) for (const step of p.steps || []) if (!records.has(step.nodeId)) records.set(step.nodeId, step);
-    const start = addNode(g, records.get(s.fromNodeId) || { nodeId: s.fromNodeId });
-    const end = addNode(g, records.get(s.toNodeId) || { nodeId: s.toNodeId });
-    for (const r of records.values()) addNode(g, r);
-    for (const link of s.links || []) addEdge(g, link.relationshipId, link.sourceNodeId, link.targetNodeId, link.linkType);
-    g.paths = (s.paths || []).map((p) => ({ nodeIds: (p.steps || []).map((step) => step.nodeId), edgeIds: p.relationshipIds || [] }));
-    g.startId = start ? start.id : null;
-    g.focusId = end ? end.id : null;
-    for (const node of g.nodes.values()) node.role = "step";
-    if (start) start.role = "start";
-    if (end) end.role = "focus";
-    g.notes.push(["pathsFound", String(g.paths.length)]);
-    if (s.morePathsExist) g.notes.push(["morePaths", ""]);
-    return finish(g);
+  find_learning_progression_paths: {
+    matches: (s) => Array.isArray(s.paths) && Boolean(s.fromNodeId),
+    read(s) {
+      const g = emptyGraph("find_learning_progression_paths", s);
+      const records = new Map((s.standards || []).map((r) => [r.nodeId, r]));
+      for (const p of s.paths || []) for (const step of p.steps || []) if (!records.has(step.nodeId)) records.set(step.nodeId, step);
+      const start = addNode(g, records.get(s.fromNodeId) || { nodeId: s.fromNodeId });
+      const end = addNode(g, records.get(s.toNodeId) || { nodeId: s.toNodeId });
+      for (const r of records.values()) addNode(g, r);
+      for (const link of s.links || []) addEdge(g, link.relationshipId, link.sourceNodeId, link.targetNodeId, link.linkType);
+      g.paths = (s.paths || []).map((p) => ({ nodeIds: (p.steps || []).map((step) => step.nodeId), edgeIds: p.relationshipIds || [] }));
+      g.startId = start ? start.id : null;
+      g.focusId = end ? end.id : null;
+      for (const node of g.nodes.values()) node.role = "step";
+      if (start) start.role = "start";
+      if (end) end.role = "focus";
+      g.notes.push(["pathsFound", String(g.paths.length)]);
+      if (s.morePathsExist) g.notes.push(["morePaths", ""]);
+      return finish(g);
+    },
   },
 
-  get_learning_components_for_standard(s) {
-    const g = emptyGraph("get_learning_components_for_standard", s);
-    const focus = addFocus(g, s.standard);
-    g.components = (s.supports || []).map((support) => ({ ...support.component, confidence: support.supportConfidence }));
-    g.componentTotal = s.total || 0;
-    g.nature = s.nature || null;
-    if (focus && g.componentTotal > g.components.length) focus.frontier = g.componentTotal - g.components.length;
-    return finish(g);
+  get_learning_components_for_standard: {
+    matches: (s) => Array.isArray(s.supports) && Boolean(s.standard),
+    read(s) {
+      const g = emptyGraph("get_learning_components_for_standard", s);
+      const focus = addFocus(g, s.standard);
+      g.components = (s.supports || []).map((support) => ({ ...support.component, confidence: support.supportConfidence }));
+      g.componentTotal = s.total || 0;
+      g.nature = s.nature || null;
+      if (focus && g.componentTotal > g.components.length) focus.frontier = g.componentTotal - g.components.length;
+      return finish(g);
+    },
   },
 };
 
@@ -269,22 +288,17 @@ export function siblingsOf(s, parentId, standardId, max = SIBLINGS_MAX) {
     others: all.filter((x) => !x.current).length };
 }
 
-/** Which tool's answer ``s`` is, by its shape (a host's notification does not always say). */
+/** Which drawn tool's answer ``s`` is, by its shape (a host's notification does not always say). */
 export function toolOf(s) {
   if (!s || typeof s !== "object") return null;
-  if (Array.isArray(s.supports) && s.standard) return "get_learning_components_for_standard";
-  if (Array.isArray(s.rootPaths) && s.standard) return "get_standard_context";
-  if (Array.isArray(s.paths) && s.fromNodeId) return "find_learning_progression_paths";
-  if (Array.isArray(s.nodes) && s.frontier) return "traverse_learning_progressions";
-  if (Array.isArray(s.links) && s.standardNodeId) return "get_standard_progressions";
-  return null;
+  return DRAWN_TOOLS.find((tool) => ADAPTERS[tool] && ADAPTERS[tool].matches(s)) || null;
 }
 
 /** The graph of an answer: ``tool``'s adapter when the answer has that tool's shape, else its shape's. */
 export function graphOf(s, tool) {
   const shape = toolOf(s);
   if (!shape) return null;
-  return ADAPTERS[tool && ADAPTERS[tool] && tool === shape ? tool : shape](s);
+  return ADAPTERS[tool && ADAPTERS[tool] && tool === shape ? tool : shape].read(s);
 }
 
 /** Before 2025-06-18 a result has no structuredContent: the server sends it as the last text block instead. */

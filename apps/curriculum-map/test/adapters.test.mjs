@@ -1,10 +1,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ADAPTERS, graphOf, gradeOrder, holdsOf, loadsOf, rolesFrom, structuredOf, toolOf } from "../src/adapters.js";
+import { WORDS } from "../src/words.js";
 import { answer, PACKAGES, TOOLS } from "./fixtures.mjs";
 
 const codeOf = (g, id) => g.nodes.get(id).code;
 const byCode = (g, code) => [...g.nodes.values()].find((n) => n.code === code);
+
+test("there is an adapter for exactly the tools the rows say the map draws, and a title for each in every language", () => {
+  assert.ok(TOOLS.length > 0);
+  assert.deepEqual(Object.keys(ADAPTERS).sort(), [...TOOLS].sort());
+  for (const [lang, words] of Object.entries(WORDS)) assert.deepEqual(Object.keys(words.tool).sort(), [...TOOLS].sort(), lang);
+});
 
 test("every recorded answer is read by its tool's adapter, recognised by its shape", () => {
   for (const prefix of PACKAGES) {
@@ -21,7 +28,7 @@ test("every recorded answer is read by its tool's adapter, recognised by its sha
 
 test("every link of a progressions answer becomes one edge, in its direction", () => {
   const s = answer("ef", "get_standard_progressions");
-  const g = ADAPTERS.get_standard_progressions(s);
+  const g = ADAPTERS.get_standard_progressions.read(s);
   assert.equal(g.edges.length, s.links.length);
   for (const link of s.links) {
     assert.ok(g.edges.some((e) => e.from === link.sourceNodeId && e.to === link.targetNodeId && e.type === link.linkType));
@@ -31,7 +38,7 @@ test("every link of a progressions answer becomes one edge, in its direction", (
 test("a traversal both ways tells what the focus builds on from what builds on it", () => {
   const s = answer("ef", "traverse_learning_progressions");
   assert.equal(s.direction, "both");
-  const g = ADAPTERS.traverse_learning_progressions(s);
+  const g = ADAPTERS.traverse_learning_progressions.read(s);
   assert.equal(codeOf(g, g.focusId), "EF05MA03");
   // EF05MA03 buildsTowards EF05MA04 (out); EF04MA09 buildsTowards EF05MA03 (in).
   assert.equal(byCode(g, "EF05MA04").role, "after");
@@ -59,7 +66,7 @@ test("roles come from link directions, transitively, and relatesTo gives no orde
 
 test("paths are ordered chains from the start to the destination, each step a returned link", () => {
   const s = answer("ef", "find_learning_progression_paths");
-  const g = ADAPTERS.find_learning_progression_paths(s);
+  const g = ADAPTERS.find_learning_progression_paths.read(s);
   assert.equal(codeOf(g, g.startId), "EF02MA01");
   assert.equal(codeOf(g, g.focusId), "EF05MA03");
   assert.equal(g.nodes.get(g.startId).role, "start");
@@ -78,13 +85,13 @@ test("paths are ordered chains from the start to the destination, each step a re
 });
 
 test("with no path, the start is the start, not something the destination builds on", () => {
-  const g = ADAPTERS.find_learning_progression_paths(answer("ccss", "find_learning_progression_paths"));
+  const g = ADAPTERS.find_learning_progression_paths.read(answer("ccss", "find_learning_progression_paths"));
   assert.equal(g.paths.length, 0);
   assert.equal(g.nodes.get(g.startId).role, "start");
 });
 
 test("a standard's context gives its root paths, parents and children, groupings by their text", () => {
-  const g = ADAPTERS.get_standard_context(answer("ef", "get_standard_context"));
+  const g = ADAPTERS.get_standard_context.read(answer("ef", "get_standard_context"));
   assert.equal(g.hierarchy.rootPaths.length, 1);
   assert.equal(g.hierarchy.rootPaths[0].at(-1), g.focusId);
   const parent = g.hierarchy.records.get(g.hierarchy.parents[0]);
@@ -95,9 +102,9 @@ test("a standard's context gives its root paths, parents and children, groupings
 });
 
 test("grade columns follow the profile's declared order and names", () => {
-  const ei = ADAPTERS.traverse_learning_progressions(answer("ei", "traverse_learning_progressions"));
+  const ei = ADAPTERS.traverse_learning_progressions.read(answer("ei", "traverse_learning_progressions"));
   assert.deepEqual(ei.grades.map((x) => x.label), ["Bebês", "Crianças bem pequenas", "Crianças pequenas"]);
-  const ccss = ADAPTERS.get_standard_context(answer("ccss", "get_standard_context"));
+  const ccss = ADAPTERS.get_standard_context.read(answer("ccss", "get_standard_context"));
   assert.deepEqual(ccss.grades.find((x) => x.label === "03"), { label: "03", display: "Grade 3" });
 });
 
@@ -107,15 +114,15 @@ test("without grades from the server, labels keep their first appearance and sho
 });
 
 test("controls follow what the package holds; unknown counts as held", () => {
-  assert.deepEqual(ADAPTERS.get_standard_context(answer("em", "get_standard_context")).holds, { progressionLinks: false, learningComponents: false });
-  assert.deepEqual(ADAPTERS.get_standard_context(answer("ei", "get_standard_context")).holds, { progressionLinks: true, learningComponents: false });
-  assert.deepEqual(ADAPTERS.get_standard_context(answer("ef", "get_standard_context")).holds, { progressionLinks: true, learningComponents: true });
+  assert.deepEqual(ADAPTERS.get_standard_context.read(answer("em", "get_standard_context")).holds, { progressionLinks: false, learningComponents: false });
+  assert.deepEqual(ADAPTERS.get_standard_context.read(answer("ei", "get_standard_context")).holds, { progressionLinks: true, learningComponents: false });
+  assert.deepEqual(ADAPTERS.get_standard_context.read(answer("ef", "get_standard_context")).holds, { progressionLinks: true, learningComponents: true });
   assert.deepEqual(holdsOf([{ graphPackageId: "x@y" }]), { progressionLinks: true, learningComponents: true });
 });
 
 test("learning components keep their confidence and the total", () => {
   const s = answer("ef", "get_learning_components_for_standard");
-  const g = ADAPTERS.get_learning_components_for_standard(s);
+  const g = ADAPTERS.get_learning_components_for_standard.read(s);
   assert.equal(g.components.length, s.supports.length);
   assert.equal(g.componentTotal, s.total);
   assert.equal(g.components[0].confidence, s.supports[0].supportConfidence);
@@ -129,12 +136,12 @@ test("an answer of a version without structuredContent is read from its last tex
 
 test("the details offer to load each answer the package can give: none for the root, a grouping's hierarchy only", () => {
   const tools = (node, holds) => loadsOf(node, holds).map(([tool]) => tool);
-  const g = ADAPTERS.get_standard_context(answer("ef", "get_standard_context"));
+  const g = ADAPTERS.get_standard_context.read(answer("ef", "get_standard_context"));
   const focus = g.nodes.get(g.focusId);
   assert.deepEqual(tools(focus, g.holds), ["get_standard_progressions", "get_standard_context",
     "get_learning_components_for_standard", "traverse_learning_progressions"]);
   assert.deepEqual(loadsOf(focus, g.holds).map(([, key]) => key), ["showProgressions", "showContext", "showComponents", "showTraversal"]);
-  const em = ADAPTERS.get_standard_context(answer("em", "get_standard_context"));
+  const em = ADAPTERS.get_standard_context.read(answer("em", "get_standard_context"));
   assert.deepEqual(tools(em.nodes.get(em.focusId), em.holds), ["get_standard_context"]);
   const records = [...g.hierarchy.records.values()];
   const grouping = records.find((n) => n.grouping && n.type !== "framework");

@@ -2,10 +2,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import DRAWN_TOOLS from "../src/drawn_tools.json" with { type: "json" };
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
-export const TOOLS = ["get_standard_context", "get_standard_progressions", "traverse_learning_progressions",
-  "find_learning_progression_paths", "get_learning_components_for_standard"];
+/** The tools the map draws (the server's tool rows say which): record_fixtures.py records an answer of each. */
+export const TOOLS = DRAWN_TOOLS;
 export const PACKAGES = ["ef", "ei", "em", "ccss"];
 
 /** The recorded structuredContent of ``tool`` on package ``prefix``. */

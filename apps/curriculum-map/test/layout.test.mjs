@@ -5,7 +5,7 @@ import { ADAPTERS } from "../src/adapters.js";
 import { answer } from "./fixtures.mjs";
 
 test("columns run in the profile's order: Educação Infantil age groups youngest first", () => {
-  const g = ADAPTERS.traverse_learning_progressions(answer("ei", "traverse_learning_progressions"));
+  const g = ADAPTERS.traverse_learning_progressions.read(answer("ei", "traverse_learning_progressions"));
   const columns = columnsOf([...g.nodes.values()], g.grades);
   assert.deepEqual(columns.map((c) => c.label), ["Bebês", "Crianças bem pequenas", "Crianças pequenas"]);
   assert.match(columns[0].display, /^Bebês \(/);

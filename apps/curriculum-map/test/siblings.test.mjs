@@ -8,7 +8,7 @@ const current = (found) => found.items.filter((x) => x.current).map((x) => x.nod
 
 test("a context answer asks its first parent's context for the siblings, children only, in its package", () => {
   const s = answer("ef", "get_standard_context");
-  const g = ADAPTERS.get_standard_context(s);
+  const g = ADAPTERS.get_standard_context.read(s);
   const plan = siblingRequestOf(g);
   assert.equal(plan.parentId, s.parents[0].nodeId);
   assert.equal(plan.parentCount, 1);
@@ -20,15 +20,15 @@ test("a context answer asks its first parent's context for the siblings, childre
 
 test("only a context answer with a parent below the framework root asks for siblings", () => {
   for (const tool of TOOLS.filter((x) => x !== "get_standard_context")) {
-    assert.equal(siblingRequestOf(ADAPTERS[tool](answer("ef", tool))), null, tool);
+    assert.equal(siblingRequestOf(ADAPTERS[tool].read(answer("ef", tool))), null, tool);
   }
   const s = answer("ccss", "get_standard_context");
-  assert.equal(siblingRequestOf(ADAPTERS.get_standard_context({ ...s, parents: [] })), null);
+  assert.equal(siblingRequestOf(ADAPTERS.get_standard_context.read({ ...s, parents: [] })), null);
   const root = s.ancestors.find((r) => r.kind === "framework");
   assert.ok(root);
-  assert.equal(siblingRequestOf(ADAPTERS.get_standard_context({ ...s, parents: [root] })), null);
+  assert.equal(siblingRequestOf(ADAPTERS.get_standard_context.read({ ...s, parents: [root] })), null);
   // Several parents: only the first is asked, and the view is told there are more.
-  const two = ADAPTERS.get_standard_context({ ...s, parents: [s.parents[0], { ...s.parents[0], nodeId: "other" }] });
+  const two = ADAPTERS.get_standard_context.read({ ...s, parents: [s.parents[0], { ...s.parents[0], nodeId: "other" }] });
   assert.equal(siblingRequestOf(two).parentId, s.parents[0].nodeId);
   assert.equal(siblingRequestOf(two).parentCount, 2);
 });

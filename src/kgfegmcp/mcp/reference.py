@@ -1,14 +1,15 @@
 """The public tool reference (docs/tools.md), rendered from the registered surface itself.
 
-Names, order, descriptions, request fields and result fields come from each tool's declaration
-(``register.TOOLS``), so the page cannot drift from the code; a test compares the committed page with this
-output.
+Names, order, descriptions, request fields and result fields come from each tool's row
+(:data:`kgfegmcp.mcp.tools.TOOLS`), so the page cannot drift from the code; a test compares the committed page
+with this output.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from fastmcp import Client, FastMCP
@@ -19,7 +20,8 @@ from kgfegmcp import __version__
 from kgfegmcp.core.models import canonical_bytes
 from kgfegmcp.mcp.curriculum_map import MAP_URI
 from kgfegmcp.mcp.probes import Readiness
-from kgfegmcp.mcp.register import PROMPTS, TOOLS, register, tool_description
+from kgfegmcp.mcp.register import PROMPTS, register
+from kgfegmcp.mcp.tools import TOOLS, Tool
 from kgfegmcp.resources.families import FAMILIES
 
 RESULTS_SECTION = """## Results
@@ -301,33 +303,33 @@ def _result_line(model: type[BaseModel]) -> str:
     return "Result: " + ", ".join(f"`{field}`" for field in fields) + ".\n"
 
 
-async def _listing() -> dict[str, Any]:
+async def _listing(tools: Sequence[Tool[Any, Any]]) -> dict[str, Any]:
     # tools/list needs no catalog: the registered surface alone, as a current client receives it.
     server = FastMCP(name="kgfegmcp", version=__version__, dereference_schemas=False)
-    register(server, Readiness())
+    register(server, Readiness(), tools)
     async with Client(server) as client:
         listed = await client.list_tools_mcp()
     dumped: dict[str, Any] = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
     return dumped
 
 
-def listing_bytes() -> tuple[int, int]:
+def listing_bytes(tools: Sequence[Tool[Any, Any]] = TOOLS) -> tuple[int, int]:
     """The bytes of the ``tools/list`` result (compact UTF-8 JSON) with every ``outputSchema`` and without them
     (what a client before 2025-06-18 is listed), measured rather than written down so the page cannot drift."""
-    listed = asyncio.run(_listing())
+    listed = asyncio.run(_listing(tools))
     without = {**listed, "tools": [{k: v for k, v in tool.items() if k != "outputSchema"} for tool in listed["tools"]]}
     # Compact JSON weighs the same whatever the key order, so the canonical encoding measures it.
     return len(canonical_bytes(listed)), len(canonical_bytes(without))
 
 
-def render_reference() -> str:
-    """The whole page, deterministic."""
-    lines = [HEADER, f"## Tools ({len(TOOLS)})\n"]
-    for tool in TOOLS:
+def render_reference(tools: Sequence[Tool[Any, Any]] = TOOLS) -> str:
+    """The whole page, deterministic: of every public tool, or of the rows a test gives."""
+    lines = [HEADER, f"## Tools ({len(tools)})\n"]
+    for tool in tools:
         schema = tool.request.model_json_schema(by_alias=True)
         required = set(schema.get("required", []))
         lines.append(f"### `{tool.name}`\n")
-        lines.append(tool_description(tool.handler) + "\n")
+        lines.append(tool.description + "\n")
         lines.append("| field | type | required | default | bounds | description |")
         lines.append("|---|---|---|---|---|---|")
         for field, spec in schema.get("properties", {}).items():
@@ -341,7 +343,7 @@ def render_reference() -> str:
         lines.append(_result_line(tool.result))
         if tool.draws_map:
             lines.append(f"Drawn by the curriculum map (`{MAP_URI}`) in hosts that render MCP Apps.\n")
-    listed, bare = listing_bytes()
+    listed, bare = listing_bytes(tools)
     lines.append(RESULTS_SECTION.replace("FULL_BYTES", f"{listed:,}").replace("BARE_BYTES", f"{bare:,}"))
     lines.extend(_left_out_rows())
     lines.append(f"## Resources (1 + {len(FAMILIES) - 1} templates)\n")
