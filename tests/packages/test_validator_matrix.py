@@ -309,6 +309,31 @@ def bulk_without_full_text(world: FixtureWorld) -> PackageLocation:
     return location
 
 
+def bulk_access_granted(world: FixtureWorld) -> PackageLocation:
+    """A manifest that opens bulk access its profile denies (text and standard resources it grants)."""
+    location = _built(world)
+    edit_manifest(location, lambda m: m["rights"].update(allowBulkResource=True))
+    return location
+
+
+def review_raised_to_approved(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m["rights"].update(reviewStatus="approved"))
+    return location
+
+
+def licence_replaced(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m["rights"].update(sourceLicense="Public domain", licenseUri=None))
+    return location
+
+
+def attribution_replaced(world: FixtureWorld) -> PackageLocation:
+    location = _built(world)
+    edit_manifest(location, lambda m: m["rights"].update(attributionStatement="No attribution required."))
+    return location
+
+
 def capitalised_boolean(world: FixtureWorld) -> PackageLocation:
     location = _built(world)
 
@@ -631,6 +656,7 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "unknown_statement_type": [unknown_type],
     "unknown_grade_label": [unknown_grade],
     "invalid_rights_policy": [wrong_rights, bulk_without_full_text],
+    "rights_exceed_profile": [bulk_access_granted, review_raised_to_approved, licence_replaced, attribution_replaced],
     "invalid_encoding": [
         capitalised_boolean,
         report_repeating_a_key,

@@ -1,4 +1,4 @@
-"""`kgfegmcp packages …`: build, validate, list and count graph packages.
+"""`kgfegmcp packages …`: build, validate, review, list and count graph packages.
 
 The writer and the lifecycle are imported by the commands that write: loading the command line, which
 `kgfegmcp serve` does on every start, does not import them.
@@ -29,7 +29,9 @@ from kgfegmcp.cli.console import (
 )
 from kgfegmcp.core.config import InvalidPackagePolicy, profile_roots
 from kgfegmcp.core.errors import PackageValidationError
-from kgfegmcp.core.rights import REVIEW_STATUSES
+from kgfegmcp.core.identifiers import InvalidIdentifier
+from kgfegmcp.core.operator_rights import decision_now, package_key, record_decision
+from kgfegmcp.core.rights import DERIVATIVES_ORDER, REVIEW_STATUSES
 from kgfegmcp.core.text_safety import shown_lines
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
@@ -109,18 +111,24 @@ def build_command(
             "--review-status",
             callback=_operator_review_state,
             help="The operator's rights review of a source that states no licence (nacca-pdf): "
-            f"{', '.join(OPERATOR_REVIEW_STATES)}. Without it, text is withheld.",
+            f"{', '.join(OPERATOR_REVIEW_STATES)}, recorded in the operator rights file (as `packages review` "
+            "does). Without it, text is withheld.",
         ),
+    ] = None,
+    rights_file: Annotated[
+        Path | None, typer.Option(help="Operator rights file (KGFEGMCP_OPERATOR_RIGHTS_FILE).")
     ] = None,
 ) -> None:
     """Build pending packages from a source; run `packages validate` to accept them.
 
     A CASE or ASN package with no profile named after its framework in the profiles root binds a
     profile derived from the package, written there; the output lists what was derived, for review.
+    A package carries its profile's rights; an operator's review (`--review-status`) is recorded
+    outside it, in the operator rights file, which `serve` applies.
     """
     from kgfegmcp.sources import load_importer
 
-    settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
+    settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir, operator_rights_file=rights_file)
     importer = load_importer(source, review_status=review_status)
     profiles = ProfileRepository(*profile_roots(settings))
     with progress_bar() as progress:
@@ -130,14 +138,27 @@ def build_command(
         )
         written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
     out.print(pending_table(written))
-    for content, _location in written:
-        denial = content.rights.full_text_denial()
+    for content, location in written:
+        rights = content.rights
+        if review_status is not None:
+            decision = decision_now(
+                note="given at build time (packages build --review-status)", review_status=review_status
+            )
+            record_decision(settings.operator_rights_file, package_key(location.graph_package_id), decision)
+            err.print(
+                cell(
+                    f"{location.graph_package_id}: the operator's review ({review_status}) is recorded in "
+                    f"{settings.operator_rights_file}."
+                )
+            )
+            rights = decision.apply(rights)
+        denial = rights.full_text_denial()
         if denial is not None and importer.takes_review_status:
             err.print(
                 cell(
                     f"{content.framework_id}: statement text is withheld because {denial}. After reviewing the "
-                    f"source's terms, rebuild with --review-status provisional_operator_approved (or approved) to "
-                    f"serve its text."
+                    f"source's terms, run `kgfegmcp packages review {location.graph_package_id} --status "
+                    "provisional_operator_approved` (or approved) to serve its text; no rebuild is needed."
                 )
             )
 
@@ -196,6 +217,93 @@ def derived_profile_table(profile: DerivedProfile, framework_id: str) -> Table:
     for part, how in profile.derivation:
         add_row(review, part, how)  # source text: escaped, never read as console markup
     return review
+
+
+def _review_state(value: str | None) -> str | None:
+    if value is not None and value not in REVIEW_STATUSES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(REVIEW_STATUSES)}.")
+    return value
+
+
+def _derivatives_policy(value: str | None) -> str | None:
+    if value is not None and value not in DERIVATIVES_ORDER:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(DERIVATIVES_ORDER)}.")
+    return value
+
+
+def review_command(
+    package: Annotated[
+        str, typer.Argument(help="The package, <framework-id>@<snapshot-id> (as `packages list` names it).")
+    ],
+    status: Annotated[
+        str | None,
+        typer.Option("--status", callback=_review_state, help=f"Its review state: {', '.join(REVIEW_STATUSES)}."),
+    ] = None,
+    full_text: Annotated[
+        bool | None, typer.Option("--full-text/--no-full-text", help="Serve (or withhold) statement text.")
+    ] = None,
+    standard_resources: Annotated[
+        bool | None,
+        typer.Option("--standard-resources/--no-standard-resources", help="Serve (or withhold) standard resources."),
+    ] = None,
+    bulk: Annotated[
+        bool | None,
+        typer.Option(
+            "--bulk/--no-bulk", help="Serve (or withhold) bulk artifacts (needs text and standard resources)."
+        ),
+    ] = None,
+    derivatives: Annotated[
+        str | None,
+        typer.Option(
+            "--derivatives",
+            callback=_derivatives_policy,
+            help=f"Generated-derivative workflows: {', '.join(DERIVATIVES_ORDER)}.",
+        ),
+    ] = None,
+    decided_by: Annotated[str | None, typer.Option("--by", help="Who decides (default: the logged-in user).")] = None,
+    note: Annotated[str | None, typer.Option(help="Why, for the record.")] = None,
+    withdraw: Annotated[
+        bool, typer.Option("--withdraw", help="Remove the package's decision: its manifest's rights stand again.")
+    ] = False,
+    rights_file: Annotated[
+        Path | None, typer.Option(help="Operator rights file (KGFEGMCP_OPERATOR_RIGHTS_FILE).")
+    ] = None,
+) -> None:
+    """Record the operator's rights decision for a package: approve it, withhold its text, change its review state.
+
+    The decision is kept in the operator rights file, outside every package, with who made it and when; what it
+    states replaces the manifest's rights when the package is served (no rebuild). `kgfegmcp serve` applies it
+    when it next starts, `kgfegmcp doctor` shows it now.
+    """
+    settings = settings_with(operator_rights_file=rights_file)
+    try:
+        key = package_key(package)
+    except InvalidIdentifier as exc:
+        raise typer.BadParameter(str(exc), param_hint="PACKAGE") from None
+    stated = {
+        "review_status": status,
+        "allow_full_text": full_text,
+        "allow_standard_resources": standard_resources,
+        "allow_bulk_resource": bulk,
+        "allow_generated_derivatives": derivatives,
+    }
+    given = [name for name, value in stated.items() if value is not None]
+    if withdraw and (given or note is not None or decided_by is not None):
+        raise typer.BadParameter("--withdraw takes no decision with it.")
+    if not withdraw and not given:
+        raise typer.BadParameter(
+            "State a decision: --status, --full-text/--no-full-text, --standard-resources/--no-standard-resources, "
+            "--bulk/--no-bulk or --derivatives (or --withdraw)."
+        )
+    decision = None if withdraw else decision_now(decided_by, note, **stated)
+    record_decision(settings.operator_rights_file, key, decision)
+    if decision is None:
+        out.print(cell(f"{key}: the operator's decision is withdrawn ({settings.operator_rights_file})."))
+    else:
+        recorded = table("package", "decision", title=str(settings.operator_rights_file))
+        add_row(recorded, key, decision.summary())
+        out.print(recorded)
+    err.print(cell("`kgfegmcp serve` applies it when it next starts; `kgfegmcp doctor` shows it now."))
 
 
 _RECOVERED = {

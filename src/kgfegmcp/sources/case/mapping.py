@@ -145,7 +145,8 @@ class CaseMapping:
         if not vocabulary.item_types:
             raise self._no_usable_items(present)
         base = self.profiles.load(*GENERIC_PROFILE).profile
-        return vocabulary_profile(base, self.framework_id, self.document, vocabulary)
+        rights = self._document_rights(base.default_rights)
+        return vocabulary_profile(base, self.framework_id, self.document, vocabulary, rights)
 
     def _no_usable_items(self, present: int) -> ManifestBuildError:
         return ManifestBuildError(
@@ -155,8 +156,9 @@ class CaseMapping:
     def _language(self, value: str | None) -> str:
         return nonblank(value) or nonblank(self.document.language) or self.profile.profile.in_language
 
-    def _rights(self) -> RightsPolicy:
-        rights = self.profile.profile.default_rights
+    def _document_rights(self, rights: RightsPolicy) -> RightsPolicy:
+        """``rights`` (the base profile's) with the licence, licence URI and attribution the CFDocument states: the
+        default rights of a profile derived from the package. An operator's profile states its own."""
         license_ref = self.document.license_uri
         update: dict[str, Any] = {}
         if license_ref is not None:
@@ -322,7 +324,7 @@ class CaseMapping:
         else:
             self.profile = self.operator_profile
         document = self.document
-        rights = self._rights()
+        rights = self.profile.profile.default_rights  # the package's rights are its profile's, bound by SHA-256
         source_root = nonblank(document.identifier) or ""
         root_id = canonical_uuid(source_root) or stable_uuid(self.framework_id, "framework")
         subjects = document.subjects
