@@ -309,29 +309,16 @@ def bulk_without_full_text(world: FixtureWorld) -> PackageLocation:
     return location
 
 
-def bulk_access_granted(world: FixtureWorld) -> PackageLocation:
-    """A manifest that opens bulk access its profile denies (text and standard resources it grants)."""
-    location = _built(world)
-    edit_manifest(location, lambda m: m["rights"].update(allowBulkResource=True))
-    return location
+def rights_widened(name: str, **changes: Any) -> Callable[[FixtureWorld], PackageLocation]:
+    """A corruption, named ``name``, that gives the manifest rights its profile does not grant."""
 
+    def corruption(world: FixtureWorld) -> PackageLocation:
+        location = _built(world)
+        edit_manifest(location, lambda m: m["rights"].update(changes))
+        return location
 
-def review_raised_to_approved(world: FixtureWorld) -> PackageLocation:
-    location = _built(world)
-    edit_manifest(location, lambda m: m["rights"].update(reviewStatus="approved"))
-    return location
-
-
-def licence_replaced(world: FixtureWorld) -> PackageLocation:
-    location = _built(world)
-    edit_manifest(location, lambda m: m["rights"].update(sourceLicense="Public domain", licenseUri=None))
-    return location
-
-
-def attribution_replaced(world: FixtureWorld) -> PackageLocation:
-    location = _built(world)
-    edit_manifest(location, lambda m: m["rights"].update(attributionStatement="No attribution required."))
-    return location
+    corruption.__name__ = name
+    return corruption
 
 
 def capitalised_boolean(world: FixtureWorld) -> PackageLocation:
@@ -656,7 +643,12 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "unknown_statement_type": [unknown_type],
     "unknown_grade_label": [unknown_grade],
     "invalid_rights_policy": [wrong_rights, bulk_without_full_text],
-    "rights_exceed_profile": [bulk_access_granted, review_raised_to_approved, licence_replaced, attribution_replaced],
+    "rights_exceed_profile": [
+        rights_widened("bulk_access_granted", allowBulkResource=True),  # text and standard resources it grants
+        rights_widened("review_raised_to_approved", reviewStatus="approved"),
+        rights_widened("licence_replaced", sourceLicense="Public domain", licenseUri=None),
+        rights_widened("attribution_replaced", attributionStatement="No attribution required."),
+    ],
     "invalid_encoding": [
         capitalised_boolean,
         report_repeating_a_key,

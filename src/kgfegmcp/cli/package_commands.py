@@ -7,6 +7,7 @@ The writer and the lifecycle are imported by the commands that write: loading th
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -92,10 +93,15 @@ def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
 OPERATOR_REVIEW_STATES: tuple[str, ...] = tuple(state for state in REVIEW_STATUSES if state != "unreviewed")
 
 
-def _operator_review_state(value: str | None) -> str | None:
-    if value is not None and value not in OPERATOR_REVIEW_STATES:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(OPERATOR_REVIEW_STATES)}.")
-    return value
+def _one_of(allowed: Collection[str]) -> Callable[[str | None], str | None]:
+    """An option callback that takes ``None`` or one of ``allowed`` (typer's choices would need an Enum)."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in allowed:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}.")
+        return value
+
+    return check
 
 
 def build_command(
@@ -109,7 +115,7 @@ def build_command(
         str | None,
         typer.Option(
             "--review-status",
-            callback=_operator_review_state,
+            callback=_one_of(OPERATOR_REVIEW_STATES),
             help="The operator's rights review of a source that states no licence (nacca-pdf): "
             f"{', '.join(OPERATOR_REVIEW_STATES)}, recorded in the operator rights file (as `packages review` "
             "does). Without it, text is withheld.",
@@ -219,25 +225,15 @@ def derived_profile_table(profile: DerivedProfile, framework_id: str) -> Table:
     return review
 
 
-def _review_state(value: str | None) -> str | None:
-    if value is not None and value not in REVIEW_STATUSES:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(REVIEW_STATUSES)}.")
-    return value
-
-
-def _derivatives_policy(value: str | None) -> str | None:
-    if value is not None and value not in DERIVATIVES_ORDER:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(DERIVATIVES_ORDER)}.")
-    return value
-
-
 def review_command(
     package: Annotated[
         str, typer.Argument(help="The package, <framework-id>@<snapshot-id> (as `packages list` names it).")
     ],
     status: Annotated[
         str | None,
-        typer.Option("--status", callback=_review_state, help=f"Its review state: {', '.join(REVIEW_STATUSES)}."),
+        typer.Option(
+            "--status", callback=_one_of(REVIEW_STATUSES), help=f"Its review state: {', '.join(REVIEW_STATUSES)}."
+        ),
     ] = None,
     full_text: Annotated[
         bool | None, typer.Option("--full-text/--no-full-text", help="Serve (or withhold) statement text.")
@@ -256,7 +252,7 @@ def review_command(
         str | None,
         typer.Option(
             "--derivatives",
-            callback=_derivatives_policy,
+            callback=_one_of(tuple(DERIVATIVES_ORDER)),
             help=f"Generated-derivative workflows: {', '.join(DERIVATIVES_ORDER)}.",
         ),
     ] = None,
