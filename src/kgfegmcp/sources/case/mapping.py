@@ -27,6 +27,7 @@ from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.core.identifiers import identifier_problem, stable_uuid
 from kgfegmcp.core.models import canonical_bytes, sha256_hex
 from kgfegmcp.core.rights import RightsPolicy
+from kgfegmcp.core.text_safety import safe_text
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
@@ -158,7 +159,8 @@ class CaseMapping:
 
     def _document_rights(self, rights: RightsPolicy) -> RightsPolicy:
         """``rights`` (the base profile's) with the licence, licence URI and attribution the CFDocument states: the
-        default rights of a profile derived from the package. An operator's profile states its own."""
+        default rights of a profile derived from the package (its text made safe, as the profile resource serves
+        it and every package carries it). An operator's profile states its own."""
         license_ref = self.document.license_uri
         update: dict[str, Any] = {}
         if license_ref is not None:
@@ -174,7 +176,7 @@ class CaseMapping:
         publisher = nonblank(self.document.publisher) or nonblank(self.document.creator)
         origin = f"{self.document.title}" + (f" — {publisher}" if publisher else "")
         update["attribution_statement"] = f"{origin}. {rights.attribution_statement}"[:8000]
-        return rights.model_copy(update=update)
+        return rights.model_copy(update={name: safe_text(value) for name, value in update.items()})
 
     # -- steps ---------------------------------------------------------------------------------
 
