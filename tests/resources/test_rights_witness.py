@@ -417,3 +417,33 @@ def test_the_documented_operator_rights_file_is_read_as_documented(tmp_path: Pat
     decisions = read_operator_rights(tmp_path / "operator_rights.json")
     decision = decisions.decision("ghana-nacca-primary-english-language-basic-1-3", "2019-e49a79263701")
     assert decision is not None and decision.review_status == "provisional_operator_approved"
+
+
+async def test_the_default_catalogs_bulk_artifacts_open_only_by_the_operators_decision(
+    default_catalog_root: Path, tmp_path: Path
+) -> None:
+    """A real package: its nodes are bulk content its rights deny. Forged open and re-sealed, it is refused at
+    start; the operator's decision opens them, and only that."""
+    framework = "brazil-bncc-computacao"
+    (source,) = (default_catalog_root / framework).iterdir()
+    location = PackageLocation(framework, source.name, tmp_path / "graph_packages" / framework / source.name)
+    shutil.copytree(source, location.path)
+    rights_file = tmp_path / "operator_rights.json"
+    prompts = copy_generic_configs(SHIPPED_PROMPTS_DIR, tmp_path / "prompts")
+    real = {"graph_packages_dir": tmp_path / "graph_packages", "prompts_dir": prompts}
+    real |= {"operator_rights_file": rights_file, "cache_dir": tmp_path / "cache"}
+    nodes = uris.artifact_uri(framework, source.name, "nodes")
+    async with Client(create_app(build_app_state(load_settings(real)))) as client:
+        assert await read_code(client, nodes) == "resource_access_denied"
+
+    genuine = (location.path / MANIFEST_FILENAME).read_bytes()
+    forge(location, lambda r: r.update(allowBulkResource=True))
+    with pytest.raises(CatalogError, match=r"no longer validates \(rights_exceed_profile\)"):
+        build_app_state(load_settings(real))
+
+    (location.path / MANIFEST_FILENAME).write_bytes(genuine)
+    review(rights_file, location.graph_package_id, "--status", "approved", "--bulk")
+    async with Client(create_app(build_app_state(load_settings(real)))) as client:
+        data, meta = await read(client, nodes)
+    path = next(a["path"] for a in _manifest(location)["artifacts"] if a["logicalName"] == "nodes")
+    assert data == (location.path / path).read_bytes() and meta["accessClass"] == "bulk_content"
