@@ -34,6 +34,8 @@ PROFILES_ROOT = SHIPPED_PROFILES_DIR
 SESSION_CACHE_ROOT = tempfile.mkdtemp(prefix="kgfegmcp-test-cache-")
 os.environ["KGFEGMCP_CACHE_DIR"] = SESSION_CACHE_ROOT
 atexit.register(shutil.rmtree, SESSION_CACHE_ROOT, ignore_errors=True)
+# Hermetic operator rights: no decision of the developer's own (the user's configuration) reaches a test.
+os.environ["KGFEGMCP_OPERATOR_RIGHTS_FILE"] = os.path.join(SESSION_CACHE_ROOT, "no-operator-rights.json")
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:

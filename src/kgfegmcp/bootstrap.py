@@ -24,6 +24,7 @@ from kgfegmcp.core.cursor_secret import resolve_cursor_secret
 from kgfegmcp.core.cursors import CursorCodec
 from kgfegmcp.core.gc_pause import cyclic_gc_paused
 from kgfegmcp.core.identifiers import split_graph_package_id
+from kgfegmcp.core.operator_rights import read_operator_rights
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.prompts.repository import PromptConfigRepository
@@ -74,11 +75,14 @@ def build_app_state(settings: BackendSettings, progress: Callable[[str], None] |
 def _bootstrap(settings: BackendSettings, progress: Callable[[str], None] | None) -> AppState:
     started = time.perf_counter()
     cursor_secret = resolve_cursor_secret(settings)  # an unfit secret file stops start-up before any work
+    decisions = read_operator_rights(settings.operator_rights_file)  # so does an invalid operator rights file
     profiles = ProfileRepository(*profile_roots(settings))
     cache = DerivedIndexCache(settings.cache_dir) if settings.cache_dir is not None else None
     sizes = SizePolicy.from_settings(settings)
     server = PackageServer(sizes, profiles, cache)
-    loader = CatalogLoader(settings.graph_packages_dir, profiles, settings.invalid_package_policy, cache, server)
+    loader = CatalogLoader(
+        settings.graph_packages_dir, profiles, settings.invalid_package_policy, cache, server, decisions=decisions
+    )
     catalog = loader.load(progress)
     # Prompt configurations are resolved against the accepted catalog; a bad one stops start-up here.
     excluded = {split_graph_package_id(e.graph_package_id)[0] for e in catalog.excluded}

@@ -22,6 +22,7 @@ from kgfegmcp.catalog.loader import CatalogLoader, Exclusion, PackageVerdict
 from kgfegmcp.core.config import USER_GRAPH_PACKAGES_DIR, BackendSettings, load_settings, profile_roots
 from kgfegmcp.core.cursor_secret import read_secret_file, secret_file
 from kgfegmcp.core.errors import KgfegmcpError, filesystem_error
+from kgfegmcp.core.operator_rights import OperatorRights, read_operator_rights
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.validator import VALIDATOR_VERSION
@@ -117,8 +118,42 @@ def _profiles(settings: BackendSettings) -> DoctorCheck:
     )
 
 
-def _package_check(verdict: PackageVerdict, init: str) -> DoctorCheck:
+def _operator_rights(settings: BackendSettings) -> tuple[DoctorCheck, OperatorRights]:
+    """The operator's rights decisions, read as start-up reads them (an invalid file refuses the start)."""
+    path = settings.operator_rights_file
+    try:
+        decisions = read_operator_rights(path)
+    except KgfegmcpError as exc:
+        failed = DoctorCheck(
+            area="operator rights",
+            status=CheckStatus.FAIL,
+            detail=f"`kgfegmcp serve` refuses to start: {exc.public_message}",
+            fix=exc.hint,
+        )
+        return failed, OperatorRights()
+    count = len(decisions.decisions)
+    detail = (
+        f"{count} decision{'' if count == 1 else 's'} in {path}"
+        if path.exists()
+        else f"none ({path} does not exist): every package is served under its manifest's rights"
+    )
+    return DoctorCheck(area="operator rights", status=CheckStatus.OK, detail=detail), decisions
+
+
+def _package_check(verdict: PackageVerdict, init: str, decisions: OperatorRights) -> DoctorCheck:
     """What start-up does with one package, as a check: a refusal fails, an exclusion or a slow start warns."""
+    check = _judged(verdict, init)
+    manifest = verdict.outcome.manifest
+    if manifest is None or verdict.refusal is not None or verdict.exclusion is not None:
+        return check
+    decision = decisions.decision(manifest.framework_id, manifest.snapshot_id)
+    if decision is None:
+        return check
+    return check.model_copy(update={"detail": f"{check.detail}; under the operator's decision {decision.summary()}"})
+
+
+def _judged(verdict: PackageVerdict, init: str) -> DoctorCheck:
+    """What start-up does with one package, its rights aside."""
     outcome = verdict.outcome
     area, path = f"package {outcome.graph_package_id}", outcome.location.path
     if verdict.refusal is not None:
@@ -171,7 +206,7 @@ def _package_check(verdict: PackageVerdict, init: str) -> DoctorCheck:
     return DoctorCheck(area=area, status=CheckStatus.OK, detail=f"served: passed, {current}")
 
 
-def _packages(settings: BackendSettings) -> list[DoctorCheck]:
+def _packages(settings: BackendSettings, decisions: OperatorRights) -> list[DoctorCheck]:
     """The root, then every package through the gate ``kgfegmcp serve`` runs, then what start-up would do.
 
     It is the same :class:`CatalogLoader` with the same derived-index cache, judging without serving,
@@ -181,7 +216,8 @@ def _packages(settings: BackendSettings) -> list[DoctorCheck]:
     root = settings.graph_packages_dir
     init = "kgfegmcp catalog init" + ("" if root == USER_GRAPH_PACKAGES_DIR else f" --root {root}")
     cache = DerivedIndexCache(settings.cache_dir) if settings.cache_dir is not None else None
-    loader = CatalogLoader(root, ProfileRepository(*profile_roots(settings)), settings.invalid_package_policy, cache)
+    profiles = ProfileRepository(*profile_roots(settings))
+    loader = CatalogLoader(root, profiles, settings.invalid_package_policy, cache, decisions=decisions)
     try:
         discovery = loader.discover()
     except Exception as exc:  # what stops start-up here (no root, an empty one, an unreadable one) fails this check
@@ -210,7 +246,7 @@ def _packages(settings: BackendSettings) -> list[DoctorCheck]:
     checking: list[str] = []
     try:
         for verdict in loader.judge(discovery, checking.append):
-            checks.append(_package_check(verdict, init))
+            checks.append(_package_check(verdict, init, decisions))
             if verdict.refusal is not None:
                 refused += 1
             elif verdict.exclusion is not None:
@@ -329,7 +365,9 @@ def run_checks(overrides: Mapping[str, object] | None = None) -> list[DoctorChec
         return checks
     checks.append(DoctorCheck(area="settings", status=CheckStatus.OK, detail="valid"))
     checks.append(_profiles(settings))
-    checks.extend(_packages(settings))
+    rights_check, decisions = _operator_rights(settings)
+    checks.append(rights_check)
+    checks.extend(_packages(settings, decisions))
     checks.append(_prompts(settings))
     checks.append(_cache(settings))
     checks.append(_cursor_secret(settings))

@@ -1,7 +1,7 @@
 """The curriculum map draws a package built from NaCCA's PDF (English Basic 1-3), in headless Chromium.
 
-Built with the operator's approval from ../shared/data (never committed; skipped without it), served over
-HTTP like any package, and drawn by the view from ``get_standard_context``: the indicator by its code and
+Built from ../shared/data (never committed; skipped without it) with the operator's approval recorded in an
+operator rights file (as `packages build --review-status` records it), served over HTTP like any package, and drawn by the view from ``get_standard_context``: the indicator by its code and
 grade, its full statement, and the package's attribution to NaCCA.
 """
 
@@ -16,6 +16,7 @@ from map_host import map_host
 from playwright.sync_api import Browser
 
 from kgfegmcp.core.config import SHIPPED_DIR, InvalidPackagePolicy
+from kgfegmcp.core.operator_rights import decision_now, package_key, record_decision
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageBatch, PackageWriter
@@ -41,12 +42,15 @@ pytestmark = [
 def nacca_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     root = tmp_path_factory.mktemp("nacca-map")
     profiles = ProfileRepository(SHIPPED_DIR / "profiles")
-    (content,) = NaccaPdfSource(review_status="provisional_operator_approved").build(PDF, profiles)
+    (content,) = NaccaPdfSource().build(PDF, profiles)
     with PackageBatch(root) as batch:
         location = batch.write(content)
     lifecycle = PackageLifecycle(PackageValidator(profiles), PackageWriter(), InvalidPackagePolicy.FAIL)
     assert lifecycle.validate(location).result == "passed"
-    with http_server(root) as server:
+    rights = root.parent / f"{root.name}-operator-rights.json"
+    approval = decision_now("test operator", review_status="provisional_operator_approved")
+    record_decision(rights, package_key(location.graph_package_id), approval)
+    with http_server(root, {"KGFEGMCP_OPERATOR_RIGHTS_FILE": str(rights)}) as server:
         yield server
 
 

@@ -109,11 +109,16 @@ def test_the_pdf_block_builds_and_validates_the_english_curriculum(tmp_path: Pat
     (block,) = [b for b in fenced_blocks(README.read_text(encoding="utf-8")) if b.text.startswith(PDF_BLOCK)]
     (tmp_path / ".venv").symlink_to(REPOSITORY_ROOT / ".venv")
     shutil.copyfile(NACCA_PDF, tmp_path / NACCA_PDF.name)
-    run = run_command(block.text, tmp_path, {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # the user's configuration directory, not the developer's
+    run = run_command(block.text, tmp_path, env)
     assert run.returncode == 0, run.stderr
     assert "ghana-nacca-primary-english-language-basic-1-3" in run.stdout and "passed" in run.stdout
     (manifest,) = (tmp_path / "data" / "graph_packages").glob(f"*/*/{MANIFEST_FILENAME}")
-    assert '"reviewStatus": "provisional_operator_approved"' in manifest.read_text(encoding="utf-8")
+    assert '"reviewStatus": "review_required"' in manifest.read_text(encoding="utf-8")  # the profile's
+    decisions = json.loads((tmp_path / "config" / "kgfegmcp" / "operator_rights.json").read_text(encoding="utf-8"))
+    (decision,) = decisions["decisions"].values()
+    assert decision["reviewStatus"] == "provisional_operator_approved" and decision["decidedBy"]
 
 
 def test_the_supplied_block_puts_a_pipeline_package_in_place_and_validates_it(tmp_path: Path) -> None:

@@ -121,7 +121,8 @@ def test_modified_passed_package_is_drift_and_fails_publication(
     edit_manifest(built[DAG], lambda m: m["rights"].update(allowBulkResource=True))
     result = lifecycle(world).validate(built[DAG])
     assert result.result == "drifted" and not result.recorded
-    assert error_codes(result.outcome.findings) == {"validation_state_mismatch"}
+    # Not re-sealed, so the seal tells; bulk access its profile denies is refused in its own right too.
+    assert error_codes(result.outcome.findings) == {"validation_state_mismatch", "rights_exceed_profile"}
     with pytest.raises(CatalogError) as caught:
         loader(world).load()
     assert f"{DAG}@2026-01" in caught.value.public_message

@@ -309,6 +309,18 @@ def bulk_without_full_text(world: FixtureWorld) -> PackageLocation:
     return location
 
 
+def rights_widened(name: str, **changes: Any) -> Callable[[FixtureWorld], PackageLocation]:
+    """A corruption, named ``name``, that gives the manifest rights its profile does not grant."""
+
+    def corruption(world: FixtureWorld) -> PackageLocation:
+        location = _built(world)
+        edit_manifest(location, lambda m: m["rights"].update(changes))
+        return location
+
+    corruption.__name__ = name
+    return corruption
+
+
 def capitalised_boolean(world: FixtureWorld) -> PackageLocation:
     location = _built(world)
 
@@ -631,6 +643,12 @@ CORRUPTIONS: dict[str, list[Callable[[FixtureWorld], PackageLocation]]] = {
     "unknown_statement_type": [unknown_type],
     "unknown_grade_label": [unknown_grade],
     "invalid_rights_policy": [wrong_rights, bulk_without_full_text],
+    "rights_exceed_profile": [
+        rights_widened("bulk_access_granted", allowBulkResource=True),  # text and standard resources it grants
+        rights_widened("review_raised_to_approved", reviewStatus="approved"),
+        rights_widened("licence_replaced", sourceLicense="Public domain", licenseUri=None),
+        rights_widened("attribution_replaced", attributionStatement="No attribution required."),
+    ],
     "invalid_encoding": [
         capitalised_boolean,
         report_repeating_a_key,

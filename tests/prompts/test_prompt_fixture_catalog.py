@@ -39,12 +39,12 @@ DENIED_ATTRIBUTION = "Denied fixture, written by the test suite."
 @pytest.fixture(scope="module")
 def fixture_root(tmp_path_factory: pytest.TempPathFactory) -> tuple[FixtureWorld, Path]:
     world = FixtureWorld(tmp_path_factory.mktemp("prompt-fixtures"))
-    for framework_id in (DENIED, ALLOWED, *OTHERS):
+    denied = {**RIGHTS, "allowGeneratedDerivatives": "denied", "attributionStatement": DENIED_ATTRIBUTION}
+    world.add_profile(DENIED, defaultRights=denied)  # a package carries its profile's attribution
+    for framework_id in (ALLOWED, *OTHERS):
         world.add_profile(framework_id)
     world.add_profile(PROGRESSIONS, rule="multiParentDag", max_parents=2)
-    denied_rights = RightsPolicy.model_validate(
-        {**RIGHTS, "allowGeneratedDerivatives": "denied", "attributionStatement": DENIED_ATTRIBUTION}
-    )
+    denied_rights = RightsPolicy.model_validate(denied)
     locations = [
         world.write(base_graph(DENIED), rights=denied_rights),
         world.write(base_graph(ALLOWED), snapshot_id="snap-1"),

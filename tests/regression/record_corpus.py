@@ -28,6 +28,7 @@ from pathlib import Path
 # recording depends on the packages and the code only.
 _CACHE = tempfile.mkdtemp(prefix="kgfegmcp-corpus-cache-")
 os.environ["KGFEGMCP_CACHE_DIR"] = _CACHE
+os.environ["KGFEGMCP_OPERATOR_RIGHTS_FILE"] = os.path.join(_CACHE, "no-operator-rights.json")  # no developer's decision
 
 import regression_corpus as corpus  # noqa: E402
 from regression_calls import DEFAULT  # noqa: E402

@@ -9,6 +9,9 @@ real lifecycle before a server is built over it.
   flag combinations are (fullText, standardResources, bulk) ∈ {000, 100, 010, 110, 111}.
 * ``fixture-tree`` — one ordinary package whose ids belong to another package.
 * ``fixture-dag@derivatives-denied`` — every resource permission, but generated derivatives denied.
+
+The profiles of ``fixture-lc`` and ``fixture-dag`` grant every right (:data:`EVERY_RIGHT`), so each variant's
+manifest narrows its profile's rights, as a manifest may without any step (a wider one is refused).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from kgfegmcp.packages.tree import PackageLocation
 from package_factory import (
     DAG,
     LC,
+    RIGHTS,
     TREE,
     FixtureGraph,
     FixtureWorld,
@@ -147,9 +151,22 @@ def add_extras(location: PackageLocation, extras: tuple[Extra, ...] = EXTRAS) ->
     manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
+#: Default rights of a profile that grants all a manifest may narrow.
+EVERY_RIGHT: dict[str, Any] = {
+    **RIGHTS,
+    "reviewStatus": "approved",
+    "allowBulkResource": True,
+    "allowFullText": True,
+    "allowStandardResources": True,
+    "allowGeneratedDerivatives": "allowed",
+}
+
+
 def rights_world(base: Path) -> FixtureWorld:
     """The 25 rights variants of the learning-component package, plus one other package."""
     world = standard_world(base)
+    for framework in (LC, DAG):
+        world.add_profile(framework, rule="multiParentDag", max_parents=2, defaultRights=EVERY_RIGHT)
     locations = []
     for variant in VARIANTS:
         location = world.write(lc_graph(LC), variant.snapshot_id, rights=variant.rights())

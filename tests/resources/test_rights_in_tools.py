@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from fastmcp import Client, FastMCP
 from fastmcp.client.client import CallToolResult
-from resource_worlds import Variant, validate_all
+from resource_worlds import EVERY_RIGHT, Variant, validate_all
 
 from kgfegmcp.app import create_app
 from kgfegmcp.core.identifiers import stable_uuid
@@ -154,6 +154,8 @@ def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     """One validated catalog and app per configuration, built once for this module."""
     config: Config = request.param
     world = standard_world(Path(tmp_path_factory.mktemp(f"rights-{config}")))
+    for framework in (LC, DAG):  # profiles that grant every right: each configuration narrows them
+        world.add_profile(framework, rule="multiParentDag", max_parents=2, defaultRights=EVERY_RIGHT)
     locations = [world.write(LC_GRAPH, rights=config.rights()), world.write(DAG_GRAPH, rights=config.rights())]
     validate_all(world, locations)
     return config, create_app(state_for(world))

@@ -134,9 +134,9 @@ def test_artifact_exposure_comes_from_the_closed_table_or_an_explicit_contract(r
 
 @pytest.mark.parametrize("v", VARIANTS, ids=[v.snapshot_id for v in VARIANTS])
 def test_a_provenance_part_is_cited_only_where_it_can_be_read(rights_state: AppState, v: Variant) -> None:
-    manifest = served(rights_state, v.snapshot_id).manifest
+    runtime = served(rights_state, v.snapshot_id).runtime
     readable = expected_reason(v, "bulk_content") is None
-    assert provenance_part_uri(manifest, 7) == (uris.provenance_part_uri(LC, v.snapshot_id, 7) if readable else None)
+    assert provenance_part_uri(runtime, 7) == (uris.provenance_part_uri(LC, v.snapshot_id, 7) if readable else None)
 
 
 # -- read_uri: denials ------------------------------------------------------------------------------------

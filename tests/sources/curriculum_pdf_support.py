@@ -15,6 +15,7 @@ from nacca_layout_pdf import WrittenPdf
 from package_view import PackageView
 
 from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.core.operator_rights import decision_now, package_key, record_decision
 from kgfegmcp.core.rights import ReviewStatus
 from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.records import ItemNode
@@ -24,10 +25,23 @@ from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.curriculum_pdf.importer import NaccaPdfSource
 
 
-def build_content(pdf: Path, profiles_root: Path, review_status: ReviewStatus | None = None) -> PackageContent:
-    """The one package the real importer builds from ``pdf`` (``review_status`` as ``--review-status`` gives it)."""
-    (content,) = NaccaPdfSource(review_status=review_status).build(pdf, ProfileRepository(profiles_root))
+def build_content(pdf: Path, profiles_root: Path) -> PackageContent:
+    """The one package the real importer builds from ``pdf`` (with its profile's rights, as every build)."""
+    (content,) = NaccaPdfSource().build(pdf, ProfileRepository(profiles_root))
     return content
+
+
+def operator_rights_beside(root: Path) -> Path:
+    """An operator rights file for the packages under ``root``, outside that root (as the setting requires)."""
+    return root.parent / f"{root.name}-operator-rights.json"
+
+
+def record_reviews(rights_file: Path, graph_package_ids: Sequence[str], status: ReviewStatus) -> Path:
+    """The operator's review of each package, recorded in ``rights_file`` as `packages build --review-status` does."""
+    for graph_package_id in graph_package_ids:
+        decision = decision_now("test operator", "given at build time", review_status=status)
+        record_decision(rights_file, package_key(graph_package_id), decision)
+    return rights_file
 
 
 def write_and_validate(contents: Sequence[PackageContent], profiles_root: Path, root: Path) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from curriculum_pdf_support import Built, build_content, write_and_validate
+from fastmcp import Client
 from nacca_layout_pdf import (
     COPYRIGHT,
     Page,
@@ -36,12 +37,16 @@ from nacca_layout_pdf import (
 from package_view import open_package, tree_digest
 from typer.testing import CliRunner, Result
 
+from kgfegmcp.app import create_app
+from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.cli import app, main
+from kgfegmcp.core.config import load_settings
 from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.sources.memory_budget import BUILD_BUDGET_BYTES
 from peak_memory import run_measured
+from tool_calls import call, structured
 
 FRAMEWORK = "ghana-nacca-primary-english-language-basic-1-3"
 RUNNING_HEADER = "English Language Curriculum for Primary Schools"
@@ -580,7 +585,7 @@ def test_without_a_review_the_text_is_withheld_and_the_cli_says_how_to_approve(
     rights = _manifest(tmp_path / "out")["rights"]
     assert rights["reviewStatus"] == "review_required"
     assert RightsPolicy.model_validate(rights).full_text_denial() is not None
-    assert "--review-status" in result.stderr
+    assert "packages review" in result.stderr and "no rebuild" in result.stderr
     assert "withheld" in result.stderr
     validated = CliRunner().invoke(
         app, ["packages", "validate", str(tmp_path / "out"), "--profiles-dir", str(profiles_root)]
@@ -588,15 +593,38 @@ def test_without_a_review_the_text_is_withheld_and_the_cli_says_how_to_approve(
     assert validated.exit_code == 0, validated.output
 
 
-def test_the_operators_review_is_recorded_in_the_manifest(built: Built, tmp_path: Path, profiles_root: Path) -> None:
+async def test_the_operators_review_is_recorded_outside_the_package_and_serves_the_text(
+    built: Built, tmp_path: Path, profiles_root: Path
+) -> None:
+    rights_file = tmp_path / "config" / "operator_rights.json"
     result = _cli_build(
-        built.pdf.path, tmp_path / "out", profiles_root, "--review-status", "provisional_operator_approved"
+        built.pdf.path,
+        tmp_path / "out",
+        profiles_root,
+        "--review-status",
+        "provisional_operator_approved",
+        "--rights-file",
+        str(rights_file),
     )
     assert result.exit_code == 0, result.output
-    rights = _manifest(tmp_path / "out")["rights"]
-    assert rights["reviewStatus"] == "provisional_operator_approved"
-    assert RightsPolicy.model_validate(rights).full_text_denial() is None
     assert "withheld" not in result.stderr
+    rights = _manifest(tmp_path / "out")["rights"]
+    assert rights["reviewStatus"] == "review_required"  # the profile's: a manifest never widens it
+    (key, decision), *others = json.loads(rights_file.read_text(encoding="utf-8"))["decisions"].items()
+    assert not others and key.startswith(f"{FRAMEWORK}@")
+    assert decision["reviewStatus"] == "provisional_operator_approved" and decision["decidedBy"]
+    assert decision["decidedAt"] and "--review-status" in decision["note"]
+    validated = CliRunner().invoke(
+        app, ["packages", "validate", str(tmp_path / "out"), "--profiles-dir", str(profiles_root)]
+    )
+    assert validated.exit_code == 0, validated.output
+    settings = {"graph_packages_dir": tmp_path / "out", "profiles_dir": profiles_root, "cache_dir": tmp_path / "cache"}
+    code = next(i.statement_code for i in built.view.items if i.statement_type == "Indicator")
+    state = build_app_state(load_settings({**settings, "operator_rights_file": rights_file}))
+    async with Client(create_app(state)) as client:
+        answer = structured(await call(client, "get_standard", {"frameworkId": FRAMEWORK, "statementCode": code}))
+    assert answer["standard"]["description"] == built.item(code).description
+    assert answer["package"]["operatorReview"] == f"provisional_operator_approved ({decision['decidedAt']})"
 
 
 # -- 8. determinism ------------------------------------------------------------------------------------------

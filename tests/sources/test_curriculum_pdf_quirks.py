@@ -20,7 +20,7 @@ from typing import Any
 
 import pdfplumber
 import pytest
-from curriculum_pdf_support import Built, build_content, write_and_validate
+from curriculum_pdf_support import Built, build_content, operator_rights_beside, record_reviews, write_and_validate
 from fastmcp import Client
 from nacca_layout_pdf import (
     COLUMN_WIDTHS,
@@ -681,13 +681,16 @@ def test_exemplars_under_a_repeated_heading_continue_their_indicator(built: Docu
 
 @pytest.fixture(scope="module")
 def served(built: Documents, tmp_path_factory: pytest.TempPathFactory, profiles_root: Path) -> AppState:
-    """Two documents built with the operator's review and one without, written, validated and served in process."""
+    """Two documents the operator reviewed and one not, written, validated and served in process."""
     root = tmp_path_factory.mktemp("nacca-quirks-served")
-    contents = [build_content(built[name].pdf.path, profiles_root, APPROVED) for name in ("spaced", "measurement")]
-    contents.append(built["french"].content)  # built without --review-status: its text is withheld
+    reviewed = [built[name].content for name in ("spaced", "measurement")]
+    contents = [*reviewed, built["french"].content]  # the French one without a review: its text is withheld
     write_and_validate(contents, profiles_root, root)
+    ids = [f"{content.framework_id}@{content.snapshot_id}" for content in reviewed]
+    rights = record_reviews(operator_rights_beside(root), ids, APPROVED)
+    cache = tmp_path_factory.mktemp("nacca-quirks-cache")
     return build_app_state(
-        load_settings({"graph_packages_dir": root, "cache_dir": tmp_path_factory.mktemp("nacca-quirks-cache")})
+        load_settings({"graph_packages_dir": root, "cache_dir": cache, "operator_rights_file": rights})
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pypdfium2
 import pytest
+from curriculum_pdf_support import operator_rights_beside, record_reviews
 from fastmcp import Client
 
 from kgfegmcp.app import create_app
@@ -111,40 +112,44 @@ def test_no_page_furniture_inside_statements(read_pdfs: dict[str, CurriculumPdf]
 
 @pytest.fixture(scope="module")
 def served_root(tmp_path_factory: pytest.TempPathFactory, read_pdfs: dict[str, CurriculumPdf]) -> Path:
-    """The four packages built (operator-approved), written and validated, as `packages build` does it."""
+    """The four packages built, written and validated, and the operator's approval of each recorded beside the
+    root, as `packages build --review-status provisional_operator_approved` does it."""
     root = tmp_path_factory.mktemp("nacca-packages")
     profiles = ProfileRepository(SHIPPED_DIR / "profiles")
     with PackageBatch(root) as batch:
-        locations = [
-            batch.write(CurriculumPdfMapping(pdf, profiles, "provisional_operator_approved").run())
-            for _name, pdf in sorted(read_pdfs.items())
-        ]
+        locations = [batch.write(CurriculumPdfMapping(pdf, profiles).run()) for _name, pdf in sorted(read_pdfs.items())]
     lifecycle = PackageLifecycle(PackageValidator(profiles), PackageWriter(), InvalidPackagePolicy.FAIL)
     for location in locations:
         outcome = lifecycle.validate(location)
         errors = sorted({f.code for f in outcome.outcome.findings if f.severity == "error"})
         assert outcome.result == "passed", (location.graph_package_id, errors)
+    ids = [location.graph_package_id for location in locations]
+    record_reviews(operator_rights_beside(root), ids, "provisional_operator_approved")
     return root
 
 
 def test_the_importer_builds_each_pdf_unchanged(served_root: Path) -> None:
     """The same bytes through the registered source (``--source nacca-pdf``) as through the fixture."""
     profiles = ProfileRepository(SHIPPED_DIR / "profiles")
-    (content,) = NaccaPdfSource(review_status="provisional_operator_approved").build(DATA / ENGLISH, profiles)
+    (content,) = NaccaPdfSource().build(DATA / ENGLISH, profiles)
     assert content.framework_id == ENGLISH_ID
     assert sum(1 for i in content.items if i.statement_type == "Indicator") == 217
 
 
 async def _client_call(root: Path, tmp: Path, tool: str, request: dict[str, Any]) -> Any:
-    state = build_app_state(load_settings({"graph_packages_dir": root, "cache_dir": tmp}))
+    rights = operator_rights_beside(root)
+    state = build_app_state(
+        load_settings({"graph_packages_dir": root, "cache_dir": tmp, "operator_rights_file": rights})
+    )
     async with Client(create_app(state)) as client:
         return await call(client, tool, request)
 
 
 @pytest.fixture(scope="module")
 def state(served_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    cache, rights = tmp_path_factory.mktemp("nacca-cache"), operator_rights_beside(served_root)
     return build_app_state(
-        load_settings({"graph_packages_dir": served_root, "cache_dir": tmp_path_factory.mktemp("nacca-cache")})
+        load_settings({"graph_packages_dir": served_root, "cache_dir": cache, "operator_rights_file": rights})
     )
 
 

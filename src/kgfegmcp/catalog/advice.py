@@ -48,6 +48,13 @@ ADVICE: dict[str, Advice] = {
         "(`kgfegmcp packages build`, then `kgfegmcp packages validate`), then start again.",
         alone=True,
     ),
+    "rights_exceed_profile": Advice(
+        "The manifest of {package} claims rights its profile {profile_id}/{profile_version} does not grant: "
+        "{finding} Rebuild {package} (`kgfegmcp packages build`, then `kgfegmcp packages validate`), and record "
+        "any wider rights as the operator's decision, outside the package: `kgfegmcp packages review {package} "
+        "--status approved` (docs/resources.md#who-decides-a-packages-rights).",
+        alone=True,
+    ),
 }
 
 #: For a package whose own files fail: restoring them, or rebuilding, are the only remedies.

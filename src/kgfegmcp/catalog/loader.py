@@ -13,6 +13,7 @@ from kgfegmcp.catalog.catalog import AcceptedCatalog, ExcludedPackage
 from kgfegmcp.catalog.served import PackageServer
 from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.core.errors import CatalogError
+from kgfegmcp.core.operator_rights import OperatorDecision, OperatorRights
 from kgfegmcp.core.package_files import PackageFileError
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.packages.findings import Finding
@@ -67,6 +68,8 @@ class CatalogLoader:
     cache: DerivedIndexCache | None = None
     server: PackageServer | None = None
     root_findings: list[Finding] = field(default_factory=list)
+    #: The operator's rights decisions (``KGFEGMCP_OPERATOR_RIGHTS_FILE``), applied to each package it serves.
+    decisions: OperatorRights = field(default_factory=OperatorRights)
 
     def load(self, progress: ProgressCallback | None = None) -> AcceptedCatalog:
         """Publish the accepted catalog, or raise ``catalog_error`` naming what to fix."""
@@ -82,7 +85,7 @@ class CatalogLoader:
                 log.warning(verdict.exclusion.log_line)
                 excluded.append(verdict.exclusion)
                 continue
-            accepted.append(_runtime(verdict.outcome, "passed" if verdict.status == "passed" else "pending"))
+            accepted.append(self._runtime(verdict.outcome, "passed" if verdict.status == "passed" else "pending"))
         if not accepted:
             raise self.all_excluded(excluded)
         server = self.server or PackageServer(SizePolicy.defaults(), self.profiles, self.cache)
@@ -165,6 +168,12 @@ class CatalogLoader:
             return validator.validate(location, prior)
         return outcome
 
+    def _runtime(self, outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
+        """The accepted package, served under its rights with the operator's decision for it applied."""
+        manifest = outcome.manifest
+        assert manifest is not None
+        return _runtime(outcome, accepted_from, self.decisions.decision(manifest.framework_id, manifest.snapshot_id))
+
 
 def _waiting(directory: Path) -> None:
     log.warning("waiting for a `packages validate` that is recording %s/%s", directory.parent.name, directory.name)
@@ -190,7 +199,7 @@ def _sealed_manifest_sha256(location: PackageLocation) -> str | None:
     return hashlib.sha256(data).hexdigest() if sealed else None
 
 
-def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
+def _runtime(outcome: ValidationOutcome, accepted_from: str, decision: OperatorDecision | None) -> PackageRuntime:
     content, manifest, profile = outcome.content, outcome.manifest, outcome.profile
     assert content is not None and manifest is not None and profile is not None and content.framework is not None
     assert outcome.manifest_sha256 is not None
@@ -207,4 +216,5 @@ def _runtime(outcome: ValidationOutcome, accepted_from: str) -> PackageRuntime:
         gate=outcome.gate,
         component_generation=read_generation_summary(outcome.location.path, manifest),
         link_judgements=read_link_judgements(outcome.location.path, manifest),
+        operator_decision=decision,
     )

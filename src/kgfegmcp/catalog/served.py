@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kgfegmcp.core.operator_rights import OperatorDecision
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.graph.progressions import ProgressionFacts
 from kgfegmcp.graph.store import GraphStore
@@ -60,6 +62,16 @@ class ServedPackage:
     def manifest(self) -> PackageManifest:
         """The validated manifest."""
         return self.runtime.manifest
+
+    @property
+    def rights(self) -> RightsPolicy:
+        """The rights it is served under (the manifest's, the operator's decision applied): every gate reads these."""
+        return self.runtime.rights
+
+    @property
+    def operator_decision(self) -> OperatorDecision | None:
+        """The operator's rights decision for it, if any."""
+        return self.runtime.operator_decision
 
     @property
     def profile(self) -> LoadedProfile:

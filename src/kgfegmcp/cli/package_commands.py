@@ -1,4 +1,4 @@
-"""`kgfegmcp packages …`: build, validate, list and count graph packages.
+"""`kgfegmcp packages …`: build, validate, review, list and count graph packages.
 
 The writer and the lifecycle are imported by the commands that write: loading the command line, which
 `kgfegmcp serve` does on every start, does not import them.
@@ -7,6 +7,7 @@ The writer and the lifecycle are imported by the commands that write: loading th
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,8 +30,9 @@ from kgfegmcp.cli.console import (
 )
 from kgfegmcp.core.config import InvalidPackagePolicy, profile_roots
 from kgfegmcp.core.errors import PackageValidationError
-from kgfegmcp.core.identifiers import named_package_id
-from kgfegmcp.core.rights import REVIEW_STATUSES
+from kgfegmcp.core.identifiers import InvalidIdentifier, named_package_id
+from kgfegmcp.core.operator_rights import decision_now, package_key, record_decision
+from kgfegmcp.core.rights import DERIVATIVES_ORDER, REVIEW_STATUSES
 from kgfegmcp.core.text_safety import shown_lines
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME, manifest_document
 from kgfegmcp.packages.tree import PackageLocation, discover_packages, locate_package
@@ -91,10 +93,15 @@ def _outcome_json(result: LifecycleOutcome) -> dict[str, object]:
 OPERATOR_REVIEW_STATES: tuple[str, ...] = tuple(state for state in REVIEW_STATUSES if state != "unreviewed")
 
 
-def _operator_review_state(value: str | None) -> str | None:
-    if value is not None and value not in OPERATOR_REVIEW_STATES:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(OPERATOR_REVIEW_STATES)}.")
-    return value
+def _one_of(allowed: Collection[str]) -> Callable[[str | None], str | None]:
+    """An option callback that takes ``None`` or one of ``allowed`` (typer's choices would need an Enum)."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in allowed:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}.")
+        return value
+
+    return check
 
 
 def build_command(
@@ -108,20 +115,26 @@ def build_command(
         str | None,
         typer.Option(
             "--review-status",
-            callback=_operator_review_state,
+            callback=_one_of(OPERATOR_REVIEW_STATES),
             help="The operator's rights review of a source that states no licence (nacca-pdf): "
-            f"{', '.join(OPERATOR_REVIEW_STATES)}. Without it, text is withheld.",
+            f"{', '.join(OPERATOR_REVIEW_STATES)}, recorded in the operator rights file (as `packages review` "
+            "does). Without it, text is withheld.",
         ),
+    ] = None,
+    rights_file: Annotated[
+        Path | None, typer.Option(help="Operator rights file (KGFEGMCP_OPERATOR_RIGHTS_FILE).")
     ] = None,
 ) -> None:
     """Build pending packages from a source; run `packages validate` to accept them.
 
     A CASE or ASN package with no profile named after its framework in the profiles root binds a
     profile derived from the package, written there; the output lists what was derived, for review.
+    A package carries its profile's rights; an operator's review (`--review-status`) is recorded
+    outside it, in the operator rights file, which `serve` applies.
     """
     from kgfegmcp.sources import load_importer
 
-    settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir)
+    settings = settings_with(graph_packages_dir=out_dir, profiles_dir=profiles_dir, operator_rights_file=rights_file)
     importer = load_importer(source, review_status=review_status)
     profiles = ProfileRepository(*profile_roots(settings))
     with progress_bar() as progress:
@@ -131,14 +144,27 @@ def build_command(
         )
         written = write_pending_packages(contents, settings.graph_packages_dir, progress, task)
     out.print(pending_table(written))
-    for content, _location in written:
-        denial = content.rights.full_text_denial()
+    for content, location in written:
+        rights = content.rights
+        if review_status is not None:
+            decision = decision_now(
+                note="given at build time (packages build --review-status)", review_status=review_status
+            )
+            record_decision(settings.operator_rights_file, package_key(location.graph_package_id), decision)
+            err.print(
+                cell(
+                    f"{location.graph_package_id}: the operator's review ({review_status}) is recorded in "
+                    f"{settings.operator_rights_file}."
+                )
+            )
+            rights = decision.apply(rights)
+        denial = rights.full_text_denial()
         if denial is not None and importer.takes_review_status:
             err.print(
                 cell(
                     f"{content.framework_id}: statement text is withheld because {denial}. After reviewing the "
-                    f"source's terms, rebuild with --review-status provisional_operator_approved (or approved) to "
-                    f"serve its text."
+                    f"source's terms, run `kgfegmcp packages review {location.graph_package_id} --status "
+                    "provisional_operator_approved` (or approved) to serve its text; no rebuild is needed."
                 )
             )
 
@@ -200,6 +226,83 @@ def derived_profile_table(profile: DerivedProfile, framework_id: str) -> Table:
     for part, how in profile.derivation:
         add_row(review, part, how)  # source text: escaped, never read as console markup
     return review
+
+
+def review_command(
+    package: Annotated[
+        str, typer.Argument(help="The package, <framework-id>@<snapshot-id> (as `packages list` names it).")
+    ],
+    status: Annotated[
+        str | None,
+        typer.Option(
+            "--status", callback=_one_of(REVIEW_STATUSES), help=f"Its review state: {', '.join(REVIEW_STATUSES)}."
+        ),
+    ] = None,
+    full_text: Annotated[
+        bool | None, typer.Option("--full-text/--no-full-text", help="Serve (or withhold) statement text.")
+    ] = None,
+    standard_resources: Annotated[
+        bool | None,
+        typer.Option("--standard-resources/--no-standard-resources", help="Serve (or withhold) standard resources."),
+    ] = None,
+    bulk: Annotated[
+        bool | None,
+        typer.Option(
+            "--bulk/--no-bulk", help="Serve (or withhold) bulk artifacts (needs text and standard resources)."
+        ),
+    ] = None,
+    derivatives: Annotated[
+        str | None,
+        typer.Option(
+            "--derivatives",
+            callback=_one_of(tuple(DERIVATIVES_ORDER)),
+            help=f"Generated-derivative workflows: {', '.join(DERIVATIVES_ORDER)}.",
+        ),
+    ] = None,
+    decided_by: Annotated[str | None, typer.Option("--by", help="Who decides (default: the logged-in user).")] = None,
+    note: Annotated[str | None, typer.Option(help="Why, for the record.")] = None,
+    withdraw: Annotated[
+        bool, typer.Option("--withdraw", help="Remove the package's decision: its manifest's rights stand again.")
+    ] = False,
+    rights_file: Annotated[
+        Path | None, typer.Option(help="Operator rights file (KGFEGMCP_OPERATOR_RIGHTS_FILE).")
+    ] = None,
+) -> None:
+    """Record the operator's rights decision for a package: approve it, withhold its text, change its review state.
+
+    The decision is kept in the operator rights file, outside every package, with who made it and when; what it
+    states replaces the manifest's rights when the package is served (no rebuild). `kgfegmcp serve` applies it
+    when it next starts, `kgfegmcp doctor` shows it now.
+    """
+    settings = settings_with(operator_rights_file=rights_file)
+    try:
+        key = package_key(package)
+    except InvalidIdentifier as exc:
+        raise typer.BadParameter(str(exc), param_hint="PACKAGE") from None
+    stated = {
+        "review_status": status,
+        "allow_full_text": full_text,
+        "allow_standard_resources": standard_resources,
+        "allow_bulk_resource": bulk,
+        "allow_generated_derivatives": derivatives,
+    }
+    given = [name for name, value in stated.items() if value is not None]
+    if withdraw and (given or note is not None or decided_by is not None):
+        raise typer.BadParameter("--withdraw takes no decision with it.")
+    if not withdraw and not given:
+        raise typer.BadParameter(
+            "State a decision: --status, --full-text/--no-full-text, --standard-resources/--no-standard-resources, "
+            "--bulk/--no-bulk or --derivatives (or --withdraw)."
+        )
+    decision = None if withdraw else decision_now(decided_by, note, **stated)
+    record_decision(settings.operator_rights_file, key, decision)
+    if decision is None:
+        out.print(cell(f"{key}: the operator's decision is withdrawn ({settings.operator_rights_file})."))
+    else:
+        recorded = table("package", "decision", title=str(settings.operator_rights_file))
+        add_row(recorded, key, decision.summary())
+        out.print(recorded)
+    err.print(cell("`kgfegmcp serve` applies it when it next starts; `kgfegmcp doctor` shows it now."))
 
 
 _RECOVERED = {

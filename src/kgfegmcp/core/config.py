@@ -41,6 +41,9 @@ USER_CACHE_DIR = platformdirs.user_cache_path(APP_NAME) / "derived"
 #: Profiles a build derived from its source, when the profiles root is the shipped one: never inside the
 #: installed package, which a reinstall replaces (and the packages bound to them would lose their profile).
 USER_DERIVED_PROFILES_DIR = platformdirs.user_data_path(APP_NAME) / "profiles"
+#: The operator's rights decisions (``kgfegmcp packages review`` writes them): configuration, kept apart from
+#: every package and from the data a reinstall or a rebuild replaces.
+USER_OPERATOR_RIGHTS_FILE = platformdirs.user_config_path(APP_NAME) / "operator_rights.json"
 MIN_CURSOR_SECRET_CHARS = 32
 MAX_CURSOR_SECRET_CHARS = 1024
 
@@ -72,6 +75,11 @@ class BackendSettings(BaseSettings):
         "unset: profiles_dir, or the user data directory's profiles when profiles_dir is the shipped one.",
     )
     prompts_dir: Path = Field(SHIPPED_PROMPTS_DIR, description="Prompt configurations root.")
+    operator_rights_file: Path = Field(
+        USER_OPERATOR_RIGHTS_FILE,
+        description="The operator's rights decisions per package (`kgfegmcp packages review` writes it); a decision "
+        "approves, widens or withholds a package's rights without a rebuild. Missing: none.",
+    )
     invalid_package_policy: InvalidPackagePolicy = Field(
         InvalidPackagePolicy.FAIL,
         description="fail: an invalid pending package aborts start-up; quarantine: it is excluded.",
@@ -199,6 +207,15 @@ class BackendSettings(BaseSettings):
     def _empty_disables_cache(cls, value: object) -> object:
         """``KGFEGMCP_CACHE_DIR=`` (empty) turns the cache off; it must not become the working directory."""
         return None if value == "" else value
+
+    @field_validator("operator_rights_file")
+    @classmethod
+    def _decisions_outside_packages(cls, value: Path, info: ValidationInfo) -> Path:
+        """Whoever writes a package must not be able to write the decisions that widen its rights."""
+        packages = info.data.get("graph_packages_dir")
+        if isinstance(packages, Path) and packages.resolve() in value.resolve().parents:
+            raise ValueError("must not be inside KGFEGMCP_GRAPH_PACKAGES_DIR")
+        return value
 
     @field_validator("cache_dir")
     @classmethod

@@ -78,6 +78,12 @@ class FindingCode(DescribedCode):
     )
     UNKNOWN_GRADE_LABEL = "unknown_grade_label", "An item's grade label is not in the profile's grade labels."
     INVALID_RIGHTS_POLICY = "invalid_rights_policy", "The manifest's rights policy is invalid or inconsistent."
+    RIGHTS_EXCEED_PROFILE = (
+        "rights_exceed_profile",
+        "The manifest's rights are wider than its bound profile's default rights (an allow flag, the review state or "
+        "the derivatives policy), or its source licence, licence URI or attribution differ from the profile's: a "
+        "manifest may only narrow them; the operator's rights file widens them.",
+    )
     INVALID_ENCODING = "invalid_encoding", "A delivery property or line is not encoded as schema 1.1 requires."
     INVALID_LABEL = "invalid_label", "A node or relationship label is missing, unknown or ambiguous."
     MISSING_PROPERTY = "missing_property", "A delivery record lacks a required property."

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from kgfegmcp.core.models import ContractModel
+from kgfegmcp.core.text_safety import safe_text
 
 ReviewStatus = Literal["approved", "provisional_operator_approved", "restricted", "review_required", "unreviewed"]
 REVIEW_STATUSES: tuple[ReviewStatus, ...] = (
@@ -19,10 +20,28 @@ REVIEW_STATUSES: tuple[ReviewStatus, ...] = (
 )
 #: Only these states count as reviewed for rights-gated content.
 REVIEWED_STATES: frozenset[str] = frozenset({"approved", "provisional_operator_approved"})
+#: How far each review state opens a package, lowest first: ``restricted`` is a decision to withhold, then no
+#: review at all, a review asked for, and the two reviewed states. A manifest may state its profile's state or a
+#: lower one (narrowing); only the operator's decision raises it.
+REVIEW_ORDER: dict[str, int] = {
+    "restricted": 0,
+    "unreviewed": 1,
+    "review_required": 2,
+    "provisional_operator_approved": 3,
+    "approved": 4,
+}
 
 #: Whether hosts may run generated-derivative workflows on a package: only ``allowed`` lets them. ``prohibited``
 #: is the supplied packages' word for ``denied``; ``review_required`` is undecided, so closed until decided.
 GeneratedDerivatives = Literal["allowed", "denied", "prohibited", "review_required"]
+#: How far each derivatives policy opens a package, lowest first (``denied`` and ``prohibited`` are one word).
+DERIVATIVES_ORDER: dict[str, int] = {"denied": 0, "prohibited": 0, "review_required": 1, "allowed": 2}
+#: The allow flags, by attribute and wire name: each may be narrowed (false where its profile says true).
+ALLOW_FLAGS: tuple[tuple[str, str], ...] = (
+    ("allow_standard_resources", "allowStandardResources"),
+    ("allow_full_text", "allowFullText"),
+    ("allow_bulk_resource", "allowBulkResource"),
+)
 
 #: A Creative Commons licence or public-domain tool URI: kind, version and optional jurisdiction port.
 _CC_URI = re.compile(
@@ -67,6 +86,39 @@ class RightsPolicy(ContractModel):
         if not self.allow_full_text:
             return "the package's rights do not allow full text (allowFullText is false)"
         return None
+
+
+def rights_beyond(claimed: RightsPolicy, granted: RightsPolicy) -> list[tuple[str, str]]:
+    """Each field where ``claimed`` is wider than ``granted`` allows, as ``(wire name, why)``; empty when it is not.
+
+    The rule a manifest's rights are held to against its bound profile's default rights: every allow flag,
+    the review state and the derivatives policy may be narrower, never wider; the source licence, licence URI
+    and attribution are the profile's own words (``granted`` with its text made package-safe, as every build
+    writes it), never replaced.
+    """
+    wider: list[tuple[str, str]] = []
+    for attribute, name in ALLOW_FLAGS:
+        if getattr(claimed, attribute) and not getattr(granted, attribute):
+            wider.append((name, "is true where the profile grants false"))
+    if REVIEW_ORDER[claimed.review_status] > REVIEW_ORDER[granted.review_status]:
+        wider.append(("reviewStatus", f"is {claimed.review_status!r}, above the profile's {granted.review_status!r}"))
+    if DERIVATIVES_ORDER[claimed.allow_generated_derivatives] > DERIVATIVES_ORDER[granted.allow_generated_derivatives]:
+        wider.append(
+            (
+                "allowGeneratedDerivatives",
+                f"is {claimed.allow_generated_derivatives!r}, wider than the profile's "
+                f"{granted.allow_generated_derivatives!r}",
+            )
+        )
+    for attribute, name in (
+        ("source_license", "sourceLicense"),
+        ("license_uri", "licenseUri"),
+        ("attribution_statement", "attributionStatement"),
+    ):
+        stated, own = getattr(claimed, attribute), getattr(granted, attribute)
+        if stated != (safe_text(own) if own is not None else None):
+            wider.append((name, "differs from the profile's"))
+    return wider
 
 
 def license_name(rights: RightsPolicy) -> str:

@@ -57,7 +57,9 @@ refused call is an `isError` result without `structuredContent`, which clients d
   `lcEntityProvenance` too in component answers, and the bound profile as `<profileId> <version> <prefix>`;
   the manifest holds the full values), `license` (the licence by name: `CC BY 4.0` from a Creative Commons
   `licenseUri`, otherwise the rights' `sourceLicense` verbatim), `attribution` (the rights'
-  `attributionStatement` verbatim: keep it with anything cited), `disclosureIds` and `labels`; answers
+  `attributionStatement` verbatim: keep it with anything cited), `disclosureIds` and `labels`; a package
+  served under the operator's rights decision adds `operatorReview`, the review state served and when the
+  operator decided (`"approved (2026-03-02T09:15:00Z)"`; the text adds a `Rights:` line); answers
   carrying progression links add `linkProvenance`, `<uri>/learning-progression/{relationshipId}`: replace
   `{relationshipId}` with a link's id to read that link with its provenance record (`read_evidence` or
   `resources/read`). `list_frameworks`, `get_framework` and `get_capabilities` entries are package

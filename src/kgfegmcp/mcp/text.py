@@ -107,8 +107,8 @@ def package_lines(packages: Sequence[P], held: Callable[[P], str] | None = None)
 
 def package_detail_lines(p: PackageRef, held: str = "") -> list[str]:
     """A package on one line (number, id, what it holds when ``held`` says, licence, labels, link, manifest,
-    the files the answer was built from, disclosure ids), its attribution verbatim on the next, and where a
-    link's provenance is when the answer carries links."""
+    the files the answer was built from, disclosure ids), its attribution verbatim on the next, the operator's
+    rights decision when one applies, and where a link's provenance is when the answer carries links."""
     built = p.built_from
     files = f"nodes {built.nodes}, relationships {built.relationships}, entityProvenance {built.entity_provenance}"
     if built.lc_entity_provenance:
@@ -119,6 +119,8 @@ def package_detail_lines(p: PackageRef, held: str = "") -> list[str]:
         f"(manifest: add /manifest); built from {files}, profile {built.profile}{disclosures}.",
         f"  Attribution: {p.attribution}",
     ]
+    if p.operator_review:
+        lines.append(f"  Rights: the operator's decision, review state {p.operator_review}.")
     if p.link_provenance:
         lines.append(f"  A link's provenance: {p.link_provenance}")
     return lines

@@ -10,7 +10,9 @@ from typing import Literal
 
 from kgfegmcp.core.errors import CatalogError
 from kgfegmcp.core.models import sha256_hex
+from kgfegmcp.core.operator_rights import OperatorDecision
 from kgfegmcp.core.package_files import PackageFileError, read_package_file
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.lc_artifacts import (
     ComponentProduction,
     ComponentSourceVersion,
@@ -46,6 +48,16 @@ class PackageRuntime:
     link_judgements: Mapping[str, LinkJudgement] = field(default_factory=dict)
     """The model's judgement of each progression link, by link id, where the package records one (a supplied
     package's progression provenance); empty otherwise."""
+    operator_decision: OperatorDecision | None = None
+    """The operator's rights decision for this package (``KGFEGMCP_OPERATOR_RIGHTS_FILE``), or ``None``."""
+    rights: RightsPolicy = field(init=False)
+    """The rights the package is served under: the manifest's (validated no wider than its profile's), with
+    what the operator's decision states in their place. Every gate and answer reads these, never
+    ``manifest.rights``."""
+
+    def __post_init__(self) -> None:
+        decision, rights = self.operator_decision, self.manifest.rights
+        object.__setattr__(self, "rights", rights if decision is None else decision.apply(rights))
 
     @property
     def graph_package_id(self) -> str:

@@ -19,6 +19,7 @@ from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.core.identifiers import graph_package_id, snapshot_problem
 from kgfegmcp.core.models import canonical_bytes, sha256_hex
 from kgfegmcp.core.package_files import PackageFileError
+from kgfegmcp.core.rights import rights_beyond
 from kgfegmcp.packages.artifact_roles import (
     ARTIFACT_ROLE,
     COMPONENT_ARTIFACTS,
@@ -65,6 +66,8 @@ MANIFEST_CONTRACT_CODES: tuple[FindingCode, ...] = (
 )
 #: What loading the bound profile may find.
 PROFILE_BINDING_CODES: tuple[FindingCode, ...] = (FindingCode.PROFILE_BINDING_MISMATCH,)
+#: What holding the manifest's rights to its bound profile's default rights may find.
+RIGHTS_WITNESS_CODES: tuple[FindingCode, ...] = (FindingCode.RIGHTS_EXCEED_PROFILE,)
 #: What reading the recorded report, and the manifest's recorded validation state, may find.
 RECORDED_STATE_CODES: tuple[FindingCode, ...] = (FindingCode.VALIDATION_STATE_MISMATCH, FindingCode.IDENTITY_MISMATCH)
 
@@ -77,6 +80,7 @@ VALIDATION_CODES: frozenset[FindingCode] = frozenset(
         *TREE_SCAN_CODES,
         *ARTIFACT_READING_CODES,
         *PROFILE_BINDING_CODES,
+        *RIGHTS_WITNESS_CODES,
         *DELIVERY_CODES,
         *RECORDED_STATE_CODES,
         *PACKAGE_CHECK_CODES,
@@ -227,6 +231,7 @@ class PackageValidator:
         out.restricted_to(TREE_SCAN_CODES, "scan_package_tree").extend(scan.findings)
         reader = ArtifactReader(location.path, manifest, scan.present, out)
         profile = self._check_profile(manifest, out)
+        self._check_rights(manifest, profile, out)
 
         delivery = DecodedDelivery(verdict, True) if verdict is not None else self._decode_delivery(reader, out)
         content = delivery.content
@@ -356,6 +361,26 @@ class PackageValidator:
             )
             return None
         return loaded
+
+    @staticmethod
+    def _check_rights(manifest: PackageManifest, profile: LoadedProfile | None, out: FindingCollector) -> None:
+        """The manifest's rights are no wider than the default rights of the profile it binds by SHA-256.
+
+        The seal is no witness (anyone who writes the manifest can recompute it), so the rights are held to a
+        file outside the package: a manifest may narrow its profile's rights, never widen them (the operator's
+        rights file does, outside the package too). Every gate runs this, a cached verdict or not.
+        """
+        if profile is None:
+            return  # the binding already failed: nothing bound to hold the rights to
+        out = out.restricted_to(RIGHTS_WITNESS_CODES, "rights witness")
+        ref = manifest.profile
+        for name, why in rights_beyond(manifest.rights, profile.profile.default_rights):
+            out.add(
+                FindingCode.RIGHTS_EXCEED_PROFILE,
+                f"rights.{name} {why} ({ref.profile_id}/{ref.version}): a manifest never widens the rights its "
+                "profile grants; the operator's decision does (`kgfegmcp packages review`)",
+                location=MANIFEST_FILENAME,
+            )
 
     @staticmethod
     def _decode_delivery(reader: ArtifactReader, out: FindingCollector) -> DecodedDelivery:

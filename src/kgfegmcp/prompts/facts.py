@@ -28,7 +28,7 @@ def package_facts(runtime: PackageRuntime) -> PackageFacts:
             types.append((rule.source_type, rule.role, by_type[rule.source_type]))
     types += [(t, "undeclared", n) for t, n in sorted(by_type.items()) if profile.statement_type(t) is None and n]
     caps = manifest.capabilities_view.to_wire()
-    rights = manifest.rights
+    rights = runtime.rights
     relationships = manifest.counts.links
     return PackageFacts(
         graph_package_id=runtime.graph_package_id,

@@ -1,8 +1,8 @@
 """Rights and size policy for resources: who may read what, and how much.
 
-Access is decided from the accepted manifest's RightsPolicy and the closed table of artifact roles
-(``packages.artifact_roles``), never from the presence of a file. Size limits are a separate gate:
-exceeding one denies the read; nothing is ever truncated silently.
+Access is decided from the RightsPolicy a package is served under (its manifest's, the operator's decision
+applied) and the closed table of artifact roles (``packages.artifact_roles``), never from the presence of a
+file. Size limits are a separate gate: exceeding one denies the read; nothing is ever truncated silently.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from kgfegmcp.core.errors import ResourceAccessDeniedError
 from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.packages.artifact_roles import ARTIFACT_ROLE, AccessClass, provenance_part_name
 from kgfegmcp.packages.manifest import PackageManifest
+from kgfegmcp.packages.runtime import PackageRuntime
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.families import FAMILIES, Family
 
@@ -51,7 +52,7 @@ def denial_reason(rights: RightsPolicy, access: AccessClass) -> str | None:
     return None
 
 
-def provenance_part_uri(manifest: PackageManifest, part: int | None) -> str | None:
+def provenance_part_uri(runtime: PackageRuntime, part: int | None) -> str | None:
     """The address of a provenance part when the package declares it and its rights let a client open it,
     else ``None``.
 
@@ -59,9 +60,10 @@ def provenance_part_uri(manifest: PackageManifest, part: int | None) -> str | No
     round trip and tells it nothing the per-entity provenance does not. A package shaped as the spec draws
     it declares no parts (``part`` is then ``None``, or names a part the manifest does not declare).
     """
+    manifest = runtime.manifest
     if part is None or manifest.artifact(provenance_part_name(part)) is None:
         return None
-    if denial_reason(manifest.rights, FAMILY_ACCESS[Family.PROVENANCE_PART]) is not None:
+    if denial_reason(runtime.rights, FAMILY_ACCESS[Family.PROVENANCE_PART]) is not None:
         return None
     return uris.provenance_part_uri(manifest.framework_id, manifest.snapshot_id, part)
 

@@ -184,6 +184,6 @@ def package_word_hints(
 ) -> WordHints:
     """:func:`word_hints` for a package's index, and none where its rights withhold statement text: a
     hint is a word of that text."""
-    if not words or runtime.manifest.rights.full_text_denial() is not None:
+    if not words or runtime.rights.full_text_denial() is not None:
         return ()
     return word_hints(index, analyzer, words)

@@ -391,7 +391,7 @@ class FrameworkService:
             framework=framework_summary(package),
             description=package.framework.description,
             source=manifest.source_view,
-            rights=manifest.rights,
+            rights=package.rights,
             capabilities=manifest.capabilities_view,
             validation={
                 "status": manifest.validation.status,

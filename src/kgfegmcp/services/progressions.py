@@ -144,7 +144,7 @@ class ProgressionService:
         source, target = self._item(store, rel.source_identifier), self._item(store, rel.target_identifier)
         result = LearningProgressionResult(
             link=self._link(package, rel),
-            provenance_part_uri=provenance_part_uri(package.manifest, provenance_part_of(rel.identifier)),
+            provenance_part_uri=provenance_part_uri(package.runtime, provenance_part_of(rel.identifier)),
             standards=[StandardRecord.of(package, source), StandardRecord.of(package, target)],
             warnings=progression_notices(package, [rel], [source.identifier, target.identifier], (rel.label,)),
             ceiling=ResultCeilingView(),

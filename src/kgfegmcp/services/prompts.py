@@ -118,9 +118,9 @@ class PromptService:
             attribution=[
                 AttributionView(
                     graph_package_id=p.graph_package_id,
-                    attribution_statement=p.manifest.rights.attribution_statement,
-                    source_license=p.manifest.rights.source_license,
-                    license_uri=p.manifest.rights.license_uri,
+                    attribution_statement=p.rights.attribution_statement,
+                    source_license=p.rights.source_license,
+                    license_uri=p.rights.license_uri,
                     text_withheld=text_withheld(p),
                 )
                 for p in rendered.packages
@@ -146,7 +146,7 @@ class PromptService:
     def _render(self, spec: WorkflowSpec, values: ArgumentValues) -> RenderedWorkflow:
         packages = self._select(spec, values)
         for package in packages:
-            derivatives = package.manifest.rights.allow_generated_derivatives
+            derivatives = package.rights.allow_generated_derivatives
             if derivatives != "allowed":
                 raise PromptAccessDeniedError(
                     f"The rights policy of package {package.graph_package_id} does not allow generated-derivative "

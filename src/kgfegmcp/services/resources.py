@@ -148,7 +148,7 @@ class ResourceService:
             return self._finish(address, "public_metadata", None, self._framework_document(address.framework_id))
         package = self._runtime(address)
         access = self._access_class(package, address)
-        require_access(package.manifest.rights, access, self._describe(address, package))
+        require_access(package.rights, access, self._describe(address, package))
         built = self._build(package, address)
         return self._finish(address, access, package, built)
 
@@ -185,7 +185,7 @@ class ResourceService:
         self, address: ResourceAddress, access: AccessClass, package: ServedPackage | None, built: _Built
     ) -> ResourceDocument:
         self._sizes.check_returned(len(built.data), f"The resource document {address.uri}")
-        rights = package.manifest.rights if package is not None else None
+        rights = package.rights if package is not None else None
         metadata = ResourceMetadata(
             uri=address.uri,
             family=address.family.value,
@@ -347,7 +347,7 @@ class ResourceService:
     def _snapshot_document(self, package: ServedPackage) -> _Built:
         manifest = package.manifest
         fid, sid = package.framework_id, package.snapshot_id
-        rights = manifest.rights
+        rights = package.rights
 
         artifacts = []
         for entry in manifest.all_artifacts():
@@ -483,7 +483,7 @@ class ResourceService:
             "entityKind": noun,
             "entityUri": entity_uri,
             "provenancePart": part,
-            "provenancePartUri": provenance_part_uri(package.manifest, part),
+            "provenancePartUri": provenance_part_uri(package.runtime, part),
             "provenance": record,
         }
         status = record.get("epistemicStatus")
@@ -503,7 +503,7 @@ class ResourceService:
             "relationship": relationship_view(package, rel),
             "provenance": {
                 "provenancePart": part,
-                "provenancePartUri": provenance_part_uri(package.manifest, part),
+                "provenancePartUri": provenance_part_uri(package.runtime, part),
                 "record": record,
             },
             "package": package_identity(package).to_wire(),

@@ -246,7 +246,7 @@ class TextWithheld(ResultModel):
 
 def text_withheld(package: ServedPackage) -> TextWithheld | None:
     """The notice an answer carries for a package whose rights withhold full text; ``None`` when they permit it."""
-    reason = package.manifest.rights.full_text_denial()
+    reason = package.rights.full_text_denial()
     if reason is None:
         return None
     return TextWithheld(
@@ -255,12 +255,23 @@ def text_withheld(package: ServedPackage) -> TextWithheld | None:
     )
 
 
+def operator_review(package: ServedPackage) -> str | None:
+    """What an answer says of the operator's rights decision for ``package`` (kept outside the package, in the
+    operator's rights file): the review state it is served with and when the operator decided, as
+    ``approved (2026-01-05T10:00:00Z)``; ``None`` when its manifest's rights stand. One string, not an object:
+    every tool's outputSchema repeats the package block."""
+    decision = package.operator_decision
+    if decision is None:
+        return None
+    return f"{package.rights.review_status} ({decision.decided_at})"
+
+
 def permitted_text(package: ServedPackage, text: str) -> str | None:
     """``text`` (a statement's or a component's) when the package's rights permit full text, else ``None``.
 
     Every record builder takes its text through here, so no answer can carry text its rights withhold.
     """
-    return text if package.manifest.rights.full_text_denial() is None else None
+    return text if package.rights.full_text_denial() is None else None
 
 
 #: Where a stored progression link's provenance is, by rule (``{relationshipId}`` replaced by the link's id).
@@ -297,6 +308,7 @@ class PackageRef(ResultModel):
     text_withheld: TextWithheld | None = Field(
         None, description="Only when rights withhold statement text (its records then have no description)."
     )
+    operator_review: str | None = None  # "<reviewStatus> (<decidedAt>)", only under an operator's rights decision
     link_provenance: str | None = None  # "<uri>/learning-progression/{relationshipId}", with links
 
     @classmethod
@@ -332,11 +344,12 @@ class PackageRef(ResultModel):
                 lc_entity_provenance=_sha_prefix(package, "lcEntityProvenance") if cites_components else None,
                 profile=f"{profile.profile_id} {profile.version} {profile.sha256[:SHA256_PREFIX]}",
             ),
-            license=license_name(manifest.rights),
-            attribution=manifest.rights.attribution_statement,
+            license=license_name(package.rights),
+            attribution=package.rights.attribution_statement,
             disclosure_ids=list(dict.fromkeys(d.disclosure_id for d in package.profile.profile.disclosures)),
             labels=AnswerLabels(standards=declared.standards, links=link_label(package) if links else None),
             text_withheld=text_withheld(package),
+            operator_review=operator_review(package),
             link_provenance=uri + LINK_PROVENANCE_RULE if links == "carried" else None,
             **extra,
         )

@@ -24,7 +24,8 @@ SOURCE_IMPORTERS: dict[str, str] = {
 
 
 def load_importer(name: str, review_status: str | None = None) -> SourceImporter[Any]:
-    """Instantiate the importer registered under ``name``; ``review_status`` only for one that takes it."""
+    """Instantiate the importer registered under ``name``; a ``review_status`` (which the command line records in
+    the operator's rights file) is refused for a source that takes its rights from its profile."""
     target = SOURCE_IMPORTERS.get(name)
     if target is None:
         raise ConfigurationError(
@@ -32,13 +33,10 @@ def load_importer(name: str, review_status: str | None = None) -> SourceImporter
         )
     module_name, _, class_name = target.partition(":")
     kind = getattr(importlib.import_module(module_name), class_name)
-    if review_status is None:
-        importer: SourceImporter[Any] = kind()
-    elif kind.takes_review_status:
-        importer = kind(review_status=review_status)
-    else:
+    if review_status is not None and not kind.takes_review_status:
         raise ConfigurationError(
             f"The {name} source takes its rights from its profile; --review-status is for sources that state none.",
-            hint="Build it without --review-status.",
+            hint="Build it without --review-status; `kgfegmcp packages review` records an operator's decision.",
         )
+    importer: SourceImporter[Any] = kind()
     return importer

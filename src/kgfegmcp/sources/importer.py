@@ -38,7 +38,8 @@ class SourceImporter(ABC, Generic[SourceModel]):
 
     #: The ``--source`` name it is registered under (:data:`kgfegmcp.sources.SOURCE_IMPORTERS`).
     name: ClassVar[str]
-    #: Whether the operator gives its rights review at build time (a source whose documents state no licence).
+    #: Whether the operator gives its rights review at build time (a source whose documents state no licence):
+    #: ``packages build --review-status`` then records it in the operator's rights file, never in the package.
     takes_review_status: ClassVar[bool] = False
     #: What to do when building from one input needs more memory than a build may add.
     memory_hint: ClassVar[str] = "Build from the input as its publisher releases it, one document per file."

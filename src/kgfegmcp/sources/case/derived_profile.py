@@ -12,7 +12,9 @@ one from the package in two steps:
 
 Everything that is vocabulary comes from the base profile (``case-generic``, a data file): a statement
 type it lists keeps its role there, a CEDS education level keeps its facet, display and aliases, and the
-rights, search facets, progression labels and association disclosure are its own. What the base does
+search facets, progression labels and association disclosure are its own. The rights are its own too, with
+the licence, licence URI and attribution the CFDocument states (given by the mapping): the package's rights
+are then bound to the profile by its SHA-256, as every package's are. What the base does
 not list is read from the package's structure, never from words: a type whose items mostly have child
 items is a grouping, any other a standard; an education level it does not list is the package's own
 label. The result is deterministic (same package, same bytes): sorted, and versioned by a hash of its
@@ -32,6 +34,7 @@ from typing import Any
 from kgfegmcp.core.errors import ManifestBuildError, echo
 from kgfegmcp.core.limits import IDENTIFIER_MAX_LENGTH
 from kgfegmcp.core.models import canonical_bytes, pretty_json_bytes
+from kgfegmcp.core.rights import RightsPolicy
 from kgfegmcp.core.text_safety import safe_text
 from kgfegmcp.packages.records import ItemNode, RelationshipRecord
 from kgfegmcp.profiles.model import InterpretationProfile
@@ -144,7 +147,11 @@ def _language(document: CaseDocument, vocabulary: PackageVocabulary, base: Inter
 
 
 def vocabulary_profile(
-    base: InterpretationProfile, framework_id: str, document: CaseDocument, vocabulary: PackageVocabulary
+    base: InterpretationProfile,
+    framework_id: str,
+    document: CaseDocument,
+    vocabulary: PackageVocabulary,
+    rights: RightsPolicy,
 ) -> VocabularyProfile:
     """Step 1: every statement type and education level of ``vocabulary`` declared, roles left open."""
     long_types = [t for t in vocabulary.item_types if len(t) > _MAX_TYPE_CHARS]
@@ -172,7 +179,7 @@ def vocabulary_profile(
     profile_id = derived_profile_id(framework_id)
     roles = dict.fromkeys(vocabulary.item_types, "standard")
     hierarchy = {"rule": "multiParentDag", "maxDepth": 64, "maxParents": 64}  # read from the package in step 2
-    wire = _wire(base, profile_id, document, language, normalized, roles, facets, hierarchy, None)
+    wire = _wire(base, profile_id, document, language, normalized, roles, facets, hierarchy, None, rights)
     refuse_oversized_profile(wire, framework_id)
     return VocabularyProfile(profile_id, wire, validated(wire), normalized, facets, language_basis)
 
@@ -199,6 +206,7 @@ def _wire(
     facets: Mapping[str, str],
     hierarchy: dict[str, Any],
     code_policy: dict[str, Any] | None,
+    rights: RightsPolicy,
 ) -> dict[str, Any]:
     """The profile document (its version a placeholder until the content is final)."""
     disclosures = [{"disclosureId": _DERIVED_DISCLOSURE[0], "text": _DERIVED_DISCLOSURE[1]}]
@@ -220,7 +228,7 @@ def _wire(
         "searchFacets": list(base.search_facets),
         "progressionLabels": list(base.progression_labels),
         "disclosures": disclosures,
-        "defaultRights": base.default_rights.to_wire(),
+        "defaultRights": rights.to_wire(),
         "claimLabels": base.claim_labels.to_wire(),
     }
 
@@ -281,8 +289,9 @@ def derive_profile(
     unused = sorted(set(defined_types) - set(per_type))
     if unused:
         derivation.append(("CFDefinitions.CFItemTypes", f"defined but used by no item, not declared: {_named(unused)}"))
+    rights = vocabulary.profile.default_rights
     wire = _wire(
-        base, vocabulary.profile_id, document, language, vocabulary.normalized, roles, facets, hierarchy, policy
+        base, vocabulary.profile_id, document, language, vocabulary.normalized, roles, facets, hierarchy, policy, rights
     )
     content_hash = hashlib.sha256(canonical_bytes(wire)).hexdigest()
     wire["version"] = f"1.0.{int(content_hash[:8], 16)}"

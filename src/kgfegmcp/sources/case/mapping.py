@@ -27,6 +27,7 @@ from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.core.identifiers import identifier_problem, stable_uuid
 from kgfegmcp.core.models import canonical_bytes, sha256_hex
 from kgfegmcp.core.rights import RightsPolicy
+from kgfegmcp.core.text_safety import safe_text
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
@@ -145,7 +146,8 @@ class CaseMapping:
         if not vocabulary.item_types:
             raise self._no_usable_items(present)
         base = self.profiles.load(*GENERIC_PROFILE).profile
-        return vocabulary_profile(base, self.framework_id, self.document, vocabulary)
+        rights = self._document_rights(base.default_rights)
+        return vocabulary_profile(base, self.framework_id, self.document, vocabulary, rights)
 
     def _no_usable_items(self, present: int) -> ManifestBuildError:
         return ManifestBuildError(
@@ -155,8 +157,10 @@ class CaseMapping:
     def _language(self, value: str | None) -> str:
         return nonblank(value) or nonblank(self.document.language) or self.profile.profile.in_language
 
-    def _rights(self) -> RightsPolicy:
-        rights = self.profile.profile.default_rights
+    def _document_rights(self, rights: RightsPolicy) -> RightsPolicy:
+        """``rights`` (the base profile's) with the licence, licence URI and attribution the CFDocument states: the
+        default rights of a profile derived from the package (its text made safe, as the profile resource serves
+        it and every package carries it). An operator's profile states its own."""
         license_ref = self.document.license_uri
         update: dict[str, Any] = {}
         if license_ref is not None:
@@ -172,7 +176,7 @@ class CaseMapping:
         publisher = nonblank(self.document.publisher) or nonblank(self.document.creator)
         origin = f"{self.document.title}" + (f" — {publisher}" if publisher else "")
         update["attribution_statement"] = f"{origin}. {rights.attribution_statement}"[:8000]
-        return rights.model_copy(update=update)
+        return rights.model_copy(update={name: safe_text(value) for name, value in update.items()})
 
     # -- steps ---------------------------------------------------------------------------------
 
@@ -322,7 +326,7 @@ class CaseMapping:
         else:
             self.profile = self.operator_profile
         document = self.document
-        rights = self._rights()
+        rights = self.profile.profile.default_rights  # the package's rights are its profile's, bound by SHA-256
         source_root = nonblank(document.identifier) or ""
         root_id = canonical_uuid(source_root) or stable_uuid(self.framework_id, "framework")
         subjects = document.subjects

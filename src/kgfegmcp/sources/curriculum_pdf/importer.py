@@ -2,8 +2,9 @@
 
 *Read* is :class:`~kgfegmcp.sources.curriculum_pdf.document.CurriculumPdf` (pages, tables, statements, the
 title); *map* is :class:`~kgfegmcp.sources.curriculum_pdf.mapping.CurriculumPdfMapping`. The source's
-rights are not stated in its documents, so the operator decides the review state (``--review-status``);
-without a decision the package is built with its text withheld.
+rights are not stated in its documents, so the package carries its profile's rights (review required, text
+withheld) and the operator decides: ``--review-status`` records that decision in the operator's rights file,
+outside the package, as ``kgfegmcp packages review`` does.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from pathlib import Path
 from typing import ClassVar
 
 from kgfegmcp.core.errors import ManifestBuildError
-from kgfegmcp.core.rights import ReviewStatus
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.curriculum_pdf.document import CurriculumPdf
@@ -31,8 +31,7 @@ class CurriculumPdfSource(SourceImporter[CurriculumPdf]):
     layout_id: ClassVar[str]
     takes_review_status = True
 
-    def __init__(self, review_status: ReviewStatus | None = None, layout: CurriculumPdfLayout | None = None) -> None:
-        self._review_status = review_status
+    def __init__(self, layout: CurriculumPdfLayout | None = None) -> None:
         self._layout = layout
 
     @property
@@ -56,7 +55,7 @@ class CurriculumPdfSource(SourceImporter[CurriculumPdf]):
     def map(self, source: CurriculumPdf, profiles: ProfileRepository, report: ProgressCallback) -> list[PackageContent]:
         """The one package of the PDF."""
         report(f"building {source.framework_id}")
-        return [CurriculumPdfMapping(source, profiles, self._review_status).run()]
+        return [CurriculumPdfMapping(source, profiles).run()]
 
 
 class NaccaPdfSource(CurriculumPdfSource):

@@ -15,7 +15,6 @@ from typing import Any
 
 from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.core.identifiers import stable_uuid
-from kgfegmcp.core.rights import ReviewStatus
 from kgfegmcp.packages.manifest import SourceDataset, SourceInfo, UpstreamChecksum
 from kgfegmcp.packages.records import HAS_CHILD, FrameworkNode
 from kgfegmcp.packages.writer import PackageContent
@@ -32,12 +31,12 @@ _GROUPS: tuple[Level, ...] = ("strand", "subStrand")
 class CurriculumPdfMapping:
     """Maps one :class:`CurriculumPdf` onto a :class:`PackageGraphBuilder`; :meth:`run` returns the content."""
 
-    def __init__(self, pdf: CurriculumPdf, profiles: ProfileRepository, review_status: ReviewStatus | None) -> None:
+    def __init__(self, pdf: CurriculumPdf, profiles: ProfileRepository) -> None:
         self._pdf = pdf
         self._layout = pdf.layout
         self._profile = profiles.load(pdf.layout.profile.profile_id, pdf.layout.profile.version)
-        rights = self._profile.profile.default_rights
-        self._rights = rights if review_status is None else rights.model_copy(update={"review_status": review_status})
+        # The profile's rights, as every package carries them: the operator's review is recorded outside the package.
+        self._rights = self._profile.profile.default_rights
         self._groups: dict[tuple[Any, ...], str] = {}
         self._group_counts: Counter[Level] = Counter()
 
