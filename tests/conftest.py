@@ -26,7 +26,6 @@ from kgfegmcp.sources.default_catalog import build_default_catalog
 from served_apps import SERVED
 from work_units import work_unit
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 PROFILES_ROOT = SHIPPED_PROFILES_DIR
 
 # Hermetic derived-index cache: every state and server process of this session caches into one

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,8 +12,6 @@ from standards_worlds import search_world, small_world
 from kgfegmcp.bootstrap import AppState
 from package_factory import FixtureWorld, state_for
 from served_apps import SERVED
-
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")

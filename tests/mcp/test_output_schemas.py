@@ -10,7 +10,6 @@ answer of the corpus too, including the progression results cut at the size ceil
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from fastmcp.client.client import CallToolResult
 from fastmcp.utilities.json_schema import dereference_refs
 from jsonschema import Draft202012Validator
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.mcp.register import TOOL_BY_NAME, TOOLS
 from tool_calls import call, structured, texts
 
@@ -27,7 +27,7 @@ EI = "brazil-bncc-educacao-infantil"
 EM = "brazil-bncc-ensino-medio"
 CO = "brazil-bncc-computacao"
 CCSS = "us-ccss-ela-literacy-grades-2-4"
-TOOLS_DOC = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
+TOOLS_DOC = REPOSITORY_ROOT / "docs" / "tools.md"
 #: More pages than any call below needs; a paging loop that runs past it is a bug.
 MAX_PAGES = 60
 
