@@ -161,8 +161,8 @@ async def known_ids(client: Client[Any]) -> dict[str, str]:
     }
 
 
-async def test_every_tool_declares_the_schema_of_its_result_model(default_client: Client[Any]) -> None:
-    schemas = await listed_output_schemas(default_client)
+async def test_every_tool_declares_the_schema_of_its_result_model(fixture_client: Client[Any]) -> None:
+    schemas = await listed_output_schemas(fixture_client)
     assert list(schemas) == [tool.name for tool in TOOLS]  # all 19: each declares its result model
     for name, schema in schemas.items():
         assert schema is not None, f"{name} declares no outputSchema"
@@ -174,9 +174,9 @@ async def test_every_tool_declares_the_schema_of_its_result_model(default_client
         assert '"$ref"' not in json.dumps(schema), name
 
 
-async def test_the_tool_reference_states_the_size_of_the_listing(default_client: Client[Any]) -> None:
+async def test_the_tool_reference_states_the_size_of_the_listing(fixture_client: Client[Any]) -> None:
     """Schemas cost every host bytes on each ``tools/list``: the reference says how many, and stays true."""
-    listing = (await default_client.list_tools_mcp()).model_dump(mode="json", by_alias=True, exclude_none=True)
+    listing = (await fixture_client.list_tools_mcp()).model_dump(mode="json", by_alias=True, exclude_none=True)
     size = len(json.dumps(listing, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     page = " ".join(TOOLS_DOC.read_text(encoding="utf-8").split())
     assert f"`tools/list` is {size:,} bytes of compact JSON" in page
@@ -212,9 +212,9 @@ async def test_every_result_validates_against_the_listed_schema(default_client: 
 
 @pytest.mark.parametrize("tool", [tool.name for tool in TOOLS])
 async def test_a_refused_call_is_an_error_result_without_structured_content(
-    default_client: Client[Any], tool: str
+    fixture_client: Client[Any], tool: str
 ) -> None:
     """A declared schema does not apply to errors: the client takes the refusal, it does not fail validating."""
-    result = await default_client.call_tool(tool, {"request": {"unknownField": 1}}, raise_on_error=False)
+    result = await fixture_client.call_tool(tool, {"request": {"unknownField": 1}}, raise_on_error=False)
     assert result.is_error and result.structured_content is None
     assert texts(result)[0].startswith("invalid_request: ")
