@@ -27,6 +27,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
+from default_catalog_ids import DEFAULT_FRAMEWORKS
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, BackendSettings, load_settings
 from kgfegmcp.core.cursor_secret import SECRET_FILE_NAME
@@ -137,6 +138,15 @@ def default_state() -> AppState:
     built: list[AppState] = []
     built_once("default-catalog-indexes", lambda _: built.append(build_app_state(settings)))
     return built[0] if built else build_app_state(settings)
+
+
+def default_catalog_indexes(cache: Path) -> Path:
+    """``cache``, a cache directory of its own holding the default catalog's derived indexes (copied from the
+    run's cache) and no cursor secret: a server started on it makes its own secret, but builds no index."""
+    default_state()  # once this process has it, the run's cache holds its indexes
+    for framework in DEFAULT_FRAMEWORKS:
+        shutil.copytree(Path(os.environ["KGFEGMCP_CACHE_DIR"]) / framework, cache / framework)
+    return cache
 
 
 def keyed_by_the_corpus_secret(state: AppState) -> bool:
