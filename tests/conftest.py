@@ -1,17 +1,14 @@
-"""Session fixtures shared by every test package.
+"""The run's worlds and the clients over them, for every test directory, and the order work is handed out in.
 
-``default_catalog_root`` builds the real default catalog (four BNCC packages from ``bncc`` + ``bncc-mcp``,
-CCSS ELA from ``chiron-common-core-standards``) once per session into a temporary directory,
-validates it, and returns the graph-package root. Tests must treat it as read-only.
+Every catalog is built by ``worlds`` (on disk once per run, its state once per process); the fixtures here only
+name them. ``SERVED`` (``served_apps``) assembles one server per state, and each test connects a fresh in-memory
+client to it. Tests treat all of them as read-only.
 """
 
 from __future__ import annotations
 
-import atexit
 import collections
-import os
 import shutil
-import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,23 +16,16 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from kgfegmcp.bootstrap import AppState, build_app_state
-from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, BackendSettings, load_settings
-from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources.default_catalog import build_default_catalog
+import worlds
+from kgfegmcp.bootstrap import AppState
+from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, BackendSettings
+from package_factory import FixtureWorld
 from served_apps import SERVED
 from work_units import work_unit
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
-PROFILES_ROOT = SHIPPED_PROFILES_DIR
-
-# Hermetic derived-index cache: every state and server process of this session caches into one
-# temporary directory, never into the checkout's ./data/cache. Tests of the cache use their own.
-SESSION_CACHE_ROOT = tempfile.mkdtemp(prefix="kgfegmcp-test-cache-")
-os.environ["KGFEGMCP_CACHE_DIR"] = SESSION_CACHE_ROOT
-atexit.register(shutil.rmtree, SESSION_CACHE_ROOT, ignore_errors=True)
-# Hermetic operator rights: no decision of the developer's own (the user's configuration) reaches a test.
-os.environ["KGFEGMCP_OPERATOR_RIGHTS_FILE"] = os.path.join(SESSION_CACHE_ROOT, "no-operator-rights.json")
+# Before any state is built or process started: the run's directory, and its derived-index cache (never the
+# checkout's ./data/cache; tests of the cache use their own).
+worlds.start_run()
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
@@ -81,38 +71,114 @@ def profiles_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     the checkout.
     """
     root = tmp_path_factory.mktemp("profiles") / "profiles"
-    shutil.copytree(PROFILES_ROOT, root)
+    shutil.copytree(SHIPPED_PROFILES_DIR, root)
     return root
+
+
+# -- the default catalog ------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
-def default_catalog_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Root of the validated default catalog, built once per session (read-only for tests)."""
-    root = tmp_path_factory.mktemp("default-catalog") / "graph_packages"
-    outcomes = build_default_catalog(root, ProfileRepository(PROFILES_ROOT))
-    problems = {
-        o.outcome.graph_package_id: sorted({f.code for f in o.outcome.findings if f.severity == "error"})
-        for o in outcomes
-        if not o.accepted
-    }
-    assert not problems, f"default catalog packages failed validation: {problems}"
-    return root
+def default_catalog_root() -> Path:
+    """Root of the validated default catalog (read-only)."""
+    return worlds.default_catalog()
 
 
 @pytest.fixture(scope="session")
 def default_settings(default_catalog_root: Path) -> BackendSettings:
-    """Settings serving the real default catalog built for this session."""
-    return load_settings({"graph_packages_dir": default_catalog_root, "profiles_dir": PROFILES_ROOT})
+    """Settings serving the default catalog."""
+    return worlds.default_settings()
 
 
 @pytest.fixture(scope="session")
 def default_state(default_settings: BackendSettings) -> AppState:
-    """One immutable AppState over the real default catalog (services share it; never mutate)."""
-    return build_app_state(default_settings)
+    """One immutable AppState over the default catalog (services share it; never mutate)."""
+    return worlds.default_state()
 
 
 @pytest.fixture
 async def default_client(default_state: AppState) -> AsyncIterator[Client[Any]]:
-    """FastMCP's in-memory client connected to the assembled server over the real catalog."""
+    """FastMCP's in-memory client connected to the assembled server over the default catalog."""
     async with SERVED.client(default_state) as client:
+        yield client
+
+
+# -- fixture catalogs ---------------------------------------------------------------------------------
+# Some worlds go by two names: tests/services calls the states it shares with tests/mcp and tests/resources
+# after what it reads in them.
+
+
+@pytest.fixture(scope="session")
+def fixture_world() -> FixtureWorld:
+    """The search world (``standards_worlds``)."""
+    return worlds.fixture_world("search")
+
+
+@pytest.fixture(scope="session")
+def fixture_state(fixture_world: FixtureWorld) -> AppState:
+    return worlds.fixture_state("search")
+
+
+@pytest.fixture(scope="session")
+def search_state(fixture_state: AppState) -> AppState:
+    return fixture_state
+
+
+@pytest.fixture
+async def fixture_client(fixture_state: AppState) -> AsyncIterator[Client[Any]]:
+    """FastMCP's in-memory client over the search world."""
+    async with SERVED.client(fixture_state) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def other_state() -> AppState:
+    """A different catalog (tree + DAG only)."""
+    return worlds.fixture_state("small")
+
+
+@pytest.fixture(scope="session")
+def progression_fixture_world() -> FixtureWorld:
+    """The progression world (``progression_worlds``)."""
+    return worlds.fixture_world("progression")
+
+
+@pytest.fixture(scope="session")
+def progression_state(progression_fixture_world: FixtureWorld) -> AppState:
+    return worlds.fixture_state("progression")
+
+
+@pytest.fixture
+async def progression_client(progression_state: AppState) -> AsyncIterator[Client[Any]]:
+    """FastMCP's in-memory client over the progression world."""
+    async with SERVED.client(progression_state) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def evidence_state() -> AppState:
+    """The progression world plus two packages whose profiles store fewer link kinds (``service_worlds``)."""
+    return worlds.fixture_state("evidence")
+
+
+@pytest.fixture(scope="session")
+def matrix_world() -> FixtureWorld:
+    """Every rights variant as its own validated snapshot (``resource_worlds``)."""
+    return worlds.fixture_world("rights")
+
+
+@pytest.fixture(scope="session")
+def matrix_state(matrix_world: FixtureWorld) -> AppState:
+    return worlds.fixture_state("rights")
+
+
+@pytest.fixture(scope="session")
+def rights_state(matrix_state: AppState) -> AppState:
+    return matrix_state
+
+
+@pytest.fixture
+async def matrix_client(matrix_state: AppState) -> AsyncIterator[Client[Any]]:
+    """FastMCP's in-memory client over the rights world."""
+    async with SERVED.client(matrix_state) as client:
         yield client

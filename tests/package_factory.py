@@ -351,9 +351,6 @@ def build_all(world: FixtureWorld) -> dict[str, PackageLocation]:
     }
 
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
-
-
 def validate_all(world: FixtureWorld, locations: list[PackageLocation]) -> None:
     """Move every pending package to ``passed`` through the real lifecycle (or fail loudly)."""
     lifecycle = PackageLifecycle(PackageValidator(world.profiles()), PackageWriter(), InvalidPackagePolicy.FAIL)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.errors import ERROR_CLASSES
 from kgfegmcp.core.notice_codes import NoticeCode
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 DOC = REPOSITORY_ROOT / "docs" / "errors.md"
 SOURCE = REPOSITORY_ROOT / "src" / "kgfegmcp"
 ROW = re.compile(r"^\| `([a-z_]+)` \| (.+) \|$", re.MULTILINE)

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+from checkout import REPOSITORY_ROOT
 
 
 def test_every_import_contract_is_kept() -> None:

@@ -12,15 +12,14 @@ import shlex
 import subprocess
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
+from checkout import REPOSITORY_ROOT
 from work_units import work_unit
 
 pytestmark = pytest.mark.slow
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 
 #: Modules cheap enough to run again inside this test, with several tests each.
 MODULES = ("tests/test_error_codes_doc.py", "tests/mcp/test_schema_patterns.py", "tests/mcp/test_surface.py")

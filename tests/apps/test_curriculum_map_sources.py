@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
+from checkout import REPOSITORY_ROOT
+
 pytestmark = pytest.mark.slow  # starts node
 
-SOURCES = Path(__file__).resolve().parents[2] / "apps" / "curriculum-map"
+SOURCES = REPOSITORY_ROOT / "apps" / "curriculum-map"
 
 
 def _node() -> str:

@@ -24,10 +24,10 @@ import pytest
 import yaml
 from kubernetes_validate.utils import SchemaNotFoundError, ValidationError, all_versions, major_minor, validate
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.config import BackendSettings, load_settings
 from kgfegmcp.http_transport.auth import auth_provider, is_loopback, require_auth_for_public_bind
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = REPOSITORY_ROOT / "deploy" / "kubernetes"
 DOCKERFILE = REPOSITORY_ROOT / "deploy" / "docker" / "Dockerfile"
 DOCKERIGNORE = REPOSITORY_ROOT / ".dockerignore"

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.config import USER_CACHE_DIR, InvalidPackagePolicy, load_settings
@@ -257,7 +258,7 @@ def test_replicas_starting_together_on_a_cold_cache_share_one_entry_each(
     sealed_world: FixtureWorld, tmp_path: Path
 ) -> None:
     cache_root = tmp_path / "cache"
-    tests_dir = str(Path(__file__).resolve().parents[1])
+    tests_dir = str(REPOSITORY_ROOT / "tests")
     command = [sys.executable, "-c", RACE, tests_dir, str(sealed_world.base), str(cache_root)]
     replicas = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
     for replica in replicas:

@@ -23,9 +23,9 @@ from typing import Any
 from fastmcp import Client
 from mcp.types import TextContent
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 KGFEGMCP = str(BIN / "kgfegmcp")
 SDK1_PYTHON = REPOSITORY_ROOT / ".venv-sdk1" / "bin" / "python"

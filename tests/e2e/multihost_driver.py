@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from fastmcp import Client
     from fastmcp.client.transports import StreamableHttpTransport
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # e2e_support, as the tests import it
+_HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(_HERE), str(_HERE.parent)]  # e2e_support and what it imports, as the tests import them
 
 TOKEN_VARIABLE = "MULTIHOST_TOKEN"
 HTTP_TIMEOUT = 10.0

@@ -8,13 +8,13 @@ grade, its full statement, and the package's attribution to NaCCA.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from e2e_support import HttpServer, http_server
 from map_host import map_host
 from playwright.sync_api import Browser
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.config import SHIPPED_DIR, InvalidPackagePolicy
 from kgfegmcp.core.operator_rights import decision_now, package_key, record_decision
 from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -23,13 +23,7 @@ from kgfegmcp.packages.writer import PackageBatch, PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.curriculum_pdf.importer import NaccaPdfSource
 
-PDF = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "data"
-    / "ghana-nacca-2019"
-    / "ENGLISH-LOWER-PRIMARY-B1-B3.pdf"
-)
+PDF = REPOSITORY_ROOT.parent / "shared" / "data" / "ghana-nacca-2019" / "ENGLISH-LOWER-PRIMARY-B1-B3.pdf"
 FRAMEWORK = "ghana-nacca-primary-english-language-basic-1-3"
 
 pytestmark = [

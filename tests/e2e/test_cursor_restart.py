@@ -1,7 +1,8 @@
 """A cursor issued before a restart continues after it: the install's secret file outlives the process.
 
-Two server processes in turn, with no cursor setting, on one fresh cache directory: the first makes
-the secret, the second reads it, answers the same first page byte for byte and continues its cursor.
+Two server processes in turn, with no cursor setting, on one cache directory without a secret (it holds
+the catalog's derived indexes, copied, so neither builds them): the first makes the secret, the second reads
+it, answers the same first page byte for byte and continues its cursor.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 from e2e_support import http_server
 from fastmcp import Client
 
+import worlds
 from kgfegmcp.core.cursor_secret import SECRET_FILE_NAME
 from tool_calls import call, structured, wire
 
@@ -24,7 +26,7 @@ REQUEST: dict[str, Any] = {"query": "frações", "limit": 2}
 
 
 async def test_cursors_issued_before_a_restart_work_after_it(default_catalog_root: Path, tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
+    cache = worlds.default_catalog_indexes(tmp_path / "cache")
     settings = {"KGFEGMCP_CACHE_DIR": str(cache)}
     with http_server(default_catalog_root, settings) as first:
         async with asyncio.timeout(120), Client(first.url) as client:

@@ -10,8 +10,8 @@ from kgfegmcp.bootstrap import AppState
 from served_apps import SERVED
 
 
-async def test_capabilities_claim_no_list_changes(default_state: AppState) -> None:
-    async with SERVED.client(default_state, mode="legacy") as client:  # the initialize handshake
+async def test_capabilities_claim_no_list_changes(fixture_state: AppState) -> None:
+    async with SERVED.client(fixture_state, mode="legacy") as client:  # the initialize handshake
         assert client.initialize_result is not None
         capabilities = client.initialize_result.capabilities
     assert capabilities.tools is not None and capabilities.tools.list_changed is not True

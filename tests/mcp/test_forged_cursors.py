@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from fastmcp import Client
 from pydantic import BaseModel
-from standards_worlds import small_world
 
+import worlds
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.config import load_settings
@@ -164,6 +164,6 @@ async def test_cursors_are_sealed_with_the_deployment_secret(
 
 
 @pytest.fixture(scope="module")
-def other_world_state(tmp_path_factory: pytest.TempPathFactory) -> AppState:
+def other_world_state() -> AppState:
     """A different catalog served with the same secret."""
-    return state_for(small_world(tmp_path_factory.mktemp("small-world-sealed")), cursor_secret=SECRET)
+    return state_for(worlds.fixture_world("small"), cursor_secret=SECRET)

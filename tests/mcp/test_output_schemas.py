@@ -10,7 +10,6 @@ answer of the corpus too, including the progression results cut at the size ceil
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from fastmcp.client.client import CallToolResult
 from fastmcp.utilities.json_schema import dereference_refs
 from jsonschema import Draft202012Validator
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.mcp.tools import TOOL_BY_NAME, TOOLS, example_calls
 from tool_calls import call, structured, texts
 from tool_examples import default_specimens
@@ -28,7 +28,7 @@ EI = "brazil-bncc-educacao-infantil"
 EM = "brazil-bncc-ensino-medio"
 CO = "brazil-bncc-computacao"
 CCSS = "us-ccss-ela-literacy-grades-2-4"
-TOOLS_DOC = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
+TOOLS_DOC = REPOSITORY_ROOT / "docs" / "tools.md"
 #: More pages than any call below needs; a paging loop that runs past it is a bug.
 MAX_PAGES = 60
 
@@ -166,8 +166,8 @@ async def known_ids(client: Client[Any]) -> dict[str, str]:
     }
 
 
-async def test_every_tool_declares_the_schema_of_its_result_model(default_client: Client[Any]) -> None:
-    schemas = await listed_output_schemas(default_client)
+async def test_every_tool_declares_the_schema_of_its_result_model(fixture_client: Client[Any]) -> None:
+    schemas = await listed_output_schemas(fixture_client)
     assert list(schemas) == [tool.name for tool in TOOLS]  # every tool declares its result model
     for name, schema in schemas.items():
         assert schema is not None, f"{name} declares no outputSchema"
@@ -179,9 +179,9 @@ async def test_every_tool_declares_the_schema_of_its_result_model(default_client
         assert '"$ref"' not in json.dumps(schema), name
 
 
-async def test_the_tool_reference_states_the_size_of_the_listing(default_client: Client[Any]) -> None:
+async def test_the_tool_reference_states_the_size_of_the_listing(fixture_client: Client[Any]) -> None:
     """Schemas cost every host bytes on each ``tools/list``: the reference says how many, and stays true."""
-    listing = (await default_client.list_tools_mcp()).model_dump(mode="json", by_alias=True, exclude_none=True)
+    listing = (await fixture_client.list_tools_mcp()).model_dump(mode="json", by_alias=True, exclude_none=True)
     size = len(json.dumps(listing, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     page = " ".join(TOOLS_DOC.read_text(encoding="utf-8").split())
     assert f"`tools/list` is {size:,} bytes of compact JSON" in page
@@ -217,9 +217,9 @@ async def test_every_result_validates_against_the_listed_schema(default_client: 
 
 @pytest.mark.parametrize("tool", [tool.name for tool in TOOLS])
 async def test_a_refused_call_is_an_error_result_without_structured_content(
-    default_client: Client[Any], tool: str
+    fixture_client: Client[Any], tool: str
 ) -> None:
     """A declared schema does not apply to errors: the client takes the refusal, it does not fail validating."""
-    result = await default_client.call_tool(tool, {"request": {"unknownField": 1}}, raise_on_error=False)
+    result = await fixture_client.call_tool(tool, {"request": {"unknownField": 1}}, raise_on_error=False)
     assert result.is_error and result.structured_content is None
     assert texts(result)[0].startswith("invalid_request: ")

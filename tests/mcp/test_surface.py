@@ -33,8 +33,8 @@ def test_each_tool_is_declared_once_with_its_request_and_result() -> None:
         assert ("page" in tool.result.model_fields) >= tool.continues, tool.name
 
 
-async def test_every_tool_is_listed_as_docs_tools_md_declares(default_client: Client[Any]) -> None:
-    tools = await default_client.list_tools()
+async def test_every_tool_is_listed_as_docs_tools_md_declares(fixture_client: Client[Any]) -> None:
+    tools = await fixture_client.list_tools()
     names = [tool.name for tool in tools]
     assert names == list(ToolName)  # every tool, each once, in the declared order
     for tool in tools:
@@ -58,9 +58,9 @@ async def test_every_tool_is_listed_as_docs_tools_md_declares(default_client: Cl
             assert "_" not in field and field[0].islower(), f"{tool.name}.{field} is not lower camel case"
 
 
-async def test_published_schemas_carry_the_spec_bounds(default_client: Client[Any]) -> None:
+async def test_published_schemas_carry_the_spec_bounds(fixture_client: Client[Any]) -> None:
     """The full schema (docs/tools.md) carries every spec bound; tools/list the integer bounds, enums and defaults."""
-    listed = {tool.name: tool.input_schema["properties"]["request"] for tool in await default_client.list_tools()}
+    listed = {tool.name: tool.input_schema["properties"]["request"] for tool in await fixture_client.list_tools()}
     schemas = {name: full_input_schema(name)["properties"]["request"] for name in listed}
     for tool, request in listed.items():
         for name, spec in request["properties"].items():

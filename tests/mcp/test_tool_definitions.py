@@ -37,8 +37,8 @@ def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
-async def test_tool_definitions_fit_the_budget(default_client: Client[Any]) -> None:
-    listed = (await default_client.list_tools_mcp()).tools
+async def test_tool_definitions_fit_the_budget(fixture_client: Client[Any]) -> None:
+    listed = (await fixture_client.list_tools_mcp()).tools
     sizes = {tool.name: _size(_model_view(tool)) for tool in listed}
     assert list(sizes) == [tool.name for tool in TOOLS]
     over = {name: size for name, size in sizes.items() if size > TOOL_BUDGET}
@@ -46,8 +46,8 @@ async def test_tool_definitions_fit_the_budget(default_client: Client[Any]) -> N
     assert sum(sizes.values()) <= TOTAL_BUDGET, f"{sum(sizes.values())} bytes for all tools: {sizes}"
 
 
-async def test_each_description_is_two_sentences_at_most(default_client: Client[Any]) -> None:
-    for tool in (await default_client.list_tools_mcp()).tools:
+async def test_each_description_is_two_sentences_at_most(fixture_client: Client[Any]) -> None:
+    for tool in (await fixture_client.list_tools_mcp()).tools:
         description = tool.description or ""
         sentences = [part for part in re.split(r"(?<=[.!?])\s+", description.strip()) if part]
         assert 1 <= len(sentences) <= MAX_SENTENCES, f"{tool.name}: {description!r}"
@@ -55,9 +55,9 @@ async def test_each_description_is_two_sentences_at_most(default_client: Client[
         assert description.endswith("."), tool.name
 
 
-async def test_framework_vocabulary_filters_point_to_get_framework(default_client: Client[Any]) -> None:
+async def test_framework_vocabulary_filters_point_to_get_framework(fixture_client: Client[Any]) -> None:
     found = []
-    for tool in (await default_client.list_tools_mcp()).tools:
+    for tool in (await fixture_client.list_tools_mcp()).tools:
         fields = tool.input_schema["properties"]["request"]["properties"]
         for name in FRAMEWORK_VOCABULARY:
             if name in fields:
@@ -66,15 +66,15 @@ async def test_framework_vocabulary_filters_point_to_get_framework(default_clien
     assert "search_standards.statementTypes" in found and len(found) >= 8, found
 
 
-async def test_a_workflow_refusal_names_the_workflow_fields(default_client: Client[Any]) -> None:
+async def test_a_workflow_refusal_names_the_workflow_fields(fixture_client: Client[Any]) -> None:
     """The listing leaves the per-workflow oneOf out, so a refusal says which fields the workflow takes."""
     request = {"workflow": "practice_item_set", "frameworkId": "brazil-bncc-ensino-fundamental", "gradeLevels": ["x"]}
-    message = await error(default_client, "get_workflow_instructions", request)
+    message = await error(fixture_client, "get_workflow_instructions", request)
     assert message.startswith("invalid_request: "), message
     assert (
         "practice_item_set takes frameworkId (required), snapshotId, topic (required), gradeLevel, practiceCount, "
         "learnerContext: gradeLevels is not one of them; topic is missing" in message
     ), message
     either = {"workflow": "learning_progression_support_plan", "frameworkId": "brazil-bncc-ensino-fundamental"}
-    message = await error(default_client, "get_workflow_instructions", either)
+    message = await error(fixture_client, "get_workflow_instructions", either)
     assert "standard (or topic), topic (or standard)" in message and "standard or topic is missing" in message

@@ -23,6 +23,7 @@ from fastmcp import Client, FastMCP
 from fastmcp.server.lifespan import lifespan
 from pydantic import SecretStr
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.cursors import CursorCodec
 from kgfegmcp.core.tool_names import ToolName
@@ -37,7 +38,6 @@ from kgfegmcp.resources import uris
 from kgfegmcp.services.requests import PackageSelector
 from kgfegmcp.services.views import ResultModel
 
-ROOT = Path(__file__).resolve().parents[2]
 EF = "brazil-bncc-ensino-fundamental"
 
 
@@ -75,7 +75,7 @@ def extra_public(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(tool_rows, "TOOLS", WITH_EXTRA)
     monkeypatch.setattr(tool_rows, "TOOL_BY_NAME", {tool.name: tool for tool in WITH_EXTRA})
     for folder in ("tests", "tests/mcp", "tests/resources", "tests/prompts", "tests/e2e", "benchmarks", "scripts"):
-        monkeypatch.syspath_prepend(str(ROOT / folder))
+        monkeypatch.syspath_prepend(str(REPOSITORY_ROOT / folder))
     yield
 
 
@@ -124,7 +124,7 @@ def test_a_new_row_is_documented_and_listed_for_the_bundle_and_the_map() -> None
     assert EXTRA.description in section and "| `frameworkId` | string | yes |" in section
     assert "Result: `graphPackageId`, `standards`." in section and "Drawn by the curriculum map" in section
 
-    committed = (ROOT / "manifest.json").read_text(encoding="utf-8")
+    committed = (REPOSITORY_ROOT / "manifest.json").read_text(encoding="utf-8")
     manifest = json.loads(manifest_with_tools(committed, WITH_EXTRA))
     assert manifest["tools"][-1] == {"name": EXTRA.name, "description": "The package a framework id selects, and how "
                                      "many standards it serves."}  # fmt: skip
@@ -143,7 +143,7 @@ def _calls(table: Any) -> list[tuple[str, Any]]:
 
 def _module(path: str) -> dict[str, Any]:
     """The module at ``path`` (from the repository root) executed afresh: its tables built from the rows now."""
-    return runpy.run_path(str(ROOT / path), run_name=f"afresh_{Path(path).stem}")
+    return runpy.run_path(str(REPOSITORY_ROOT / path), run_name=f"afresh_{Path(path).stem}")
 
 
 #: Each call table that must send every tool: where it is, and how to read its calls from the fresh module.
@@ -199,7 +199,9 @@ def test_every_other_reader_of_the_rows_takes_a_new_row() -> None:
 def test_the_lists_written_from_the_rows_are_current() -> None:
     """manifest.json's tools and the map's drawn_tools.json, as scripts/generate_tool_lists.py writes them."""
     checked = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "generate_tool_lists.py"), "--check"], capture_output=True, text=True
+        [sys.executable, str(REPOSITORY_ROOT / "scripts" / "generate_tool_lists.py"), "--check"],
+        capture_output=True,
+        text=True,
     )
     assert checked.returncode == 0, checked.stderr
 
@@ -207,11 +209,13 @@ def test_the_lists_written_from_the_rows_are_current() -> None:
 def test_no_prose_counts_the_tools() -> None:
     """A count goes stale with the next tool: prose says "every tool", a page generated from the rows counts them."""
     count = re.compile(rf"\b(all |the )?{len(TOOLS)} (public |MCP )?tools\b", re.IGNORECASE)
-    written = [ROOT / "README.md", ROOT / "manifest.json"]
+    written = [REPOSITORY_ROOT / "README.md", REPOSITORY_ROOT / "manifest.json"]
     for folder in ("docs", "src", "tests", "scripts", "benchmarks", "apps/curriculum-map"):
-        written += [p for p in (ROOT / folder).rglob("*") if p.suffix in {".md", ".py", ".js", ".mjs", ".json"}]
+        written += [
+            p for p in (REPOSITORY_ROOT / folder).rglob("*") if p.suffix in {".md", ".py", ".js", ".mjs", ".json"}
+        ]
     found = [
-        f"{path.relative_to(ROOT)}: {match.group(0)}"
+        f"{path.relative_to(REPOSITORY_ROOT)}: {match.group(0)}"
         for path in written
         if "corpus" not in path.parts and path.is_file()
         for match in count.finditer(path.read_text(encoding="utf-8", errors="replace"))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.mcp.reference import render_reference
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
+DOC = REPOSITORY_ROOT / "docs" / "tools.md"
 
 
 def test_tools_doc_matches_the_registered_surface() -> None:

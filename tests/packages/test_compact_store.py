@@ -6,6 +6,7 @@ import gc
 from pathlib import Path
 
 import pytest
+from corrupt import error_codes, rewrite_bytes
 
 from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.derived.content_codec import decode_content, encode_content
@@ -17,7 +18,6 @@ from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from package_factory import LC, FixtureWorld, state_for
-from packages.corrupt import error_codes, rewrite_bytes
 
 
 def _validated(validator: PackageValidator, location: PackageLocation) -> list[RelationshipRecord]:

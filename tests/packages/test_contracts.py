@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.config import (
     SHIPPED_PROFILES_DIR,
     SHIPPED_PROMPTS_DIR,
@@ -33,7 +34,7 @@ from kgfegmcp.core.identifiers import (
 from kgfegmcp.profiles.repository import ProfileRepository
 from package_factory import profile_document, write_profile
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "errors-cursors-limits.md"
+SPEC = REPOSITORY_ROOT.parent / "shared" / "spec" / "errors-cursors-limits.md"
 
 
 @pytest.mark.parametrize("value", ["abc", "brazil-bncc-ensino-fundamental", "a1-b2-c3", "x" * 96, "2026-07-1"])

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
 from test_validator_matrix import CORRUPTIONS, FREE
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.finding_codes import FindingCode, UndeclaredFindingCodeError
 from kgfegmcp.packages.artifacts import ArtifactReader
 from kgfegmcp.packages.checks.base import PackageCheck
@@ -29,7 +29,7 @@ from kgfegmcp.packages.validator import VALIDATION_CODES, PackageValidator
 from kgfegmcp.packages.writer import BUILD_FINDING_CODES
 from package_factory import DAG, LC, TREE, FixtureWorld, base_graph, dag_graph, lc_graph
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "packages.md"
+DOC = REPOSITORY_ROOT / "docs" / "packages.md"
 
 
 def documented_codes() -> set[str]:

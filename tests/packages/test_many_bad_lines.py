@@ -13,16 +13,14 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from corrupt import artifact_path, rewrite_bytes
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.packages.decoder import CHUNK_BYTES, iter_physical_lines
 from kgfegmcp.packages.delivery import LISTED_LINES, MAX_DECODED_BAD_LINES
 from kgfegmcp.packages.validator import PackageValidator
 from package_factory import TREE, FixtureWorld, base_graph
-
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_runs_of_blank_lines_are_handed_on_whole_with_their_line_numbers() -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.cli.catalog_commands import catalog_table
 from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.packages.lifecycle import PackageLifecycle
@@ -28,7 +29,6 @@ from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.packages.writer import PackageWriter
 from package_factory import FixtureWorld, base_graph
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 80
 #: Framework ids may be 96 characters: one that long, so its graph-package id cannot fit a narrow column.
 LONG_FRAMEWORK = "fixture-" + "-".join(["curriculum"] * 6) + "-with-a-long-name"

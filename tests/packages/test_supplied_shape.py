@@ -14,6 +14,7 @@ import pytest
 from fastmcp import Client
 from test_cli import kgfegmcp
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.core.errors import CatalogError, ManifestBuildError
@@ -37,7 +38,7 @@ from tool_calls import call
 
 LINKED = "fixture-supplied-lc"
 PLAIN = "fixture-supplied-tree"
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "data" / "supplied-package-shape"
+REFERENCE = REPOSITORY_ROOT.parent / "shared" / "data" / "supplied-package-shape"
 
 
 def _world(base: Path) -> tuple[FixtureWorld, dict[str, PackageLocation]]:

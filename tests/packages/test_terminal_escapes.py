@@ -15,10 +15,10 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.packages.tree import PackageLocation
 from package_factory import TREE, FixtureWorld, base_graph
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 ATTACK = "\x1b[31mRED \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ \x00NUL \u202eEVIL"
 RAW = ("\x00", "\x1b", "\u202e")
 

@@ -39,17 +39,17 @@ def test_the_name_types_spell_the_spec_table() -> None:
     assert get_args(ToolWorkflowName) == TOOL_WORKFLOW_NAMES
 
 
-async def test_every_spec_is_listed_with_its_title_in_spec_order(default_client: Client[Any]) -> None:
-    listed = await default_client.list_prompts()
+async def test_every_spec_is_listed_with_its_title_in_spec_order(fixture_client: Client[Any]) -> None:
+    listed = await fixture_client.list_prompts()
     assert [(p.name, p.title) for p in listed] == [(spec.name, spec.title) for spec in WORKFLOWS.values()]
 
 
 async def test_a_spec_is_registered_from_the_spec_table_alone(
-    default_state: AppState, monkeypatch: pytest.MonkeyPatch
+    fixture_state: AppState, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No second list to update: a spec added to the table is a prompt of the next server built."""
     extra = replace(WORKFLOWS["practice_item_set"], name="extra_workflow")  # type: ignore[arg-type]
     monkeypatch.setitem(WORKFLOWS, "extra_workflow", extra)
-    async with Client(create_app(default_state)) as client:
+    async with Client(create_app(fixture_state)) as client:
         listed = [p.name for p in await client.list_prompts()]
     assert listed == [*DECLARED_PROMPTS, "extra_workflow"]

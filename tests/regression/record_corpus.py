@@ -24,14 +24,18 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-# Like tests/conftest.py: a private, empty derived-index cache (never the checkout's ./data/cache), so a
+# Like a test run (tests/worlds.py): a private, empty derived-index cache (never the checkout's ./data/cache), so a
 # recording depends on the packages and the code only.
 _CACHE = tempfile.mkdtemp(prefix="kgfegmcp-corpus-cache-")
 os.environ["KGFEGMCP_CACHE_DIR"] = _CACHE
 os.environ["KGFEGMCP_OPERATOR_RIGHTS_FILE"] = os.path.join(_CACHE, "no-operator-rights.json")  # no developer's decision
+# The test support modules (the fixture worlds), as pytest finds them (pyproject.toml: pythonpath = tests).
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 import regression_corpus as corpus  # noqa: E402
 from regression_calls import DEFAULT  # noqa: E402
+
+from checkout import REPOSITORY_ROOT  # noqa: E402
 
 
 def _summary(outcomes: dict[str, list[corpus.Outcome]]) -> str:
@@ -63,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         states = corpus.fixture_states(base)
         states[DEFAULT] = corpus.default_state(corpus.build_default_catalog_root(base / DEFAULT / "graph_packages"))
         outcomes = asyncio.run(corpus.replay(states))
-        local = [folder, os.environ["KGFEGMCP_CACHE_DIR"], str(corpus.REPOSITORY_ROOT)]
+        local = [folder, os.environ["KGFEGMCP_CACHE_DIR"], str(REPOSITORY_ROOT)]
         refused = corpus.problems(outcomes, local)
     if refused:
         print("not recordable:\n" + "\n".join(refused), file=sys.stderr)

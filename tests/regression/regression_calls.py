@@ -14,26 +14,15 @@ corpus with its references, not with the values they resolved to.
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
 from kgfegmcp.mcp.tools import Specimens, example_calls
-
-# The fixture worlds live beside the tests that own them; pytest puts those folders on sys.path only
-# when it collects them, and the recorder runs outside pytest.
-_TESTS = Path(__file__).resolve().parents[1]
-for _folder in (_TESTS, _TESTS / "mcp", _TESTS / "progressions", _TESTS / "resources"):
-    if str(_folder) not in sys.path:
-        sys.path.append(str(_folder))
-
-from progression_worlds import HUGE, MESH, WIDE  # noqa: E402
-from resource_worlds import DERIVATIVES_DENIED, VARIANTS, lc_ids  # noqa: E402
-from standards_worlds import NOCODE, NOPREFIX, NOTEXT, SOME, TWIN  # noqa: E402
-
-from package_factory import DAG, LC, TREE  # noqa: E402
-from tool_examples import default_specimens  # noqa: E402
+from package_factory import DAG, LC, TREE
+from progression_worlds import HUGE, MESH, WIDE
+from resource_worlds import DERIVATIVES_DENIED, VARIANTS, lc_ids
+from standards_worlds import NOCODE, NOPREFIX, NOTEXT, SOME, TWIN
+from tool_examples import default_specimens
 
 DEFAULT = "default"
 #: Catalogs of our own synthetic data: their corpus lines keep the complete answer.

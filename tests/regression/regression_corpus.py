@@ -30,14 +30,13 @@ from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR, load_settings
 from mcp import MCPError
+from package_factory import state_for
+from worlds import CURSOR_SECRET, FIXTURE_WORLDS
 
 REGRESSION_ROOT = Path(__file__).resolve().parent
-REPOSITORY_ROOT = REGRESSION_ROOT.parents[1]
 CORPUS_DIR = REGRESSION_ROOT / "corpus"
-
-
-#: Pinned so cursors do not depend on the environment (unset, each install keys them by its own secret).
-CURSOR_SECRET = "regression-corpus-cursor-secret-not-for-deployment"
+#: The fixture world (``worlds.FIXTURE_WORLDS``) behind each fixture catalog of the corpus.
+CORPUS_WORLDS = {"search": "search", "evidence": "progression", "rights": "rights"}
 #: Settings that change answers; the corpus is recorded with their defaults, so they must not be set.
 ANSWER_SETTINGS = (
     "KGFEGMCP_MAX_SOURCE_READ_BYTES",
@@ -82,19 +81,13 @@ def default_state(catalog_root: Path) -> AppState:
 
 
 def fixture_states(base: Path) -> dict[str, AppState]:
-    """The three fixture worlds of tests/mcp, tests/progressions and tests/resources, built under ``base``."""
-    from progression_worlds import progression_world
-    from resource_worlds import rights_world
-    from standards_worlds import search_world
-
-    from package_factory import state_for
-
-    builders = {"search": search_world, "evidence": progression_world, "rights": rights_world}
+    """The three fixture worlds of tests/mcp, tests/progressions and tests/resources, built under ``base``
+    (the recorder's; the test replays against the run's own, ``worlds``)."""
     states = {}
-    for catalog, build in builders.items():
+    for catalog, world in CORPUS_WORLDS.items():
         folder = base / catalog
         folder.mkdir(parents=True)
-        states[catalog] = state_for(build(folder), cursor_secret=CURSOR_SECRET)
+        states[catalog] = state_for(FIXTURE_WORLDS[world](folder), cursor_secret=CURSOR_SECRET)
     return states
 
 

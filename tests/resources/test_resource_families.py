@@ -3,18 +3,18 @@ the MCP listing, the address parser, the rights policy, the document builders an
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastmcp import Client
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.resources.addresses import parse_address
 from kgfegmcp.resources.families import FAMILIES, FAMILY, Family
 from kgfegmcp.resources.policy import FAMILY_ACCESS
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
+DOCS = REPOSITORY_ROOT / "docs" / "tools.md"
 SAMPLE_KEYS = {"node_id": "node-1", "relationship_id": "rel-1", "part": "07", "logical_name": "validationReport"}
 
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.search import normalize
 from kgfegmcp.search.analysis import analyzer_for
 from kgfegmcp.search.normalize import cased_words, fold, query_tokens, tokens, word_forms
@@ -193,7 +194,7 @@ def test_the_generated_mark_table_is_the_running_unicode_data() -> None:
     if unicodedata.unidata_version != unicode_marks.UNIDATA_VERSION:
         pytest.skip("another Unicode version: normalize computes the ranges itself")
     assert normalize.mark_ranges() == unicode_marks.MARK_RANGES
-    generator = Path(__file__).resolve().parents[2] / "scripts" / "generate_unicode_marks.py"
+    generator = REPOSITORY_ROOT / "scripts" / "generate_unicode_marks.py"
     namespace: dict[str, object] = {"__name__": "generate_unicode_marks", "__file__": str(generator)}
     exec(compile(generator.read_text(encoding="utf-8"), str(generator), "exec"), namespace)
     render = namespace["render"]

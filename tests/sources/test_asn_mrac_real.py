@@ -16,7 +16,9 @@ import pytest
 from asn_fixtures import build_and_validate, profiles_copy
 from package_view import PackageView, open_package
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "australia-acara-v9"
+from checkout import REPOSITORY_ROOT
+
+DATA = REPOSITORY_ROOT.parent / "shared" / "data" / "australia-acara-v9"
 FRAMEWORK = "australia-acara-v9-mathematics"
 ASN = "http://purl.org/ASN/schema/core/"
 TITLE = "http://purl.org/dc/terms/title"

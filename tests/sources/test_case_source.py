@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from package_view import open_package
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.config import InvalidPackagePolicy
 from kgfegmcp.core.errors import ManifestBuildError
 from kgfegmcp.core.models import canonical_bytes
@@ -309,7 +310,7 @@ def test_cli_reports_a_broken_file_with_a_stable_error(tmp_path: Path) -> None:
         ],
         capture_output=True,
         text=True,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=REPOSITORY_ROOT,
         check=False,
     )
     assert run.returncode == 2

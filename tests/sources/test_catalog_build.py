@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from package_view import open_package, tree_digest
 
+from checkout import REPOSITORY_ROOT
 from default_catalog_ids import DEFAULT_PACKAGES
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.stats import package_statistics, render_markdown
@@ -71,7 +72,7 @@ def test_stats_agree_with_the_manifests(default_catalog_root: Path, profiles_roo
 def test_frameworks_doc_is_generated_from_the_default_catalog(default_catalog_root: Path, profiles_root: Path) -> None:
     profiles = ProfileRepository(profiles_root)
     stats = [package_statistics(p, profiles) for p in discover_packages(default_catalog_root).packages]
-    doc = Path(__file__).resolve().parents[2] / "docs" / "frameworks.md"
+    doc = REPOSITORY_ROOT / "docs" / "frameworks.md"
     assert doc.read_text(encoding="utf-8") == render_markdown(stats), (
         "docs/frameworks.md is stale: run scripts/generate_frameworks_doc.py after scripts/setup.sh"
     )

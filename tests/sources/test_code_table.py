@@ -13,6 +13,7 @@ from code_table_fixture import ELEMENTARY, UPPER_SECONDARY, write_table
 from curriculum_pdf_support import write_and_validate
 from package_view import PackageView, open_package, tree_digest
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.errors import ConfigurationError, ManifestBuildError
 from kgfegmcp.packages.writer import PackageContent
 from kgfegmcp.profiles.repository import ProfileRepository
@@ -250,9 +251,7 @@ def test_a_workbook_that_unpacks_past_the_bound_is_refused_before_it_is_read(
 
 def test_a_layout_file_with_a_broken_pattern_is_refused(tmp_path: Path) -> None:
     shipped = json.loads(
-        (Path(__file__).resolve().parents[2] / "src/kgfegmcp/shipped/layouts/mext-course-of-study.json").read_text(
-            "utf-8"
-        )
+        (REPOSITORY_ROOT / "src/kgfegmcp/shipped/layouts/mext-course-of-study.json").read_text("utf-8")
     )
     shipped["tableTitle"] = "^【(?P<table>"
     path = tmp_path / "layout.json"

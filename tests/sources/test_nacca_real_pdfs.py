@@ -18,6 +18,7 @@ import pytest
 from curriculum_pdf_support import operator_rights_beside, record_reviews
 from fastmcp import Client
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import build_app_state
 from kgfegmcp.core.config import SHIPPED_DIR, InvalidPackagePolicy, load_settings
@@ -31,7 +32,7 @@ from kgfegmcp.sources.curriculum_pdf.layout import load_layout
 from kgfegmcp.sources.curriculum_pdf.mapping import CurriculumPdfMapping
 from tool_calls import call, structured, texts
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "ghana-nacca-2019"
+DATA = REPOSITORY_ROOT.parent / "shared" / "data" / "ghana-nacca-2019"
 PDFS = sorted(DATA.glob("*.pdf")) if DATA.is_dir() else []
 ENGLISH = "ENGLISH-LOWER-PRIMARY-B1-B3.pdf"
 ENGLISH_ID = "ghana-nacca-primary-english-language-basic-1-3"

@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.core.config import SHIPPED_PROFILES_DIR
 from package_factory import FixtureWorld, state_for
 from served_apps import SERVED
 from tool_calls import call, wire
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 ATTACK = "\x00NUL \x1b[31mRED\x1b[0m \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ \u202eEVIL"
 #: What must never arrive raw: NUL, ESC, U+202E (and, in JSON text, their escapes).
 RAW = ("\x00", "\x1b", "\u202e")

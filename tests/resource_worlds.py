@@ -196,9 +196,6 @@ def small_lc_world(base: Path) -> FixtureWorld:
     return world
 
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
-
-
 @dataclass(frozen=True)
 class Ids:
     """Deterministic ids inside every ``fixture-lc`` package (and one from ``fixture-tree``)."""
