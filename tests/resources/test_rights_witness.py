@@ -25,6 +25,7 @@ from fastmcp import Client
 from resource_calls import read, read_code
 from typer.testing import CliRunner
 
+from checkout import REPOSITORY_ROOT
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState, build_app_state
 from kgfegmcp.catalog.catalog import AcceptedCatalog
@@ -377,7 +378,7 @@ async def test_a_supplied_package_is_approved_by_the_operator(tmp_path: Path) ->
 def test_no_gate_reads_a_manifests_rights_directly() -> None:
     """``manifest.rights`` is what the package claims; what it is served under is ``rights`` (the operator's
     decision applied). Only the validator (which holds the claim to the profile) and the runtime read the claim."""
-    source = Path(__file__).resolve().parents[2] / "src" / "kgfegmcp"
+    source = REPOSITORY_ROOT / "src" / "kgfegmcp"
 
     def reads_the_claim(node: ast.AST) -> bool:
         if not isinstance(node, ast.Attribute) or node.attr != "rights":
@@ -411,7 +412,7 @@ def test_a_copied_package_keeps_no_decision_of_another_catalog(tmp_path: Path) -
 
 def test_the_documented_operator_rights_file_is_read_as_documented(tmp_path: Path) -> None:
     """docs/configuration.md's example is a valid operator rights file, filed by the id it names."""
-    page = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    page = (REPOSITORY_ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     (example,) = [block for block in re.findall(r"```json\n(.*?)```", page, re.DOTALL) if '"decisions"' in block]
     (tmp_path / "operator_rights.json").write_text(example, encoding="utf-8")
     decisions = read_operator_rights(tmp_path / "operator_rights.json")
