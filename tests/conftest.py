@@ -45,22 +45,35 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return ModuleScheduling(config, log)
 
 
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: the order of what runs
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Longest work units first: the install tests, then modules that start processes or sweep, then the rest,
-    each tier by its number of tests.
+    each tier by its number of tests; within a tier, the longest unit that reads the default catalog first,
+    then the units that do not, then the others.
 
     Units are handed out in collection order (``scripts/test.sh`` passes ``--no-loadscope-reorder``); a long
-    unit handed out last would leave the other core idle while it runs alone. The sort is stable, so a
-    module's tests keep their order.
+    unit handed out last would leave the other core idle while it runs alone. The first unit to read the
+    default catalog builds it (about 25 s of CPU) while the other worker would wait for its lock: it runs
+    units that need no catalog meanwhile. The sort is stable, so a module's tests keep their order.
     """
     tier: dict[str, int] = {}
     size: collections.Counter[str] = collections.Counter()
+    reads_catalog: set[str] = set()
     for item in items:
         unit = work_unit(item.nodeid)
         rank = 0 if unit == "tests/install" else 1 if item.get_closest_marker("slow") else 2
         tier[unit] = min(tier.get(unit, rank), rank)
         size[unit] += 1
-    items.sort(key=lambda item: (tier[unit := work_unit(item.nodeid)], -size[unit], unit))
+        if "default_catalog_root" in getattr(item, "fixturenames", ()):  # every fixture it needs, transitively
+            reads_catalog.add(unit)
+    first = {}  # tier → its longest unit that reads the catalog
+    for unit in sorted(reads_catalog, key=lambda unit: (-size[unit], unit)):
+        first.setdefault(tier[unit], unit)
+
+    def group(unit: str) -> int:
+        return 0 if first.get(tier[unit]) == unit else 2 if unit in reads_catalog else 1
+
+    items.sort(key=lambda item: (tier[unit := work_unit(item.nodeid)], group(unit), -size[unit], unit))
 
 
 @pytest.fixture(scope="session")
