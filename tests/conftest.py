@@ -45,22 +45,35 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return ModuleScheduling(config, log)
 
 
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: the order of what runs
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Longest work units first: the install tests, then modules that start processes or sweep, then the rest,
-    each tier by its number of tests.
+    each tier by its number of tests; within a tier, the longest unit that reads the default catalog first,
+    then the units that do not, then the others.
 
     Units are handed out in collection order (``scripts/test.sh`` passes ``--no-loadscope-reorder``); a long
-    unit handed out last would leave the other core idle while it runs alone. The sort is stable, so a
-    module's tests keep their order.
+    unit handed out last would leave the other core idle while it runs alone. The first unit to read the
+    default catalog builds it (about 25 s of CPU) while the other worker would wait for its lock: it runs
+    units that need no catalog meanwhile. The sort is stable, so a module's tests keep their order.
     """
     tier: dict[str, int] = {}
     size: collections.Counter[str] = collections.Counter()
+    reads_catalog: set[str] = set()
     for item in items:
         unit = work_unit(item.nodeid)
         rank = 0 if unit == "tests/install" else 1 if item.get_closest_marker("slow") else 2
         tier[unit] = min(tier.get(unit, rank), rank)
         size[unit] += 1
-    items.sort(key=lambda item: (tier[unit := work_unit(item.nodeid)], -size[unit], unit))
+        if "default_catalog_root" in getattr(item, "fixturenames", ()):  # every fixture it needs, transitively
+            reads_catalog.add(unit)
+    first = {}  # tier → its longest unit that reads the catalog
+    for unit in sorted(reads_catalog, key=lambda unit: (-size[unit], unit)):
+        first.setdefault(tier[unit], unit)
+
+    def group(unit: str) -> int:
+        return 0 if first.get(tier[unit]) == unit else 2 if unit in reads_catalog else 1
+
+    items.sort(key=lambda item: (tier[unit := work_unit(item.nodeid)], group(unit), -size[unit], unit))
 
 
 @pytest.fixture(scope="session")
@@ -104,81 +117,50 @@ async def default_client(default_state: AppState) -> AsyncIterator[Client[Any]]:
 
 
 # -- fixture catalogs ---------------------------------------------------------------------------------
-# Some worlds go by two names: tests/services calls the states it shares with tests/mcp and tests/resources
+
+
+def world_fixture(world: str) -> Any:
+    """A session fixture: the fixture world ``world`` (``worlds.FIXTURE_WORLDS``)."""
+
+    def fixture() -> FixtureWorld:
+        return worlds.fixture_world(world)
+
+    fixture.__doc__ = f"The {world} world, built once per run (read-only)."
+    return pytest.fixture(scope="session")(fixture)
+
+
+def state_fixture(world: str) -> Any:
+    """A session fixture: this process's one AppState over ``world``."""
+
+    def fixture() -> AppState:
+        return worlds.fixture_state(world)
+
+    fixture.__doc__ = f"The AppState over the {world} world, built once per process (never mutate)."
+    return pytest.fixture(scope="session")(fixture)
+
+
+def client_fixture(world: str) -> Any:
+    """A fixture: FastMCP's in-memory client, connected for one test to the shared server over ``world``."""
+
+    async def fixture() -> AsyncIterator[Client[Any]]:
+        async with SERVED.client(worlds.fixture_state(world)) as client:
+            yield client
+
+    fixture.__doc__ = f"FastMCP's in-memory client over the {world} world."
+    return pytest.fixture(fixture)
+
+
+# The names the tests use. tests/services calls the states it shares with tests/mcp and tests/resources
 # after what it reads in them.
-
-
-@pytest.fixture(scope="session")
-def fixture_world() -> FixtureWorld:
-    """The search world (``standards_worlds``)."""
-    return worlds.fixture_world("search")
-
-
-@pytest.fixture(scope="session")
-def fixture_state(fixture_world: FixtureWorld) -> AppState:
-    return worlds.fixture_state("search")
-
-
-@pytest.fixture(scope="session")
-def search_state(fixture_state: AppState) -> AppState:
-    return fixture_state
-
-
-@pytest.fixture
-async def fixture_client(fixture_state: AppState) -> AsyncIterator[Client[Any]]:
-    """FastMCP's in-memory client over the search world."""
-    async with SERVED.client(fixture_state) as client:
-        yield client
-
-
-@pytest.fixture(scope="session")
-def other_state() -> AppState:
-    """A different catalog (tree + DAG only)."""
-    return worlds.fixture_state("small")
-
-
-@pytest.fixture(scope="session")
-def progression_fixture_world() -> FixtureWorld:
-    """The progression world (``progression_worlds``)."""
-    return worlds.fixture_world("progression")
-
-
-@pytest.fixture(scope="session")
-def progression_state(progression_fixture_world: FixtureWorld) -> AppState:
-    return worlds.fixture_state("progression")
-
-
-@pytest.fixture
-async def progression_client(progression_state: AppState) -> AsyncIterator[Client[Any]]:
-    """FastMCP's in-memory client over the progression world."""
-    async with SERVED.client(progression_state) as client:
-        yield client
-
-
-@pytest.fixture(scope="session")
-def evidence_state() -> AppState:
-    """The progression world plus two packages whose profiles store fewer link kinds (``service_worlds``)."""
-    return worlds.fixture_state("evidence")
-
-
-@pytest.fixture(scope="session")
-def matrix_world() -> FixtureWorld:
-    """Every rights variant as its own validated snapshot (``resource_worlds``)."""
-    return worlds.fixture_world("rights")
-
-
-@pytest.fixture(scope="session")
-def matrix_state(matrix_world: FixtureWorld) -> AppState:
-    return worlds.fixture_state("rights")
-
-
-@pytest.fixture(scope="session")
-def rights_state(matrix_state: AppState) -> AppState:
-    return matrix_state
-
-
-@pytest.fixture
-async def matrix_client(matrix_state: AppState) -> AsyncIterator[Client[Any]]:
-    """FastMCP's in-memory client over the rights world."""
-    async with SERVED.client(matrix_state) as client:
-        yield client
+fixture_world, fixture_state, fixture_client = (
+    world_fixture("search"),
+    state_fixture("search"),
+    client_fixture("search"),
+)
+search_state = state_fixture("search")
+other_state = state_fixture("small")
+progression_fixture_world = world_fixture("progression")
+progression_state, progression_client = state_fixture("progression"), client_fixture("progression")
+evidence_state = state_fixture("evidence")
+matrix_world, matrix_state, matrix_client = world_fixture("rights"), state_fixture("rights"), client_fixture("rights")
+rights_state = state_fixture("rights")

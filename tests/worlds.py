@@ -16,13 +16,12 @@ built), so the corpus replays against the same states every other test reads.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import fcntl
 import functools
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import SecretStr
@@ -81,22 +80,26 @@ def run_directory() -> Path:
     return Path(os.environ[RUN_DIRECTORY])
 
 
-@contextlib.contextmanager
-def _locked(name: str) -> Iterator[None]:
-    with (run_directory() / f".{name}.lock").open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes, or when its process dies
-        yield
+def once(name: str, action: Callable[[], object]) -> None:
+    """Run ``action`` unless a process of the run has already run it to the end; others wait meanwhile."""
+    with (run_directory() / f".{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when its process dies
+        done = run_directory() / f".{name}.done"
+        if not done.exists():
+            action()
+            done.touch()
 
 
 def built_once(name: str, build: Callable[[Path], object]) -> Path:
-    """``run/name``, built by ``build`` unless a process of the run already built it."""
-    target, done = run_directory() / name, run_directory() / f".{name}.built"
-    with _locked(name):
-        if not done.exists():
-            shutil.rmtree(target, ignore_errors=True)  # what a process that died while building left
-            target.mkdir()
-            build(target)
-            done.touch()
+    """``run/name``, written by ``build`` unless a process of the run already wrote it."""
+    target = run_directory() / name
+
+    def write() -> None:
+        shutil.rmtree(target, ignore_errors=True)  # what a process that died while writing left
+        target.mkdir()
+        build(target)
+
+    once(name, write)
     return target
 
 
@@ -113,39 +116,43 @@ def fixture_state(name: str) -> AppState:
 
 
 def _write_default_catalog(base: Path) -> None:
-    outcomes = build_default_catalog(base / "graph_packages", ProfileRepository(SHIPPED_PROFILES_DIR))
+    root = base / "graph_packages"
+    outcomes = build_default_catalog(root, ProfileRepository(SHIPPED_PROFILES_DIR))
     problems = {
         o.outcome.graph_package_id: sorted({f.code for f in o.outcome.findings if f.severity == "error"})
         for o in outcomes
         if not o.accepted
     }
     assert not problems, f"default catalog packages failed validation: {problems}"
+    # Its derived indexes, into the run's cache, before any other process (a server, a worker) reads it.
+    build_app_state(_settings(root))
 
 
+def _settings(root: Path) -> BackendSettings:
+    return load_settings({"graph_packages_dir": root, "profiles_dir": SHIPPED_PROFILES_DIR})
+
+
+@functools.cache
 def default_catalog() -> Path:
     """The real default catalog, built from the pinned registry packages and validated as ``scripts/setup.sh``
-    builds it, once per run."""
+    builds it, with its derived indexes, once per run."""
     return built_once("default-catalog", _write_default_catalog) / "graph_packages"
 
 
 def default_settings() -> BackendSettings:
-    return load_settings({"graph_packages_dir": default_catalog(), "profiles_dir": SHIPPED_PROFILES_DIR})
+    return _settings(default_catalog())
 
 
 @functools.cache
 def default_state() -> AppState:
-    """The state over the default catalog, once per process. The first process to build it builds its derived
-    indexes into the run's cache while it holds the lock, so every other process starts warm."""
-    settings = default_settings()
-    built: list[AppState] = []
-    built_once("default-catalog-indexes", lambda _: built.append(build_app_state(settings)))
-    return built[0] if built else build_app_state(settings)
+    """The state over the default catalog, once per process (its indexes read from the run's cache)."""
+    return build_app_state(default_settings())
 
 
 def default_catalog_indexes(cache: Path) -> Path:
     """``cache``, a cache directory of its own holding the default catalog's derived indexes (copied from the
     run's cache) and no cursor secret: a server started on it makes its own secret, but builds no index."""
-    default_state()  # once this process has it, the run's cache holds its indexes
+    default_catalog()  # the run's cache holds its indexes once it is built
     for framework in DEFAULT_FRAMEWORKS:
         shutil.copytree(Path(os.environ["KGFEGMCP_CACHE_DIR"]) / framework, cache / framework)
     return cache

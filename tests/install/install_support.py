@@ -11,10 +11,11 @@ import sys
 from pathlib import Path
 
 from checkout import REPOSITORY_ROOT
+from worlds import RUN_DIRECTORY
 
 MCPB = REPOSITORY_ROOT / ".tools" / "mcpb" / "node_modules" / ".bin" / "mcpb"
 #: Variables that would point a child process at this checkout or this test session.
-_CHECKOUT_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")
+_CHECKOUT_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", RUN_DIRECTORY)
 #: What scripts/install_dev.sh leaves in a checkout (besides nginx), each skipped by it when present.
 DEV_TOOLING = (".venv", ".venv-sdk1", ".venv-mcp-2024-11-05", ".venv-mcp-2025-03-26", ".tools")
 
