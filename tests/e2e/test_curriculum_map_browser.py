@@ -195,6 +195,72 @@ def test_readable_narrow_and_wide(browser: Browser, default_http_server: HttpSer
         assert size >= 14
 
 
+#: Each drawn standard's code, its box and whether it is the focus (a paths answer's destination), and the map
+#: area's visible box (its client area: what its scroll position shows, without its scroll bars).
+_MAP_BOXES = """() => {
+  const pane = document.querySelector('.map-pane');
+  const p = pane.getBoundingClientRect();
+  const left = p.left + pane.clientLeft, top = p.top + pane.clientTop;
+  const box = (r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width });
+  return {
+    pane: { left, right: left + pane.clientWidth, top, bottom: top + pane.clientHeight,
+            scrolls: pane.scrollWidth > pane.clientWidth },
+    panel: box(document.getElementById('detail').getBoundingClientRect()),
+    cards: [...document.querySelectorAll('.node[data-group="map"]')].map((card) => ({
+      code: card.querySelector('.code').textContent, focus: card.classList.contains('r-focus'),
+      ...box(card.getBoundingClientRect()) })),
+  };
+}"""
+#: Traversal both ways from EF05MA03: 77 standards over seven grades, too many to fit beside the details.
+_WIDE = {**FOCUS, "statementCode": "EF05MA03", "direction": "both"}
+
+
+@pytest.mark.parametrize(
+    ("tool", "request_", "width", "fits"),
+    [
+        ("find_learning_progression_paths", PATH, 1100, True),
+        ("traverse_learning_progressions", _WIDE, 1100, False),
+        ("traverse_learning_progressions", {**FOCUS, "statementCode": "EF04MA01", "maxNodes": 100}, 1100, False),
+        ("traverse_learning_progressions", {**FOCUS, "direction": "in", "maxNodes": 100}, 1024, False),
+        ("get_standard_progressions", {**FOCUS, "statementCode": "EF67LP07", "limit": 100}, 1100, True),
+        ("get_standard_progressions", {**FOCUS, "statementCode": "EF05MA03"}, 320, True),
+    ],
+    ids=["paths-1100", "traversal-1100", "largest-1100", "built-on-1024", "most-links-1100", "progressions-320"],
+)
+def test_the_map_fits_its_area_or_shows_the_focus(
+    browser: Browser, default_http_server: HttpServer, tool: str, request_: dict[str, Any], width: int, fits: bool
+) -> None:
+    """Grade columns share the map area's width: where they all fit at a readable width (paths across grades 2-5
+    at 1100 px, two grades at 320 px), every standard is in view across, start and destination alike; where they
+    cannot (five or seven grades beside the details), the map area scrolls and is scrolled so that the focus
+    standard (a path's destination) is in full view, across and down (EF67LP07 is the 13th of 21 in its column): the
+    teacher never hunts for it."""
+    with map_host(browser, default_http_server.url, width=width, height=900) as host:
+        host.show(tool, request_)
+        host.wait_rendered(1)
+        boxes = host.view.evaluate(_MAP_BOXES)
+        pane, cards = boxes["pane"], boxes["cards"]
+
+        def inside(card: dict[str, Any], vertically: bool) -> bool:
+            across = card["left"] >= pane["left"] - 0.5 and card["right"] <= pane["right"] + 0.5
+            down = card["top"] >= pane["top"] - 0.5 and card["bottom"] <= pane["bottom"] + 0.5
+            return across and (down or not vertically)
+
+        (focus,) = [card for card in cards if card["focus"]]
+        assert inside(focus, vertically=True), f"{focus} {pane}"
+        if fits:
+            assert not pane["scrolls"]
+            assert [card["code"] for card in cards if not inside(card, vertically=False)] == []
+        else:
+            assert pane["scrolls"]
+        # Readable however many standards: cards keep a readable width, the details stay beside a wide map.
+        assert min(card["width"] for card in cards) >= (140 if width > 720 else 112)
+        if width > 720:
+            assert boxes["panel"]["left"] >= pane["right"]
+        overflow = host.view.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+
+
 def test_the_host_s_dark_theme_is_taken(host: MapHost) -> None:
     background = "getComputedStyle(document.body).backgroundColor"
     host.show("get_standard_context", FOCUS)

@@ -4,13 +4,13 @@
 import { WORDS, langOf } from "./words.js";
 import { graphOf, loadsOf, packageIdsOf, siblingRequestOf, siblingsOf, structuredOf, toolOf } from "./adapters.js";
 import { canCallTools, createBridge, featuresOf, selectionContext, PROTOCOL_VERSION } from "./bridge.js";
-import { el, iso, nodeLabel, roleWord, gradeDisplay, drawMap, drawEdges, highlight, drawPaths, drawHierarchy,
+import { el, iso, nodeLabel, roleWord, gradeDisplay, drawMap, drawEdges, reveal, highlight, drawPaths, drawHierarchy,
   drawComponents, drawSources, fillSiblings } from "./draw.js";
 import { rovingStops, wireKeys } from "./keys.js";
 
 const state = { lang: "en", langChosen: false, answer: null, tool: null, hostTool: null, graph: null, history: [],
   selectedId: null, shownId: null, pathIndex: 0, busy: false, caps: {}, context: {}, displayMode: "inline",
-  statementLangs: new Map(), renders: 0, siblingAnswers: new Map() };
+  statementLangs: new Map(), renders: 0, siblingAnswers: new Map(), revealing: false };
 const $ = (id) => document.getElementById(id);
 const t = (key) => WORDS[state.lang][key];
 const features = () => featuresOf(state.caps, state.context);
@@ -234,6 +234,11 @@ function render(moveFocus) {
   if (focus) showDetail(focus);
   else $("detail-body").replaceChildren(el("p", { class: "summary", text: t("hoverHint") }));
   if (first && moveFocus) first.focus();
+  // A map wider (or taller) than its area shows the focus standard, a path's destination: the teacher never
+  // hunts for it. Kept so while the area settles its size (the host fits the frame to the view), until the
+  // teacher moves the map or the focus themselves.
+  state.revealing = Boolean(g.focusId);
+  reveal(map, g.focusId);
   const comps = view.querySelector(".comp");
   if (comps) comps.tabIndex = 0;
   const elapsed = performance.now() - started;
@@ -256,6 +261,10 @@ function redrawEdges() {
   if (!map || !state.graph) return;
   drawEdges(map, state.graph);
   highlight(map, state.graph, state.shownId, state.graph.paths.length ? state.graph.paths[state.pathIndex] : null);
+  if (state.revealing) reveal(map, state.graph.focusId);
+}
+for (const kind of ["pointerdown", "wheel", "keydown", "touchstart"]) {
+  document.addEventListener(kind, () => { state.revealing = false; }, { capture: true, passive: true });
 }
 
 /* ---------- a standard's siblings: its parent's children, asked of the server through the host ---------- */
