@@ -863,6 +863,40 @@ def test_hostile_text_neither_runs_nor_reorders_nor_overflows(
         assert host.refused == []
 
 
+def test_an_override_in_a_path_s_start_leaves_its_title_in_order(host: MapHost) -> None:
+    """A right-to-left override in the start's code reverses that code alone: the title still reads "Paths",
+    start, "→", destination, left to right (each code its own isolate, not one isolate around the title)."""
+    answer = _answer(host, "find_learning_progression_paths", PATH)
+    start = answer["fromNodeId"]
+    standards = [
+        {**record, "statementCode": f"{RLO}{record['statementCode']}"} if record["nodeId"] == start else record
+        for record in answer["standards"]
+    ]
+    hostile = {
+        "content": [{"type": "text", "text": "hostile"}],
+        "structuredContent": {**answer, "standards": standards},
+    }
+    host.show("find_learning_progression_paths", PATH, hostile)
+    host.wait_rendered(1)
+    script = """() => {
+      const title = document.getElementById('answer-title');
+      const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+      const left = (word) => {
+        for (let n = walker.currentNode = title, t = walker.nextNode(); t; t = walker.nextNode()) {
+          const at = t.data.indexOf(word);
+          if (at < 0) continue;
+          const r = document.createRange(); r.setStart(t, at); r.setEnd(t, at + 1);
+          return r.getBoundingClientRect().left;
+        }
+        return null;
+      };
+      return [left('Paths'), left('→'), left('EF05MA04')];
+    }"""
+    paths, arrow, destination = host.view.evaluate(script)
+    assert paths < arrow < destination
+    assert host.view.locator("#answer-title").inner_text().startswith("Paths ")
+
+
 # -- accessibility ------------------------------------------------------------------------------------------
 
 AXE = REPOSITORY_ROOT / ".tools" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"

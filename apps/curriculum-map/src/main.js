@@ -201,10 +201,13 @@ function showResult(result, tool, moveFocus) {
   return true;
 }
 
+/** The answer's title in parts: the view's words at even places, the standards it names (a path's two ends) at
+ *  odd ones, each drawn in an isolate of its own, so that no character of a code reorders the words or the other
+ *  code. */
 function titleOf(g) {
   const label = (id) => { const n = id && g.nodes.get(id); return n ? nodeLabel(t, n) : ""; };
-  if (g.tool === "find_learning_progression_paths") return `${t("tool")[g.tool]} ${label(g.startId)} → ${label(g.focusId)}`;
-  return `${t("tool")[g.tool]} ${label(g.focusId)}`;
+  if (g.tool === "find_learning_progression_paths") return [`${t("tool")[g.tool]} `, label(g.startId), " → ", label(g.focusId)];
+  return [`${t("tool")[g.tool]} `, label(g.focusId)];
 }
 
 function render(moveFocus) {
@@ -214,8 +217,9 @@ function render(moveFocus) {
   state.graph = g;
   const ctx = drawContext();
   const view = $("view");
-  const title = titleOf(g);
-  view.replaceChildren(el("h2", { id: "answer-title", dir: "auto" }, iso(title)));
+  const parts = titleOf(g);
+  const title = parts.join("");
+  view.replaceChildren(el("h2", { id: "answer-title" }, ...parts.map((part, i) => (i % 2 ? iso(part) : part))));
   if (g.tool === "find_learning_progression_paths") view.append(drawPaths(ctx, state.pathIndex, choosePath));
   const hierarchy = g.hierarchy ? drawHierarchy(ctx) : null;
   if (hierarchy) view.append(hierarchy);
