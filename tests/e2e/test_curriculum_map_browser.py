@@ -995,6 +995,32 @@ def test_without_those_features_the_view_degrades_cleanly(browser: Browser, defa
         assert "error" not in (view.locator("#status").get_attribute("class") or "")
 
 
+def test_a_host_that_declines_a_request_is_said_to(browser: Browser, default_http_server: HttpServer) -> None:
+    """A host may offer fullscreen, model context and links and still decline a request (a link it does not allow):
+    the view says the host declined, never that the server refused, and the map goes on working."""
+    with map_host(browser, default_http_server.url, features="decline") as host:
+        host.show("traverse_learning_progressions", FOCUS)
+        host.wait_rendered(1)
+        view = host.view
+        status = "() => [document.getElementById('status').className, document.getElementById('status').textContent]"
+        for control, method in (("#fullscreen", "ui/request-display-mode"), ("#sources a.ext", "ui/open-link")):
+            view.evaluate(
+                "() => { const s = document.getElementById('status'); s.className = ''; s.textContent = ''; }"
+            )
+            view.locator(control).first.click()
+            assert host.seen(method, at_least=1)
+            shown, said = host.polled(status, lambda value: "error" in value[0])
+            assert "error" in shown
+            assert "host" in said and "server" not in said, said
+        assert view.locator("#fullscreen").get_attribute("aria-pressed") == "false"
+        # A declined model context is no error to show: the selection stays made, the map usable.
+        target = view.locator('.node[data-group="map"]', has_text="EF06MA08")
+        target.click()
+        assert host.seen("ui/update-model-context", at_least=1)
+        assert target.get_attribute("aria-current") == "true"
+        assert "EF06MA08" in view.locator("#detail-title").inner_text()
+
+
 #: Each shipped BNCC stage, CCSS, ACARA and MEXT: (framework, focus code, a path's start code). EF is drawn
 #: by the tests above; EM, ACARA and MEXT hold no progression links (their paths are none).
 PACKAGES = {

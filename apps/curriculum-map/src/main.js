@@ -68,11 +68,11 @@ async function toggleFullscreen() {
     const result = await bridge.request("ui/request-display-mode", { mode: wanted });
     setDisplayMode((result && result.mode) || state.displayMode);
   } catch (error) {
-    setStatus(`${t("failed")} ${error.message}`, true);
+    setStatus(`${t("hostDeclined")} ${error.message}`, true);
   }
 }
 function openLink(url) {
-  bridge.request("ui/open-link", { url }).catch((error) => setStatus(`${t("failed")} ${error.message}`, true));
+  bridge.request("ui/open-link", { url }).catch((error) => setStatus(`${t("hostDeclined")} ${error.message}`, true));
 }
 function shareSelection(node) {
   if (!features().modelContext || !node) return;
@@ -389,5 +389,5 @@ else {
       new ResizeObserver(report).observe(document.body);
       report();
     })
-    .catch((error) => setStatus(`${t("failed")} ${error.message}`, true));
+    .catch((error) => setStatus(`${t("hostDeclined")} ${error.message}`, true));
 }
