@@ -897,6 +897,30 @@ def test_an_override_in_a_path_s_start_leaves_its_title_in_order(host: MapHost) 
     assert host.view.locator("#answer-title").inner_text().startswith("Paths ")
 
 
+def test_the_view_s_own_policy_holds_under_a_permissive_host(host: MapHost) -> None:
+    """Defence in depth: the test host's policy allows any inline script (as a host may); the view's own
+    Content-Security-Policy (its one script and style by hash, no connection) still refuses a script or a
+    connection the view did not ship."""
+    host.show("get_standard_context", FOCUS)
+    host.wait_rendered(1)
+    script = """() => new Promise((done) => {
+      const refused = [];
+      document.addEventListener('securitypolicyviolation', (e) => refused.push(e.effectiveDirective));
+      const injected = document.createElement('script');
+      injected.textContent = 'document.body.dataset.injected = "ran"';
+      document.body.append(injected);
+      fetch('/mcp').catch(() => {});
+      setTimeout(() => done([document.body.dataset.injected || null, refused]), 300);
+    })"""
+    ran, refused = host.view.evaluate(script)
+    assert ran is None
+    assert "script-src-elem" in refused and "connect-src" in refused
+    policies = host.view.evaluate(
+        "[...document.querySelectorAll('meta[http-equiv=\"Content-Security-Policy\"]')].map((m) => m.content)"
+    )
+    assert len(policies) == 2 and "'unsafe-inline'" in policies[0] and "'unsafe-inline'" not in policies[1]
+
+
 # -- accessibility ------------------------------------------------------------------------------------------
 
 AXE = REPOSITORY_ROOT / ".tools" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
@@ -923,8 +947,9 @@ def _axe(host: MapHost) -> list[dict[str, Any]]:
         ("find_learning_progression_paths", PATH),
         ("get_standard_context", FOCUS),
         ("get_learning_components_for_standard", FOCUS),
+        ("get_standard_progressions", FOCUS),
     ],
-    ids=["traversal", "paths", "context", "components"],
+    ids=["traversal", "paths", "context", "components", "progressions"],
 )
 def test_axe_finds_no_serious_violation(host: MapHost, theme: str, tool: str, request_: dict[str, Any]) -> None:
     host.show(tool, request_, theme=theme)
