@@ -140,7 +140,8 @@ def map_host(
 
     ``era="legacy"`` makes its client speak 2025-11-25 (capabilities on ``initialize`` only); ``"auto"`` takes
     the newest era the server offers. ``resources="none"``: the host proxies no resource read for its views.
-    ``features="none"``: the host offers no link opening, model context or fullscreen display mode.
+    ``features="none"``: the host offers no link opening, model context or fullscreen display mode;
+    ``"decline"``: it offers them and declines each request (an error).
     """
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()

@@ -195,6 +195,72 @@ def test_readable_narrow_and_wide(browser: Browser, default_http_server: HttpSer
         assert size >= 14
 
 
+#: Each drawn standard's code, its box and whether it is the focus (a paths answer's destination), and the map
+#: area's visible box (its client area: what its scroll position shows, without its scroll bars).
+_MAP_BOXES = """() => {
+  const pane = document.querySelector('.map-pane');
+  const p = pane.getBoundingClientRect();
+  const left = p.left + pane.clientLeft, top = p.top + pane.clientTop;
+  const box = (r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width });
+  return {
+    pane: { left, right: left + pane.clientWidth, top, bottom: top + pane.clientHeight,
+            scrolls: pane.scrollWidth > pane.clientWidth },
+    panel: box(document.getElementById('detail').getBoundingClientRect()),
+    cards: [...document.querySelectorAll('.node[data-group="map"]')].map((card) => ({
+      code: card.querySelector('.code').textContent, focus: card.classList.contains('r-focus'),
+      ...box(card.getBoundingClientRect()) })),
+  };
+}"""
+#: Traversal both ways from EF05MA03: 77 standards over seven grades, too many to fit beside the details.
+_WIDE = {**FOCUS, "statementCode": "EF05MA03", "direction": "both"}
+
+
+@pytest.mark.parametrize(
+    ("tool", "request_", "width", "fits"),
+    [
+        ("find_learning_progression_paths", PATH, 1100, True),
+        ("traverse_learning_progressions", _WIDE, 1100, False),
+        ("traverse_learning_progressions", {**FOCUS, "statementCode": "EF04MA01", "maxNodes": 100}, 1100, False),
+        ("traverse_learning_progressions", {**FOCUS, "direction": "in", "maxNodes": 100}, 1024, False),
+        ("get_standard_progressions", {**FOCUS, "statementCode": "EF67LP07", "limit": 100}, 1100, True),
+        ("get_standard_progressions", {**FOCUS, "statementCode": "EF05MA03"}, 320, True),
+    ],
+    ids=["paths-1100", "traversal-1100", "largest-1100", "built-on-1024", "most-links-1100", "progressions-320"],
+)
+def test_the_map_fits_its_area_or_shows_the_focus(
+    browser: Browser, default_http_server: HttpServer, tool: str, request_: dict[str, Any], width: int, fits: bool
+) -> None:
+    """Grade columns share the map area's width: where they all fit at a readable width (paths across grades 2-5
+    at 1100 px, two grades at 320 px), every standard is in view across, start and destination alike; where they
+    cannot (five or seven grades beside the details), the map area scrolls and is scrolled so that the focus
+    standard (a path's destination) is in full view, across and down (EF67LP07 is the 13th of 21 in its column): the
+    teacher never hunts for it."""
+    with map_host(browser, default_http_server.url, width=width, height=900) as host:
+        host.show(tool, request_)
+        host.wait_rendered(1)
+        boxes = host.view.evaluate(_MAP_BOXES)
+        pane, cards = boxes["pane"], boxes["cards"]
+
+        def inside(card: dict[str, Any], vertically: bool) -> bool:
+            across = card["left"] >= pane["left"] - 0.5 and card["right"] <= pane["right"] + 0.5
+            down = card["top"] >= pane["top"] - 0.5 and card["bottom"] <= pane["bottom"] + 0.5
+            return across and (down or not vertically)
+
+        (focus,) = [card for card in cards if card["focus"]]
+        assert inside(focus, vertically=True), f"{focus} {pane}"
+        if fits:
+            assert not pane["scrolls"]
+            assert [card["code"] for card in cards if not inside(card, vertically=False)] == []
+        else:
+            assert pane["scrolls"]
+        # Readable however many standards: cards keep a readable width, the details stay beside a wide map.
+        assert min(card["width"] for card in cards) >= (140 if width > 720 else 112)
+        if width > 720:
+            assert boxes["panel"]["left"] >= pane["right"]
+        overflow = host.view.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+
+
 def test_the_host_s_dark_theme_is_taken(host: MapHost) -> None:
     background = "getComputedStyle(document.body).backgroundColor"
     host.show("get_standard_context", FOCUS)
@@ -797,6 +863,64 @@ def test_hostile_text_neither_runs_nor_reorders_nor_overflows(
         assert host.refused == []
 
 
+def test_an_override_in_a_path_s_start_leaves_its_title_in_order(host: MapHost) -> None:
+    """A right-to-left override in the start's code reverses that code alone: the title still reads "Paths",
+    start, "→", destination, left to right (each code its own isolate, not one isolate around the title)."""
+    answer = _answer(host, "find_learning_progression_paths", PATH)
+    start = answer["fromNodeId"]
+    standards = [
+        {**record, "statementCode": f"{RLO}{record['statementCode']}"} if record["nodeId"] == start else record
+        for record in answer["standards"]
+    ]
+    hostile = {
+        "content": [{"type": "text", "text": "hostile"}],
+        "structuredContent": {**answer, "standards": standards},
+    }
+    host.show("find_learning_progression_paths", PATH, hostile)
+    host.wait_rendered(1)
+    script = """() => {
+      const title = document.getElementById('answer-title');
+      const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+      const left = (word) => {
+        for (let n = walker.currentNode = title, t = walker.nextNode(); t; t = walker.nextNode()) {
+          const at = t.data.indexOf(word);
+          if (at < 0) continue;
+          const r = document.createRange(); r.setStart(t, at); r.setEnd(t, at + 1);
+          return r.getBoundingClientRect().left;
+        }
+        return null;
+      };
+      return [left('Paths'), left('→'), left('EF05MA04')];
+    }"""
+    paths, arrow, destination = host.view.evaluate(script)
+    assert paths < arrow < destination
+    assert host.view.locator("#answer-title").inner_text().startswith("Paths ")
+
+
+def test_the_view_s_own_policy_holds_under_a_permissive_host(host: MapHost) -> None:
+    """Defence in depth: the test host's policy allows any inline script (as a host may); the view's own
+    Content-Security-Policy (its one script and style by hash, no connection) still refuses a script or a
+    connection the view did not ship."""
+    host.show("get_standard_context", FOCUS)
+    host.wait_rendered(1)
+    script = """() => new Promise((done) => {
+      const refused = [];
+      document.addEventListener('securitypolicyviolation', (e) => refused.push(e.effectiveDirective));
+      const injected = document.createElement('script');
+      injected.textContent = 'document.body.dataset.injected = "ran"';
+      document.body.append(injected);
+      fetch('/mcp').catch(() => {});
+      setTimeout(() => done([document.body.dataset.injected || null, refused]), 300);
+    })"""
+    ran, refused = host.view.evaluate(script)
+    assert ran is None
+    assert "script-src-elem" in refused and "connect-src" in refused
+    policies = host.view.evaluate(
+        "[...document.querySelectorAll('meta[http-equiv=\"Content-Security-Policy\"]')].map((m) => m.content)"
+    )
+    assert len(policies) == 2 and "'unsafe-inline'" in policies[0] and "'unsafe-inline'" not in policies[1]
+
+
 # -- accessibility ------------------------------------------------------------------------------------------
 
 AXE = REPOSITORY_ROOT / ".tools" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
@@ -823,8 +947,9 @@ def _axe(host: MapHost) -> list[dict[str, Any]]:
         ("find_learning_progression_paths", PATH),
         ("get_standard_context", FOCUS),
         ("get_learning_components_for_standard", FOCUS),
+        ("get_standard_progressions", FOCUS),
     ],
-    ids=["traversal", "paths", "context", "components"],
+    ids=["traversal", "paths", "context", "components", "progressions"],
 )
 def test_axe_finds_no_serious_violation(host: MapHost, theme: str, tool: str, request_: dict[str, Any]) -> None:
     host.show(tool, request_, theme=theme)
@@ -893,6 +1018,32 @@ def test_without_those_features_the_view_degrades_cleanly(browser: Browser, defa
         assert "ui/initialize" in methods  # the record works
         assert not {"ui/update-model-context", "ui/open-link", "ui/request-display-mode"} & methods
         assert "error" not in (view.locator("#status").get_attribute("class") or "")
+
+
+def test_a_host_that_declines_a_request_is_said_to(browser: Browser, default_http_server: HttpServer) -> None:
+    """A host may offer fullscreen, model context and links and still decline a request (a link it does not allow):
+    the view says the host declined, never that the server refused, and the map goes on working."""
+    with map_host(browser, default_http_server.url, features="decline") as host:
+        host.show("traverse_learning_progressions", FOCUS)
+        host.wait_rendered(1)
+        view = host.view
+        status = "() => [document.getElementById('status').className, document.getElementById('status').textContent]"
+        for control, method in (("#fullscreen", "ui/request-display-mode"), ("#sources a.ext", "ui/open-link")):
+            view.evaluate(
+                "() => { const s = document.getElementById('status'); s.className = ''; s.textContent = ''; }"
+            )
+            view.locator(control).first.click()
+            assert host.seen(method, at_least=1)
+            shown, said = host.polled(status, lambda value: "error" in value[0])
+            assert "error" in shown
+            assert "host" in said and "server" not in said, said
+        assert view.locator("#fullscreen").get_attribute("aria-pressed") == "false"
+        # A declined model context is no error to show: the selection stays made, the map usable.
+        target = view.locator('.node[data-group="map"]', has_text="EF06MA08")
+        target.click()
+        assert host.seen("ui/update-model-context", at_least=1)
+        assert target.get_attribute("aria-current") == "true"
+        assert "EF06MA08" in view.locator("#detail-title").inner_text()
 
 
 #: Each shipped BNCC stage, CCSS, ACARA and MEXT: (framework, focus code, a path's start code). EF is drawn

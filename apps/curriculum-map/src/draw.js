@@ -2,7 +2,7 @@
 // attributions) only ever goes into textContent, always inside a bidi isolate (<bdi> or dir="auto"), so no
 // character of it can become markup or reorder the view's own words.
 
-import { columnsOf, edgePath, snippet } from "./layout.js";
+import { columnsOf, edgePath, scrollToShow, snippet } from "./layout.js";
 import { linkParts } from "./bridge.js";
 import { siblingRequestOf } from "./adapters.js";
 
@@ -149,14 +149,33 @@ export function drawEdges(section, g) {
   }
   layer.setAttribute("width", String(canvas.scrollWidth));
   layer.setAttribute("height", String(canvas.scrollHeight));
+  const room = parseFloat(getComputedStyle(canvas.querySelector(".grades")).columnGap) || 40;
   for (const e of g.edges) {
     const a = boxes.get(e.from);
     const b = boxes.get(e.to);
     if (!a || !b) continue;
-    const path = svg("path", { class: `edge t-${e.type}`, d: edgePath(a, b), "data-id": e.id, "data-from": e.from, "data-to": e.to,
+    const path = svg("path", { class: `edge t-${e.type}`, d: edgePath(a, b, room), "data-id": e.id, "data-from": e.from, "data-to": e.to,
       "marker-end": e.type === "relatesTo" ? null : "url(#arrow)" });
     layer.append(path);
   }
+}
+
+/** Scroll the map area of ``section`` to its start, or, where the standard ``id`` does not show from there (a
+ *  map wider or taller than its area), to that standard in the middle. Whether it moved. */
+export function reveal(section, id) {
+  const pane = section && section.querySelector(".map-pane");
+  const card = pane && id ? [...pane.querySelectorAll(".node[data-group='map']")].find((b) => b.dataset.id === id) : null;
+  if (!card) return false;
+  const p = pane.getBoundingClientRect();
+  const c = card.getBoundingClientRect();
+  // The card's place in the pane's content: where it shows, plus how far the pane is scrolled.
+  const left = c.left - p.left - pane.clientLeft + pane.scrollLeft;
+  const top = c.top - p.top - pane.clientTop + pane.scrollTop;
+  const x = scrollToShow(pane.clientWidth, pane.scrollWidth, left, left + c.width);
+  const y = scrollToShow(pane.clientHeight, pane.scrollHeight, top, top + c.height);
+  if (Math.abs(x - pane.scrollLeft) < 1 && Math.abs(y - pane.scrollTop) < 1) return false;
+  pane.scrollTo(x, y);
+  return true;
 }
 
 /** Mark ``id``'s links and neighbours (and, in a paths answer, the chosen path) on the map. */

@@ -24,8 +24,9 @@ export function columnsOf(nodes, grades) {
 }
 
 /** The SVG path of a link from box ``a`` to box ``b`` (each {x, y, w, h}, in the canvas's pixels): from a side
- *  of ``a`` to the facing side of ``b``; between boxes of one column, a bow out to the right. */
-export function edgePath(a, b) {
+ *  of ``a`` to the facing side of ``b``; between boxes of one column, a bow out to the right that stays within
+ *  ``room`` pixels of it (the gap between columns), so it never runs under the next column's standards. */
+export function edgePath(a, b, room = 56) {
   const ay = a.y + a.h / 2;
   const by = b.y + b.h / 2;
   const r = (v) => Math.round(v * 10) / 10;
@@ -37,8 +38,20 @@ export function edgePath(a, b) {
     const x1 = a.x, x2 = b.x + b.w, dx = Math.max(24, (x1 - x2) / 2);
     return `M${r(x1)},${r(ay)} C${r(x1 - dx)},${r(ay)} ${r(x2 + dx)},${r(by)} ${r(x2)},${r(by)}`;
   }
-  const x1 = a.x + a.w, x2 = b.x + b.w, bow = 18 + Math.min(40, Math.abs(by - ay) / 6);
+  // A cubic's control points at x + bow reach out three quarters of bow.
+  const most = Math.max(8, (room - 4) / 0.75);
+  const x1 = a.x + a.w, x2 = b.x + b.w, bow = Math.min(most, 18 + Math.min(40, Math.abs(by - ay) / 6));
   return `M${r(x1)},${r(ay)} C${r(x1 + bow)},${r(ay)} ${r(x2 + bow)},${r(by)} ${r(x2)},${r(by)}`;
+}
+
+/** Where a pane showing ``size`` of its ``extent`` pixels along one axis is scrolled to show the item at
+ *  [``from``, ``to``] (in the pane's content pixels) whole: at its start when the item shows from there, else with
+ *  the item in the middle, within the pane's bounds; an item larger than the pane from its start (the pane then
+ *  shows it whole as soon as it grows, as a frame the host is still fitting to the view does). */
+export function scrollToShow(size, extent, from, to) {
+  if (to <= size) return 0;
+  const wanted = to - from > size ? from : Math.round((from + to) / 2 - size / 2);
+  return Math.max(0, Math.min(Math.max(0, extent - size), wanted));
 }
 
 /** The first characters of ``text`` on a node: whole words up to ``max`` characters, then an ellipsis. */

@@ -4,13 +4,13 @@
 import { WORDS, langOf } from "./words.js";
 import { graphOf, loadsOf, packageIdsOf, siblingRequestOf, siblingsOf, structuredOf, toolOf } from "./adapters.js";
 import { canCallTools, createBridge, featuresOf, selectionContext, PROTOCOL_VERSION } from "./bridge.js";
-import { el, iso, nodeLabel, roleWord, gradeDisplay, drawMap, drawEdges, highlight, drawPaths, drawHierarchy,
+import { el, iso, nodeLabel, roleWord, gradeDisplay, drawMap, drawEdges, reveal, highlight, drawPaths, drawHierarchy,
   drawComponents, drawSources, fillSiblings } from "./draw.js";
 import { rovingStops, wireKeys } from "./keys.js";
 
 const state = { lang: "en", langChosen: false, answer: null, tool: null, hostTool: null, graph: null, history: [],
   selectedId: null, shownId: null, pathIndex: 0, busy: false, caps: {}, context: {}, displayMode: "inline",
-  statementLangs: new Map(), renders: 0, siblingAnswers: new Map() };
+  statementLangs: new Map(), renders: 0, siblingAnswers: new Map(), revealing: false };
 const $ = (id) => document.getElementById(id);
 const t = (key) => WORDS[state.lang][key];
 const features = () => featuresOf(state.caps, state.context);
@@ -68,11 +68,11 @@ async function toggleFullscreen() {
     const result = await bridge.request("ui/request-display-mode", { mode: wanted });
     setDisplayMode((result && result.mode) || state.displayMode);
   } catch (error) {
-    setStatus(`${t("failed")} ${error.message}`, true);
+    setStatus(`${t("hostDeclined")} ${error.message}`, true);
   }
 }
 function openLink(url) {
-  bridge.request("ui/open-link", { url }).catch((error) => setStatus(`${t("failed")} ${error.message}`, true));
+  bridge.request("ui/open-link", { url }).catch((error) => setStatus(`${t("hostDeclined")} ${error.message}`, true));
 }
 function shareSelection(node) {
   if (!features().modelContext || !node) return;
@@ -201,10 +201,13 @@ function showResult(result, tool, moveFocus) {
   return true;
 }
 
+/** The answer's title in parts: the view's words at even places, the standards it names (a path's two ends) at
+ *  odd ones, each drawn in an isolate of its own, so that no character of a code reorders the words or the other
+ *  code. */
 function titleOf(g) {
   const label = (id) => { const n = id && g.nodes.get(id); return n ? nodeLabel(t, n) : ""; };
-  if (g.tool === "find_learning_progression_paths") return `${t("tool")[g.tool]} ${label(g.startId)} → ${label(g.focusId)}`;
-  return `${t("tool")[g.tool]} ${label(g.focusId)}`;
+  if (g.tool === "find_learning_progression_paths") return [`${t("tool")[g.tool]} `, label(g.startId), " → ", label(g.focusId)];
+  return [`${t("tool")[g.tool]} `, label(g.focusId)];
 }
 
 function render(moveFocus) {
@@ -214,8 +217,9 @@ function render(moveFocus) {
   state.graph = g;
   const ctx = drawContext();
   const view = $("view");
-  const title = titleOf(g);
-  view.replaceChildren(el("h2", { id: "answer-title", dir: "auto" }, iso(title)));
+  const parts = titleOf(g);
+  const title = parts.join("");
+  view.replaceChildren(el("h2", { id: "answer-title" }, ...parts.map((part, i) => (i % 2 ? iso(part) : part))));
   if (g.tool === "find_learning_progression_paths") view.append(drawPaths(ctx, state.pathIndex, choosePath));
   const hierarchy = g.hierarchy ? drawHierarchy(ctx) : null;
   if (hierarchy) view.append(hierarchy);
@@ -234,6 +238,11 @@ function render(moveFocus) {
   if (focus) showDetail(focus);
   else $("detail-body").replaceChildren(el("p", { class: "summary", text: t("hoverHint") }));
   if (first && moveFocus) first.focus();
+  // A map wider (or taller) than its area shows the focus standard, a path's destination: the teacher never
+  // hunts for it. Kept so while the area settles its size (the host fits the frame to the view), until the
+  // teacher moves the map or the focus themselves.
+  state.revealing = Boolean(g.focusId);
+  reveal(map, g.focusId);
   const comps = view.querySelector(".comp");
   if (comps) comps.tabIndex = 0;
   const elapsed = performance.now() - started;
@@ -256,6 +265,10 @@ function redrawEdges() {
   if (!map || !state.graph) return;
   drawEdges(map, state.graph);
   highlight(map, state.graph, state.shownId, state.graph.paths.length ? state.graph.paths[state.pathIndex] : null);
+  if (state.revealing) reveal(map, state.graph.focusId);
+}
+for (const kind of ["pointerdown", "wheel", "keydown", "touchstart"]) {
+  document.addEventListener(kind, () => { state.revealing = false; }, { capture: true, passive: true });
 }
 
 /* ---------- a standard's siblings: its parent's children, asked of the server through the host ---------- */
@@ -376,5 +389,5 @@ else {
       new ResizeObserver(report).observe(document.body);
       report();
     })
-    .catch((error) => setStatus(`${t("failed")} ${error.message}`, true));
+    .catch((error) => setStatus(`${t("hostDeclined")} ${error.message}`, true));
 }

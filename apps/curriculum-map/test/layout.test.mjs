@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { columnsOf, edgePath, snippet, step } from "../src/layout.js";
+import { columnsOf, edgePath, scrollToShow, snippet, step } from "../src/layout.js";
 import { ADAPTERS } from "../src/adapters.js";
 import { answer } from "./fixtures.mjs";
 
@@ -45,4 +45,25 @@ test("arrow keys move by row and column, skipping empty columns, and stop at the
   assert.equal(step(sizes, [0, 0], "ArrowUp"), null);
   assert.deepEqual(step(sizes, [2, 1], "Home"), [0, 0]);
   assert.deepEqual(step(sizes, [0, 0], "End"), [2, 2]);
+});
+
+test("a map area stays at its start when the focus shows from there, else centres it, within its bounds", () => {
+  // 700 pixels shown of 1240: a card at 381-525 shows from the start; one at 800-944 is brought to the middle;
+  // one at the far end only as far as the area scrolls.
+  assert.equal(scrollToShow(700, 1240, 381, 525), 0);
+  assert.equal(scrollToShow(700, 1240, 800, 944), 522);
+  assert.equal(scrollToShow(700, 1240, 1096, 1240), 540);
+  // An area that does not scroll.
+  assert.equal(scrollToShow(700, 700, 600, 700), 0);
+  // An area smaller than the card (a frame still growing): the card's start at the area's start.
+  assert.equal(scrollToShow(112, 2000, 400, 541), 400);
+});
+
+test("a bow between standards of one column stays within the gap before the next column", () => {
+  const a = { x: 0, y: 0, w: 100, h: 40 };
+  const far = { x: 0, y: 900, w: 100, h: 40 };
+  for (const room of [28, 36, 56]) {
+    const [, c1] = /^M100,20 C([\d.]+),/.exec(edgePath(a, far, room));
+    assert.ok((Number(c1) - 100) * 0.75 <= room - 4 + 0.1, `${room}: ${c1}`); // coordinates to a tenth
+  }
 });

@@ -147,6 +147,9 @@ What it shows:
 
 - **Grade columns** in the order of the package block's `grades` (the profile's order), headed by their
   `display` names. Each standard shows its code and the start of its statement; a grouping shows its text.
+  The columns share the map area's width (144 to 240 px each; 116 to 200 px below 720 px, where the details go
+  below the map): where they all fit, every standard is in view; where they cannot, the map area scrolls and
+  opens with the focus standard (a path's destination) in full view.
 - **Links drawn as lines** between their two standards: `buildsTowards` with an arrowhead, `relatesTo`
   dashed, with a legend. Roles are relative to the focus standard (comes before it, builds on it, relates to
   it), in words and marks as well as colour; a standard with links the answer does not return says how many.

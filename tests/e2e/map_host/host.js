@@ -19,8 +19,10 @@ const proxies = {
 };
 // What else the host offers its views: with ?features=none nothing (a view must degrade cleanly), otherwise
 // opening links, model context updates and a fullscreen display mode. Each request a view makes of them is
-// recorded in ``seen`` and answered as a host would.
+// recorded in ``seen`` and answered as a host would; with ?features=decline, offered but each declined (an
+// error), as a host does a link it does not allow.
 const offersFeatures = query.get("features") !== "none";
+const declines = query.get("features") === "decline";
 const hostCapabilities = offersFeatures ? { ...proxies, openLinks: {}, updateModelContext: { text: {} } } : proxies;
 const displayModes = offersFeatures ? { displayMode: "inline", availableDisplayModes: ["inline", "fullscreen"] } : {};
 const seen = [];
@@ -72,10 +74,16 @@ async function mount(toolName, args, hostContext) {
     hostContext: { theme: "light", locale: "en-US", platform: "web", toolInfo: { tool }, ...displayModes, ...hostContext },
   });
   if (offersFeatures) {
-    bridge.onopenlink = async (params) => { seen.push({ method: "ui/open-link", params }); return {}; };
-    bridge.onupdatemodelcontext = async (params) => { seen.push({ method: "ui/update-model-context", params }); return {}; };
+    const decline = (method) => { if (declines) throw new Error(`not allowed here (${method})`); };
+    bridge.onopenlink = async (params) => { seen.push({ method: "ui/open-link", params }); decline("ui/open-link"); return {}; };
+    bridge.onupdatemodelcontext = async (params) => {
+      seen.push({ method: "ui/update-model-context", params });
+      decline("ui/update-model-context");
+      return {};
+    };
     bridge.onrequestdisplaymode = async (params) => {
       seen.push({ method: "ui/request-display-mode", params });
+      decline("ui/request-display-mode");
       iframe.classList.toggle("fullscreen", params.mode === "fullscreen");
       return { mode: params.mode === "fullscreen" ? "fullscreen" : "inline" };
     };
