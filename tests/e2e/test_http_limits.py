@@ -255,6 +255,11 @@ TOOLS_LIST_REQUEST = (
 )
 
 
+#: Written by the server process once its ``sitecustomize`` has wrapped the middleware: Python reports a failing
+#: ``sitecustomize`` only on stderr and carries on, so without it a stale import would hold nothing, silently.
+HELD_PATCHED = "held-patched"
+
+
 def held_requests(directory: Path, release: Path) -> dict[str, str]:
     """Settings whose server's application awaits, without blocking anything else, until ``release`` exists (a
     minute at most) before it answers a POST to ``/mcp?held``: a slow application, as far as connections go.
@@ -262,7 +267,7 @@ def held_requests(directory: Path, release: Path) -> dict[str, str]:
     passes through (``RequestBodyCap``, which is not under test here)."""
     (directory / "sitecustomize.py").write_text(
         "import asyncio, os, time\n"
-        "from kgfegmcp import http_limits\n\n"
+        "from kgfegmcp.http_transport import limits as http_limits\n\n"
         "_answer = http_limits.RequestBodyCap.__call__\n\n"
         "async def _held(self, scope, receive, send):\n"
         "    if scope['type'] == 'http' and scope['query_string'] == b'held':\n"
@@ -271,6 +276,7 @@ def held_requests(directory: Path, release: Path) -> dict[str, str]:
         "            await asyncio.sleep(0.02)\n"
         "    await _answer(self, scope, receive, send)\n\n"
         "http_limits.RequestBodyCap.__call__ = _held\n"
+        f"open({str(directory / HELD_PATCHED)!r}, 'w').close()\n"
     )
     return {"PYTHONPATH": os.pathsep.join(filter(None, [str(directory), os.environ.get("PYTHONPATH")]))}
 
@@ -293,6 +299,7 @@ async def test_idle_flood_beyond_the_cap_cannot_lock_a_client_out(default_catalo
         **held_requests(tmp_path, release),
     }
     with http_server(default_catalog_root, settings) as server:
+        assert (tmp_path / HELD_PATCHED).exists(), "the server holds no request: " + server.log.read_text()[-2000:]
         await asyncio.to_thread(round_trip, server)  # the start-up probe's connection is released
         idle = [connect(server) for _ in range(30)]
         closed = await asyncio.to_thread(wait_for_closes, idle, 10)
