@@ -14,12 +14,15 @@ from package_view import open_package, tree_digest
 
 from checkout import REPOSITORY_ROOT
 from default_catalog_ids import DEFAULT_PACKAGES
+from kgfegmcp.core.config import InvalidPackagePolicy
+from kgfegmcp.packages.lifecycle import PackageLifecycle
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.stats import package_statistics, render_markdown
 from kgfegmcp.packages.tree import discover_packages
 from kgfegmcp.packages.validator import PackageValidator
+from kgfegmcp.packages.writer import PackageWriter
 from kgfegmcp.profiles.repository import ProfileRepository
-from kgfegmcp.sources.default_catalog import build_default_catalog, write_default_catalog
+from kgfegmcp.sources.default_catalog import write_default_catalog
 
 pytestmark = pytest.mark.slow
 
@@ -37,17 +40,18 @@ def test_every_default_package_passes_the_validator(default_catalog_root: Path, 
 
 
 def test_rebuilding_yields_identical_bytes(default_catalog_root: Path, profiles_root: Path, tmp_path: Path) -> None:
+    """Written twice into one root, then validated there as ``build_default_catalog`` validates what it writes:
+    the same pending bytes both times, then the bytes of the run's default catalog, built in another process."""
     profiles = ProfileRepository(profiles_root)
-    first = tmp_path / "first"
-    write_default_catalog(first, profiles)
-    pending = tree_digest(first)
-    write_default_catalog(first, profiles)  # the same root again: replaces every package
-    assert tree_digest(first) == pending
-    second = tmp_path / "second"
-    outcomes = build_default_catalog(second, profiles)
-    assert all(o.accepted for o in outcomes)
-    assert tree_digest(second) == tree_digest(default_catalog_root)
-    assert not any(name.startswith(".") for name in tree_digest(second))
+    root = tmp_path / "catalog"
+    write_default_catalog(root, profiles)
+    pending = tree_digest(root)
+    locations = write_default_catalog(root, profiles)  # the same root again: replaces every package
+    assert tree_digest(root) == pending
+    lifecycle = PackageLifecycle(PackageValidator(profiles), PackageWriter(), InvalidPackagePolicy.FAIL)
+    assert all(lifecycle.validate(location).accepted for location in locations)
+    assert tree_digest(root) == tree_digest(default_catalog_root)
+    assert not any(name.startswith(".") for name in tree_digest(root))
 
 
 def test_stats_agree_with_the_manifests(default_catalog_root: Path, profiles_root: Path) -> None:
