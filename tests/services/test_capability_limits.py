@@ -160,6 +160,7 @@ CHECKS: dict[Path, Enforced] = {
     ("comparison", "snapshots"): schema("maxItems", (COMPARE, "snapshotIds")),
     ("comparison", "matchesPerFramework", 0): schema("minimum", (COMPARE, "maxMatchesPerFramework")),
     ("comparison", "matchesPerFramework", 1): schema("maximum", (COMPARE, "maxMatchesPerFramework")),
+    ("evidenceWindowBytes", "min"): schema("minimum", (r.ReadEvidenceRequest, "windowBytes")),
     ("evidenceWindowBytes", "default"): schema("default", (r.ReadEvidenceRequest, "windowBytes")),
     ("evidenceWindowBytes", "max"): schema("maximum", (r.ReadEvidenceRequest, "windowBytes")),
     ("toolResult", "maxBytes"): lambda s: _traversal(s).ceiling.max_bytes,

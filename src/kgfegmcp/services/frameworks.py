@@ -99,7 +99,7 @@ def _limits() -> dict[str, dict[str, int | list[int]]]:
             "snapshots": MAX_COMPARISON_SNAPSHOTS,
             "matchesPerFramework": [COMPARISON_MATCHES.min, COMPARISON_MATCHES.max],
         },
-        "evidenceWindowBytes": _range(EVIDENCE_WINDOW_BYTES, ("default", "max")),
+        "evidenceWindowBytes": _range(EVIDENCE_WINDOW_BYTES, ("min", "default", "max")),
         "toolResult": {"maxBytes": RESULT_MAX_BYTES, "maxCharacters": RESULT_MAX_CHARS},
     }
 
