@@ -51,6 +51,18 @@ RIGHTS: dict[str, Any] = {
 }
 
 
+#: The fixture profiles' code policy (every standard coded, casefold, exact and prefix search).
+CODE_POLICY: dict[str, Any] = {
+    "codesPresent": "allStandards",
+    "unique": True,
+    "normalization": "casefold",
+    "pattern": r"[A-Z]+(\.[0-9A-Za-z]+)+",
+    "exactSearch": True,
+    "prefixSearch": True,
+    "derivedParentSeparator": ".",
+}
+
+
 def profile_document(profile_id: str, rule: str = "tree", max_parents: int = 1, **overrides: Any) -> dict[str, Any]:
     """A complete profile JSON document for fixture packages."""
     document: dict[str, Any] = {
@@ -79,15 +91,7 @@ def profile_document(profile_id: str, rule: str = "tree", max_parents: int = 1, 
                 {"parentType": "Cluster", "childType": "Standard"},
             ],
         },
-        "codePolicy": {
-            "codesPresent": "allStandards",
-            "unique": True,
-            "normalization": "casefold",
-            "pattern": r"[A-Z]+(\.[0-9A-Za-z]+)+",
-            "exactSearch": True,
-            "prefixSearch": True,
-            "derivedParentSeparator": ".",
-        },
+        "codePolicy": dict(CODE_POLICY),
         "searchFacets": ["gradeLevel", "statementType"],
         "progressionLabels": ["buildsTowards", "relatesTo"],
         "disclosures": [{"disclosureId": "fixture", "text": "Fixture data written by tests."}],

@@ -33,6 +33,7 @@ from kgfegmcp.packages.records import HAS_CHILD, ItemNode
 from kgfegmcp.packages.tree import PackageLocation
 from kgfegmcp.packages.writer import PackageWriter
 from package_factory import (
+    CODE_POLICY,
     DAG,
     LC,
     TREE,
@@ -52,16 +53,6 @@ SOME = "fixture-some"
 NOTEXT = "fixture-notext"
 TWIN = "fixture-twin"
 NOTEXT_DISCLOSURE = "Fixture data written by tests; this package opts out of text search."
-
-CODE_POLICY: dict[str, Any] = {
-    "codesPresent": "allStandards",
-    "unique": True,
-    "normalization": "casefold",
-    "pattern": r"[A-Z]+(\.[0-9A-Za-z]+)+",
-    "exactSearch": True,
-    "prefixSearch": True,
-    "derivedParentSeparator": ".",
-}
 
 
 def code_policy(**changes: Any) -> dict[str, Any]:

@@ -19,20 +19,19 @@ could have sealed cursors. The secret itself never appears in a log line, an err
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import logging
 import os
 import re
 import secrets
 import stat
-import tempfile
 from pathlib import Path
 
 from pydantic import SecretStr
 
 from kgfegmcp.core.config import MAX_CURSOR_SECRET_CHARS, MIN_CURSOR_SECRET_CHARS, BackendSettings
 from kgfegmcp.core.errors import ConfigurationError
+from kgfegmcp.core.staged_files import staged_beside
 
 log = logging.getLogger(__name__)
 
@@ -123,19 +122,11 @@ def _make(path: Path) -> str | None:
     """Make the secret file; ``None`` when another process made one first (then that one is the secret)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = secrets.token_bytes(_SECRET_BYTES).hex()
-    descriptor, temporary = tempfile.mkstemp(prefix=".cursor-secret-", dir=path.parent)  # O_EXCL, mode 0600
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(text.encode("ascii") + b"\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+    with staged_beside(path, text.encode("ascii") + b"\n", ".cursor-secret-", suffix="") as temporary:  # mode 0600
         try:
             os.link(temporary, path)  # atomic, and never over an existing file
         except FileExistsError:
             return None
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
     return text
 
 

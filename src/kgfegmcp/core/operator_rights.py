@@ -19,7 +19,6 @@ import contextlib
 import getpass
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +32,7 @@ from kgfegmcp.core.identifiers import InvalidIdentifier, graph_package_id, split
 from kgfegmcp.core.models import ContractModel, pretty_json_bytes
 from kgfegmcp.core.package_files import PackageJsonError, parse_package_json
 from kgfegmcp.core.rights import GeneratedDerivatives, ReviewStatus, RightsPolicy
+from kgfegmcp.core.staged_files import staged_beside
 
 try:
     import fcntl
@@ -69,10 +69,7 @@ class OperatorDecision(ContractModel):
     @model_validator(mode="after")
     def _decides_something(self) -> OperatorDecision:
         if all(getattr(self, name) is None for name in DECIDED_FIELDS):
-            raise ValueError(
-                "a decision states at least one of reviewStatus, allowStandardResources, allowFullText, "
-                "allowBulkResource, allowGeneratedDerivatives"
-            )
+            raise ValueError(f"a decision states at least one of {', '.join(map(to_camel, DECIDED_FIELDS))}")
         return self
 
     def summary(self) -> str:
@@ -175,17 +172,8 @@ def record_decision(path: Path, key: str, decision: OperatorDecision | None) -> 
             else:
                 decisions[key] = decision
             written = OperatorRights(decisions=dict(sorted(decisions.items())))
-            handle, staging = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(pretty_json_bytes(written.to_wire()))
-                    out.flush()
-                    os.fsync(out.fileno())
+            with staged_beside(path, pretty_json_bytes(written.to_wire()), f".{path.name}.") as staging:
                 os.replace(staging, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(staging)
-                raise
     except OSError as exc:
         raise filesystem_error(exc, action) from None
     return written

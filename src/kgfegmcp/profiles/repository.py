@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from kgfegmcp.core.finding_codes import FindingCode
 from kgfegmcp.core.identifiers import identifier_problem
 from kgfegmcp.core.models import sha256_hex
 from kgfegmcp.core.package_files import PackageFile, PackageFileError, PackageJsonError, parse_package_json
+from kgfegmcp.core.staged_files import staged_beside
 from kgfegmcp.profiles.model import PROFILE_VERSION_PATTERN, InterpretationProfile, ProfileRef
 from kgfegmcp.profiles.pipeline_profile import PipelineProfile, is_pipeline_profile
 
@@ -157,19 +157,12 @@ class ProfileRepository:
         written = False
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            handle, staging = tempfile.mkstemp(prefix=f".{profile.version}.", suffix=".tmp", dir=path.parent)
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(data)
-                    out.flush()
-                    os.fsync(out.fileno())
+            with staged_beside(path, data, f".{profile.version}.") as staging:
                 try:
                     os.link(staging, path)
                     written = True
                 except FileExistsError:
                     pass
-            finally:
-                os.unlink(staging)
         except OSError as exc:
             raise filesystem_error(exc, action) from None
         if not written:
