@@ -6,13 +6,13 @@ from typing import Any
 
 from fastmcp import Client
 from mcp.types import ResourceLink
-from standards_worlds import NOCODE, NOTEXT, TWIN
 
 from default_catalog_ids import DEFAULT_FRAMEWORKS
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.resources import uris
 from kgfegmcp.services.views import PackageRef
 from package_factory import DAG, LC, TREE
+from standards_worlds import NOCODE, NOTEXT, TWIN
 from tool_calls import call, error, error_code, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"

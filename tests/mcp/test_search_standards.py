@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
-from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, TWIN, code_policy, validate_all
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.services.views import PackageRef
 from package_factory import DAG, LC, TREE, base_graph, standard_world, state_for
+from standards_worlds import NOCODE, NOPREFIX, NOTEXT, NOTEXT_DISCLOSURE, SOME, TWIN, code_policy, validate_all
 from tool_calls import call, error, error_code, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"

@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 from fastmcp import Client
 from mcp.types import ResourceLink
-from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.resources import uris
 from kgfegmcp.services.views import PackageRef
 from package_factory import DAG, LC, TREE
+from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
 from tool_calls import call, error, error_code, structured, texts
 
 EF = "brazil-bncc-ensino-fundamental"

@@ -19,12 +19,12 @@ from progression_calls import (
     texts,
     traversal_links,
 )
-from progression_worlds import HUGE, MESH, WIDE, WIDE_MIDDLES
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.packages.records import HAS_CHILD, SUPPORTS
 from package_factory import DAG, LC
+from progression_worlds import HUGE, MESH, WIDE, WIDE_MIDDLES
 
 SNAPSHOT = "2026-01"
 

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from progression_worlds import generated_store, validate_all
 
 from kgfegmcp.catalog.loader import CatalogLoader
 from kgfegmcp.core.config import InvalidPackagePolicy
@@ -31,6 +30,7 @@ from kgfegmcp.graph.store import GraphStore
 from kgfegmcp.packages.records import BUILDS_TOWARDS, RelationshipLabel
 from kgfegmcp.packages.runtime import PackageRuntime
 from package_factory import LC, lc_graph, standard_world
+from progression_worlds import generated_store, validate_all
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

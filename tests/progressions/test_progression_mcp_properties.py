@@ -17,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from progression_calls import assert_canonical_within_ceiling, traversal_links
-from progression_worlds import MESH
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.catalog.loader import CatalogLoader
@@ -28,6 +27,7 @@ from kgfegmcp.graph.progressions import ProgressionTraversal, TraversalLimits, o
 from kgfegmcp.packages.records import BUILDS_TOWARDS
 from kgfegmcp.packages.unresolved import load_unresolved
 from package_factory import FixtureWorld
+from progression_worlds import MESH
 from served_apps import SERVED
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -14,7 +14,6 @@ import pytest
 from fastmcp import Client
 from mcp.types import ResourceLink
 from resource_calls import outcome, read, read_error
-from resource_worlds import EXTRAS, VARIANTS, lc_ids, small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
@@ -26,6 +25,7 @@ from kgfegmcp.resources.families import FAMILIES
 from kgfegmcp.services.views import package_identity, standard_view
 from mcp import MCPError
 from package_factory import LC, FixtureWorld, state_for
+from resource_worlds import EXTRAS, VARIANTS, lc_ids, small_lc_world
 
 IDS = lc_ids()
 SID = next(v.snapshot_id for v in VARIANTS if v.review_status == "approved" and all(v.flags))

@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import AnyUrl
 from resource_calls import evidence_code, outcome, read_code
-from resource_worlds import VARIANTS, lc_ids
 
 from kgfegmcp.resources import uris
 from kgfegmcp.resources.addresses import InvalidAddressError, parse_address
 from kgfegmcp.resources.families import Family
 from package_factory import LC, TREE
+from resource_worlds import VARIANTS, lc_ids
 
 IDS = lc_ids()
 SID = next(v.snapshot_id for v in VARIANTS if v.review_status == "approved" and all(v.flags))

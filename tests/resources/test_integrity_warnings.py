@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from fastmcp import Client
 from resource_calls import read, read_error
-from resource_worlds import small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.core.errors import CatalogError
@@ -21,6 +20,7 @@ from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.unresolved import load_unresolved
 from kgfegmcp.resources import uris
 from package_factory import LC, FixtureWorld, state_for
+from resource_worlds import small_lc_world
 
 SID = "2026-01"
 PACKAGE = f"{LC}@{SID}"

@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from fastmcp import Client
 from resource_calls import evidence, evidence_code, read, read_code, read_error
-from resource_worlds import VARIANTS, lc_ids, small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.packages.manifest import MANIFEST_FILENAME
 from kgfegmcp.packages.provenance import provenance_part_of
 from kgfegmcp.resources import uris
 from package_factory import LC, FixtureWorld, state_for
+from resource_worlds import VARIANTS, lc_ids, small_lc_world
 
 IDS = lc_ids()
 SID = next(v.snapshot_id for v in VARIANTS if v.review_status == "approved" and all(v.flags))

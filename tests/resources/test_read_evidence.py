@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from fastmcp import Client
 from resource_calls import evidence, evidence_code, outcome, read, read_all_windows
-from resource_worlds import NOTES_TEXT, VARIANTS, lc_ids, small_lc_world
 
 from kgfegmcp.app import create_app
 from kgfegmcp.bootstrap import AppState
@@ -21,6 +20,7 @@ from kgfegmcp.services.paging import Pager
 from kgfegmcp.services.requests import ReadEvidenceRequest
 from kgfegmcp.services.resources import AttributionView
 from package_factory import LC, FixtureWorld, state_for
+from resource_worlds import NOTES_TEXT, VARIANTS, lc_ids, small_lc_world
 
 IDS = lc_ids()
 SID = next(v.snapshot_id for v in VARIANTS if v.review_status == "approved" and all(v.flags))

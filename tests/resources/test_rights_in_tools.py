@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 from fastmcp import Client, FastMCP
 from fastmcp.client.client import CallToolResult
-from resource_worlds import EVERY_RIGHT, Variant, validate_all
 
 from kgfegmcp.app import create_app
 from kgfegmcp.core.identifiers import stable_uuid
@@ -32,6 +31,7 @@ from kgfegmcp.mcp.tools import TOOLS, Specimens, example_calls
 from kgfegmcp.packages.records import BUILDS_TOWARDS
 from kgfegmcp.resources import uris
 from package_factory import DAG, LC, dag_graph, lc_graph, standard_world, state_for
+from resource_worlds import EVERY_RIGHT, Variant, validate_all
 from tool_calls import texts
 
 NOTICE = "full_text_not_permitted"

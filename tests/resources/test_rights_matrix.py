@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from fastmcp import Client
 from resource_calls import evidence_outcome, outcome, read, read_error
-from resource_worlds import DERIVATIVES_DENIED, VARIANTS, Variant, lc_ids
 
 from kgfegmcp.core.identifiers import stable_uuid
 from kgfegmcp.core.rights import REVIEW_STATUSES
 from kgfegmcp.packages.artifact_roles import PROVENANCE_PARTS, provenance_part_name
 from kgfegmcp.resources import uris
 from package_factory import DAG, LC
+from resource_worlds import DERIVATIVES_DENIED, VARIANTS, Variant, lc_ids
 
 IDS = lc_ids()
 

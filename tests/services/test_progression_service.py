@@ -14,8 +14,6 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from progression_worlds import MESH, WIDE, WIDE_MIDDLES
-from service_worlds import BUILDS_ONLY, NOLINKS
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.errors import (
@@ -41,6 +39,8 @@ from kgfegmcp.services.requests import (
     TraverseLearningProgressionsRequest,
 )
 from package_factory import DAG, LC
+from progression_worlds import MESH, WIDE, WIDE_MIDDLES
+from service_worlds import BUILDS_ONLY, NOLINKS
 
 SNAPSHOT = "2026-01"
 B, R = BUILDS_TOWARDS, RELATES_TO

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from resource_worlds import EXTRAS, VARIANTS, Variant, lc_ids
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.catalog.served import ServedPackage
@@ -36,6 +35,7 @@ from kgfegmcp.resources.policy import (
 )
 from kgfegmcp.services.resources import ResourceDocument, ResourceService, SourceArtifactEvidence
 from package_factory import LC, TREE
+from resource_worlds import EXTRAS, VARIANTS, Variant, lc_ids
 
 IDS = lc_ids()
 ACCESS_CLASSES: tuple[AccessClass, ...] = ("public_metadata", "full_text", "standard_resource", "bulk_content")

@@ -5,7 +5,6 @@ says it matched.
 
 from __future__ import annotations
 
-from standards_worlds import SOME
 from test_search_service import counts, ids, item, search
 
 from kgfegmcp.bootstrap import AppState
@@ -13,6 +12,7 @@ from kgfegmcp.search.match_explanation import explain_match
 from kgfegmcp.search.normalize import query_words
 from kgfegmcp.search.service import SearchFilters, find_standards
 from package_factory import DAG, TREE
+from standards_worlds import SOME
 
 
 def test_a_named_grade_ranks_its_items_first_whatever_their_coverage(search_state: AppState) -> None:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from standards_worlds import NOCODE, NOPREFIX, NOTEXT, SOME, TWIN
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.cursors import request_fingerprint
@@ -28,6 +27,7 @@ from kgfegmcp.core.tool_names import ToolName
 from kgfegmcp.services.requests import SearchStandardsRequest
 from kgfegmcp.services.standards import SearchStandardsResult
 from package_factory import DAG, LC, TREE
+from standards_worlds import NOCODE, NOPREFIX, NOTEXT, SOME, TWIN
 
 SNAPSHOT = "2026-01"
 

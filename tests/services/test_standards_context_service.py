@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.core.errors import (
@@ -30,6 +29,7 @@ from kgfegmcp.services.requests import GetStandardContextRequest, GetStandardReq
 from kgfegmcp.services.standards import ContextRoot, ContextStandard, StandardContextResult, StandardDetail
 from kgfegmcp.services.views import FrameworkRootRef, PackageRef, StandardRecord
 from package_factory import DAG, LC, TREE
+from standards_worlds import NOCODE, NOPREFIX, SOME, TWIN
 
 SNAPSHOT = "2026-01"
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from resource_worlds import VARIANTS, Variant
 
 from kgfegmcp.bootstrap import AppState
 from kgfegmcp.services.requests import SearchLearningComponentsRequest, SearchStandardsRequest
 from package_factory import LC
+from resource_worlds import VARIANTS, Variant
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.snapshot_id)
