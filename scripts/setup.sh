@@ -10,7 +10,8 @@
 #    installs that). The package registries are the only network access.
 # 2. `kgfegmcp catalog init`: build the BNCC (4 packages) and CCSS ELA graph packages into the
 #    graph-package root (KGFEGMCP_GRAPH_PACKAGES_DIR, here default data/graph_packages) and validate
-#    each: pending packages get their terminal state.
+#    each: pending packages get their terminal state, and their search indexes are stored in the
+#    derived-index cache so the first start is quick.
 # 3. Serve the accepted catalog over stateless Streamable HTTP at
 #    http://127.0.0.1:${KGFEGMCP_HTTP_PORT:-8765}/mcp until interrupted (Ctrl-C).
 #

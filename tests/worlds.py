@@ -28,9 +28,11 @@ from pydantic import SecretStr
 
 from default_catalog_ids import DEFAULT_FRAMEWORKS
 from kgfegmcp.bootstrap import AppState, build_app_state
+from kgfegmcp.catalog.prepared import store_derived_indexes
 from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, BackendSettings, load_settings
 from kgfegmcp.core.cursor_secret import SECRET_FILE_NAME
 from kgfegmcp.core.cursors import CursorCodec
+from kgfegmcp.derived.cache import DerivedIndexCache
 from kgfegmcp.profiles.repository import ProfileRepository
 from kgfegmcp.sources.default_catalog import build_default_catalog
 from package_factory import FixtureWorld, state_for
@@ -117,15 +119,20 @@ def fixture_state(name: str) -> AppState:
 
 def _write_default_catalog(base: Path) -> None:
     root = base / "graph_packages"
-    outcomes = build_default_catalog(root, ProfileRepository(SHIPPED_PROFILES_DIR))
+    profiles = ProfileRepository(SHIPPED_PROFILES_DIR)
+    outcomes = build_default_catalog(root, profiles)
     problems = {
         o.outcome.graph_package_id: sorted({f.code for f in o.outcome.findings if f.severity == "error"})
         for o in outcomes
         if not o.accepted
     }
     assert not problems, f"default catalog packages failed validation: {problems}"
-    # Its derived indexes, into the run's cache, before any other process (a server, a worker) reads it.
-    build_app_state(_settings(root))
+    # Its derived indexes, into the run's cache, before any other process (a server, a worker) reads it: from
+    # the recording's own pass, as `kgfegmcp catalog init` stores them.
+    cache_dir = _settings(root).cache_dir
+    assert cache_dir is not None, "the test run's cache directory is unset"
+    stored = store_derived_indexes(outcomes, profiles, DerivedIndexCache(cache_dir))
+    assert len(stored) == len(outcomes), f"only {stored} got derived-index entries"
 
 
 def _settings(root: Path) -> BackendSettings:

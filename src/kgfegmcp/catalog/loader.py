@@ -172,7 +172,9 @@ class CatalogLoader:
         """The accepted package, served under its rights with the operator's decision for it applied."""
         manifest = outcome.manifest
         assert manifest is not None
-        return _runtime(outcome, accepted_from, self.decisions.decision(manifest.framework_id, manifest.snapshot_id))
+        return accepted_runtime(
+            outcome, accepted_from, self.decisions.decision(manifest.framework_id, manifest.snapshot_id)
+        )
 
 
 def _waiting(directory: Path) -> None:
@@ -199,7 +201,10 @@ def _sealed_manifest_sha256(location: PackageLocation) -> str | None:
     return hashlib.sha256(data).hexdigest() if sealed else None
 
 
-def _runtime(outcome: ValidationOutcome, accepted_from: str, decision: OperatorDecision | None) -> PackageRuntime:
+def accepted_runtime(
+    outcome: ValidationOutcome, accepted_from: str, decision: OperatorDecision | None
+) -> PackageRuntime:
+    """The runtime of a package the gate passed: what its served package and its derived-index entry are built from."""
     content, manifest, profile = outcome.content, outcome.manifest, outcome.profile
     assert content is not None and manifest is not None and profile is not None and content.framework is not None
     assert outcome.manifest_sha256 is not None

@@ -82,8 +82,12 @@ def init_command(
     """Build and validate the default catalog (BNCC, CCSS ELA, MEXT, ACARA) from the pinned registry packages
     and the official files shipped with the project.
 
-    Running it again rebuilds the same bytes and revalidates them. Exit code 0 only when every package passed.
+    Running it again rebuilds the same bytes and revalidates them. The packages' decoded records and search
+    indexes go into the derived-index cache (KGFEGMCP_CACHE_DIR), so the first start does not make them again.
+    Exit code 0 only when every package passed.
     """
+    from kgfegmcp.catalog.prepared import store_derived_indexes
+    from kgfegmcp.derived.cache import DerivedIndexCache
     from kgfegmcp.sources.default_catalog import build_default_catalog
 
     settings = settings_with(graph_packages_dir=root)
@@ -102,7 +106,11 @@ def init_command(
             else:
                 err.print(cell(f"  {step} ({time.monotonic() - started:.0f} s)"))
 
-        outcomes = build_default_catalog(target, ProfileRepository(*profile_roots(settings)), progress)
+        profiles = ProfileRepository(*profile_roots(settings))
+        outcomes = build_default_catalog(target, profiles, progress)
+        if settings.cache_dir is not None and all(outcome.accepted for outcome in outcomes):
+            # The first start would otherwise pass every package through every rule again, then index it.
+            store_derived_indexes(outcomes, profiles, DerivedIndexCache(settings.cache_dir), progress)
     out.print(catalog_table(outcomes, target))
     if not all(outcome.accepted for outcome in outcomes):
         err.print("Some packages did not validate; `kgfegmcp packages validate --json ROOT` lists the findings.")

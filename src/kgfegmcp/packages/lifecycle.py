@@ -31,6 +31,8 @@ class LifecycleOutcome:
     result: LifecycleResult
     recorded: bool
     recovered: Recovery | None = None
+    #: The SHA-256 of the manifest bytes the recording wrote (``None`` when nothing was recorded).
+    recorded_manifest_sha256: str | None = None
 
     @property
     def accepted(self) -> bool:
@@ -87,8 +89,8 @@ class PackageLifecycle:
             return LifecycleOutcome(outcome, "passed" if outcome.passed else "failed", recorded=False)
         if status == "pending":
             terminal = terminal_status_for(outcome, self._policy)
-            self._writer.record_validation(outcome, terminal)
-            return LifecycleOutcome(outcome, terminal, recorded=True)
+            written = self._writer.record_validation(outcome, terminal)
+            return LifecycleOutcome(outcome, terminal, recorded=True, recorded_manifest_sha256=written)
         if status == "passed" and not outcome.passed:
             return LifecycleOutcome(outcome, "drifted", recorded=False)
         return LifecycleOutcome(outcome, status, recorded=False)

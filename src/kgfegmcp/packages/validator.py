@@ -207,6 +207,22 @@ class PackageValidator:
         """
         return self._gate(location, (), None, trust_recorded_pass=True)
 
+    def confirm_recording(self, judged: ValidationOutcome, recorded_manifest_sha256: str) -> ValidationOutcome:
+        """The gate over a package that ``judged`` (every rule, in this process) passed and its recording sealed.
+
+        Identity, tree, every byte, the profile binding and the recorded state are checked as at any start, with
+        the records ``judged`` decoded. Only when the manifest read is byte for byte the one the recording wrote
+        (``recorded_manifest_sha256``) does the outcome keep ``judged``'s gate, so that it may store a derived-index
+        entry: the rules then ran on these very artifacts, and recording changed nothing but the reports and the
+        validation block, which this gate checks. A package changed since is judged by a later start, cold.
+        """
+        if judged.gate != "every_rule" or not judged.passed or judged.content is None:
+            raise ValueError("only a pass through every rule can be confirmed")
+        outcome = self._gate(judged.location, (), judged.content, trust_recorded_pass=False)
+        if outcome.passed and outcome.manifest_sha256 == recorded_manifest_sha256:
+            outcome.gate = judged.gate
+        return outcome
+
     def _gate(
         self,
         location: PackageLocation,

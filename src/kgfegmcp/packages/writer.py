@@ -171,8 +171,9 @@ class PackageWriter:
             ) from None
         return PackageLocation(content.framework_id, content.snapshot_id, target)
 
-    def record_validation(self, outcome: ValidationOutcome, status: ValidationStatus) -> PackageManifest:
-        """Write the reports of ``outcome`` and the terminal ``status`` into the package."""
+    def record_validation(self, outcome: ValidationOutcome, status: ValidationStatus) -> str:
+        """Write the reports of ``outcome`` and the terminal ``status`` into the package; the SHA-256 of the
+        manifest bytes written (what a later reader can compare to know it reads this recording)."""
         manifest = outcome.manifest
         if manifest is None or status == "pending":
             raise ManifestBuildError("Only a readable manifest can record a terminal validation state.")
@@ -202,15 +203,16 @@ class PackageWriter:
         )
         final = unsealed.model_copy(update={"validation": state})
         recording = TerminalStateRecording(outcome.location.path, tuple(written))
+        manifest_bytes = pretty_json_bytes(final.to_wire())
         try:
-            recording.commit(written, pretty_json_bytes(final.to_wire()))
+            recording.commit(written, manifest_bytes)
         except OSError as exc:
             kept = manifest.validation.status
             action = (
                 f"Could not record {outcome.graph_package_id} {status} in {outcome.location.path} (it is still {kept})"
             )
             raise filesystem_error(exc, action) from None
-        return final
+        return sha256_hex(manifest_bytes)
 
     # -- artifact bytes ------------------------------------------------------------------------
 
