@@ -96,6 +96,7 @@ class Analyzer:
             else None
         )
         self._lemmas: dict[str, tuple[str, str]] = {}
+        self._terms: dict[tuple[str, str | None], Term] = {}
 
     @property
     def name(self) -> str:
@@ -201,9 +202,15 @@ class Analyzer:
         return [self.term(folded, written) for written, folded in word_forms(text) if not self.is_stopword(folded)]
 
     def term(self, folded: str, written: str | None = None) -> Term:
-        """One word analysed: its folded form, lemma and root."""
-        lemma, root = self._reduced(folded, written)
-        return Term(folded, lemma, root=root)
+        """One word analysed: its folded form, lemma and root (one shared, immutable ``Term`` per word)."""
+        key = (folded, written)
+        found = self._terms.get(key)
+        if found is None:
+            lemma, root = self._reduced(folded, written)
+            found = Term(folded, lemma, root=root)
+            if len(self._terms) < _MEMO:
+                self._terms[key] = found
+        return found
 
     def words(self, text: str) -> list[str]:
         """Every folded word of ``text`` in order, stop words included (the exact-form field)."""

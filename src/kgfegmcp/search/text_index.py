@@ -271,20 +271,34 @@ class TextIndex:
         _register_tokenizer(index)
         writer = index.writer(heap_size=_WRITER_HEAP_BYTES, num_threads=1)
         positions: list[int] = []
+        # Siblings share their context (the groupings above them), and many texts repeat: each distinct text
+        # is analysed once per build.
+        analysed: dict[str, tuple[str, str, str]] = {}
+
+        def fields(text: str) -> tuple[str, str, str]:
+            found = analysed.get(text)
+            if found is None:
+                terms = analyzer.terms(text)
+                found = analysed[text] = (
+                    " ".join(analyzer.words(text)),
+                    " ".join(t.stem for t in terms),
+                    " ".join(t.root for t in terms if t.root),
+                )
+            return found
+
         for document in documents:
             position, text, *rest = document
             assert isinstance(position, int)
-            context = str(rest[0]) if rest else ""
             facets = sorted(str(term) for term in rest[1]) if len(rest) > 1 else []  # type: ignore[attr-defined]
-            own, above = analyzer.terms(str(text)), analyzer.terms(context)
+            own, above = fields(str(text)), fields(str(rest[0]) if rest else "")
             writer.add_document(
                 tantivy.Document(
-                    text=" ".join(analyzer.words(str(text))),
-                    text_stems=" ".join(t.stem for t in own),
-                    text_roots=" ".join(t.root for t in own if t.root),
-                    context=" ".join(analyzer.words(context)),
-                    context_stems=" ".join(t.stem for t in above),
-                    context_roots=" ".join(t.root for t in above if t.root),
+                    text=own[0],
+                    text_stems=own[1],
+                    text_roots=own[2],
+                    context=above[0],
+                    context_stems=above[1],
+                    context_roots=above[2],
                     position=position,
                     facet=facets,
                 )
