@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
+
+from side_by_side import interleaved, print_medians, python_output
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 INIT = "from kgfegmcp.cli import main; main()"
@@ -38,18 +35,11 @@ MEASURES = ("init", "first start", "both")
 def one_run(source: Path, scratch: Path) -> dict[str, float]:
     """``catalog init`` into an empty root and cache, then the first start on them, for the code under ``source``."""
     root, cache = scratch / "graph_packages", scratch / "cache"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")}
-    env.update({"PYTHONPATH": str(source), "KGFEGMCP_CACHE_DIR": str(cache)})
     started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", INIT, "catalog", "init", "--root", str(root)], env=env, capture_output=True, check=True
-    )
+    python_output(source, INIT, "catalog", "init", "--root", str(root), KGFEGMCP_CACHE_DIR=str(cache))
     init = time.perf_counter() - started
-    overrides = {"graph_packages_dir": str(root), "cache_dir": str(cache)}
-    done = subprocess.run(
-        [sys.executable, "-c", START, json.dumps(overrides)], env=env, capture_output=True, text=True, check=True
-    )
-    first = float(done.stdout.strip())
+    overrides = json.dumps({"graph_packages_dir": str(root), "cache_dir": str(cache)})
+    first = float(python_output(source, START, overrides))
     return {"init": init, "first start": first, "both": init + first}
 
 
@@ -59,18 +49,10 @@ def main() -> None:
     parser.add_argument("--candidate", type=Path, default=REPOSITORY_ROOT / "src")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    times: dict[tuple[str, str], list[float]] = {}
-    for _ in range(args.repeat):
-        for name, source in (("baseline", args.baseline), ("candidate", args.candidate)):
-            with tempfile.TemporaryDirectory() as scratch:
-                for measure, seconds in one_run(source, Path(scratch)).items():
-                    times.setdefault((name, measure), []).append(seconds)
-    print(f"median of {args.repeat} (seconds): baseline {args.baseline}, candidate {args.candidate}")
-    print(f"{'':12} {'baseline':>9} {'candidate':>10} {'ratio':>7}")
-    for measure in MEASURES:
-        base = statistics.median(times[("baseline", measure)])
-        new = statistics.median(times[("candidate", measure)])
-        print(f"{measure:12} {base:9.2f} {new:10.2f} {new / base:7.2f}")
+    times = interleaved(args.baseline, args.candidate, args.repeat, one_run)
+    print_medians(
+        f"median of {args.repeat} (seconds): baseline {args.baseline}, candidate {args.candidate}", times, MEASURES
+    )
 
 
 if __name__ == "__main__":

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
-import subprocess
-import sys
 from pathlib import Path
+
+from side_by_side import interleaved, print_medians, python_output
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 BUILD = """
@@ -39,15 +37,6 @@ print(seconds[-1])
 """
 
 
-def build_seconds(source: Path, root: Path, cache: str) -> float:
-    """CPU seconds of one catalog's index build, for the code under ``source``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")}
-    env["PYTHONPATH"] = str(source)
-    overrides = json.dumps({"graph_packages_dir": str(root), "cache_dir": cache})
-    done = subprocess.run([sys.executable, "-c", BUILD, overrides], env=env, capture_output=True, text=True, check=True)
-    return float(done.stdout.strip())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("baseline", type=Path, help="the src folder of the baseline checkout")
@@ -55,15 +44,13 @@ def main() -> None:
     parser.add_argument("--candidate", type=Path, default=REPOSITORY_ROOT / "src")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    times: dict[str, list[float]] = {"baseline": [], "candidate": []}
-    for _ in range(args.repeat):
-        for name, source in (("baseline", args.baseline), ("candidate", args.candidate)):
-            times[name].append(build_seconds(source, args.root, ""))
-    base, new = statistics.median(times["baseline"]), statistics.median(times["candidate"])
-    print(
-        f"index build CPU seconds, median of {args.repeat}: baseline {base:.2f}, candidate {new:.2f}, "
-        f"ratio {new / base:.2f}"
-    )
+    overrides = json.dumps({"graph_packages_dir": str(args.root), "cache_dir": ""})
+
+    def cpu(source: Path, _scratch: Path) -> dict[str, float]:
+        return {"index build CPU": float(python_output(source, BUILD, overrides))}
+
+    times = interleaved(args.baseline, args.candidate, args.repeat, cpu)
+    print_medians(f"median of {args.repeat} (CPU seconds): baseline {args.baseline}", times, ["index build CPU"])
 
 
 if __name__ == "__main__":

@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 from kgfegmcp.core.config import SHIPPED_PROFILES_DIR, SHIPPED_PROMPTS_DIR
+from side_by_side import interleaved, print_medians, python_output
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 BUILD = """
@@ -39,18 +35,13 @@ STARTS = ("warm", "cold", "uncached")
 
 def build_seconds(source: Path, args: argparse.Namespace, cache_dir: str) -> float:
     """One ``build_app_state`` of the code under ``source``, in a fresh process."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KGFEGMCP_")}
-    env["PYTHONPATH"] = str(source)
     overrides = {
         "graph_packages_dir": str(args.root),
         "profiles_dir": str(args.profiles),
         "prompts_dir": str(args.prompts),
         "cache_dir": cache_dir,
     }
-    done = subprocess.run(
-        [sys.executable, "-c", BUILD, json.dumps(overrides)], env=env, capture_output=True, text=True, check=True
-    )
-    return float(done.stdout.strip())
+    return float(python_output(source, BUILD, json.dumps(overrides)))
 
 
 def main() -> None:
@@ -62,24 +53,18 @@ def main() -> None:
     parser.add_argument("--prompts", type=Path, default=SHIPPED_PROMPTS_DIR)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    times: dict[tuple[str, str], list[float]] = {}
-    for _ in range(args.repeat):
-        for name, source in (("baseline", args.baseline), ("candidate", args.candidate)):
-            with tempfile.TemporaryDirectory() as scratch:
-                cache = str(Path(scratch) / "cache")
-                measured = {
-                    "cold": build_seconds(source, args, cache),
-                    "warm": build_seconds(source, args, cache),
-                    "uncached": build_seconds(source, args, ""),
-                }
-            for start, seconds in measured.items():
-                times.setdefault((name, start), []).append(seconds)
-    print(f"build_app_state, median of {args.repeat} (seconds): baseline {args.baseline}, candidate {args.candidate}")
-    print(f"{'start':9} {'baseline':>9} {'candidate':>10} {'ratio':>7}")
-    for start in STARTS:
-        base = statistics.median(times[("baseline", start)])
-        cand = statistics.median(times[("candidate", start)])
-        print(f"{start:9} {base:9.3f} {cand:10.3f} {cand / base:6.2f}x")
+
+    def starts(source: Path, scratch: Path) -> dict[str, float]:
+        cache = str(scratch / "cache")
+        return {
+            "cold": build_seconds(source, args, cache),
+            "warm": build_seconds(source, args, cache),
+            "uncached": build_seconds(source, args, ""),
+        }
+
+    times = interleaved(args.baseline, args.candidate, args.repeat, starts)
+    title = f"build_app_state, median of {args.repeat} (seconds): baseline {args.baseline}, candidate {args.candidate}"
+    print_medians(title, times, STARTS)
 
 
 if __name__ == "__main__":
