@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import stat
 import sys
 from collections.abc import Iterator, Mapping
 from enum import StrEnum
@@ -330,8 +331,22 @@ def _cache(settings: BackendSettings) -> DoctorCheck:
         )
     if not cache.exists():
         return DoctorCheck(area="cache", status=CheckStatus.OK, detail=f"{cache} (created on first start)")
-    size = sum(f.stat().st_size for f in cache.rglob("*") if f.is_file())
-    return DoctorCheck(area="cache", status=CheckStatus.OK, detail=f"{cache} ({size / 1e6:.1f} MB)")
+    return DoctorCheck(area="cache", status=CheckStatus.OK, detail=f"{cache} ({_bytes_in(cache) / 1e6:.1f} MB)")
+
+
+def _bytes_in(cache: Path) -> int:
+    """The bytes of the cache's files. A server storing or pruning an entry meanwhile removes files and whole
+    staging directories: what is gone by the time it is read is not counted (``os.walk`` skips a vanished
+    directory), and no link is followed."""
+    total = 0
+    for directory, _, names in os.walk(cache):
+        for name in names:
+            try:
+                info = os.lstat(os.path.join(directory, name))
+            except OSError:
+                continue
+            total += info.st_size if stat.S_ISREG(info.st_mode) else 0
+    return total
 
 
 def _cursor_secret(settings: BackendSettings) -> DoctorCheck:

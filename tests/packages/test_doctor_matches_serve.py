@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -467,3 +468,30 @@ def test_the_doctor_command_exits_1_on_a_refused_root_and_0_on_a_served_one(tmp_
     shutil.rmtree(root.packages / TREE)
     doctor = run("doctor")
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+
+
+def test_doctor_reads_a_cache_that_a_server_is_writing(tmp_path: Path) -> None:
+    """A starting server stores entries through staging directories it renames or removes; doctor, reading the
+    same cache meanwhile, reports its size and never fails on a file gone between listing it and reading it."""
+    world = standard_world(tmp_path / "world")
+    build_all(world)
+    cache = tmp_path / "cache"
+    settings = {"graph_packages_dir": world.packages, "profiles_dir": world.profiles_root, "cache_dir": cache}
+    stop = threading.Event()
+
+    def store_and_discard() -> None:  # what entries being staged and pruned look like to a reader
+        while not stop.is_set():
+            staging = cache / "fixture-lc" / "2026-01" / ".staging-x" / "components"
+            staging.mkdir(parents=True, exist_ok=True)
+            for n in range(40):
+                (staging / f"{n}.term").write_bytes(b"x" * 64)
+            shutil.rmtree(staging.parent, ignore_errors=True)
+
+    writer = threading.Thread(target=store_and_discard)
+    writer.start()
+    try:
+        checks = [check for _ in range(30) for check in run_checks(settings) if check.area == "cache"]
+    finally:
+        stop.set()
+        writer.join()
+    assert {check.status for check in checks} == {CheckStatus.OK}
