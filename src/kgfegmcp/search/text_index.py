@@ -241,6 +241,16 @@ def _chained(core: tantivy.Query, links: Sequence[tantivy.Query]) -> tantivy.Que
     return query
 
 
+def _analysed(analyzer: Analyzer, text: str) -> tuple[str, str, str]:
+    """A text's three indexed forms: its folded words, their lemmas and their roots."""
+    terms = analyzer.terms(text)
+    return (
+        " ".join(analyzer.words(text)),
+        " ".join(t.stem for t in terms),
+        " ".join(t.root for t in terms if t.root),
+    )
+
+
 class TextIndex:
     """Documents are (position, text[, context[, facet terms]]); ranked by tiers, BM25 and position.
 
@@ -271,26 +281,18 @@ class TextIndex:
         _register_tokenizer(index)
         writer = index.writer(heap_size=_WRITER_HEAP_BYTES, num_threads=1)
         positions: list[int] = []
-        # Siblings share their context (the groupings above them), and many texts repeat: each distinct text
-        # is analysed once per build.
-        analysed: dict[str, tuple[str, str, str]] = {}
-
-        def fields(text: str) -> tuple[str, str, str]:
-            found = analysed.get(text)
-            if found is None:
-                terms = analyzer.terms(text)
-                found = analysed[text] = (
-                    " ".join(analyzer.words(text)),
-                    " ".join(t.stem for t in terms),
-                    " ".join(t.root for t in terms if t.root),
-                )
-            return found
-
+        # Siblings share their context (the groupings above them): each distinct context is analysed once per
+        # build. Only contexts are kept, which number the groupings; a statement's own text is nearly always its own.
+        contexts: dict[str, tuple[str, str, str]] = {}
         for document in documents:
             position, text, *rest = document
             assert isinstance(position, int)
             facets = sorted(str(term) for term in rest[1]) if len(rest) > 1 else []  # type: ignore[attr-defined]
-            own, above = fields(str(text)), fields(str(rest[0]) if rest else "")
+            context = str(rest[0]) if rest else ""
+            above = contexts.get(context)
+            if above is None:
+                above = contexts[context] = _analysed(analyzer, context)
+            own = _analysed(analyzer, str(text))
             writer.add_document(
                 tantivy.Document(
                     text=own[0],
