@@ -9,6 +9,7 @@ carries over: only when what a start will read is byte for byte what was judged 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 
 from kgfegmcp.catalog.loader import accepted_runtime
@@ -18,6 +19,8 @@ from kgfegmcp.packages.lifecycle import LifecycleOutcome
 from kgfegmcp.packages.package_lock import package_lock
 from kgfegmcp.packages.validator import PackageValidator
 from kgfegmcp.profiles.repository import ProfileRepository
+
+log = logging.getLogger(__name__)
 
 
 def store_derived_indexes(
@@ -42,10 +45,17 @@ def store_derived_indexes(
             progress(f"indexing {location.graph_package_id}")
         with package_lock(location.path, shared=True):  # never while another command records it
             confirmed = validator.confirm_recording(lifecycle.outcome, written)
-        runtime = accepted_runtime(confirmed, "passed", None) if confirmed.passed else None
-        if runtime is None or not cacheable(runtime):
+        if not confirmed.passed:
             continue
-        cache.text_indexes(GraphStore(runtime))
-        if cache.lookup(runtime.graph_package_id, runtime.manifest_sha256) is not None:
-            stored.append(runtime.graph_package_id)
+        runtime = accepted_runtime(confirmed, "passed", None)
+        if not cacheable(runtime):
+            continue
+        try:
+            cache.entry(GraphStore(runtime))  # stored, not opened: the first start opens it
+        except (OSError, ValueError) as exc:
+            log.warning(
+                "derived-index cache: no entry for %s (%s); the first start indexes it", location.graph_package_id, exc
+            )
+            continue
+        stored.append(runtime.graph_package_id)
     return stored

@@ -108,11 +108,12 @@ def init_command(
 
         profiles = ProfileRepository(*profile_roots(settings))
         outcomes = build_default_catalog(target, profiles, progress)
-        if settings.cache_dir is not None and all(outcome.accepted for outcome in outcomes):
+        accepted = all(outcome.accepted for outcome in outcomes)
+        if settings.cache_dir is not None and accepted:
             # The first start would otherwise pass every package through every rule again, then index it.
             store_derived_indexes(outcomes, profiles, DerivedIndexCache(settings.cache_dir), progress)
     out.print(catalog_table(outcomes, target))
-    if not all(outcome.accepted for outcome in outcomes):
+    if not accepted:
         err.print("Some packages did not validate; `kgfegmcp packages validate --json ROOT` lists the findings.")
         raise typer.Exit(1)
     hint = "" if root is None else f" --root {target}"

@@ -185,19 +185,25 @@ class DerivedIndexCache:
             self._discard(entry.directory, graph_package_id, exc)
             return None
 
+    def entry(self, store: GraphStore) -> CachedPackage:
+        """The package's entry: the one in place for these bytes, else one stored now from ``store``;
+        ``ValueError`` or ``OSError`` when there is none and none can be stored."""
+        runtime = store.runtime
+        entry = self.lookup(runtime.graph_package_id, runtime.manifest_sha256)
+        if entry is None:
+            if not cacheable(runtime):
+                raise ValueError("the entry its records came from is gone, and only a full gate stores one")
+            entry = self._store(store)
+            log.info("derived-index cache: stored %s", runtime.graph_package_id)
+        return entry
+
     def text_indexes(self, store: GraphStore) -> PackageTextIndexes:
         """The package's text indexes: from its entry, else built into a new entry, else in memory."""
         runtime = store.runtime
         if not _sealed(runtime):
             return PackageTextIndexes.build(store)
-        entry = self.lookup(runtime.graph_package_id, runtime.manifest_sha256)
         try:
-            if entry is None:
-                if not cacheable(runtime):
-                    raise ValueError("the entry its records came from is gone, and only a full gate stores one")
-                entry = self._store(store)
-                log.info("derived-index cache: stored %s", runtime.graph_package_id)
-            return entry.text_indexes(runtime)
+            return self.entry(store).text_indexes(runtime)
         except (OSError, ValueError) as exc:
             log.warning("derived-index cache: not used for %s (%s); indexing in memory", runtime.graph_package_id, exc)
             return PackageTextIndexes.build(store)
